@@ -1,0 +1,20 @@
+import { redirect } from "next/navigation";
+import { signInAction } from "@/app/actions/auth";
+import { CredentialsForm } from "@/components/auth/credentials-form";
+import { getDatabase } from "@/db/client";
+import { countUsers } from "@/db/queries/users";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const { db } = await getDatabase();
+  if ((await countUsers(db)) === 0) redirect("/setup");
+  const { next } = await searchParams;
+  return (
+    <>
+      <h1 className="mb-6 text-xl font-semibold">Sign in</h1>
+      <CredentialsForm action={signInAction} submitLabel="Sign in" next={next} testId="sign-in-form" />
+    </>
+  );
+}

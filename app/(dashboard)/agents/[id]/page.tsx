@@ -1,0 +1,39 @@
+import { notFound } from "next/navigation";
+import { AgentForm } from "@/components/agents/agent-form";
+import { AgentHooks } from "@/components/agents/agent-hooks";
+import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { agentToSpec, getAgent } from "@/db/queries/agents";
+import { listHooks } from "@/db/queries/hooks";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+
+export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
+  const principal = await requirePagePrincipal();
+  const { id } = await params;
+  const { db } = await getDatabase();
+  const row = await getAgent(db, { ref: decodeURIComponent(id) });
+  if (!row) notFound();
+  const agent = agentToSpec(row);
+  const hooks = await listHooks(db, { scope: `agent:${agent.id}` });
+  const canEdit = roleAtLeast(principal.role, "operator");
+  return (
+    <>
+      <PageHeader
+        title={agent.name}
+        description={agent.description}
+        actions={canEdit ? <DeleteAgentButton id={agent.id} name={agent.name} /> : undefined}
+      />
+      {!canEdit && (
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="read-only-notice">
+          You are a viewer: you can read this agent but not change it.
+        </p>
+      )}
+      <div className="grid gap-8 xl:grid-cols-[1fr_22rem]">
+        <AgentForm agent={agent} readOnly={!canEdit} />
+        <AgentHooks hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec }))} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { redirect } from "next/navigation";
+import { AgentForm } from "@/components/agents/agent-form";
+import { PageHeader } from "@/components/ui/page-header";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+
+export const metadata = { title: "New agent" };
+
+export default async function NewAgentPage() {
+  const principal = await requirePagePrincipal();
+  if (!roleAtLeast(principal.role, "operator")) redirect("/agents");
+  return (
+    <>
+      <PageHeader title="New agent" description="The scripted model needs no key and plays its script, one turn per model call." />
+      <AgentForm readOnly={false} />
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+import Link from "next/link";
+import { AgentList } from "@/components/agents/agent-list";
+import { buttonClass } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+
+export const metadata = { title: "Agents" };
+
+export default async function AgentsPage() {
+  const principal = await requirePagePrincipal();
+  const canEdit = roleAtLeast(principal.role, "operator");
+  return (
+    <>
+      <PageHeader
+        title="Agents"
+        description="Models with their instructions, tools and limits. Hooks steer what they do."
+        actions={
+          canEdit ? (
+            <Link href="/agents/new" className={buttonClass()} data-testid="new-agent">
+              New agent
+            </Link>
+          ) : undefined
+        }
+      />
+      <AgentList canEdit={canEdit} />
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { redirect } from "next/navigation";
+import { Sidebar } from "@/components/sidebar";
+import { getDatabase } from "@/db/client";
+import { countUsers } from "@/db/queries/users";
+import { getCurrentPrincipal } from "@/lib/auth/current-principal";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const principal = await getCurrentPrincipal();
+  if (!principal) {
+    const { db } = await getDatabase();
+    redirect((await countUsers(db)) === 0 ? "/setup" : "/sign-in");
+  }
+  return (
+    <div className="flex min-h-screen">
+      <Sidebar email={principal.label} role={principal.role} />
+      <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+    </div>
+  );
+}

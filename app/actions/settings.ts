@@ -1,0 +1,55 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDatabase } from "@/db/client";
+import { logAudit } from "@/db/queries/audit";
+import { revokeApiToken } from "@/db/queries/api-tokens";
+import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { issueApiToken, tokenRequestSchema } from "@/lib/auth/account-service";
+import { requireActionRole } from "@/lib/auth/current-principal";
+import { createUserAudited, newUserSchema } from "@/lib/auth/user-service";
+
+export async function createTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const principal = await requireActionRole("admin");
+    const parsed = tokenRequestSchema.safeParse({ name: form.get("name"), role: form.get("role") });
+    if (!parsed.success) return zodToActionState(parsed.error);
+    const { db } = await getDatabase();
+    const { token } = await issueApiToken(db, { ...parsed.data, userId: principal.userId, actor: principal.label });
+    revalidatePath("/settings");
+    return { ok: true, secret: token, message: "Token created. Copy it now: it is not shown again." };
+  } catch (error) {
+    return errorToActionState(error);
+  }
+}
+
+export async function revokeTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const principal = await requireActionRole("admin");
+    const id = z.uuid().safeParse(form.get("id"));
+    if (!id.success) return { message: "Unknown token" };
+    const { db } = await getDatabase();
+    if (await revokeApiToken(db, { id: id.data })) {
+      await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: id.data });
+    }
+    revalidatePath("/settings");
+    return { ok: true, message: "Token revoked" };
+  } catch (error) {
+    return errorToActionState(error);
+  }
+}
+
+export async function createUserAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const principal = await requireActionRole("admin");
+    const parsed = newUserSchema.safeParse({ email: form.get("email"), password: form.get("password"), role: form.get("role") });
+    if (!parsed.success) return zodToActionState(parsed.error);
+    const { db } = await getDatabase();
+    await createUserAudited(db, principal, parsed.data);
+    revalidatePath("/settings");
+    return { ok: true, message: `Added ${parsed.data.email} as ${parsed.data.role}` };
+  } catch (error) {
+    return errorToActionState(error);
+  }
+}

@@ -1,0 +1,15 @@
+import { agentToSpec } from "@/db/queries/agents";
+import { agentPatchSchema } from "@/lib/agents/agent-spec";
+import { deleteAgentAudited, findAgentOr404, updateAgentAudited } from "@/lib/agents/agent-service";
+import { apiRoute } from "@/lib/api/route";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => agentToSpec(await findAgentOr404(db, params.id)));
+
+export const PATCH = apiRoute({ role: "operator", body: agentPatchSchema }, async ({ db, params, body, principal }) =>
+  updateAgentAudited(db, principal, params.id, body),
+);
+
+export const DELETE = apiRoute({ role: "operator" }, async ({ db, params, principal }) => {
+  await deleteAgentAudited(db, principal, params.id);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,16 @@
+import { agentToSpec, listAgents } from "@/db/queries/agents";
+import { agentSpecSchema } from "@/lib/agents/agent-spec";
+import { createAgentAudited } from "@/lib/agents/agent-service";
+import { decodeCursor, paginate } from "@/lib/api/cursor";
+import { listQuerySchema } from "@/lib/api/list-query";
+import { apiRoute } from "@/lib/api/route";
+
+export const GET = apiRoute({ role: "viewer", query: listQuerySchema }, async ({ db, query }) => {
+  const rows = await listAgents(db, { limit: query.limit + 1, afterName: decodeCursor<string>(query.cursor) });
+  const page = paginate(rows, query.limit, (row) => row.name);
+  return { items: page.items.map(agentToSpec), nextCursor: page.nextCursor };
+});
+
+export const POST = apiRoute({ role: "operator", body: agentSpecSchema }, async ({ db, body, principal }) =>
+  Response.json(await createAgentAudited(db, principal, body), { status: 201 }),
+);

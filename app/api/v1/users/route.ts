@@ -1,0 +1,9 @@
+import { listUsers } from "@/db/queries/users";
+import { apiRoute } from "@/lib/api/route";
+import { createUserAudited, newUserSchema } from "@/lib/auth/user-service";
+
+export const GET = apiRoute({ role: "admin" }, async ({ db }) => ({ items: await listUsers(db), nextCursor: null }));
+
+export const POST = apiRoute({ role: "admin", body: newUserSchema }, async ({ db, body, principal }) =>
+  Response.json(await createUserAudited(db, principal, body), { status: 201 }),
+);

@@ -1,0 +1,85 @@
+import { asc, eq, gt, or } from "drizzle-orm";
+import type { AgentSpec } from "@/lib/agents/agent-spec";
+import type { Db } from "../client";
+import { agents } from "../schema";
+
+export type AgentRow = typeof agents.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Columns from a validated spec; undefined optional fields become NULL so edits can clear them. */
+const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "script", "metadataFile", "flow"] as const;
+
+function toColumns(spec: Partial<AgentSpec>, replace = false) {
+  const columns: Partial<typeof agents.$inferInsert> = {};
+  if (replace) for (const key of OPTIONAL_FIELDS) (columns as Record<string, unknown>)[key] = null;
+  for (const [key, value] of Object.entries(spec)) {
+    (columns as Record<string, unknown>)[key] = value === undefined ? null : value;
+  }
+  return columns;
+}
+
+export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt: Date; updatedAt: Date } {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description ?? undefined,
+    model: row.model,
+    instructions: row.instructions ?? undefined,
+    tools: row.tools,
+    maxTurns: row.maxTurns,
+    timeoutMs: row.timeoutMs,
+    budgetUsd: row.budgetUsd ?? undefined,
+    dailyBudgetUsd: row.dailyBudgetUsd ?? undefined,
+    script: (row.script as AgentSpec["script"]) ?? undefined,
+    metadataFile: row.metadataFile ?? undefined,
+    flow: row.flow ?? undefined,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function listAgents(db: Db, params: { limit: number; afterName?: string }) {
+  return db
+    .select()
+    .from(agents)
+    .where(params.afterName ? gt(agents.name, params.afterName) : undefined)
+    .orderBy(asc(agents.name))
+    .limit(params.limit);
+}
+
+/** `ref` is an id or a name (api.md: the name is usable in place of the id). */
+export async function getAgent(db: Db, params: { ref: string }) {
+  const match = UUID.test(params.ref) ? or(eq(agents.id, params.ref), eq(agents.name, params.ref)) : eq(agents.name, params.ref);
+  const [row] = await db.select().from(agents).where(match);
+  return row;
+}
+
+export async function getAgentByName(db: Db, params: { name: string }) {
+  const [row] = await db.select().from(agents).where(eq(agents.name, params.name));
+  return row;
+}
+
+export async function createAgent(db: Db, params: { spec: AgentSpec }) {
+  const [row] = await db
+    .insert(agents)
+    .values(toColumns(params.spec) as typeof agents.$inferInsert)
+    .onConflictDoNothing({ target: agents.name })
+    .returning();
+  return row;
+}
+
+/** `replace` clears optional fields the patch leaves out (the edit form sends the whole agent). */
+export async function updateAgent(db: Db, params: { id: string; patch: Partial<AgentSpec>; replace?: boolean }) {
+  const [row] = await db
+    .update(agents)
+    .set({ ...toColumns(params.patch, params.replace), updatedAt: new Date() })
+    .where(eq(agents.id, params.id))
+    .returning();
+  return row;
+}
+
+export async function deleteAgent(db: Db, params: { id: string }) {
+  const [row] = await db.delete(agents).where(eq(agents.id, params.id)).returning();
+  return row;
+}

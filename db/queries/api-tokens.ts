@@ -1,0 +1,53 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../client";
+import { apiTokens, type Role } from "../schema";
+
+export async function createApiToken(
+  db: Db,
+  params: { name: string; tokenHash: string; prefix: string; role: Role; userId?: string },
+) {
+  const [row] = await db.insert(apiTokens).values(params).returning({
+    id: apiTokens.id,
+    name: apiTokens.name,
+    prefix: apiTokens.prefix,
+    role: apiTokens.role,
+    createdAt: apiTokens.createdAt,
+  });
+  return row;
+}
+
+export async function getActiveToken(db: Db, params: { tokenHash: string }) {
+  const [row] = await db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, params.tokenHash), isNull(apiTokens.revokedAt)));
+  return row;
+}
+
+export async function touchToken(db: Db, params: { id: string }) {
+  await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.id, params.id));
+}
+
+export async function listApiTokens(db: Db) {
+  return db
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      prefix: apiTokens.prefix,
+      role: apiTokens.role,
+      createdAt: apiTokens.createdAt,
+      lastUsedAt: apiTokens.lastUsedAt,
+      revokedAt: apiTokens.revokedAt,
+    })
+    .from(apiTokens)
+    .orderBy(desc(apiTokens.createdAt));
+}
+
+export async function revokeApiToken(db: Db, params: { id: string }) {
+  const [row] = await db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.id, params.id), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return row;
+}

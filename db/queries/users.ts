@@ -1,0 +1,45 @@
+import { asc, count, eq, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { users, type Role } from "../schema";
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return row.n;
+}
+
+export async function getUserByEmail(db: Db, params: { email: string }) {
+  const [row] = await db.select().from(users).where(eq(users.email, params.email.toLowerCase()));
+  return row;
+}
+
+export async function createUser(db: Db, params: { email: string; passwordHash: string; role: Role }) {
+  const [row] = await db
+    .insert(users)
+    .values({ email: params.email.toLowerCase(), passwordHash: params.passwordHash, role: params.role })
+    .returning();
+  return row;
+}
+
+/**
+ * Creates the first admin only while no user exists. The advisory lock serializes two setup
+ * requests racing on PostgreSQL; returns undefined when a user already exists.
+ */
+export async function createFirstAdmin(db: Db, params: { email: string; passwordHash: string }) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(7240115)`);
+    if ((await countUsers(tx as unknown as Db)) > 0) return undefined;
+    return createUser(tx as unknown as Db, { ...params, role: "admin" });
+  });
+}
+
+export async function listUsers(db: Db) {
+  return db
+    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled, createdAt: users.createdAt })
+    .from(users)
+    .orderBy(asc(users.createdAt));
+}
+
+export async function updateUserRole(db: Db, params: { id: string; role: Role }) {
+  const [row] = await db.update(users).set({ role: params.role }).where(eq(users.id, params.id)).returning();
+  return row;
+}

@@ -1,0 +1,292 @@
+/**
+ * The whole product's schema. One migration set in drizzle/ serves PGlite and PostgreSQL.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const ROLES = ["viewer", "operator", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role").$type<Role>().notNull(),
+  disabled: boolean("disabled").notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** Browser sessions; the cookie holds a random token, the table only its SHA-256. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const apiTokens = pgTable("api_tokens", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  /** First characters of the token, so a person can tell tokens apart without the secret. */
+  prefix: text("prefix").notNull(),
+  role: text("role").$type<Role>().notNull(),
+  userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});
+
+/** Failed sign-ins per key (email), to slow down guessing across every web process. */
+export const signInFailures = pgTable("sign_in_failures", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const agents = pgTable("agents", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  description: text("description"),
+  model: text("model").notNull(),
+  instructions: text("instructions"),
+  tools: jsonb("tools").$type<string[]>().notNull().default([]),
+  maxTurns: integer("max_turns").notNull(),
+  timeoutMs: integer("timeout_ms").notNull(),
+  budgetUsd: doublePrecision("budget_usd"),
+  dailyBudgetUsd: doublePrecision("daily_budget_usd"),
+  script: jsonb("script").$type<unknown[]>(),
+  metadataFile: text("metadata_file"),
+  flow: jsonb("flow").$type<string[]>(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** The current version of each hook; `spec` is the hook-model.md body, validated by lib/hooks. */
+export const hooks = pgTable(
+  "hooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    key: text("key").notNull(),
+    scope: text("scope").notNull(),
+    event: text("event").notNull(),
+    position: integer("position").notNull().default(0),
+    enabled: boolean("enabled").notNull().default(true),
+    version: integer("version").notNull().default(1),
+    spec: jsonb("spec").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("hooks_scope_key_uq").on(t.scope, t.key), index("hooks_event_idx").on(t.event)],
+);
+
+export const hookVersions = pgTable(
+  "hook_versions",
+  {
+    hookId: uuid("hook_id")
+      .notNull()
+      .references(() => hooks.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    spec: jsonb("spec").$type<Record<string, unknown>>().notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.hookId, t.version] })],
+);
+
+export const schedules = pgTable("schedules", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name"),
+  agentId: uuid("agent_id")
+    .notNull()
+    .references(() => agents.id, { onDelete: "cascade" }),
+  cron: text("cron"),
+  intervalMs: integer("interval_ms"),
+  prompt: text("prompt").notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  lastRunAt: timestamp("last_run_at", { withTimezone: true }),
+  lastResponse: text("last_response"),
+  nextRunAt: timestamp("next_run_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const RUN_STATUSES = ["queued", "running", "waiting_approval", "finished"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const runs = pgTable(
+  "runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    scheduleId: uuid("schedule_id").references(() => schedules.id, { onDelete: "set null" }),
+    parentRunId: uuid("parent_run_id"),
+    source: text("source").notNull().default("api"),
+    externalSessionId: text("external_session_id"),
+    status: text("status").$type<RunStatus>().notNull().default("queued"),
+    outcome: text("outcome"),
+    reason: text("reason"),
+    prompt: text("prompt").notNull(),
+    response: text("response"),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    cachedTokens: integer("cached_tokens").notNull().default(0),
+    costUsd: doublePrecision("cost_usd").notNull().default(0),
+    /** Last seq handed out for this run's events: the gapless counter. */
+    lastSeq: integer("last_seq").notNull().default(0),
+    checkpoint: jsonb("checkpoint"),
+    toolsUsed: jsonb("tools_used").$type<string[]>().notNull().default([]),
+    blocked: boolean("blocked").notNull().default(false),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("runs_agent_created_idx").on(t.agentId, t.createdAt),
+    index("runs_created_idx").on(t.createdAt),
+    index("runs_external_session_idx").on(t.externalSessionId),
+  ],
+);
+
+export const runEvents = pgTable(
+  "run_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    ts: timestamp("ts", { withTimezone: true }).notNull().defaultNow(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [uniqueIndex("run_events_run_seq_uq").on(t.runId, t.seq)],
+);
+
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "timed_out"] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+export const approvals = pgTable(
+  "approvals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    hookKey: text("hook_key").notNull(),
+    toolName: text("tool_name"),
+    toolInput: jsonb("tool_input"),
+    toolCallId: text("tool_call_id"),
+    message: text("message"),
+    status: text("status").$type<ApprovalStatus>().notNull().default("pending"),
+    onTimeout: text("on_timeout").notNull().default("deny"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decidedBy: text("decided_by"),
+    decidedVia: text("decided_via"),
+    reason: text("reason"),
+  },
+  (t) => [
+    index("approvals_status_idx").on(t.status),
+    uniqueIndex("approvals_run_call_hook_uq").on(t.runId, t.toolCallId, t.hookKey),
+  ],
+);
+
+/** The hook ledger: one row per hook considered for an event. */
+export const hookInvocations = pgTable(
+  "hook_invocations",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    runId: uuid("run_id").references(() => runs.id, { onDelete: "cascade" }),
+    eventSeq: integer("event_seq"),
+    event: text("event").notNull(),
+    hookKey: text("hook_key").notNull(),
+    hookVersion: integer("hook_version"),
+    scope: text("scope"),
+    matched: boolean("matched").notNull(),
+    skipReason: text("skip_reason"),
+    verdict: text("verdict"),
+    reason: text("reason"),
+    mode: text("mode"),
+    exitCode: integer("exit_code"),
+    stdout: text("stdout"),
+    stderr: text("stderr"),
+    output: text("output"),
+    durationMs: doublePrecision("duration_ms"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("hook_invocations_run_idx").on(t.runId), index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt)],
+);
+
+export const modelPrices = pgTable("model_prices", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  modelPattern: text("model_pattern").notNull(),
+  inputUsdPerM: doublePrecision("input_usd_per_m").notNull(),
+  outputUsdPerM: doublePrecision("output_usd_per_m").notNull(),
+  cachedUsdPerM: doublePrecision("cached_usd_per_m").notNull().default(0),
+  effectiveFrom: timestamp("effective_from", { withTimezone: true }).notNull().default(sql`'2020-01-01T00:00:00Z'`),
+  createdAt: createdAt(),
+});
+
+/** Secret values are AES-256-GCM encrypted with a key kept outside the database. */
+export const secrets = pgTable("secrets", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  ciphertext: text("ciphertext").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_entity_idx").on(t.entityType, t.entityId), index("audit_log_created_idx").on(t.createdAt)],
+);
+
+/** Named notes for the `memory` tool. */
+export const memoryNotes = pgTable("memory_notes", {
+  name: text("name").primaryKey(),
+  content: text("content").notNull().default(""),
+  updatedAt: updatedAt(),
+});
+
+/** Operator switches that change without a restart (the hook kill switch). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: updatedAt(),
+});

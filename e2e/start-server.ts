@@ -1,0 +1,27 @@
+/**
+ * Starts server.ts on a fresh database for the e2e suite, so every run begins at the first-run
+ * form: a new PGlite folder, or a new database on the PostgreSQL server of DATABASE_URL.
+ */
+import { rmSync } from "node:fs";
+import path from "node:path";
+
+async function freshDatabase() {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = path.resolve("test-results/e2e-data");
+    rmSync(dir, { recursive: true, force: true });
+    process.env.HOOKPLANE_DATA_DIR = dir;
+    return;
+  }
+  const postgres = (await import("postgres")).default;
+  const name = `hp_e2e_${Date.now().toString(36)}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+}
+
+await freshDatabase();
+await import("../server");

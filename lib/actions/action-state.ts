@@ -1,0 +1,37 @@
+/**
+ * What a server action returns to its form: a message, per-field errors (zod paths), or success.
+ * The same ApiError and zod issues as the API, read by people instead of scripts.
+ */
+import type { z } from "zod";
+import { ApiError, issuePath } from "@/lib/api/errors";
+import { ActionAuthError } from "@/lib/auth/current-principal";
+import { logger } from "@/lib/logger";
+
+export interface ActionState {
+  ok?: boolean;
+  message?: string;
+  fieldErrors?: Record<string, string>;
+  /** Echo of a secret shown once (a new API token). */
+  secret?: string;
+}
+
+export function zodToActionState(error: z.ZodError): ActionState {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) fieldErrors[issuePath(issue.path)] ??= issue.message;
+  const [path, message] = Object.entries(fieldErrors)[0] ?? ["", "Invalid input"];
+  return { message: `${path}: ${message}`, fieldErrors };
+}
+
+/** Maps thrown errors to a readable state; unexpected ones are logged and said plainly. */
+export function errorToActionState(error: unknown): ActionState {
+  if (error instanceof ApiError) {
+    return { message: error.message, fieldErrors: Object.fromEntries((error.issues ?? []).map((i) => [i.path, i.message])) };
+  }
+  if (error instanceof ActionAuthError) return { message: error.message };
+  // Next's redirect() throws; let it through.
+  if (error && typeof error === "object" && "digest" in error && String((error as { digest: unknown }).digest).startsWith("NEXT_")) {
+    throw error;
+  }
+  logger.error({ err: error }, "server action failed");
+  return { message: "Something went wrong on our side; it has been logged." };
+}

@@ -1,0 +1,65 @@
+/**
+ * What an agent is (api.md): shared by the API, the agent form, the importers and the agent loop.
+ */
+import { z } from "zod";
+
+export const toolCallSchema = z.object({
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** One turn of the `scripted` model: what it answers to one model call. */
+export const scriptTurnSchema = z.object({
+  text: z.string().optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  usage: z
+    .object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) })
+    .optional(),
+});
+export type ScriptTurn = z.infer<typeof scriptTurnSchema>;
+
+export const agentNameSchema = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, "name is letters, digits, '_', '-' and '.', starting with a letter or digit");
+
+export const modelSchema = z
+  .string()
+  .regex(/^(scripted|openai:.+|anthropic:.+)$/, 'model is "scripted", "openai:<model>" or "anthropic:<model>"');
+
+export const agentSpecSchema = z.object({
+  name: agentNameSchema,
+  description: z.string().max(2000).optional(),
+  model: modelSchema.default("scripted"),
+  instructions: z.string().max(100_000).optional(),
+  tools: z.array(z.string().min(1)).default([]),
+  maxTurns: z.number().int().min(1).max(1000).default(20),
+  timeoutMs: z.number().int().min(1000).max(24 * 3600 * 1000).default(600_000),
+  budgetUsd: z.number().min(0).optional(),
+  dailyBudgetUsd: z.number().min(0).optional(),
+  script: z.array(scriptTurnSchema).optional(),
+  metadataFile: z.string().min(1).optional(),
+  /** Multi-agent flow: names of agents run in sequence, each answer the next one's prompt. */
+  flow: z.array(agentNameSchema).optional(),
+});
+export type AgentSpecInput = z.input<typeof agentSpecSchema>;
+export type AgentSpec = z.infer<typeof agentSpecSchema>;
+
+/** PATCH bodies: every field optional, defaults not applied. */
+export const agentPatchSchema = agentSpecSchema.partial().strict();
+
+export const scheduleSpecSchema = z
+  .object({
+    agent: z.string().min(1),
+    name: z.string().max(200).optional(),
+    cron: z.string().min(1).optional(),
+    intervalMs: z.number().int().min(1000).optional(),
+    prompt: z.string().min(1),
+    enabled: z.boolean().default(true),
+  })
+  .refine((s) => Boolean(s.cron) !== Boolean(s.intervalMs), {
+    message: "give exactly one of cron or intervalMs",
+    path: ["cron"],
+  });
+export type ScheduleSpecInput = z.input<typeof scheduleSpecSchema>;

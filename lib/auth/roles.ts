@@ -1,0 +1,17 @@
+import type { Role } from "@/db/schema";
+
+const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
+
+export function roleAtLeast(role: Role, needed: Role): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+/** Who is acting: a signed-in user or an API token. */
+export interface Principal {
+  kind: "user" | "token";
+  id: string;
+  /** Shown in audit rows and approval decisions. */
+  label: string;
+  role: Role;
+  userId?: string;
+}

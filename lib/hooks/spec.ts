@@ -1,0 +1,190 @@
+/**
+ * The hook spec: what a stored, imported or API-submitted hook looks like (hook-model.md).
+ * The same schema validates the API body, the editor form and imported configs, so an error
+ * reads the same everywhere.
+ */
+import { z } from "zod";
+import { EVENT_NAMES, OUTCOMES, isBlockingEvent, nearestName, type EventName } from "./events";
+import { regexError } from "./linear-regex";
+import { compileMatcher } from "./matcher";
+import { compileWhen } from "./when";
+
+export const eventNameSchema = z.string().superRefine((value, ctx) => {
+  if ((EVENT_NAMES as string[]).includes(value)) return;
+  const hint = nearestName(value, EVENT_NAMES);
+  ctx.addIssue({
+    code: "custom",
+    message: `unknown event "${value}"${hint ? `; did you mean "${hint}"?` : ""} (known: ${EVENT_NAMES.join(", ")})`,
+  });
+}) as unknown as z.ZodType<EventName>;
+
+const durationMs = z.number().int().min(1).max(7 * 24 * 3600 * 1000);
+
+/** A pattern run by RE2 (linear time): a bad one is reported at parse time, at its own field. */
+export const regexSchema = z.string().superRefine((value, ctx) => {
+  const error = regexError(value);
+  if (error) ctx.addIssue({ code: "custom", message: error });
+});
+
+/** Runs `compile` and turns what it throws into an issue on this field. */
+function compiles(compile: (value: string) => unknown) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    try {
+      compile(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  };
+}
+
+export const blockAction = z.object({
+  type: z.literal("block"),
+  reason: z.string().min(1).default("Blocked by hook"),
+  /** Regex over the JSON of the tool input; the block applies only when it matches. */
+  denyIf: regexSchema.optional(),
+});
+export const approveAction = z.object({
+  type: z.literal("approve"),
+  timeoutMs: durationMs.default(30 * 60 * 1000),
+  onTimeout: z.enum(["deny", "allow", "wait"]).default("deny"),
+  /** Loom's tool globs: the approval applies only to these tools. */
+  tools: z.array(z.string().min(1)).optional(),
+  message: z.string().optional(),
+});
+export const contextAction = z.object({ type: z.literal("context"), text: z.string().min(1) });
+export const toolAction = z.object({
+  type: z.literal("tool"),
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** Regex over the tool output; a match skips the remaining hooks (and the loop on session.start). */
+  skipIf: regexSchema.optional(),
+  timeoutMs: durationMs.optional(),
+});
+export const commandAction = z.object({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  /** Secrets this command may see, exposed as environment variables of the same name. */
+  secrets: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name is letters, digits and '_'")).optional(),
+  /** Default 5 s (Loom); a timeout is a failure and follows onFailure (blocks by default on gates). */
+  timeoutMs: durationMs.optional(),
+});
+export const webhookAction = z.object({
+  type: z.literal("webhook"),
+  url: z.string().min(1),
+  method: z.enum(["POST", "PUT"]).default("POST"),
+  headers: z.record(z.string(), z.string()).default({}),
+  timeoutMs: durationMs.optional(),
+});
+export const slackAction = z.object({
+  type: z.literal("slack"),
+  channel: z.string().min(1),
+  tokenSecret: z.string().min(1),
+  timeoutMs: durationMs.optional(),
+});
+export const discordAction = z.object({
+  type: z.literal("discord"),
+  channel: z.string().min(1),
+  tokenSecret: z.string().min(1),
+  timeoutMs: durationMs.optional(),
+});
+export const logAction = z.object({ type: z.literal("log"), message: z.string().optional() });
+export const saveJsonAction = z.object({ type: z.literal("save_json"), path: z.string().min(1) });
+export const codeAction = z.object({
+  type: z.literal("code"),
+  module: z.string().min(1),
+  timeoutMs: durationMs.optional(),
+});
+
+export const hookActionSchema = z.discriminatedUnion("type", [
+  blockAction,
+  approveAction,
+  contextAction,
+  toolAction,
+  commandAction,
+  webhookAction,
+  slackAction,
+  discordAction,
+  logAction,
+  saveJsonAction,
+  codeAction,
+]);
+export type HookAction = z.infer<typeof hookActionSchema>;
+export type BlockAction = z.infer<typeof blockAction>;
+export type ApproveAction = z.infer<typeof approveAction>;
+export type ContextAction = z.infer<typeof contextAction>;
+export type ToolAction = z.infer<typeof toolAction>;
+export type CommandAction = z.infer<typeof commandAction>;
+export type WebhookAction = z.infer<typeof webhookAction>;
+export type SlackAction = z.infer<typeof slackAction>;
+export type DiscordAction = z.infer<typeof discordAction>;
+export type LogAction = z.infer<typeof logAction>;
+export type SaveJsonAction = z.infer<typeof saveJsonAction>;
+export type CodeAction = z.infer<typeof codeAction>;
+export type HookActionType = HookAction["type"];
+export const ACTION_TYPES = hookActionSchema.options.map((o) => o.shape.type.value) as HookActionType[];
+
+/** Actions that gate: on blocking events their failure blocks unless onFailure says otherwise. */
+export const GATING_ACTIONS: ReadonlySet<HookActionType> = new Set(["block", "approve", "command", "webhook", "code", "tool"]);
+
+export const scopeSchema = z
+  .string()
+  .regex(/^(global|agent:.+|schedule:.+)$/, 'scope is "global", "agent:<id or name>" or "schedule:<id>"');
+
+const hookIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "id is letters, digits, '_', '-' and '.'");
+
+/** `when`: a dot path that must be truthy, or `path: /regex/` that must match its value. */
+export const whenSchema = z.string().min(1).max(500).superRefine(compiles(compileWhen));
+
+export const hookSpecSchema = z.object({
+  id: hookIdSchema,
+  name: z.string().max(200).optional(),
+  event: eventNameSchema,
+  scope: scopeSchema.default("global"),
+  enabled: z.boolean().default(true),
+  mode: z.enum(["enforce", "shadow"]).default("enforce"),
+  matcher: z.string().max(1000).superRefine(compiles(compileMatcher)).optional(),
+  when: whenSchema.optional(),
+  onOutcomes: z.array(z.enum(OUTCOMES)).optional(),
+  action: hookActionSchema,
+  timeoutMs: durationMs.optional(),
+  onFailure: z.enum(["block", "continue"]).optional(),
+});
+export type HookSpecInput = z.input<typeof hookSpecSchema>;
+export type HookSpec = z.infer<typeof hookSpecSchema>;
+
+/**
+ * The schema plus the rules that span fields (kept out of `hookSpecSchema` so it stays a plain
+ * object others can `.partial()` or `.extend()`). Use this where a whole hook is accepted.
+ */
+export function parseHookSpec(input: unknown): z.ZodSafeParseResult<HookSpec> {
+  const parsed = hookSpecSchema.safeParse(input);
+  if (!parsed.success) return parsed;
+  const issues = crossFieldIssues(parsed.data);
+  if (issues.length === 0) return parsed;
+  return { success: false, error: new z.ZodError(issues) } as z.ZodSafeParseResult<HookSpec>;
+}
+
+function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  if (spec.action.type === "approve" && !isBlockingEvent(spec.event)) {
+    issues.push({
+      code: "custom",
+      path: ["action", "type"],
+      message: `approve can only pause a blocking event (tool.pre, user.prompt.submit, session.start, agent.start), not ${spec.event}`,
+      input: spec.action.type,
+    });
+  }
+  if (spec.onOutcomes && spec.event !== "session.end") {
+    issues.push({
+      code: "custom",
+      path: ["onOutcomes"],
+      message: `onOutcomes filters session.end only; this hook is on ${spec.event}`,
+      input: spec.onOutcomes,
+    });
+  }
+  return issues;
+}

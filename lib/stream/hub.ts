@@ -1,0 +1,180 @@
+/**
+ * The stream hub: WebSocket subscribers by topic (`run:<id>`, `runs`, `approvals`), fed by
+ * LISTEN. Run events are delivered by reading the stored rows after each subscriber's last seq,
+ * so replay (`after`) and live delivery are one mechanism: no gap, no duplicate, in order.
+ */
+import type { WebSocket } from "ws";
+import { z } from "zod";
+import type { DbHandle } from "@/db/client";
+import { listRunEventsAfter } from "@/db/queries/run-events";
+import { roleAtLeast, type Principal } from "@/lib/auth/roles";
+import { logger } from "@/lib/logger";
+import { CHANNELS, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
+
+const clientMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("subscribe"),
+    topic: z.string().regex(/^(runs|approvals|run:[0-9a-f-]{36})$/, "topic is runs, approvals or run:<id>"),
+    after: z.number().int().min(0).optional(),
+  }),
+  z.object({ type: z.literal("unsubscribe"), topic: z.string() }),
+  z.object({ type: z.literal("ping") }),
+]);
+
+const PAGE = 500;
+
+interface Subscriber {
+  socket: WebSocket;
+  principal: Principal;
+  /** run id → last seq delivered to this socket */
+  runs: Map<string, number>;
+  topics: Set<string>;
+}
+
+/** Readers of the rows a notice names; runs and approvals land with the runs issue. */
+export interface HubReaders {
+  readRun?(runId: string): Promise<unknown | undefined>;
+  readApproval?(approvalId: string): Promise<unknown | undefined>;
+}
+
+export class StreamHub {
+  private subscribers = new Set<Subscriber>();
+  /** run id → pump in flight, so one read serves every notice that arrives meanwhile */
+  private pumping = new Map<string, { again: boolean }>();
+  private unlisten: (() => Promise<void>)[] = [];
+
+  constructor(
+    private readonly handle: DbHandle,
+    private readonly readers: HubReaders = {},
+  ) {}
+
+  async start(): Promise<void> {
+    this.unlisten.push(
+      await this.handle.listen(CHANNELS.runEvents, (payload) => {
+        const notice = safeJson<RunEventsNotice>(payload);
+        if (notice?.runId) this.pump(notice.runId);
+      }),
+      await this.handle.listen(CHANNELS.runs, (payload) => {
+        const notice = safeJson<RunNotice>(payload);
+        if (notice?.runId) void this.broadcastRow("runs", "run", () => this.readers.readRun?.(notice.runId));
+      }),
+      await this.handle.listen(CHANNELS.approvals, (payload) => {
+        const notice = safeJson<ApprovalNotice>(payload);
+        if (notice?.approvalId) {
+          void this.broadcastRow("approvals", "approval", () => this.readers.readApproval?.(notice.approvalId));
+        }
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const stop of this.unlisten.splice(0)) await stop().catch(() => {});
+    for (const sub of this.subscribers) sub.socket.close(1001, "server shutting down");
+    this.subscribers.clear();
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  attach(socket: WebSocket, principal: Principal): void {
+    const sub: Subscriber = { socket, principal, runs: new Map(), topics: new Set() };
+    this.subscribers.add(sub);
+    socket.on("close", () => this.subscribers.delete(sub));
+    socket.on("error", () => this.subscribers.delete(sub));
+    socket.on("message", (raw) => this.onMessage(sub, raw.toString()));
+    this.send(sub, { type: "hello", role: principal.role });
+  }
+
+  private onMessage(sub: Subscriber, raw: string): void {
+    const parsed = clientMessageSchema.safeParse(safeJson(raw));
+    if (!parsed.success) {
+      this.send(sub, { type: "error", message: parsed.error.issues.map((i) => `${i.path.join(".") || "message"}: ${i.message}`).join("; ") });
+      return;
+    }
+    const msg = parsed.data;
+    if (msg.type === "ping") return this.send(sub, { type: "pong" });
+    if (msg.type === "unsubscribe") {
+      sub.topics.delete(msg.topic);
+      if (msg.topic.startsWith("run:")) sub.runs.delete(msg.topic.slice(4));
+      return;
+    }
+    // Every topic is read-only data; viewers may watch everything.
+    if (!roleAtLeast(sub.principal.role, "viewer")) return this.send(sub, { type: "error", message: "forbidden" });
+    sub.topics.add(msg.topic);
+    this.send(sub, { type: "subscribed", topic: msg.topic });
+    if (msg.topic.startsWith("run:")) {
+      const runId = msg.topic.slice(4);
+      sub.runs.set(runId, msg.after ?? 0);
+      this.pump(runId);
+    }
+  }
+
+  /** Delivers every stored event after each subscriber's last seq, in order, until caught up. */
+  private pump(runId: string): void {
+    const inFlight = this.pumping.get(runId);
+    if (inFlight) {
+      inFlight.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.pumping.set(runId, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          await this.deliverRun(runId);
+        } while (state.again);
+      } catch (error) {
+        logger.warn({ err: error, runId }, "stream pump failed");
+      } finally {
+        this.pumping.delete(runId);
+      }
+    })();
+  }
+
+  private async deliverRun(runId: string): Promise<void> {
+    for (;;) {
+      const watchers = [...this.subscribers].filter((s) => s.runs.has(runId));
+      if (watchers.length === 0) return;
+      const from = Math.min(...watchers.map((s) => s.runs.get(runId)!));
+      const rows = await listRunEventsAfter(this.handle.db, { runId, after: from, limit: PAGE });
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const message = JSON.stringify({ type: "event", runId, seq: row.seq, event: { type: row.type, ts: row.ts, data: row.data } });
+        for (const sub of watchers) {
+          const last = sub.runs.get(runId);
+          if (last === undefined || row.seq !== last + 1) continue;
+          sub.runs.set(runId, row.seq);
+          sub.socket.send(message);
+        }
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  private async broadcastRow(topic: string, type: string, read: () => Promise<unknown> | undefined): Promise<void> {
+    const watchers = [...this.subscribers].filter((s) => s.topics.has(topic));
+    if (watchers.length === 0) return;
+    try {
+      const row = await read();
+      if (!row) return;
+      const message = JSON.stringify({ type, [type]: row });
+      for (const sub of watchers) sub.socket.send(message);
+    } catch (error) {
+      logger.warn({ err: error, topic }, "stream broadcast failed");
+    }
+  }
+
+  private send(sub: Subscriber, message: unknown): void {
+    if (sub.socket.readyState === sub.socket.OPEN) sub.socket.send(JSON.stringify(message));
+  }
+}
+
+function safeJson<T = unknown>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}

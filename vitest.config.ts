@@ -1,0 +1,36 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+const alias = { "@": path.resolve(import.meta.dirname) };
+
+// Two projects: `unit` is pure code (lib/ without a database); `db` talks to PGlite, or to the
+// PostgreSQL named by DATABASE_URL, so CI can run it twice.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.db.test.ts", "node_modules/**"],
+          environment: "node",
+          testTimeout: 20_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "db",
+          include: ["**/*.db.test.ts"],
+          exclude: ["node_modules/**"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
