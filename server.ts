@@ -7,6 +7,8 @@ import { createServer } from "node:http";
 import next from "next";
 import { WebSocketServer } from "ws";
 import { closeDatabase, getDatabase } from "@/db/client";
+import { getApproval } from "@/db/queries/approvals";
+import { getRun, runToApi } from "@/db/queries/runs";
 import { principalFromHeaders } from "@/lib/auth/principal";
 import { seedDemoData } from "@/lib/demo/seed-demo";
 import { logger } from "@/lib/logger";
@@ -26,7 +28,13 @@ async function main() {
   await app.prepare();
   const handleRequest = app.getRequestHandler();
 
-  const hub = new StreamHub(handle);
+  const hub = new StreamHub(handle, {
+    readRun: async (runId) => {
+      const run = await getRun(handle.db, { id: runId });
+      return run ? runToApi(run) : undefined;
+    },
+    readApproval: (approvalId) => getApproval(handle.db, { id: approvalId }),
+  });
   const background: Background = await startBackground(handle, hub);
   await hub.start();
 

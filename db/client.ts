@@ -40,8 +40,14 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     db,
     kind: "pglite",
     async execute(text, params) {
-      const result = await client.query<Record<string, unknown>>(text, params as unknown[]);
-      return { rows: result.rows };
+      if (params && params.length > 0) {
+        const result = await client.query<Record<string, unknown>>(text, params as unknown[]);
+        return { rows: result.rows };
+      }
+      // pg-boss sends multi-statement scripts without parameters; only exec() accepts those.
+      const results = await client.exec(text);
+      const withRows = results.filter((r) => r.rows.length > 0);
+      return { rows: (withRows.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     },
     async listen(channel, onPayload) {
       const unsubscribe = await client.listen(channel, onPayload);

@@ -160,6 +160,10 @@ export const runs = pgTable(
     checkpoint: jsonb("checkpoint"),
     toolsUsed: jsonb("tools_used").$type<string[]>().notNull().default([]),
     blocked: boolean("blocked").notNull().default(false),
+    cancelRequested: boolean("cancel_requested").notNull().default(false),
+    /** The worker executing the run and until when its claim holds (renewed by heartbeat). */
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     createdBy: text("created_by"),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true }),
@@ -233,6 +237,12 @@ export const hookInvocations = pgTable(
     verdict: text("verdict"),
     reason: text("reason"),
     mode: text("mode"),
+    action: text("action"),
+    failed: boolean("failed").notNull().default(false),
+    timedOut: boolean("timed_out").notNull().default(false),
+    /** The verdict did not take effect (shadow mode, or a block on an informational event). */
+    ignored: boolean("ignored").notNull().default(false),
+    approval: jsonb("approval"),
     exitCode: integer("exit_code"),
     stdout: text("stdout"),
     stderr: text("stderr"),

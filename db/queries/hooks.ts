@@ -1,9 +1,64 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { HookSpec } from "@/lib/hooks/spec";
 import type { Db } from "../client";
 import { hookVersions, hooks } from "../schema";
 
 export type HookRow = typeof hooks.$inferSelect;
+export type HookVersionRow = typeof hookVersions.$inferSelect;
+
+/** What the API answers for a hook (api.md); `key` is the spec's own id, `id` the row's uuid. */
+export interface HookResource {
+  id: string;
+  key: string;
+  scope: string;
+  position: number;
+  version: number;
+  enabled: boolean;
+  spec: HookSpec;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function hookToResource(row: HookRow): HookResource {
+  return {
+    id: row.id,
+    key: row.key,
+    scope: row.scope,
+    position: row.position,
+    version: row.version,
+    enabled: row.enabled,
+    spec: row.spec as unknown as HookSpec,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Execution order of scopes (hook-model.md): global, then agent, then schedule. */
+const scopeRank = sql<number>`(case when ${hooks.scope} = 'global' then 0 when ${hooks.scope} like 'agent:%' then 1 else 2 end)`;
+
+export function scopeRankOf(scope: string): number {
+  if (scope === "global") return 0;
+  return scope.startsWith("agent:") ? 1 : 2;
+}
+
+/** The sort key of a hook in a list, and so the content of a list cursor. */
+export type HookListKey = [rank: number, scope: string, position: number, id: string];
+
+export function hookListKey(row: HookRow): HookListKey {
+  return [scopeRankOf(row.scope), row.scope, row.position, row.id];
+}
+
+function nextPositionIn(scope: string) {
+  return sql<number>`(select coalesce(max(${hooks.position}), -1) + 1 from ${hooks} where ${hooks.scope} = ${scope})`;
+}
+
+/** PostgreSQL's unique_violation, whether drizzle wraps the driver's error or not. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
 
 /** Inserts a hook at the end of its scope, with version 1 in its history. */
 export async function createHook(db: Db, params: { spec: HookSpec; actor: string }) {
@@ -30,6 +85,56 @@ export async function createHook(db: Db, params: { spec: HookSpec; actor: string
   });
 }
 
+/**
+ * Stores `spec` as the hook's next version and records it in the history. A hook that moves to
+ * another scope goes to the end of it. Undefined when another hook of that scope has the same key.
+ */
+export async function updateHook(db: Db, params: { id: string; spec: HookSpec; actor: string }) {
+  try {
+    return await db.transaction(async (tx) => {
+      const [current] = await tx.select({ scope: hooks.scope }).from(hooks).where(eq(hooks.id, params.id)).for("update");
+      if (!current) return undefined;
+      const [row] = await tx
+        .update(hooks)
+        .set({
+          key: params.spec.id,
+          scope: params.spec.scope,
+          event: params.spec.event,
+          enabled: params.spec.enabled,
+          spec: params.spec as unknown as Record<string, unknown>,
+          version: sql`${hooks.version} + 1`,
+          updatedAt: new Date(),
+          ...(current.scope === params.spec.scope ? {} : { position: nextPositionIn(params.spec.scope) }),
+        })
+        .where(eq(hooks.id, params.id))
+        .returning();
+      await tx.insert(hookVersions).values({ hookId: row.id, version: row.version, spec: row.spec, createdBy: params.actor });
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function getHookById(db: Db, params: { id: string }) {
+  const [row] = await db.select().from(hooks).where(eq(hooks.id, params.id));
+  return row;
+}
+
+/** The hook with this key in this scope, other than `exceptId` (to report a clash before writing). */
+export async function findHookByKey(db: Db, params: { scope: string; key: string; exceptId?: string }) {
+  const where = [eq(hooks.scope, params.scope), eq(hooks.key, params.key)];
+  if (params.exceptId) where.push(ne(hooks.id, params.exceptId));
+  const [row] = await db.select().from(hooks).where(and(...where));
+  return row;
+}
+
+export async function deleteHook(db: Db, params: { id: string }) {
+  const [row] = await db.delete(hooks).where(eq(hooks.id, params.id)).returning();
+  return row;
+}
+
 /** Hooks of the given scopes in execution order: global, then agent, then schedule. */
 export async function listHooksForScopes(db: Db, params: { scopes: string[] }) {
   if (params.scopes.length === 0) return [];
@@ -38,17 +143,61 @@ export async function listHooksForScopes(db: Db, params: { scopes: string[] }) {
   return rows.sort((a, b) => rank(a.scope) - rank(b.scope) || a.position - b.position);
 }
 
-export async function listHooks(db: Db, params: { scope?: string; event?: string } = {}) {
-  const where = [];
+/**
+ * Hooks in execution order (scope rank, scope, position), optionally filtered, optionally one page
+ * after a list key. Without `limit` every matching hook is returned.
+ */
+export async function listHooks(db: Db, params: { scope?: string; event?: string; after?: HookListKey; limit?: number } = {}) {
+  const where: SQL[] = [];
   if (params.scope) where.push(eq(hooks.scope, params.scope));
   if (params.event) where.push(eq(hooks.event, params.event));
-  return db
+  if (params.after) {
+    const [rank, scope, position, id] = params.after;
+    where.push(sql`(${scopeRank}, ${hooks.scope}, ${hooks.position}, ${hooks.id}) > (${rank}::int, ${scope}::text, ${position}::int, ${id}::uuid)`);
+  }
+  const query = db
     .select()
     .from(hooks)
     .where(where.length ? and(...where) : undefined)
-    .orderBy(asc(hooks.scope), asc(hooks.position));
+    .orderBy(scopeRank, asc(hooks.scope), asc(hooks.position), asc(hooks.id));
+  return params.limit === undefined ? query : query.limit(params.limit);
 }
 
-export async function listHookVersions(db: Db, params: { hookId: string }) {
-  return db.select().from(hookVersions).where(eq(hookVersions.hookId, params.hookId)).orderBy(desc(hookVersions.version));
+/** Newest first; `beforeVersion` pages back through older ones. */
+export async function listHookVersions(db: Db, params: { hookId: string; limit?: number; beforeVersion?: number }) {
+  const where = [eq(hookVersions.hookId, params.hookId)];
+  if (params.beforeVersion !== undefined) where.push(lt(hookVersions.version, params.beforeVersion));
+  const query = db.select().from(hookVersions).where(and(...where)).orderBy(desc(hookVersions.version));
+  return params.limit === undefined ? query : query.limit(params.limit);
+}
+
+export async function getHookVersion(db: Db, params: { hookId: string; version: number }) {
+  const [row] = await db
+    .select()
+    .from(hookVersions)
+    .where(and(eq(hookVersions.hookId, params.hookId), eq(hookVersions.version, params.version)));
+  return row;
+}
+
+/**
+ * Sets the order of one scope's hooks to `ids`. Refused (`stale`) unless `ids` names exactly the
+ * hooks the scope has now, so two people reordering at once cannot lose a hook's place silently.
+ */
+export async function reorderHooks(db: Db, params: { scope: string; ids: string[] }) {
+  return db.transaction(async (tx) => {
+    const current = await tx
+      .select({ id: hooks.id, key: hooks.key })
+      .from(hooks)
+      .where(eq(hooks.scope, params.scope))
+      .orderBy(asc(hooks.position))
+      .for("update");
+    const before = current.map((h) => h.id);
+    const same = before.length === params.ids.length && params.ids.every((id) => before.includes(id));
+    if (!same) return { ok: false as const, before };
+    for (const [position, id] of params.ids.entries()) {
+      await tx.update(hooks).set({ position }).where(eq(hooks.id, id));
+    }
+    const keyOf = new Map(current.map((h) => [h.id, h.key]));
+    return { ok: true as const, beforeKeys: before.map((id) => keyOf.get(id)!), afterKeys: params.ids.map((id) => keyOf.get(id)!) };
+  });
 }

@@ -1,14 +1,32 @@
 /**
- * Background work a web process runs beside the dashboard (the run queue and schedules arrive
- * with the runs issue). Stopping drains it before the database closes.
+ * Background work a web process runs beside the dashboard: the run queue (working runs unless
+ * HOOKPLANE_WORKER_CONCURRENCY=0) and the price table seed. Stopping drains it before the
+ * database closes.
  */
 import type { DbHandle } from "@/db/client";
+import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
 import type { StreamHub } from "@/lib/stream/hub";
+import { startRunQueue } from "@/lib/worker/run-queue";
+import { installRunQueue } from "@/lib/worker/run-queue-registry";
 
 export interface Background {
   stop(): Promise<void>;
 }
 
-export async function startBackground(_handle: DbHandle, _hub: StreamHub): Promise<Background> {
-  return { stop: async () => {} };
+export function workerConcurrency(): number {
+  const value = Number(process.env.HOOKPLANE_WORKER_CONCURRENCY ?? 10);
+  return Number.isFinite(value) && value >= 0 ? value : 10;
+}
+
+export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {
+  await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  const queue = await startRunQueue(handle, { concurrency: workerConcurrency() });
+  installRunQueue(queue);
+  return {
+    async stop() {
+      await queue.stop();
+      installRunQueue(undefined);
+    },
+  };
 }

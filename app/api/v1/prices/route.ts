@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { logAudit } from "@/db/queries/audit";
+import { listPrices, replacePrices } from "@/db/queries/prices";
+import { apiRoute } from "@/lib/api/route";
+import { regexError } from "@/lib/hooks/linear-regex";
+
+const priceSchema = z.object({
+  modelPattern: z
+    .string()
+    .min(1)
+    .superRefine((value, ctx) => {
+      const error = regexError(value);
+      if (error) ctx.addIssue({ code: "custom", message: error });
+    }),
+  inputUsdPerM: z.number().min(0),
+  outputUsdPerM: z.number().min(0),
+  cachedUsdPerM: z.number().min(0).default(0),
+  effectiveFrom: z.coerce.date().default(new Date("2020-01-01T00:00:00Z")),
+});
+
+export const GET = apiRoute({ role: "viewer" }, async ({ db }) => ({ items: await listPrices(db) }));
+
+export const PUT = apiRoute({ role: "admin", body: z.object({ items: z.array(priceSchema).max(1000) }) }, async ({ db, body, principal }) => {
+  const before = await listPrices(db);
+  const items = await replacePrices(db, { prices: body.items });
+  await logAudit(db, { actor: principal.label, action: "prices.replace", entityType: "model_prices", before, after: items });
+  return { items };
+});

@@ -1,0 +1,6 @@
+import { apiRoute } from "@/lib/api/route";
+import { cancelRun } from "@/lib/runs/run-service";
+
+export const POST = apiRoute({ role: "operator" }, async ({ db, params, principal }) =>
+  Response.json(await cancelRun(db, principal, params.id), { status: 202 }),
+);

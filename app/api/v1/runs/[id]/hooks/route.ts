@@ -1,0 +1,8 @@
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
+import { apiRoute } from "@/lib/api/route";
+import { findRunOr404 } from "@/lib/runs/run-service";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => {
+  await findRunOr404(db, params.id);
+  return { items: await listRunHookInvocations(db, { runId: params.id }) };
+});

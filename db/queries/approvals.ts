@@ -1,0 +1,107 @@
+import { and, desc, eq, isNotNull, lt, ne, sql } from "drizzle-orm";
+import { CHANNELS } from "@/lib/stream/channels";
+import type { Db } from "../client";
+import { agents, approvals, runs, type ApprovalStatus } from "../schema";
+
+export type ApprovalRow = typeof approvals.$inferSelect;
+
+async function announce(db: Db, approvalId: string) {
+  await db.execute(sql`select pg_notify(${CHANNELS.approvals}, ${JSON.stringify({ approvalId })})`);
+}
+
+/**
+ * The approval of one hook for one tool call: created once, found again when a resumed run asks
+ * the same question (the unique index makes the pair idempotent across restarts).
+ */
+export async function getOrCreateApproval(
+  db: Db,
+  params: {
+    runId: string;
+    hookKey: string;
+    toolName?: string;
+    toolInput?: unknown;
+    toolCallId: string;
+    message?: string;
+    onTimeout: string;
+    expiresAt: Date | null;
+  },
+): Promise<{ row: ApprovalRow; created: boolean }> {
+  const [inserted] = await db
+    .insert(approvals)
+    .values({ ...params, toolInput: params.toolInput ?? null })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) {
+    await announce(db, inserted.id);
+    return { row: inserted, created: true };
+  }
+  const [existing] = await db
+    .select()
+    .from(approvals)
+    .where(and(eq(approvals.runId, params.runId), eq(approvals.toolCallId, params.toolCallId), eq(approvals.hookKey, params.hookKey)));
+  return { row: existing, created: false };
+}
+
+export async function getApproval(db: Db, params: { id: string }) {
+  const [row] = await db
+    .select({ approval: approvals, agentName: agents.name, agentId: agents.id })
+    .from(approvals)
+    .innerJoin(runs, eq(runs.id, approvals.runId))
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(eq(approvals.id, params.id));
+  return row ? { ...row.approval, agentName: row.agentName, agentId: row.agentId } : undefined;
+}
+
+/** Settles a pending approval; undefined when it was already settled (the caller answers 409). */
+export async function settleApproval(
+  db: Db,
+  params: { id: string; status: Exclude<ApprovalStatus, "pending">; decidedBy?: string; decidedVia: string; reason?: string },
+) {
+  const [row] = await db
+    .update(approvals)
+    .set({
+      status: params.status,
+      decidedBy: params.decidedBy ?? null,
+      decidedVia: params.decidedVia,
+      reason: params.reason ?? null,
+      decidedAt: new Date(),
+    })
+    .where(and(eq(approvals.id, params.id), eq(approvals.status, "pending")))
+    .returning();
+  if (row) await announce(db, row.id);
+  return row;
+}
+
+export async function listApprovals(db: Db, params: { status?: ApprovalStatus; limit: number; before?: { at: string; id: string } }) {
+  const where = [];
+  if (params.status) where.push(eq(approvals.status, params.status));
+  if (params.before) {
+    where.push(
+      sql`(${approvals.requestedAt}, ${approvals.id}) < (${new Date(params.before.at)}, ${params.before.id})`,
+    );
+  }
+  const rows = await db
+    .select({ approval: approvals, agentName: agents.name, agentId: agents.id })
+    .from(approvals)
+    .innerJoin(runs, eq(runs.id, approvals.runId))
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(approvals.requestedAt), desc(approvals.id))
+    .limit(params.limit);
+  return rows.map((r) => ({ ...r.approval, agentName: r.agentName, agentId: r.agentId }));
+}
+
+/** Pending approvals whose timeout passed and whose policy is not to wait. */
+export async function listExpiredApprovals(db: Db) {
+  return db
+    .select()
+    .from(approvals)
+    .where(
+      and(
+        eq(approvals.status, "pending"),
+        isNotNull(approvals.expiresAt),
+        lt(approvals.expiresAt, new Date()),
+        ne(approvals.onTimeout, "wait"),
+      ),
+    );
+}

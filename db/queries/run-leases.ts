@@ -1,0 +1,83 @@
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { approvals, runs } from "../schema";
+
+/**
+ * Claims a run for one worker. A run has at most one live claim; a worker that dies stops
+ * renewing, its claim lapses, and the sweeper hands the run to another worker.
+ */
+export async function claimRun(db: Db, params: { id: string; owner: string; ttlMs: number }) {
+  const [row] = await db
+    .update(runs)
+    .set({ leaseOwner: params.owner, leaseExpiresAt: sql`now() + ${`${params.ttlMs} milliseconds`}::interval` })
+    .where(
+      and(
+        eq(runs.id, params.id),
+        sql`${runs.status} <> 'finished'`,
+        or(isNull(runs.leaseOwner), lt(runs.leaseExpiresAt, sql`now()`), eq(runs.leaseOwner, params.owner)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Extends every claim this worker holds; returns the runs it still owns. */
+export async function renewLeases(db: Db, params: { owner: string; ids: string[]; ttlMs: number }) {
+  if (params.ids.length === 0) return [];
+  const rows = await db
+    .update(runs)
+    .set({ leaseExpiresAt: sql`now() + ${`${params.ttlMs} milliseconds`}::interval` })
+    .where(and(inArray(runs.id, params.ids), eq(runs.leaseOwner, params.owner)))
+    .returning({ id: runs.id });
+  return rows.map((r) => r.id);
+}
+
+export async function releaseRun(db: Db, params: { id: string; owner: string }) {
+  await db
+    .update(runs)
+    .set({ leaseOwner: null, leaseExpiresAt: null })
+    .where(and(eq(runs.id, params.id), eq(runs.leaseOwner, params.owner)));
+}
+
+/** On an embedded start no other process can hold a claim: whatever was held died with us. */
+export async function releaseAllLeases(db: Db) {
+  await db.update(runs).set({ leaseOwner: null, leaseExpiresAt: null }).where(sql`${runs.leaseOwner} is not null`);
+}
+
+/**
+ * Runs that need a worker and have none: started but unclaimed or with a lapsed claim, parked on
+ * an approval that is now settled, or asked to cancel.
+ */
+export async function listOrphanedRuns(db: Db, params: { queuedOlderThanMs: number }) {
+  const unclaimed = or(isNull(runs.leaseOwner), lt(runs.leaseExpiresAt, sql`now()`));
+  const rows = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(
+      and(
+        unclaimed,
+        or(
+          eq(runs.status, "running"),
+          and(eq(runs.status, "queued"), lt(runs.createdAt, sql`now() - ${`${params.queuedOlderThanMs} milliseconds`}::interval`)),
+          and(
+            eq(runs.status, "waiting_approval"),
+            or(
+              eq(runs.cancelRequested, true),
+              sql`not exists (select 1 from ${approvals} where ${approvals.runId} = ${runs.id} and ${approvals.status} = 'pending')`,
+            ),
+          ),
+        ),
+      ),
+    )
+    .limit(100);
+  return rows.map((r) => r.id);
+}
+
+export async function requestCancel(db: Db, params: { id: string }) {
+  const [row] = await db
+    .update(runs)
+    .set({ cancelRequested: true })
+    .where(and(eq(runs.id, params.id), sql`${runs.status} <> 'finished'`))
+    .returning({ id: runs.id, status: runs.status, leaseOwner: runs.leaseOwner });
+  return row;
+}

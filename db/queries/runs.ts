@@ -1,0 +1,180 @@
+import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { CHANNELS } from "@/lib/stream/channels";
+import type { Db } from "../client";
+import { agents, runEvents, runs, type RunStatus } from "../schema";
+
+export type RunRow = typeof runs.$inferSelect;
+
+export function runToApi(row: RunRow & { agentName?: string | null }) {
+  return {
+    id: row.id,
+    agentId: row.agentId,
+    agentName: row.agentName ?? undefined,
+    scheduleId: row.scheduleId ?? undefined,
+    source: row.source,
+    status: row.status,
+    outcome: row.outcome ?? undefined,
+    reason: row.reason ?? undefined,
+    prompt: row.prompt,
+    response: row.response ?? undefined,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    cachedTokens: row.cachedTokens,
+    costUsd: row.costUsd,
+    lastSeq: row.lastSeq,
+    toolsUsed: row.toolsUsed,
+    blocked: row.blocked,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt ?? undefined,
+    finishedAt: row.finishedAt ?? undefined,
+  };
+}
+export type RunApi = ReturnType<typeof runToApi>;
+
+async function announce(db: Db, runId: string) {
+  await db.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId })})`);
+}
+
+export async function createRun(
+  db: Db,
+  params: { agentId: string; prompt: string; source: string; createdBy?: string; scheduleId?: string; parentRunId?: string; externalSessionId?: string },
+) {
+  const [row] = await db.insert(runs).values(params).returning();
+  await announce(db, row.id);
+  return row;
+}
+
+export async function getRun(db: Db, params: { id: string }) {
+  const [row] = await db
+    .select({ run: runs, agentName: agents.name })
+    .from(runs)
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(eq(runs.id, params.id));
+  return row ? { ...row.run, agentName: row.agentName } : undefined;
+}
+
+export async function getRunByExternalSession(db: Db, params: { agentId: string; externalSessionId: string }) {
+  const [row] = await db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.agentId, params.agentId), eq(runs.externalSessionId, params.externalSessionId)))
+    .orderBy(desc(runs.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function setRunStatus(db: Db, params: { id: string; status: RunStatus }) {
+  await db
+    .update(runs)
+    .set({ status: params.status, startedAt: sql`coalesce(${runs.startedAt}, now())` })
+    .where(eq(runs.id, params.id));
+  await announce(db, params.id);
+}
+
+export interface RunTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+}
+
+/** Running totals after each model call, so the dashboard shows the cost so far. */
+export async function setRunTotals(db: Db, params: { id: string; totals: RunTotals; toolsUsed?: string[]; blocked?: boolean }) {
+  await db
+    .update(runs)
+    .set({
+      ...params.totals,
+      ...(params.toolsUsed ? { toolsUsed: params.toolsUsed } : {}),
+      ...(params.blocked !== undefined ? { blocked: params.blocked } : {}),
+    })
+    .where(eq(runs.id, params.id));
+  await announce(db, params.id);
+}
+
+export async function finishRun(
+  db: Db,
+  params: { id: string; outcome: string; reason?: string; response?: string; totals?: RunTotals },
+) {
+  await db
+    .update(runs)
+    .set({
+      status: "finished",
+      outcome: params.outcome,
+      reason: params.reason ?? null,
+      response: params.response ?? null,
+      ...(params.totals ?? {}),
+      finishedAt: new Date(),
+      checkpoint: null,
+    })
+    .where(eq(runs.id, params.id));
+  await announce(db, params.id);
+}
+
+export async function saveRunCheckpoint(db: Db, params: { id: string; checkpoint: unknown }) {
+  await db.update(runs).set({ checkpoint: params.checkpoint }).where(eq(runs.id, params.id));
+}
+
+export interface RunFilters {
+  agentId?: string;
+  status?: string;
+  outcome?: string;
+  tool?: string;
+  blocked?: boolean;
+  q?: string;
+  from?: Date;
+  to?: Date;
+  minCostUsd?: number;
+}
+
+function filterConditions(f: RunFilters): SQL[] {
+  const where: SQL[] = [];
+  if (f.agentId) where.push(eq(runs.agentId, f.agentId));
+  if (f.status) where.push(eq(runs.status, f.status as RunStatus));
+  if (f.outcome) where.push(eq(runs.outcome, f.outcome));
+  if (f.tool) where.push(sql`${runs.toolsUsed} @> ${JSON.stringify([f.tool])}::jsonb`);
+  if (f.blocked !== undefined) where.push(eq(runs.blocked, f.blocked));
+  if (f.from) where.push(gte(runs.createdAt, f.from));
+  if (f.to) where.push(lte(runs.createdAt, f.to));
+  if (f.minCostUsd !== undefined) where.push(gte(runs.costUsd, f.minCostUsd));
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      or(
+        sql`${runs.prompt} ilike ${like}`,
+        sql`${runs.response} ilike ${like}`,
+        sql`exists (select 1 from ${runEvents} where ${runEvents.runId} = ${runs.id} and ${runEvents.data}::text ilike ${like})`,
+      )!,
+    );
+  }
+  return where;
+}
+
+/** Newest first; the cursor is the last row's (createdAt, id). */
+export async function listRuns(db: Db, params: RunFilters & { limit: number; before?: { createdAt: string; id: string } }) {
+  const where = filterConditions(params);
+  if (params.before) {
+    const at = new Date(params.before.createdAt);
+    where.push(or(lt(runs.createdAt, at), and(eq(runs.createdAt, at), lt(runs.id, params.before.id)))!);
+  }
+  const rows = await db
+    .select({ run: runs, agentName: agents.name })
+    .from(runs)
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(runs.createdAt), desc(runs.id))
+    .limit(params.limit);
+  return rows.map((r) => ({ ...r.run, agentName: r.agentName }));
+}
+
+/** Runs a worker should pick up again: not finished and not parked on an approval. */
+export async function listUnfinishedRuns(db: Db, params: { statuses: RunStatus[] }) {
+  return db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.status, params.statuses));
+}
+
+export async function agentSpendSince(db: Db, params: { agentId: string; since: Date }): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${runs.costUsd}), 0)` })
+    .from(runs)
+    .where(and(eq(runs.agentId, params.agentId), gte(runs.createdAt, params.since)));
+  return Number(row.total);
+}

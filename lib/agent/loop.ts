@@ -1,0 +1,470 @@
+/**
+ * The agent loop: prompt → model → tools → model ... with every lifecycle event of hook-model.md
+ * fired around it, limits enforced, and a checkpoint after each completed step.
+ *
+ * Failure model:
+ * - provider and tool errors are the run's failures: `error` event, then session.end `failed`;
+ * - cancel and timeout end the run as `cancelled` / `timeout` (no `error` event);
+ * - errors of the recording ports (emit, dispatch, checkpoint) are the worker's failures: they
+ *   propagate without session.end, and a rerun with the same checkpoint resumes the run.
+ */
+import type { EventName, Outcome } from "@/lib/hooks/events";
+import type { ToolDefinition } from "@/lib/tools/tool-types";
+import type {
+  AgentSessionOptions,
+  AgentWithId,
+  DispatchResult,
+  SessionResult,
+} from "./loop-ports";
+import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
+import type { ChatMessage, ModelProvider, ToolCall } from "./providers/model-provider";
+
+/**
+ * Stops the loop without ending the run: the worker is shutting down or lost its lease, and the
+ * run will be resumed from its checkpoint elsewhere. Abort the signal with it as the reason (or
+ * throw it from a port); no session.end fires, and an interrupted tool call runs again on resume.
+ */
+export class LoopInterrupted extends Error {
+  constructor(message = "the agent loop was interrupted; resume it from its checkpoint") {
+    super(message);
+    this.name = "LoopInterrupted";
+  }
+}
+
+/** Wraps an error of the provider or a tool, so it is told apart from a recording port's error. */
+class StepFailure extends Error {
+  constructor(readonly original: unknown) {
+    super(original instanceof Error ? original.message : String(original));
+    this.name = "StepFailure";
+  }
+}
+
+async function step<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw new StepFailure(err);
+  }
+}
+
+const STACK_LINES = 12;
+
+function trimmedStack(err: unknown): string | undefined {
+  return err instanceof Error ? err.stack?.split("\n").slice(0, STACK_LINES).join("\n") : undefined;
+}
+
+function lastAssistant(messages: ChatMessage[]): Extract<ChatMessage, { role: "assistant" }> | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "assistant") return m;
+  }
+  return undefined;
+}
+
+/**
+ * The texts one dispatch wants the model to read. The hook runtime's `reminders` already repeat
+ * its injected `context`, so each distinct text goes in once.
+ */
+function hookTexts(result: DispatchResult): string[] {
+  return [...new Set([...(result.context ?? []), ...(result.reminders ?? [])])].filter((t) => t.trim() !== "");
+}
+
+function deniedOutput(reason: string): string {
+  return `Denied: ${reason}`;
+}
+
+/** Runs one agent (or a flow of agents, when `agent.flow` is set) to an outcome. */
+export async function runAgentSession(opts: AgentSessionOptions): Promise<SessionResult> {
+  const now = opts.now ?? Date.now;
+  const top = opts.agent;
+  const flowNames = top.flow && top.flow.length > 0 ? top.flow : undefined;
+  const isFlow = flowNames !== undefined;
+  if (!opts.provider && !opts.providerFor) throw new TypeError("runAgentSession needs provider or providerFor");
+
+  const loaded = await opts.checkpoint?.load();
+  const state: LoopState =
+    loaded ?? initialLoopState(isFlow ? flowNames[0] : top.name, opts.prompt, isFlow);
+  const startedAt = now() - state.elapsedMs;
+
+  // Cancel (the caller's signal) and the wall-clock timeout both abort in-flight provider and tool calls.
+  const inflight = new AbortController();
+  let timedOut = false;
+  const onCancel = () => inflight.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", onCancel, { once: true });
+  if (opts.signal?.aborted) inflight.abort(opts.signal.reason);
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      inflight.abort(new Error("timeout"));
+    },
+    Math.max(0, top.timeoutMs - state.elapsedMs),
+  );
+
+  const save = async () => {
+    state.elapsedMs = now() - startedAt;
+    await opts.checkpoint?.save(state);
+  };
+
+  const emit = async (type: string, data: Record<string, unknown>) => {
+    await opts.emit(type, data);
+  };
+
+  /** One lifecycle event: recorded once, then its hooks run. */
+  const fire = async (type: EventName, data: Record<string, unknown>): Promise<DispatchResult> => {
+    await emit(type, data);
+    return opts.dispatch({ type, data });
+  };
+
+  const queueReminders = (result: DispatchResult) => {
+    state.pendingReminders.push(...hookTexts(result));
+  };
+
+  const throwIfInterrupted = () => {
+    if (opts.signal?.aborted && opts.signal.reason instanceof LoopInterrupted) throw opts.signal.reason;
+  };
+
+  const interruption = (): { outcome: Outcome; reason: string } | undefined => {
+    throwIfInterrupted();
+    if (opts.signal?.aborted) return { outcome: "cancelled", reason: "cancelled" };
+    if (timedOut || now() - startedAt >= top.timeoutMs) {
+      return { outcome: "timeout", reason: `timed out after ${top.timeoutMs} ms` };
+    }
+    return undefined;
+  };
+
+  const end = (outcome: Outcome, reason?: string, response?: string) => {
+    state.ending = {
+      outcome,
+      ...(reason !== undefined && { reason }),
+      response: response ?? (lastAssistant(state.stage.messages)?.text || undefined),
+    };
+  };
+
+  const readMetadata = async (): Promise<Record<string, unknown> | undefined> => {
+    if (!opts.readMetadata) return undefined;
+    try {
+      return await opts.readMetadata();
+    } catch {
+      // A missing or broken metadata file must not fail the run; hooks see no metadata.
+      return undefined;
+    }
+  };
+
+  const stageAgents = new Map<number, AgentWithId>();
+  const agentOfStage = async (stage: StageState): Promise<AgentWithId> => {
+    if (!isFlow) return top;
+    const cached = stageAgents.get(stage.index);
+    if (cached) return cached;
+    const agent = await step(async () => {
+      if (!opts.resolveAgent) throw new Error(`agent ${top.name} is a flow, but no resolveAgent was given`);
+      const found = await opts.resolveAgent(stage.agentName);
+      if (!found) throw new Error(`flow ${top.name}: unknown agent "${stage.agentName}"`);
+      if (found.flow && found.flow.length > 0) throw new Error(`flow ${top.name}: nested flow "${found.name}" is not supported`);
+      return found;
+    });
+    stageAgents.set(stage.index, agent);
+    return agent;
+  };
+
+  const providerOf = (agent: AgentWithId): ModelProvider => (opts.providerFor ?? (() => opts.provider!))(agent);
+
+  const offeredTools = (agent: AgentWithId): ToolDefinition[] => {
+    const all = opts.tools.list();
+    return agent.tools.includes("*") ? all : all.filter((t) => agent.tools.includes(t.name));
+  };
+
+  /** Flushes pending reminders into the transcript, so the model sees them on this call. */
+  const flushReminders = async (stage: StageState, texts: string[], when: "pending" | "model.pre") => {
+    if (texts.length === 0) return;
+    for (const text of texts) stage.messages.push({ role: "system_reminder", text });
+    await emit("loop.reminders", { texts, source: when });
+  };
+
+  /** Works the tool calls of the last assistant message; each completed step is checkpointed. */
+  const runToolCalls = async (agent: AgentWithId, stage: StageState, calls: ToolCall[]): Promise<boolean> => {
+    const offered = new Set(offeredTools(agent).map((t) => t.name));
+    for (const call of calls) {
+      const record = (stage.toolCalls[call.id] ??= { toolName: call.name });
+      if (record.verdict === "denied" || record.postFired) continue;
+      const stop = interruption();
+      if (stop) {
+        end(stop.outcome, stop.reason);
+        return false;
+      }
+      if (!record.verdict) {
+        if (!offered.has(call.name)) {
+          record.verdict = "denied";
+          record.reason = `tool "${call.name}" is not available to agent ${agent.name}`;
+          await emit("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "agent" });
+          await save();
+          continue;
+        }
+        const pre = await fire("tool.pre", { toolName: call.name, toolInput: call.input, toolCallId: call.id });
+        queueReminders(pre);
+        if (pre.verdict === "block") {
+          record.verdict = "denied";
+          record.reason = pre.reason ?? "blocked by a hook";
+          await emit("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "hook" });
+        } else record.verdict = "allowed";
+        await save();
+        if (record.verdict === "denied") continue;
+      }
+      if (!record.result) {
+        const started = now();
+        const result = await step(() => opts.tools.call(call.name, call.input, inflight.signal));
+        // A tool killed by a shutdown did not finish: leave it unrecorded so the resumed run redoes it.
+        throwIfInterrupted();
+        record.result = result;
+        record.durationMs = now() - started;
+        await save();
+      }
+      const post = await fire("tool.post", {
+        toolName: call.name,
+        toolInput: call.input,
+        toolCallId: call.id,
+        output: record.result.output,
+        isError: record.result.isError,
+        durationMs: record.durationMs ?? 0,
+      });
+      queueReminders(post);
+      record.postFired = true;
+      await save();
+    }
+    // Results go in only once every call is settled: OpenAI wants them right after the assistant turn.
+    for (const call of calls) {
+      const record = stage.toolCalls[call.id];
+      const denied = record.verdict === "denied";
+      stage.messages.push({
+        role: "tool_result",
+        toolCallId: call.id,
+        toolName: call.name,
+        output: denied ? deniedOutput(record.reason ?? "denied") : record.result!.output,
+        isError: denied || record.result!.isError,
+      });
+    }
+    const metadata = await readMetadata();
+    if (metadata !== undefined && JSON.stringify(metadata) !== JSON.stringify(state.lastMetadata)) {
+      state.lastMetadata = metadata;
+      await emit("loop.metadata", { metadata });
+    }
+    return true;
+  };
+
+  /** The turn loop of one agent; returns its answer, or undefined when the run ends on a limit. */
+  const runTurns = async (agent: AgentWithId, stage: StageState): Promise<string | undefined> => {
+    const provider = providerOf(agent);
+    for (;;) {
+      if (stage.phase === "model") {
+        const stop = interruption();
+        if (stop) return void end(stop.outcome, stop.reason);
+        if (stage.turns >= agent.maxTurns) return void end("max_turns", `reached maxTurns (${agent.maxTurns})`);
+
+        await flushReminders(stage, state.pendingReminders.splice(0), "pending");
+        const pre = await fire("model.pre", { turn: state.totals.turns + 1, messageCount: stage.messages.length });
+        await flushReminders(stage, hookTexts(pre), "model.pre");
+
+        const response = await step(() =>
+          provider.complete({
+            model: agent.model,
+            ...(agent.instructions && { system: agent.instructions }),
+            messages: stage.messages,
+            tools: offeredTools(agent),
+            signal: inflight.signal,
+          }),
+        );
+        throwIfInterrupted();
+        const costUsd = await step(() => opts.costOf(agent.model, response.usage));
+        stage.messages.push({ role: "assistant", text: response.text, toolCalls: response.toolCalls });
+        stage.turns++;
+        state.totals.turns++;
+        state.totals.inputTokens += response.usage.inputTokens;
+        state.totals.outputTokens += response.usage.outputTokens;
+        state.totals.cachedTokens += response.usage.cachedTokens;
+        state.totals.costUsd += costUsd;
+        stage.pendingModelPost = {
+          model: agent.model,
+          stopReason: response.stopReason,
+          inputTokens: response.usage.inputTokens,
+          outputTokens: response.usage.outputTokens,
+          cachedTokens: response.usage.cachedTokens,
+          costUsd,
+          toolCallCount: response.toolCalls.length,
+          text: response.text,
+        };
+        stage.phase = "model_post";
+        await save();
+      }
+
+      if (stage.phase === "model_post") {
+        const post = await fire("model.post", stage.pendingModelPost ?? {});
+        queueReminders(post);
+        stage.pendingModelPost = undefined;
+        const answer = lastAssistant(stage.messages)!;
+        if (top.budgetUsd !== undefined && state.totals.costUsd > top.budgetUsd) {
+          end("budget", `cost $${state.totals.costUsd.toFixed(6)} exceeded the budget of $${top.budgetUsd}`);
+          await save();
+          return undefined;
+        }
+        if (answer.toolCalls.length === 0) {
+          stage.phase = "model";
+          await save();
+          return answer.text;
+        }
+        stage.phase = "tools";
+        await save();
+      }
+
+      if (stage.phase === "tools") {
+        const calls = lastAssistant(stage.messages)!.toolCalls;
+        if (!(await runToolCalls(agent, stage, calls))) return undefined;
+        stage.phase = "model";
+        await save();
+      }
+    }
+  };
+
+  const runUntilOutcome = async () => {
+    if (!state.sessionStartFired) {
+      const start = await fire("session.start", { ...opts.vars, prompt: opts.prompt });
+      state.sessionStartFired = true;
+      if (start.verdict === "block" || start.verdict === "skip") {
+        end("skipped", start.reason ?? `session.start hook answered ${start.verdict}`);
+        await save();
+        return;
+      }
+      queueReminders(start);
+      if (opts.prependSessionStartOutput && start.output?.trim()) {
+        state.stage.prompt = `${start.output.trim()}\n\n${state.stage.prompt}`;
+      }
+      await save();
+    }
+
+    while (!state.ending) {
+      const stage = state.stage;
+      const agent = await agentOfStage(stage);
+      if (!stage.started) {
+        const start = await fire("agent.start", { agentName: agent.name });
+        if (start.verdict === "block") {
+          end("skipped", start.reason ?? `agent.start of ${agent.name} was blocked`);
+          await save();
+          return;
+        }
+        queueReminders(start);
+        stage.started = true;
+        await save();
+      }
+      if (!stage.promptSubmitted) {
+        const submit = await fire("user.prompt.submit", { prompt: stage.prompt });
+        if (submit.verdict === "block") {
+          end("skipped", submit.reason ?? "the prompt was blocked");
+          await save();
+          return;
+        }
+        queueReminders(submit);
+        stage.messages.push({ role: "user", text: stage.prompt });
+        stage.promptSubmitted = true;
+        await save();
+      }
+
+      const answer = await runTurns(agent, stage);
+      if (answer === undefined) return;
+
+      if (isFlow) {
+        await fire("agent.stop", { agentName: agent.name });
+        stage.stopped = true;
+      }
+      if (!isFlow || stage.index === flowNames.length - 1) {
+        end("completed", undefined, answer);
+        await save();
+        return;
+      }
+      state.completedStages.push({ agentName: stage.agentName, response: answer, messages: stage.messages });
+      state.stage = newStage(stage.index + 1, flowNames[stage.index + 1], answer, false);
+      await save();
+    }
+  };
+
+  /** A flow agent that started but did not finish still gets its agent.stop, before session.end. */
+  const stopStartedFlowAgent = async () => {
+    if (!isFlow || !state.stage.started || state.stage.stopped) return;
+    await fire("agent.stop", { agentName: state.stage.agentName });
+    state.stage.stopped = true;
+    await save();
+  };
+
+  const result = (): SessionResult => {
+    const ending = state.ending!;
+    return {
+      outcome: ending.outcome,
+      ...(ending.reason !== undefined && { reason: ending.reason }),
+      ...(ending.response !== undefined && { response: ending.response }),
+      totals: {
+        inputTokens: state.totals.inputTokens,
+        outputTokens: state.totals.outputTokens,
+        cachedTokens: state.totals.cachedTokens,
+        costUsd: state.totals.costUsd,
+        durationMs: state.elapsedMs,
+        turns: state.totals.turns,
+      },
+      messages: state.stage.messages,
+    };
+  };
+
+  try {
+    if (state.ended) return result();
+    if (loaded) {
+      await emit("loop.resumed", { stage: state.stage.index, phase: state.stage.phase, turn: state.totals.turns });
+    }
+
+    if (!state.ending) {
+      try {
+        await runUntilOutcome();
+      } catch (err) {
+        if (!(err instanceof StepFailure)) throw err;
+        if (err.original instanceof LoopInterrupted) throw err.original;
+        const stop = interruption();
+        if (stop) end(stop.outcome, stop.reason);
+        else {
+          // hook-model.md: `error` comes just before session.end, so the failed agent stops first.
+          await stopStartedFlowAgent();
+          await fire("error", { message: err.message, stack: trimmedStack(err.original) });
+          end("failed", err.message);
+        }
+        await save();
+      }
+    }
+
+    await stopStartedFlowAgent();
+
+    const ending = state.ending!;
+    const durationMs = now() - startedAt;
+    const metadata = await readMetadata();
+    await fire("session.end", {
+      outcome: ending.outcome,
+      reason: ending.reason,
+      response: ending.response,
+      inputTokens: state.totals.inputTokens,
+      outputTokens: state.totals.outputTokens,
+      costUsd: state.totals.costUsd,
+      durationMs,
+      metadata,
+    });
+    state.ended = true;
+    await save();
+    state.elapsedMs = durationMs;
+    return result();
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", onCancel);
+  }
+}
+
+/** A multi-agent flow (AgenTopology): `agent.flow` names run in sequence, each answer the next prompt. */
+export async function runFlow(
+  opts: AgentSessionOptions & { resolveAgent: NonNullable<AgentSessionOptions["resolveAgent"]> },
+): Promise<SessionResult> {
+  if (!opts.agent.flow || opts.agent.flow.length === 0) {
+    throw new TypeError(`agent ${opts.agent.name} has no flow`);
+  }
+  return runAgentSession(opts);
+}

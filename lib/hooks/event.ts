@@ -1,0 +1,116 @@
+/**
+ * What the agent loop hands to `dispatch`, and the one context object every hook sees: `when` paths,
+ * `{{templates}}`, the JSON on a command's stdin and a webhook's body are all read from it.
+ */
+import type { EventName, Outcome } from "./events";
+
+export interface HookEvent {
+  type: EventName;
+  runId: string;
+  agentId?: string;
+  agentName: string;
+  sessionId?: string;
+  /** Epoch milliseconds or an ISO string. */
+  ts: number | string;
+  /** The payload of hook-model.md's event table: toolName/toolInput, outcome/response, message... */
+  data: Record<string, unknown>;
+  /** What the agent wrote into its metadata file (herdctl `metadata_file`). */
+  metadata?: Record<string, unknown>;
+  /** Template variables of the entry point (Tailored AI: cron `last_run`, ..., `response`). */
+  vars?: Record<string, string>;
+  /** The agent's workspace: `save_json` writes only inside it, commands run in it. */
+  workspaceDir?: string;
+  scheduleId?: string;
+  /** What started the run (herdctl `triggerType`): manual, schedule, api... */
+  triggerType?: string;
+}
+
+export type HookContext = Record<string, unknown>;
+
+/**
+ * A flat merge `{event, runId, agentName, ...data, metadata, vars}`; on session.end also herdctl's
+ * `result: {success, output, error}`, `job: {...}` and `agent: {...}` so `jq -r '.result.output'`
+ * and `when: result.success` work as its docs show.
+ */
+export function buildHookContext(event: HookEvent): HookContext {
+  const context: HookContext = {
+    event: event.type,
+    runId: event.runId,
+    agentId: event.agentId,
+    agentName: event.agentName,
+    sessionId: event.sessionId,
+    ts: event.ts,
+    ...event.data,
+    metadata: event.metadata ?? {},
+    vars: event.vars ?? {},
+  };
+  if (event.triggerType) context.triggerType = event.triggerType;
+  addClaudeCodeFields(context, event);
+  if (event.type === "session.end" || event.type === "error") {
+    const data = event.data;
+    const outcome = (data.outcome as Outcome | undefined) ?? (event.type === "error" ? "failed" : undefined);
+    const error = data.error ?? (outcome && outcome !== "completed" ? (data.reason ?? data.message) : undefined);
+    context.result = {
+      success: outcome === "completed",
+      output: data.response ?? "",
+      ...(error !== undefined ? { error: String(error) } : {}),
+    };
+    context.job = {
+      id: event.runId,
+      agentId: event.agentName,
+      scheduleName: event.scheduleId,
+      startedAt: data.startedAt,
+      completedAt: data.finishedAt ?? toIso(event.ts),
+      durationMs: data.durationMs,
+    };
+    context.agent = { id: event.agentId ?? event.agentName, name: event.agentName };
+  }
+  return context;
+}
+
+/** `{{var}}` variables: the event's own, then the common ones every entry point has. */
+export function templateVarsOf(event: HookEvent): Record<string, unknown> {
+  const data = event.data;
+  return {
+    runId: event.runId,
+    agentName: event.agentName,
+    event: event.type,
+    toolName: data.toolName,
+    prompt: data.prompt,
+    response: data.response,
+    outcome: data.outcome,
+    ...event.vars,
+  };
+}
+
+/** What `matcher` is compared with: the tool on tool events, the agent elsewhere (AgenTopology). */
+export function matcherSubject(event: HookEvent): { kind: "tool" | "agent"; name: string } {
+  const tool = event.data.toolName;
+  return typeof tool === "string" ? { kind: "tool", name: tool } : { kind: "agent", name: event.agentName };
+}
+
+/** Claude Code's stdin names, so its hook scripts (`jq -r .tool_input.command`) run unchanged. */
+const CLAUDE_CODE_EVENT: Partial<Record<EventName, string>> = {
+  "session.start": "SessionStart",
+  "user.prompt.submit": "UserPromptSubmit",
+  "tool.pre": "PreToolUse",
+  "tool.post": "PostToolUse",
+  "agent.stop": "SubagentStop",
+  "session.end": "SessionEnd",
+};
+
+function addClaudeCodeFields(context: HookContext, event: HookEvent) {
+  const name = CLAUDE_CODE_EVENT[event.type];
+  if (!name) return;
+  const data = event.data;
+  context.hook_event_name = name;
+  context.session_id = event.sessionId ?? event.runId;
+  if (event.workspaceDir) context.cwd = event.workspaceDir;
+  if (data.toolName !== undefined) context.tool_name = data.toolName;
+  if (data.toolInput !== undefined) context.tool_input = data.toolInput;
+  if (event.type === "tool.post") context.tool_response = data.output;
+}
+
+function toIso(ts: number | string): string {
+  return typeof ts === "number" ? new Date(ts).toISOString() : ts;
+}

@@ -1,0 +1,111 @@
+/**
+ * `approve`: pause until a person decides (Loom `approve`, Claude Code `ask`). The approval port
+ * owns the durable wait; the runtime still enforces `timeoutMs` for a port that never answers. A
+ * timeout is recorded as a timeout (`timedOut: true`), never as a person's "no".
+ */
+import { compileGlobs } from "../matcher";
+import type { ApprovalDecision, OnTimeout } from "../ports";
+import type { ApproveAction } from "../spec";
+import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
+
+/** Loom's `security.hitlTimeoutMs` default: 30 minutes, then deny. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 30 * 60 * 1000;
+
+export function compileApprove(action: ApproveAction): CompiledAction {
+  const tools = compileGlobs(action.tools);
+  const globs = action.tools?.join(", ");
+  return {
+    secretNames: [],
+    filter: action.tools
+      ? (event) => {
+          const tool = event.data.toolName;
+          if (typeof tool !== "string") return "approve tools: this event has no tool";
+          return tools(tool) ? undefined : `tool ${tool} not in approve tools [${globs}]`;
+        }
+      : undefined,
+    executor: {
+      async: true,
+      timeoutMs: undefined,
+      run: (run, signal) =>
+        awaitApproval(run, signal, { timeoutMs: action.timeoutMs, onTimeout: action.onTimeout, message: action.message }),
+    },
+  };
+}
+
+export interface ApprovalAsk {
+  timeoutMs?: number;
+  onTimeout?: OnTimeout;
+  message?: string;
+}
+
+const TIMED_OUT = Symbol("timed out");
+const ABORTED = Symbol("aborted");
+
+export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: ApprovalAsk): Promise<ActionOutcome> {
+  const timeoutMs = ask.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const onTimeout = ask.onTimeout ?? "deny";
+  if (run.shadow) {
+    return { verdict: "allow", reason: `shadow: would ask a person (timeout ${timeoutMs} ms, then ${onTimeout})` };
+  }
+  const port = run.options.approvals;
+  if (!port) return { failure: "no approval port is configured, nobody can be asked" };
+  const data = run.event.data;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  let portAnswered = false;
+  try {
+    const waits: Promise<ApprovalDecision | typeof TIMED_OUT | typeof ABORTED>[] = [
+      port.request(
+        {
+          runId: run.event.runId,
+          hookId: run.hook.id,
+          toolName: typeof data.toolName === "string" ? data.toolName : undefined,
+          toolInput: data.toolInput,
+          toolCallId: typeof data.toolCallId === "string" ? data.toolCallId : undefined,
+          timeoutMs,
+          onTimeout,
+          message: ask.message,
+        },
+        controller.signal,
+      ),
+      new Promise((resolve) => {
+        onAbort = () => resolve(ABORTED);
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ];
+    // "wait" means no runtime deadline: the port (durable) decides how long a person may take.
+    if (onTimeout !== "wait") waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs))));
+    const answer = await Promise.race(waits);
+    portAnswered = answer !== TIMED_OUT && answer !== ABORTED;
+    if (answer === ABORTED) return { failure: "aborted while waiting for an approval" };
+    const decision: ApprovalDecision =
+      answer === TIMED_OUT
+        ? { decision: onTimeout === "allow" ? "approve" : "deny", timedOut: true, reason: `no decision within ${timeoutMs} ms` }
+        : answer;
+    return approvalOutcome(decision, onTimeout);
+  } catch (error) {
+    return { failure: `approval request failed: ${(error as Error)?.message ?? String(error)}` };
+  } finally {
+    clearTimeout(timer);
+    // Tell the port nobody is waiting any more (timeout, cancel), so it can settle its record.
+    if (!portAnswered) controller.abort();
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function approvalOutcome(decision: ApprovalDecision, onTimeout: OnTimeout): ActionOutcome {
+  const by = decision.decidedBy ? ` by ${decision.decidedBy}` : "";
+  const why = decision.reason ? `: ${decision.reason}` : "";
+  if (decision.timedOut) {
+    return {
+      verdict: decision.decision === "approve" ? "allow" : "block",
+      reason: `approval timed out (onTimeout: ${onTimeout})${why}`,
+      approval: decision,
+    };
+  }
+  return decision.decision === "approve"
+    ? { verdict: "allow", reason: `approved${by}${why}`, approval: decision }
+    : { verdict: "block", reason: `denied${by}${why}`, approval: decision };
+}

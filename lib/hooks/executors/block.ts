@@ -1,0 +1,28 @@
+/**
+ * `block`: deny with a reason, optionally only when `denyIf` matches the JSON of the tool input
+ * (Loom's no-prod hook, Tailored AI's denyIf). The hot path of the runtime: no allocation per call
+ * when the reason has no template.
+ */
+import { compileLinearRegex } from "../linear-regex";
+import type { BlockAction } from "../spec";
+import { renderTemplate } from "../template";
+import type { ActionResult, CompiledAction } from "./types";
+
+export function compileBlock(action: BlockAction): CompiledAction {
+  const denyIf = action.denyIf ? compileLinearRegex(action.denyIf) : undefined;
+  const reasonText = action.reason ?? "Blocked by hook";
+  const templated = reasonText.includes("{{");
+  const blocked: ActionResult = { verdict: "block", reason: reasonText };
+  const notMatched: ActionResult = { verdict: "allow", reason: `denyIf /${action.denyIf}/ did not match` };
+  return {
+    secretNames: [],
+    executor: {
+      async: false,
+      run(run) {
+        if (denyIf && !denyIf.test(run.subjectJson())) return notMatched;
+        if (!templated) return blocked;
+        return { verdict: "block", reason: renderTemplate(reasonText, run.templateVars(), run.context()) };
+      },
+    },
+  };
+}

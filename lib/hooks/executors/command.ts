@@ -1,0 +1,88 @@
+/**
+ * `command`: the shell-hook convention of git, herdctl, Loom, AgenTopology and Claude Code.
+ * Exit 0 allows (stdout JSON may say more), exit 2 blocks with stderr as the reason, any other exit
+ * is a failure of the hook and follows `onFailure`. The child sees only a minimal environment, the
+ * hook variables and the secrets it names: never the server's own environment.
+ */
+import { runCommand, type CommandResult } from "../command-runner";
+import { parseJsonAnswer, readHookAnswer } from "../hook-output";
+import type { CommandAction } from "../spec";
+import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
+
+export function compileCommand(action: CommandAction, timeoutMs: number): CompiledAction {
+  return {
+    secretNames: action.secrets ?? [],
+    executor: {
+      async: true,
+      // The runner times itself: SIGTERM to the group, SIGKILL a second later.
+      timeoutMs: undefined,
+      async run(run, signal) {
+        const secrets = await run.secrets();
+        const result = await runCommand({
+          command: action.command,
+          stdin: JSON.stringify(run.context()),
+          env: commandEnv(run, secrets),
+          cwd: run.event.workspaceDir,
+          timeoutMs,
+          maxOutputBytes: run.options.maxOutputBytes,
+          signal,
+        });
+        return interpretExit(result, action.command, timeoutMs);
+      },
+    },
+  };
+}
+
+function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, string>): Record<string, string> {
+  const data = run.event.data;
+  const env: Record<string, string> = {
+    ...run.options.commandBaseEnv,
+    HOOK_EVENT: run.event.type,
+    AGENT_NAME: run.event.agentName,
+    TOOL_NAME: typeof data.toolName === "string" ? data.toolName : "",
+    ERROR_MSG: String(data.message ?? data.error ?? ""),
+    RUN_ID: run.event.runId,
+    HOOK_ID: run.hook.id,
+  };
+  for (const [name, value] of secrets) env[name] = value;
+  return env;
+}
+
+export function interpretExit(result: CommandResult, command: string, timeoutMs: number): ActionOutcome {
+  const io = { exitCode: result.exitCode ?? undefined, stdout: result.stdout, stderr: result.stderr };
+  if (result.spawnError) return { failure: `could not start the command: ${result.spawnError}`, ...io };
+  if (result.timedOut) return { failure: `timed out after ${timeoutMs} ms`, timedOut: true, ...io };
+  if (result.aborted) return { failure: "aborted (the run was cancelled)", ...io };
+  switch (result.exitCode) {
+    case 0: {
+      const parsed = parseJsonAnswer(result.stdout);
+      if (parsed.invalid) return { verdict: "allow", reason: `stdout is not valid JSON (${parsed.invalid}); read as plain output`, ...io };
+      if (parsed.value === undefined) return { verdict: "allow", ...io };
+      const answer = readHookAnswer(parsed.value);
+      if (answer.verdict === "block") answer.reason ??= "blocked by the command's answer";
+      return { ...answer, ...io };
+    }
+    case 2:
+      return { verdict: "block", reason: result.stderr.trim() || "the command exited with code 2", ...io };
+    case 127:
+      return { failure: `command not found: ${missingCommand(result.stderr, command)}`, ...io };
+    case 126:
+      return { failure: `command not executable: ${firstWord(command)}`, ...io };
+    case null:
+      return { failure: `the command was killed by ${result.signal ?? "a signal"}`, ...io };
+    default: {
+      const stderr = result.stderr.trim();
+      return { failure: `the command exited with code ${result.exitCode}${stderr ? `: ${stderr.slice(0, 2000)}` : ""}`, ...io };
+    }
+  }
+}
+
+/** dash says "sh: 1: foo: not found", bash "foo: command not found": name the missing program. */
+function missingCommand(stderr: string, command: string): string {
+  const match = /([^\s:]+): (?:command )?not found/.exec(stderr);
+  return match?.[1] ?? firstWord(command);
+}
+
+function firstWord(command: string): string {
+  return command.trim().split(/\s+/)[0] ?? command;
+}

@@ -1,0 +1,91 @@
+/**
+ * The contract between the runtime and one action executor. An executor is compiled once per hook
+ * (regexes, globs, templates checked up front) and then run per dispatch; synchronous executors
+ * (block, context, log) run inline with no timer, no promise and no abort listener.
+ */
+import type { HookContext, HookEvent } from "../event";
+import type { HookVerdict } from "../ledger";
+import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, ToolPort } from "../ports";
+import type { CodeHookRegistry } from "../code-hooks";
+import type { SafeFetchPolicy } from "../http-client";
+import type { RuntimeHook } from "../runtime-types";
+
+export interface ActionResult {
+  verdict: HookVerdict;
+  reason?: string;
+  /** Text injected for the model (AgenTopology `type: prompt`, `additionalContext`). */
+  context?: string;
+  /** Hook output shown to the model (Loom `{output}`, a tool hook's output). */
+  output?: string;
+  exitCode?: number;
+  stdout?: string;
+  stderr?: string;
+  approval?: ApprovalDecision;
+  /** Claude Code `ask`: the runtime turns it into an approval request after the action settles. */
+  ask?: { message?: string };
+}
+
+/** An error or timeout of the hook itself; the runtime turns it into a verdict via onFailure. */
+export interface ActionFailure {
+  failure: string;
+  timedOut?: boolean;
+  exitCode?: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+export type ActionOutcome = ActionResult | ActionFailure;
+
+export function isFailure(outcome: ActionOutcome): outcome is ActionFailure {
+  return (outcome as ActionFailure).failure !== undefined;
+}
+
+/** What the runtime was configured with, as executors see it. */
+export interface ExecutorOptions {
+  approvals?: ApprovalPort;
+  tools?: ToolPort;
+  secrets?: SecretPort;
+  codeHooks?: CodeHookRegistry;
+  logger: HookLogger;
+  now: () => number;
+  http: SafeFetchPolicy;
+  slackBaseUrl: string;
+  discordBaseUrl: string;
+  /** The environment a command starts from (PATH, HOME, LANG...), before hook vars and secrets. */
+  commandBaseEnv: Record<string, string>;
+  maxOutputBytes: number;
+}
+
+/** One hook's view of one dispatch. */
+export interface ActionRun {
+  hook: RuntimeHook;
+  event: HookEvent;
+  /** The flat event context, built once per dispatch on first use. */
+  context(): HookContext;
+  /** JSON of the tool input (or of the payload), built once per dispatch on first use. */
+  subjectJson(): string;
+  templateVars(): Record<string, unknown>;
+  shadow: boolean;
+  options: ExecutorOptions;
+  /** Resolved values of the secrets this hook names; the runtime redacts them from the ledger. */
+  secrets(): Promise<ReadonlyMap<string, string>>;
+}
+
+export type SyncExecutor = { async: false; run(run: ActionRun): ActionOutcome };
+export type AsyncExecutor = {
+  async: true;
+  /** The runtime aborts `signal` and settles as a timeout after this; undefined = the executor times itself. */
+  timeoutMs: number | undefined;
+  run(run: ActionRun, signal: AbortSignal): Promise<ActionOutcome>;
+};
+export type Executor = SyncExecutor | AsyncExecutor;
+
+/** Extra filter an action adds to matching (approve `tools` globs): undefined = applies. */
+export type ActionFilter = (event: HookEvent) => string | undefined;
+
+export interface CompiledAction {
+  executor: Executor;
+  filter?: ActionFilter;
+  /** Secret names the action references, so only those are resolved and exposed. */
+  secretNames: readonly string[];
+}

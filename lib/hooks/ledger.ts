@@ -1,0 +1,40 @@
+/**
+ * One ledger row per hook considered by a dispatch, matched or not: the run view, the audit search
+ * and the hook health panel read these. Rows have one fixed shape (cheap to allocate, one insert).
+ */
+import type { EventName } from "./events";
+import type { HookActionType } from "./spec";
+
+export type HookVerdict = "allow" | "block" | "skip";
+
+export interface LedgerEntry {
+  hookId: string;
+  hookVersion: number | undefined;
+  event: EventName;
+  scope: string;
+  action: HookActionType;
+  mode: "enforce" | "shadow";
+  /** False when the hook did not run; `reason` says why (disabled, matcher, when, kill switch...). */
+  matched: boolean;
+  /** What the hook decided (or, in shadow mode, would have decided). Undefined when not matched. */
+  verdict: HookVerdict | undefined;
+  reason: string | undefined;
+  /** The hook erred or timed out; `verdict` is then what its onFailure made of it. */
+  failed: boolean;
+  timedOut: boolean;
+  /** The verdict did not take effect: shadow mode, or a block on an informational event. */
+  ignored: boolean;
+  exitCode: number | undefined;
+  /** Capped and redacted. */
+  stdout: string | undefined;
+  stderr: string | undefined;
+  /** What the hook gave the model (output or injected context), capped and redacted. */
+  output: string | undefined;
+  /** Approvals: who decided, and whether it was the timeout policy that did. */
+  approval: { decision: "approve" | "deny"; decidedBy?: string; reason?: string; timedOut: boolean } | undefined;
+  startedAt: number;
+  durationMs: number;
+}
+
+/** Ledger text is capped: a chatty hook must not bloat the audit store. */
+export const LEDGER_TEXT_CAP = 16 * 1024;

@@ -1,0 +1,466 @@
+/**
+ * The hook runtime: runs the hooks bound to an event, in scope order, one after the other, and
+ * says what the loop must do (allow, block, skip), what the model should read, and what happened
+ * (one ledger row per hook). It never throws: errors, timeouts and aborts become verdicts through
+ * each hook's onFailure.
+ *
+ * Speed matters because tool.pre runs before every tool call: in-process actions (block, context,
+ * log) run synchronously with no timer, promise or listener, and a dispatch with no async work
+ * returns an already-resolved promise. Only async actions get a timer and an abort link, both
+ * removed when the hook settles.
+ */
+import { awaitApproval } from "./executors/approve";
+import { buildHookContext, matcherSubject, templateVarsOf, type HookContext, type HookEvent } from "./event";
+import { isBlockingEvent } from "./events";
+import { compileHooks, type CompiledHook, type CompiledHookSet } from "./compiled-hooks";
+import {
+  isFailure,
+  type ActionOutcome,
+  type ActionRun,
+  type AsyncExecutor,
+  type ExecutorOptions,
+} from "./executors/types";
+import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
+import { silentLogger } from "./ports";
+import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
+import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook } from "./runtime-types";
+
+export interface HookRuntime {
+  dispatch(
+    hooks: readonly RuntimeHook[] | CompiledHookSet,
+    event: HookEvent,
+    opts?: DispatchOptions,
+  ): Promise<DispatchResult>;
+}
+
+const REASON_CAP = 4000;
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+const BASE_ENV_KEYS = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"];
+
+/** Nothing bound to the event: the same frozen answer every time, no allocation. */
+const NOTHING_BOUND: DispatchResult = Object.freeze({
+  verdict: "allow",
+  context: Object.freeze([]) as unknown as string[],
+  reminders: Object.freeze([]) as unknown as string[],
+  ledger: Object.freeze([]) as unknown as LedgerEntry[],
+}) as DispatchResult;
+const NOTHING_BOUND_PROMISE = Promise.resolve(NOTHING_BOUND);
+
+export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime {
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const executorOptions: ExecutorOptions = {
+    approvals: options.approvals,
+    tools: options.tools,
+    secrets: options.secrets,
+    codeHooks: options.codeHooks,
+    logger: options.logger ?? silentLogger,
+    now: options.now ?? Date.now,
+    http: { fetch: options.fetch ?? globalThis.fetch, allowHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
+    slackBaseUrl: (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, ""),
+    discordBaseUrl: (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, ""),
+    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(),
+    maxOutputBytes,
+  };
+
+  function dispatch(
+    hooks: readonly RuntimeHook[] | CompiledHookSet,
+    event: HookEvent,
+    opts?: DispatchOptions,
+  ): Promise<DispatchResult> {
+    try {
+      const set = Array.isArray(hooks) ? compileHooks(hooks as readonly RuntimeHook[]) : (hooks as CompiledHookSet);
+      const bound = set.byEvent.get(event.type);
+      if (!bound || bound.length === 0) return NOTHING_BOUND_PROMISE;
+      const state = new Dispatch(bound, event, opts?.signal, executorOptions);
+      if (options.killSwitch?.()) return Promise.resolve(state.killAll(options.ledger));
+      const result = state.runFrom(0, options, executorOptions);
+      return result instanceof Promise ? result : Promise.resolve(result);
+    } catch (error) {
+      // Only a bug can get here; the loop must still get an answer, and it fails closed.
+      executorOptions.logger.error("hook dispatch failed", { error: String(error) });
+      const gate = isBlockingEvent(event.type);
+      return Promise.resolve({
+        verdict: gate ? "block" : "allow",
+        reason: gate ? `hook runtime error: ${String(error)}` : undefined,
+        context: [],
+        reminders: [],
+        ledger: [],
+      });
+    }
+  }
+
+  return { dispatch };
+}
+
+/**
+ * The state of one dispatch. It doubles as the ActionRun of synchronous executors (they read
+ * `hook`, `shadow`, `event` and the lazy context while it points at them), so an in-process hook
+ * costs one ledger row and nothing else.
+ */
+class Dispatch implements ActionRun {
+  readonly ledger: LedgerEntry[] = [];
+  verdict: DispatchResult["verdict"] = "allow";
+  reason: string | undefined;
+  blockedBy: string | undefined;
+  approval: DispatchResult["approval"];
+  contextTexts: string[] | undefined;
+  outputs: string[] | undefined;
+  reminders: string[] | undefined;
+  /** Once set, the remaining hooks are recorded as not run, with this reason. */
+  stopped: string | undefined;
+  hook!: RuntimeHook;
+  shadow = false;
+  readonly blocking: boolean;
+  readonly startedAt: number;
+  private builtContext: HookContext | undefined;
+  private builtSubject: string | undefined;
+  private builtVars: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly hooks: readonly CompiledHook[],
+    readonly event: HookEvent,
+    readonly signal: AbortSignal | undefined,
+    readonly options: ExecutorOptions,
+  ) {
+    this.blocking = isBlockingEvent(event.type);
+    this.startedAt = options.now();
+  }
+
+  context(): HookContext {
+    return (this.builtContext ??= buildHookContext(this.event));
+  }
+
+  subjectJson(): string {
+    if (this.builtSubject === undefined) {
+      const data = this.event.data;
+      this.builtSubject = safeJson(data.toolInput !== undefined ? data.toolInput : data);
+    }
+    return this.builtSubject;
+  }
+
+  templateVars(): Record<string, unknown> {
+    return (this.builtVars ??= templateVarsOf(this.event));
+  }
+
+  /** Synchronous executors name no secrets. */
+  secrets(): Promise<ReadonlyMap<string, string>> {
+    return Promise.resolve(new Map());
+  }
+
+  killAll(sink: HookRuntimeOptions["ledger"]): DispatchResult {
+    for (const hook of this.hooks) {
+      const entry = newEntry(hook, this.event, this.startedAt);
+      entry.reason = "kill switch: every hook is disabled";
+      this.ledger.push(entry);
+    }
+    return this.finish(sink);
+  }
+
+  /** Runs hooks from `index` synchronously until one needs to await; then continues async. */
+  runFrom(index: number, runtime: HookRuntimeOptions, options: ExecutorOptions): DispatchResult | Promise<DispatchResult> {
+    const hooks = this.hooks;
+    for (let i = index; i < hooks.length; i++) {
+      const hook = hooks[i];
+      const entry = newEntry(hook, this.event, this.startedAt);
+      this.ledger.push(entry);
+      const notRun = this.stopped ?? this.whyNotMatched(hook);
+      if (notRun !== undefined) {
+        entry.reason = notRun;
+        continue;
+      }
+      entry.matched = true;
+      const refusal = hook.compileError ?? trustRefusal(hook, runtime);
+      if (refusal !== undefined) {
+        this.apply(hook, entry, { failure: refusal }, noRedaction);
+        continue;
+      }
+      const executor = hook.action!.executor;
+      if (executor.async) return this.runAsync(i, hook, executor, entry, runtime, options);
+      this.hook = hook.spec;
+      this.shadow = hook.shadow;
+      let outcome: ActionOutcome;
+      try {
+        outcome = executor.run(this);
+      } catch (error) {
+        outcome = { failure: `the hook threw: ${describe(error)}` };
+      }
+      this.apply(hook, entry, outcome, noRedaction);
+    }
+    return this.finish(runtime.ledger);
+  }
+
+  private async runAsync(
+    index: number,
+    hook: CompiledHook,
+    executor: AsyncExecutor,
+    entry: LedgerEntry,
+    runtime: HookRuntimeOptions,
+    options: ExecutorOptions,
+  ): Promise<DispatchResult> {
+    const started = options.now();
+    entry.startedAt = started;
+    const run = new AsyncRun(this, hook);
+    let outcome = await runWithDeadline(executor, run, this.signal);
+    if (!isFailure(outcome) && outcome.ask) {
+      outcome = this.blocking
+        ? { ...(await runWithDeadline(askExecutor(outcome.ask.message), run, this.signal)), stdout: outcome.stdout, stderr: outcome.stderr }
+        : { ...outcome, reason: `asked for approval on ${this.event.type}, which cannot wait: allowed` };
+    }
+    entry.durationMs = options.now() - started;
+    this.apply(hook, entry, outcome, run.redactor);
+    return this.runFrom(index + 1, runtime, options);
+  }
+
+  private whyNotMatched(hook: CompiledHook): string | undefined {
+    if (!hook.enabled) return "disabled";
+    const event = this.event;
+    const target = hook.scopeTarget;
+    if (target) {
+      if (target.kind === "agent" && target.id !== event.agentId && target.id !== event.agentName) {
+        return `scope ${hook.scope} does not apply to agent ${event.agentName}`;
+      }
+      if (target.kind === "schedule" && target.id !== event.scheduleId) {
+        return `scope ${hook.scope} does not apply to ${event.scheduleId ? `schedule ${event.scheduleId}` : "a run without a schedule"}`;
+      }
+    }
+    if (hook.outcomes) {
+      const outcome = String(event.data.outcome ?? "none");
+      if (!hook.outcomes.has(outcome)) return `outcome ${outcome} not in onOutcomes [${[...hook.outcomes].join(", ")}]`;
+    }
+    if (hook.matcher) {
+      const subject = matcherSubject(event);
+      if (!hook.matcher(subject.name)) return `matcher ${hook.spec.matcher} did not match ${subject.kind} ${subject.name}`;
+    }
+    if (hook.when) {
+      const why = hook.when.check(this.context());
+      if (why !== undefined) return why;
+    }
+    return hook.action?.filter?.(event);
+  }
+
+  /** Turns one hook's outcome into ledger fields and, unless shadowed, into the dispatch's result. */
+  private apply(hook: CompiledHook, entry: LedgerEntry, outcome: ActionOutcome, redact: Redactor) {
+    entry.exitCode = outcome.exitCode;
+    if (outcome.stdout) entry.stdout = capText(redact(outcome.stdout), LEDGER_TEXT_CAP);
+    if (outcome.stderr) entry.stderr = capText(redact(outcome.stderr), LEDGER_TEXT_CAP);
+    if (isFailure(outcome)) {
+      entry.failed = true;
+      entry.timedOut = outcome.timedOut === true;
+      entry.verdict = hook.failureBlocks ? "block" : "allow";
+      const reason = capText(redact(outcome.failure), REASON_CAP);
+      entry.reason = hook.failureBlocks ? reason : `${reason} (onFailure: continue)`;
+      if (!hook.failureBlocks) return;
+      if (hook.shadow) entry.ignored = true;
+      else if (this.blocking) this.block(hook, reason);
+      else {
+        // herdctl's continue_on_error: false: a failure stops the chain even where nothing can block.
+        entry.ignored = true;
+        this.stopped = `not run: hook ${hook.id} failed and its onFailure stops the chain`;
+      }
+      return;
+    }
+    entry.verdict = outcome.verdict;
+    if (outcome.reason !== undefined) entry.reason = capText(redact(outcome.reason), REASON_CAP);
+    if (outcome.approval) {
+      entry.approval = outcome.approval;
+      // Nobody decided in time: a timeout for the health panel, not a person's "no".
+      entry.timedOut = outcome.approval.timedOut;
+    }
+    const given = outcome.context ?? outcome.output;
+    if (given !== undefined) entry.output = capText(redact(outcome.context && outcome.output ? `${outcome.context}\n${outcome.output}` : given), LEDGER_TEXT_CAP);
+    if (hook.shadow) {
+      entry.ignored = outcome.verdict !== "allow" || given !== undefined;
+      return;
+    }
+    if (outcome.approval) this.approval = { ...outcome.approval, hookId: hook.id };
+    if (outcome.context !== undefined) {
+      const text = redact(outcome.context);
+      (this.contextTexts ??= []).push(text);
+      (this.reminders ??= []).push(text);
+    }
+    if (outcome.output !== undefined) {
+      const text = redact(outcome.output);
+      (this.outputs ??= []).push(text);
+      (this.reminders ??= []).push(`hook ${hook.id} output: ${text}`);
+    }
+    if (outcome.verdict === "block") {
+      const reason = entry.reason ?? "blocked";
+      if (this.blocking) this.block(hook, reason);
+      else {
+        entry.ignored = true;
+        (this.reminders ??= []).push(`hook ${hook.id} blocked ${this.subjectName()}: ${reason} (${this.event.type} cannot be blocked)`);
+      }
+    } else if (outcome.verdict === "skip") {
+      this.verdict = "skip";
+      this.reason = entry.reason;
+      this.blockedBy = hook.id;
+      this.stopped = `not run: hook ${hook.id} skipped the remaining hooks`;
+    }
+  }
+
+  private block(hook: CompiledHook, reason: string) {
+    this.verdict = "block";
+    this.reason = reason;
+    this.blockedBy = hook.id;
+    this.stopped = `not run: hook ${hook.id} blocked`;
+    (this.reminders ??= []).push(`hook ${hook.id} blocked ${this.subjectName()}: ${reason}`);
+  }
+
+  private subjectName(): string {
+    const tool = this.event.data.toolName;
+    return typeof tool === "string" ? tool : this.event.type;
+  }
+
+  private finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
+    if (sink) {
+      try {
+        const pending = sink.record(this.ledger, this.event);
+        if (pending) pending.catch((error) => this.options.logger.error("hook ledger sink failed", { error: describe(error) }));
+      } catch (error) {
+        this.options.logger.error("hook ledger sink failed", { error: describe(error) });
+      }
+    }
+    return {
+      verdict: this.verdict,
+      reason: this.reason,
+      blockedBy: this.blockedBy,
+      context: this.contextTexts ?? [],
+      output: this.outputs?.join("\n\n"),
+      reminders: this.reminders ?? [],
+      ledger: this.ledger,
+      approval: this.approval,
+    };
+  }
+}
+
+/** The ActionRun of one async hook: its own secrets and redactor, the dispatch's lazy context. */
+class AsyncRun implements ActionRun {
+  readonly hook: RuntimeHook;
+  readonly shadow: boolean;
+  readonly event: HookEvent;
+  readonly options: ExecutorOptions;
+  redactor: Redactor = noRedaction;
+  private resolved: Promise<ReadonlyMap<string, string>> | undefined;
+
+  constructor(
+    private readonly dispatch: Dispatch,
+    private readonly compiled: CompiledHook,
+  ) {
+    this.hook = compiled.spec;
+    this.shadow = compiled.shadow;
+    this.event = dispatch.event;
+    this.options = dispatch.options;
+  }
+
+  context = () => this.dispatch.context();
+  subjectJson = () => this.dispatch.subjectJson();
+  templateVars = () => this.dispatch.templateVars();
+
+  /** Only the secrets this hook names are ever resolved; each value found joins the redactor. */
+  secrets(): Promise<ReadonlyMap<string, string>> {
+    return (this.resolved ??= this.resolveSecrets());
+  }
+
+  private async resolveSecrets(): Promise<ReadonlyMap<string, string>> {
+    const names = this.compiled.action?.secretNames ?? [];
+    const values = new Map<string, string>();
+    const port = this.options.secrets;
+    if (!port || names.length === 0) return values;
+    for (const name of names) {
+      const value = await port.get(name);
+      if (value !== undefined) values.set(name, value);
+    }
+    this.redactor = createRedactor(values.values());
+    return values;
+  }
+}
+
+/**
+ * Runs an async executor under the run's signal and, when it has one, the hook's deadline. The
+ * work's own rejection after a deadline is swallowed; the timer and the listener are always removed.
+ */
+async function runWithDeadline(executor: AsyncExecutor, run: ActionRun, parent: AbortSignal | undefined): Promise<ActionOutcome> {
+  if (parent?.aborted) return { failure: "aborted (the run was cancelled)" };
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  parent?.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const work = Promise.resolve()
+      .then(() => executor.run(run, controller.signal))
+      .catch((error): ActionOutcome => ({ failure: `the hook threw: ${describe(error)}` }));
+    const ms = executor.timeoutMs;
+    if (ms === undefined) return await work;
+    const deadline = new Promise<ActionOutcome>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve({ failure: `timed out after ${ms} ms`, timedOut: true });
+      }, ms);
+    });
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+    parent?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Claude Code's `ask`: the default approval policy (30 minutes, then deny). */
+function askExecutor(message: string | undefined): AsyncExecutor {
+  return { async: true, timeoutMs: undefined, run: (run, signal) => awaitApproval(run, signal, { message }) };
+}
+
+function trustRefusal(hook: CompiledHook, runtime: HookRuntimeOptions): string | undefined {
+  if (hook.trustGate === "command" && !runtime.allowCommandHooks) {
+    return "command hooks are not allowed on this server (the operator enables them with HOOKPLANE_ALLOW_COMMAND_HOOKS=1)";
+  }
+  if (hook.trustGate === "code" && !runtime.allowCodeHooks) {
+    return "code hooks are not allowed on this server (the operator enables them with HOOKPLANE_ALLOW_CODE_HOOKS=1)";
+  }
+  return undefined;
+}
+
+function newEntry(hook: CompiledHook, event: HookEvent, startedAt: number): LedgerEntry {
+  return {
+    hookId: hook.id,
+    hookVersion: hook.version,
+    event: event.type,
+    scope: hook.scope,
+    action: hook.actionType,
+    mode: hook.shadow ? "shadow" : "enforce",
+    matched: false,
+    verdict: undefined,
+    reason: undefined,
+    failed: false,
+    timedOut: false,
+    ignored: false,
+    exitCode: undefined,
+    stdout: undefined,
+    stderr: undefined,
+    output: undefined,
+    approval: undefined,
+    startedAt,
+    durationMs: 0,
+  };
+}
+
+function pickBaseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of BASE_ENV_KEYS) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+  return env;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

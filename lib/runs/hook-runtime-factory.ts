@@ -1,0 +1,86 @@
+/**
+ * One configured hook runtime per run: the operator's trust switches from the environment, the
+ * kill switch, and the run's ports. Used by the worker, the hook test endpoint and the bridge.
+ */
+import type { Db } from "@/db/client";
+import { insertHookInvocations } from "@/db/queries/hook-invocations";
+import type { HookEvent } from "@/lib/hooks/event";
+import type { LedgerEntry } from "@/lib/hooks/ledger";
+import type { ApprovalPort, ToolPort } from "@/lib/hooks/ports";
+import { createHookRuntime, type HookRuntime } from "@/lib/hooks/runtime";
+import { logger } from "@/lib/logger";
+import { killSwitchOn } from "./kill-switch";
+
+export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  const on = (v: string | undefined) => v === "1" || v === "true";
+  return {
+    allowCommandHooks: on(env.HOOKPLANE_ALLOW_COMMAND_HOOKS),
+    allowCodeHooks: on(env.HOOKPLANE_ALLOW_CODE_HOOKS),
+    allowHosts: (env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    slackBaseUrl: env.HOOKPLANE_SLACK_BASE_URL,
+    discordBaseUrl: env.HOOKPLANE_DISCORD_BASE_URL,
+  };
+}
+
+export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, eventSeq: number | undefined) {
+  return entries.map((e) => ({
+    runId: event.runId,
+    eventSeq: eventSeq ?? null,
+    event: e.event,
+    hookKey: e.hookId,
+    hookVersion: e.hookVersion ?? null,
+    scope: e.scope,
+    matched: e.matched,
+    skipReason: e.matched ? null : (e.reason ?? null),
+    verdict: e.verdict ?? null,
+    reason: e.reason ?? null,
+    mode: e.mode,
+    action: e.action,
+    failed: e.failed,
+    timedOut: e.timedOut,
+    ignored: e.ignored,
+    approval: e.approval ?? null,
+    exitCode: e.exitCode ?? null,
+    stdout: e.stdout ?? null,
+    stderr: e.stderr ?? null,
+    output: e.output ?? null,
+    durationMs: e.durationMs,
+  }));
+}
+
+export interface RunRuntimeDeps {
+  db: Db;
+  approvals?: ApprovalPort;
+  tools?: ToolPort;
+  /** The seq of the event being dispatched, for the ledger rows. */
+  eventSeq?: () => number | undefined;
+  /** Collects ledger writes so the caller can await them before a checkpoint. */
+  track?: (write: Promise<unknown>) => void;
+  persistLedger?: boolean;
+}
+
+export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
+  const trust = trustFromEnv();
+  return createHookRuntime({
+    ...trust,
+    approvals: deps.approvals,
+    tools: deps.tools,
+    secrets: { get: (name) => process.env[`HOOKPLANE_SECRET_${name}`] },
+    killSwitch: killSwitchOn,
+    logger: {
+      warn: (message, details) => logger.warn(details ?? {}, message),
+      error: (message, details) => logger.error(details ?? {}, message),
+    },
+    ledger:
+      deps.persistLedger === false
+        ? undefined
+        : {
+            record(entries, event) {
+              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, deps.eventSeq?.()) }).catch((error) =>
+                logger.error({ err: error }, "ledger write failed"),
+              );
+              deps.track?.(write);
+            },
+          },
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * Starting, cancelling and deciding: the rules shared by the API, the server actions and the
+ * dashboard. Each is thin over the query modules and the run queue.
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { getApproval, settleApproval } from "@/db/queries/approvals";
+import { logAudit } from "@/db/queries/audit";
+import { requestCancel } from "@/db/queries/run-leases";
+import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
+import { findAgentOr404 } from "@/lib/agents/agent-service";
+import { ApiError } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/roles";
+import { getRunQueue } from "@/lib/worker/run-queue-registry";
+
+export const startRunSchema = z.object({
+  agent: z.string().min(1, "name the agent (id or name)"),
+  prompt: z.string().min(1, "give the run a prompt").max(100_000),
+});
+
+export const decisionSchema = z.object({
+  decision: z.enum(["approve", "deny"]),
+  reason: z.string().max(2000).optional(),
+});
+
+function startOfUtcDay(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+export async function startRun(
+  db: Db,
+  principal: Principal,
+  input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string },
+) {
+  const agent = await findAgentOr404(db, input.agent);
+  if (agent.dailyBudgetUsd !== null && agent.dailyBudgetUsd !== undefined) {
+    const spent = await agentSpendSince(db, { agentId: agent.id, since: startOfUtcDay() });
+    if (spent >= agent.dailyBudgetUsd) {
+      throw new ApiError(
+        409,
+        "daily_budget_exceeded",
+        `${agent.name} has spent $${spent.toFixed(4)} today, reaching its daily budget of $${agent.dailyBudgetUsd}; no new runs until 00:00 UTC`,
+      );
+    }
+  }
+  const run = await createRun(db, {
+    agentId: agent.id,
+    prompt: input.prompt,
+    source: input.source ?? (principal.kind === "token" ? "api" : "dashboard"),
+    createdBy: principal.label,
+    scheduleId: input.scheduleId,
+  });
+  await getRunQueue().enqueue(run.id);
+  return run;
+}
+
+export async function findRunOr404(db: Db, id: string) {
+  const run = z.uuid().safeParse(id).success ? await getRun(db, { id }) : undefined;
+  if (!run) throw ApiError.notFound(`Run "${id}"`);
+  return run;
+}
+
+export async function cancelRun(db: Db, principal: Principal, id: string) {
+  const run = await findRunOr404(db, id);
+  if (run.status === "finished") throw ApiError.conflict(`Run already finished (${run.outcome})`);
+  await requestCancel(db, { id });
+  await logAudit(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id });
+  await getRunQueue().cancel(id);
+  return runToApi({ ...run, cancelRequested: true });
+}
+
+export async function decideApproval(
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: z.infer<typeof decisionSchema> & { via: string },
+) {
+  const existing = z.uuid().safeParse(id).success ? await getApproval(db, { id }) : undefined;
+  if (!existing) throw ApiError.notFound(`Approval "${id}"`);
+  const settled = await settleApproval(db, {
+    id,
+    status: input.decision === "approve" ? "approved" : "denied",
+    decidedBy: principal.label,
+    decidedVia: input.via,
+    reason: input.reason,
+  });
+  if (!settled) throw ApiError.conflict(`This approval was already settled (${existing.status}) by ${existing.decidedBy ?? existing.decidedVia}`);
+  await logAudit(db, { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id, after: settled });
+  // A parked run resumes now; a held one is woken by the NOTIFY of settleApproval.
+  await getRunQueue().enqueue(settled.runId);
+  return { ...settled, agentName: existing.agentName, agentId: existing.agentId };
+}

@@ -1,0 +1,166 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { getApproval, listApprovals } from "@/db/queries/approvals";
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
+import { callRoute } from "@/lib/api/test-client";
+import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import { issueApiToken, setupFirstAdmin } from "@/lib/auth/account-service";
+import { cancelRun, startRun } from "./run-service";
+import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "./test-support";
+
+let h: RunHarness;
+let operatorToken: string;
+
+beforeAll(async () => {
+  h = await createRunHarness();
+  await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
+  operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const shellTurn = (command: string) => ({ text: "running a command", toolCalls: [{ name: "shell", input: { command } }], usage: { inputTokens: 100, outputTokens: 20 } });
+
+test("a tool.pre guard blocks a shell call: the command never runs and the model is told why", async () => {
+  const agent = await addAgent(
+    h.t,
+    { name: "guarded", tools: ["shell"], script: [shellTurn("touch blocked-marker"), { text: "ok, I will not", usage: { inputTokens: 150, outputTokens: 10 } }] },
+    [{ id: "no-marker", event: "tool.pre", matcher: "shell", action: { type: "block", reason: "markers are forbidden", denyIf: "marker" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "make a marker" });
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(done.response).toBe("ok, I will not");
+  expect(done.blocked).toBe(true);
+  expect(done.toolsUsed).toEqual(["shell"]);
+  expect(existsSync(path.join(h.workspacesDir, run.id, "blocked-marker"))).toBe(false);
+
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  const reminders = events.filter((e) => e.type === "loop.reminders").map((e) => JSON.stringify(e.data));
+  expect(reminders.join(" ")).toContain("markers are forbidden");
+  // Cost: 250 input + 30 output tokens of `scripted` at $1/$2 per million.
+  expect(done.costUsd).toBeCloseTo((250 * 1 + 30 * 2) / 1e6, 12);
+  const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
+  const blocked = ledger.find((l) => l.hookKey === "no-marker" && l.verdict === "block");
+  expect(blocked?.reason).toContain("markers are forbidden");
+  expect(events.find((e) => e.seq === blocked?.eventSeq)?.type).toBe("tool.pre");
+});
+
+test("an approval approved through the API lets the tool run, with who decided recorded", async () => {
+  const agent = await addAgent(
+    h.t,
+    { name: "asks-first", tools: ["shell"], script: [shellTurn("touch approved-marker"), { text: "done" }] },
+    [{ id: "ask", event: "tool.pre", matcher: "shell", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
+  await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval");
+  const [pending] = await listApprovals(h.t.db, { status: "pending", limit: 10 });
+  expect(pending.runId).toBe(run.id);
+  expect(pending.toolName).toBe("shell");
+
+  const decided = await callRoute(decisionRoute.POST, {
+    method: "POST",
+    token: operatorToken,
+    params: { id: pending.id },
+    body: { decision: "approve", reason: "looks safe" },
+  });
+  expect(decided.status).toBe(200);
+  expect(decided.body).toMatchObject({ status: "approved", decidedBy: "token:ops", decidedVia: "api", reason: "looks safe" });
+  const again = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "deny" } });
+  expect(again.status).toBe(409);
+
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(existsSync(path.join(h.workspacesDir, run.id, "approved-marker"))).toBe(true);
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  const types = events.map((e) => e.type);
+  expect(types.indexOf("approval.requested")).toBeLessThan(types.indexOf("approval.settled"));
+  expect(types.indexOf("approval.settled")).toBeLessThan(types.indexOf("tool.post"));
+});
+
+test("an approval nobody answers times out under its policy, recorded as a timeout", async () => {
+  const agent = await addAgent(
+    h.t,
+    { name: "times-out", tools: ["shell"], script: [shellTurn("touch late-marker"), { text: "gave up" }] },
+    [{ id: "slow-ask", event: "tool.pre", action: { type: "approve", timeoutMs: 400, onTimeout: "deny" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(existsSync(path.join(h.workspacesDir, run.id, "late-marker"))).toBe(false);
+  const [approval] = (await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.runId === run.id);
+  expect(approval.status).toBe("timed_out");
+  expect(approval.decidedBy).toBeNull();
+  const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
+  expect(ledger.find((l) => l.hookKey === "slow-ask")?.approval).toMatchObject({ timedOut: true, decision: "deny" });
+  expectWellFormedStream(await runEvents(h.t, run.id));
+});
+
+test("a run over its budget stops with outcome budget", async () => {
+  const agent = await addAgent(h.t, {
+    name: "spender",
+    tools: ["shell"],
+    budgetUsd: 0.001,
+    script: [shellTurn("true"), shellTurn("true"), { text: "never reached" }].map((turn) => ({ ...turn, usage: { inputTokens: 1_000, outputTokens: 1_000 } })),
+  });
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "spend" });
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("budget");
+  expect(done.costUsd).toBeGreaterThan(0.001);
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  expect(events.at(-1)?.data).toMatchObject({ outcome: "budget" });
+});
+
+test("a daily budget stops new runs with a clear reason", async () => {
+  const agent = await addAgent(h.t, { name: "daily-capped", dailyBudgetUsd: 0.0000001, script: [{ text: "hi", usage: { inputTokens: 1000, outputTokens: 1000 } }] });
+  const first = await startRun(h.t.db, operator, { agent: agent.name, prompt: "one" });
+  await waitForRun(h.t, first.id, (r) => r.status === "finished");
+  await expect(startRun(h.t.db, operator, { agent: agent.name, prompt: "two" })).rejects.toMatchObject({
+    status: 409,
+    message: expect.stringContaining("daily budget"),
+  });
+});
+
+test("cancelling a run mid-tool ends it as cancelled, session.end once", async () => {
+  const agent = await addAgent(h.t, { name: "sleeper", tools: ["shell"], script: [shellTurn("sleep 20"), { text: "woke" }] });
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "sleep" });
+  await expect.poll(async () => (await runEvents(h.t, run.id)).some((e) => e.type === "tool.pre"), { timeout: 10_000 }).toBe(true);
+  await cancelRun(h.t.db, operator, run.id);
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 10_000);
+  expect(done.outcome).toBe("cancelled");
+  expectWellFormedStream(await runEvents(h.t, run.id));
+});
+
+test("a parked approval survives a worker restart and resumes on the decision", async () => {
+  await h.restartQueue({ approvalHoldMs: 150 });
+  const agent = await addAgent(
+    h.t,
+    { name: "parks", tools: ["shell"], script: [shellTurn("touch resumed-marker"), { text: "resumed fine" }] },
+    [{ id: "park-ask", event: "tool.pre", action: { type: "approve", timeoutMs: 600_000, onTimeout: "deny" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
+  await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
+  const [pending] = (await listApprovals(h.t.db, { status: "pending", limit: 50 })).filter((a) => a.runId === run.id);
+
+  // The server goes away and comes back; the pending approval is still there.
+  await h.restartQueue({ approvalHoldMs: 150 });
+  expect((await getApproval(h.t.db, { id: pending.id }))?.status).toBe("pending");
+
+  const decidedAt = Date.now();
+  const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "approve" } });
+  expect(decided.status).toBe(200);
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(done.response).toBe("resumed fine");
+  expect(Date.now() - decidedAt).toBeLessThan(10_000);
+  expect(existsSync(path.join(h.workspacesDir, run.id, "resumed-marker"))).toBe(true);
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  expect(events.filter((e) => e.type === "session.start")).toHaveLength(1);
+  expect(events.filter((e) => e.type === "tool.post")).toHaveLength(1);
+});

@@ -1,0 +1,82 @@
+/**
+ * The one tool registry: agents call it through the loop and `tool` hooks call it through the hook
+ * runtime, so both see the same tools with the same confinement.
+ */
+import { z } from "zod";
+import { listFilesTool, readFileTool, writeFileTool } from "./file-tools";
+import { httpRequestTool } from "./http-request-tool";
+import type { MemoryStore } from "./memory-store";
+import { memoryTool } from "./memory-tool";
+import { shellTool } from "./shell-tool";
+import { toolError, type ToolDefinition, type ToolImplementation, type ToolRegistry } from "./tool-types";
+
+export interface ToolRegistryOptions {
+  /** The run's workspace folder; shell runs there and file tools cannot leave it. */
+  workspaceDir: string;
+  /** Without a store the `memory` tool is not offered. */
+  memory?: MemoryStore;
+  /** Lets http_request reach loopback and private networks (tests, trusted installs). Default false. */
+  allowPrivateNetwork?: boolean;
+  shellTimeoutMs?: number;
+  httpTimeoutMs?: number;
+  /** Byte cap of every tool output. */
+  outputCap?: number;
+  /** Environment of shell commands; see ShellToolOptions.env for the default. */
+  shellEnv?: Record<string, string | undefined>;
+}
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+export const DEFAULT_OUTPUT_CAP = 100_000;
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  // "input" so fields with defaults are optional for the model.
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  return rest;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join(".") : "input"}: ${i.message}`).join("; ");
+}
+
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const outputCap = options.outputCap ?? DEFAULT_OUTPUT_CAP;
+  const tools: ToolImplementation[] = [
+    shellTool({
+      workspaceDir: options.workspaceDir,
+      timeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
+      outputCap,
+      env: options.shellEnv,
+    }),
+    readFileTool(options.workspaceDir, outputCap),
+    writeFileTool(options.workspaceDir),
+    listFilesTool(options.workspaceDir, outputCap),
+    httpRequestTool({
+      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      timeoutMs: options.httpTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
+      outputCap,
+    }),
+  ];
+  if (options.memory) tools.push(memoryTool(options.memory, outputCap));
+  return registryOf(tools);
+}
+
+/** A registry over any list of tools; tests and callers with extra tools build theirs with it. */
+export function registryOf(tools: ToolImplementation[]): ToolRegistry {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const definitions: ToolDefinition[] = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchemaOf(t.input),
+  }));
+  return {
+    list: () => definitions.map((d) => ({ ...d })),
+    async call(name, input, signal) {
+      const tool = byName.get(name);
+      if (!tool) return toolError(`unknown tool "${name}" (available: ${[...byName.keys()].join(", ")})`);
+      const parsed = tool.input.safeParse(input ?? {});
+      if (!parsed.success) return toolError(`invalid input for ${name}: ${describeIssues(parsed.error)}`);
+      return tool.run(parsed.data, signal);
+    },
+  };
+}
