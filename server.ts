@@ -5,14 +5,13 @@
  */
 import { createServer } from "node:http";
 import next from "next";
-import { WebSocketServer } from "ws";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { getApproval } from "@/db/queries/approvals";
 import { getRun, runToApi } from "@/db/queries/runs";
-import { principalFromHeaders } from "@/lib/auth/principal";
 import { seedDemoData } from "@/lib/demo/seed-demo";
 import { logger } from "@/lib/logger";
 import { StreamHub } from "@/lib/stream/hub";
+import { attachWebSocketEndpoint } from "@/lib/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/runtime/background";
 
 const dev = process.argv.includes("--dev");
@@ -48,21 +47,7 @@ async function main() {
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  server.on("upgrade", (req, socket, head) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== "/api/ws") return; // Next's HMR and anything else: not ours
-    const headers = { get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? null };
-    principalFromHeaders(handle.db, headers, url.searchParams.get("token"))
-      .then((principal) => {
-        if (!principal) {
-          socket.end("HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\n\r\nSign in or pass ?token=\r\n");
-          return;
-        }
-        wss.handleUpgrade(req, socket, head, (ws) => hub.attach(ws, principal));
-      })
-      .catch(() => socket.destroy());
-  });
+  const wss = attachWebSocketEndpoint(server, handle, hub);
 
   server.listen(port, hostname, () => {
     logger.info({ url: `http://${hostname}:${port}`, db: handle.kind, dev }, "Hookplane is listening");

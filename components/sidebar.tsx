@@ -1,7 +1,7 @@
 "use client";
 
 import { clsx } from "clsx";
-import { Bot, Settings, Webhook } from "lucide-react";
+import { Activity, Anchor, Bot, Settings, ShieldCheck, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOutAction } from "@/app/actions/auth";
@@ -11,6 +11,9 @@ import { ThemeToggle } from "./theme-toggle";
 /** Only sections that exist are linked. */
 const SECTIONS = [
   { href: "/agents", label: "Agents", icon: Bot },
+  { href: "/hooks", label: "Hooks", icon: Anchor },
+  { href: "/runs", label: "Runs", icon: Activity },
+  { href: "/approvals", label: "Approvals", icon: ShieldCheck },
   { href: "/settings", label: "Settings", icon: Settings },
 ] as const;
 

@@ -150,6 +150,8 @@ export const runs = pgTable(
     outcome: text("outcome"),
     reason: text("reason"),
     prompt: text("prompt").notNull(),
+    /** Template variables of the entry point (a schedule's last_run, last_response, ...). */
+    vars: jsonb("vars").$type<Record<string, string>>(),
     response: text("response"),
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),

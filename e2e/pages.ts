@@ -48,3 +48,42 @@ export class AgentPages {
     return this.page.getByTestId("agent-form");
   }
 }
+
+export class HookPages {
+  constructor(private readonly page: Page) {}
+
+  async open(query = "") {
+    await this.page.getByTestId("nav-hooks").click();
+    await expect(this.page).toHaveURL(/\/hooks$/);
+    if (query) await this.page.goto(`/hooks${query}`);
+    await expect(this.page.getByTestId("hook-groups")).toBeVisible();
+  }
+
+  group(title: string) {
+    return this.page.getByTestId("hook-group").filter({ has: this.page.getByTestId("hook-group-title").getByText(title, { exact: true }) });
+  }
+
+  row(key: string) {
+    return this.page.locator(`[data-testid="hook-row"][data-hook-key="${key}"]`);
+  }
+
+  form() {
+    return this.page.getByTestId("hook-form");
+  }
+
+  field(label: string) {
+    return this.form().getByLabel(label, { exact: true });
+  }
+
+  fieldError(id: string) {
+    return this.form().getByTestId(`error-${id}`);
+  }
+
+  async save() {
+    await this.page.getByTestId("save-hook").click();
+  }
+
+  history() {
+    return this.page.getByTestId("version-history");
+  }
+}

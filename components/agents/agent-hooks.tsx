@@ -1,3 +1,6 @@
+import Link from "next/link";
+import { HookBadges } from "@/components/hooks/hook-badges";
+import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 
 interface HookSummary {
@@ -9,32 +12,55 @@ interface HookSummary {
 }
 
 /** The agent's own hooks in execution order (global hooks run before these). */
-export function AgentHooks({ hooks }: { hooks: HookSummary[] }) {
+export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks: HookSummary[]; canEdit: boolean }) {
+  const scope = `agent:${agentId}`;
+  const addHook = canEdit ? (
+    <Link href={`/hooks/new?scope=${encodeURIComponent(scope)}`} className={buttonClass("secondary", "px-2 py-1 text-xs")} data-testid="add-agent-hook">
+      Add hook
+    </Link>
+  ) : undefined;
   return (
     <section aria-labelledby="agent-hooks-title">
-      <h2 id="agent-hooks-title" className="mb-2 text-sm font-semibold">
-        Hooks on this agent
-      </h2>
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h2 id="agent-hooks-title" className="text-sm font-semibold">
+          Hooks on this agent
+        </h2>
+        {hooks.length > 0 && (
+          <div className="flex items-center gap-3">
+            <Link href={`/hooks?scope=${encodeURIComponent(scope)}`} className="text-xs text-indigo-600 hover:underline dark:text-indigo-400">
+              Reorder
+            </Link>
+            {addHook}
+          </div>
+        )}
+      </div>
       {hooks.length === 0 ? (
-        <EmptyState title="No hooks">Hooks on this agent will appear here, in the order they run.</EmptyState>
+        <EmptyState title="No hooks" action={addHook}>
+          Hooks on this agent will appear here, in the order they run.
+        </EmptyState>
       ) : (
         <ol className="space-y-2" data-testid="agent-hooks">
           {hooks.map((hook) => {
             const action = hook.spec.action as { type?: string } | undefined;
+            const matcher = typeof hook.spec.matcher === "string" ? hook.spec.matcher : undefined;
+            const when = typeof hook.spec.when === "string" ? hook.spec.when : undefined;
             return (
-              <li key={hook.id} className="rounded-lg border border-zinc-200 bg-white p-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
-                <div className="flex items-center justify-between gap-2">
-                  <span className="font-medium">{String(hook.spec.name ?? hook.key)}</span>
-                  <span className="rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300">
-                    {hook.event}
+              <li key={hook.id}>
+                <Link
+                  href={`/hooks/${hook.id}`}
+                  className="block rounded-lg border border-zinc-200 bg-white p-3 text-sm hover:border-indigo-300 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-indigo-700"
+                  data-testid="agent-hook"
+                >
+                  <span className="block font-medium">{String(hook.spec.name ?? hook.key)}</span>
+                  <span className="mt-1.5 block">
+                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} />
                   </span>
-                </div>
-                <p className="mt-1 font-mono text-xs text-zinc-500">
-                  {action?.type}
-                  {hook.spec.matcher ? ` · matcher ${String(hook.spec.matcher)}` : ""}
-                  {hook.spec.when ? ` · when ${String(hook.spec.when)}` : ""}
-                  {hook.enabled ? "" : " · disabled"}
-                </p>
+                  {(matcher || when) && (
+                    <span className="mt-1 block font-mono text-xs text-zinc-500">
+                      {[matcher && `matcher ${matcher}`, when && `when ${when}`].filter(Boolean).join(" · ")}
+                    </span>
+                  )}
+                </Link>
               </li>
             );
           })}

@@ -77,7 +77,7 @@ export async function listApprovals(db: Db, params: { status?: ApprovalStatus; l
   if (params.status) where.push(eq(approvals.status, params.status));
   if (params.before) {
     where.push(
-      sql`(${approvals.requestedAt}, ${approvals.id}) < (${new Date(params.before.at)}, ${params.before.id})`,
+      sql`(${approvals.requestedAt}, ${approvals.id}) < (${params.before.at}::timestamptz, ${params.before.id}::uuid)`,
     );
   }
   const rows = await db

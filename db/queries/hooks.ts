@@ -201,3 +201,8 @@ export async function reorderHooks(db: Db, params: { scope: string; ids: string[
     return { ok: true as const, beforeKeys: before.map((id) => keyOf.get(id)!), afterKeys: params.ids.map((id) => keyOf.get(id)!) };
   });
 }
+
+/** Removes every hook of a scope (its agent or schedule is gone); returns what was removed. */
+export async function deleteHooksOfScope(db: Db, params: { scope: string }) {
+  return db.delete(hooks).where(eq(hooks.scope, params.scope)).returning();
+}

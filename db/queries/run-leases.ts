@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { approvals, runs } from "../schema";
+import { runs } from "../schema";
 
 /**
  * Claims a run for one worker. A run has at most one live claim; a worker that dies stops
@@ -56,6 +56,8 @@ export async function listOrphanedRuns(db: Db, params: { queuedOlderThanMs: numb
     .where(
       and(
         unclaimed,
+        // An outside session (Claude Code, /ingest/events) runs elsewhere; no worker may pick it up.
+        isNull(runs.externalSessionId),
         or(
           eq(runs.status, "running"),
           and(eq(runs.status, "queued"), lt(runs.createdAt, sql`now() - ${`${params.queuedOlderThanMs} milliseconds`}::interval`)),
@@ -63,7 +65,8 @@ export async function listOrphanedRuns(db: Db, params: { queuedOlderThanMs: numb
             eq(runs.status, "waiting_approval"),
             or(
               eq(runs.cancelRequested, true),
-              sql`not exists (select 1 from ${approvals} where ${approvals.runId} = ${runs.id} and ${approvals.status} = 'pending')`,
+              // Aliased by hand: drizzle leaves columns unqualified in a one-table select.
+              sql`not exists (select 1 from approvals a where a.run_id = "runs"."id" and a.status = 'pending')`,
             ),
           ),
         ),

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/lib/stream/channels";
 import type { Db } from "../client";
-import { agents, runEvents, runs, type RunStatus } from "../schema";
+import { agents, runs, type RunStatus } from "../schema";
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -37,7 +37,16 @@ async function announce(db: Db, runId: string) {
 
 export async function createRun(
   db: Db,
-  params: { agentId: string; prompt: string; source: string; createdBy?: string; scheduleId?: string; parentRunId?: string; externalSessionId?: string },
+  params: {
+    agentId: string;
+    prompt: string;
+    source: string;
+    createdBy?: string;
+    scheduleId?: string;
+    parentRunId?: string;
+    externalSessionId?: string;
+    vars?: Record<string, string>;
+  },
 ) {
   const [row] = await db.insert(runs).values(params).returning();
   await announce(db, row.id);
@@ -142,7 +151,7 @@ function filterConditions(f: RunFilters): SQL[] {
       or(
         sql`${runs.prompt} ilike ${like}`,
         sql`${runs.response} ilike ${like}`,
-        sql`exists (select 1 from ${runEvents} where ${runEvents.runId} = ${runs.id} and ${runEvents.data}::text ilike ${like})`,
+        sql`exists (select 1 from run_events e where e.run_id = "runs"."id" and e.data::text ilike ${like})`,
       )!,
     );
   }

@@ -4,6 +4,7 @@
 import type { Db } from "@/db/client";
 import { agentToSpec, createAgent, deleteAgent, getAgent, updateAgent } from "@/db/queries/agents";
 import { logAudit } from "@/db/queries/audit";
+import { deleteHooksOfScope } from "@/db/queries/hooks";
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/roles";
 import type { AgentSpec } from "./agent-spec";
@@ -48,5 +49,13 @@ export async function updateAgentAudited(
 export async function deleteAgentAudited(db: Db, principal: Principal, ref: string) {
   const existing = await findAgentOr404(db, ref);
   await deleteAgent(db, { id: existing.id });
-  await logAudit(db, { actor: principal.label, action: "agent.delete", entityType: "agent", entityId: existing.id, before: agentToSpec(existing) });
+  // Its hooks would never run again; remove them with it, each in the audit trail.
+  const removed = await deleteHooksOfScope(db, { scope: `agent:${existing.id}` });
+  await logAudit(db, {
+    actor: principal.label,
+    action: "agent.delete",
+    entityType: "agent",
+    entityId: existing.id,
+    before: { ...agentToSpec(existing), hooks: removed.map((h) => h.spec) },
+  });
 }

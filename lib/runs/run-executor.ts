@@ -12,6 +12,7 @@ import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import { listPrices } from "@/db/queries/prices";
 import { finishRun, getRun, saveRunCheckpoint, setRunStatus } from "@/db/queries/runs";
+import { recordScheduleResponse } from "@/db/queries/schedules";
 import type { AgentWithId } from "@/lib/agent/loop-ports";
 import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/agent/loop";
 import type { LoopState } from "@/lib/agent/loop-state";
@@ -55,7 +56,8 @@ async function readJsonFile(file: string): Promise<Record<string, unknown> | und
 export async function executeRun(deps: ExecutorDeps, runId: string, controller: AbortController): Promise<ExecutionResult> {
   const { db } = deps;
   const run = await getRun(db, { id: runId });
-  if (!run || run.status === "finished") return { kind: "skipped" };
+  // An outside session (Claude Code through the bridge) has its loop elsewhere: nothing to execute.
+  if (!run || run.status === "finished" || run.externalSessionId) return { kind: "skipped" };
   const agentRow = await getAgent(db, { ref: run.agentId });
   if (!agentRow) return { kind: "skipped" };
   const agent: AgentWithId = agentToSpec(agentRow);
@@ -120,7 +122,10 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
         workspaceDir,
         scheduleId: run.scheduleId ?? undefined,
         triggerType: run.source,
-        vars: event.type === "session.end" && typeof event.data.response === "string" ? { response: event.data.response } : undefined,
+        vars:
+          event.type === "session.end" && typeof event.data.response === "string"
+            ? { ...(run.vars ?? {}), response: event.data.response }
+            : (run.vars ?? undefined),
       },
       informational ? {} : { signal: controller.signal },
     );
@@ -141,6 +146,9 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     costOf: (model: string, usage: { inputTokens: number; outputTokens: number; cachedTokens: number }) =>
       costOfUsage(pickPrice(prices, model), usage),
     signal: controller.signal,
+    vars: run.vars ?? undefined,
+    // Tailored AI: on a scheduled run, before-run tool hook outputs are prepended to the prompt.
+    prependSessionStartOutput: Boolean(run.scheduleId),
     checkpoint: {
       load: async () => (run.checkpoint as LoopState | null) ?? undefined,
       save: async (state: LoopState) => {
@@ -170,6 +178,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
       response: result.response,
       totals: { ...writer.totals },
     });
+    if (run.scheduleId) await recordScheduleResponse(db, { id: run.scheduleId, response: result.response ?? null });
     return { kind: "finished", outcome: result.outcome };
   } catch (error) {
     await settleWrites().catch(() => {});

@@ -65,7 +65,8 @@ export async function cancelRun(db: Db, principal: Principal, id: string) {
   if (run.status === "finished") throw ApiError.conflict(`Run already finished (${run.outcome})`);
   await requestCancel(db, { id });
   await logAudit(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id });
-  await getRunQueue().cancel(id);
+  // An outside session (the Claude Code bridge) has no worker: its next event sees the flag.
+  if (!run.externalSessionId) await getRunQueue().cancel(id);
   return runToApi({ ...run, cancelRequested: true });
 }
 
@@ -86,7 +87,9 @@ export async function decideApproval(
   });
   if (!settled) throw ApiError.conflict(`This approval was already settled (${existing.status}) by ${existing.decidedBy ?? existing.decidedVia}`);
   await logAudit(db, { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id, after: settled });
-  // A parked run resumes now; a held one is woken by the NOTIFY of settleApproval.
-  await getRunQueue().enqueue(settled.runId);
+  // A parked run resumes now; a held one (and an outside session's held request: no worker runs
+  // those) is woken by the NOTIFY of settleApproval.
+  const run = await getRun(db, { id: settled.runId });
+  if (!run?.externalSessionId) await getRunQueue().enqueue(settled.runId);
   return { ...settled, agentName: existing.agentName, agentId: existing.agentId };
 }

@@ -147,6 +147,11 @@ test("a parked approval survives a worker restart and resumes on the decision", 
   await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
   const [pending] = (await listApprovals(h.t.db, { status: "pending", limit: 50 })).filter((a) => a.runId === run.id);
 
+  // Parked means parked: sweeps come and go without re-running it while the approval is pending.
+  const eventsWhenParked = (await runEvents(h.t, run.id)).length;
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect((await runEvents(h.t, run.id)).length).toBe(eventsWhenParked);
+
   // The server goes away and comes back; the pending approval is still there.
   await h.restartQueue({ approvalHoldMs: 150 });
   expect((await getApproval(h.t.db, { id: pending.id }))?.status).toBe("pending");
@@ -163,4 +168,21 @@ test("a parked approval survives a worker restart and resumes on the decision", 
   expectWellFormedStream(events);
   expect(events.filter((e) => e.type === "session.start")).toHaveLength(1);
   expect(events.filter((e) => e.type === "tool.post")).toHaveLength(1);
+});
+
+test("cost totals per agent, model and day add up to the runs' costs", async () => {
+  const { GET } = await import("@/app/api/v1/costs/route");
+  const res = await callRoute(GET, { token: operatorToken, path: "/api/v1/costs" });
+  expect(res.status).toBe(200);
+  const { rows } = await h.t.execute("select coalesce(sum(cost_usd), 0)::float8 as total from runs");
+  const total = Number(rows[0].total);
+  expect(total).toBeGreaterThan(0);
+  const sum = (items: { costUsd: number }[]) => items.reduce((s, i) => s + i.costUsd, 0);
+  expect(sum(res.body.byAgent)).toBeCloseTo(total, 9);
+  expect(sum(res.body.byDay)).toBeCloseTo(total, 9);
+  expect(sum(res.body.byModel)).toBeCloseTo(total, 9);
+  expect(res.body.byModel.map((m: { model: string }) => m.model)).toEqual(["scripted"]);
+  expect(res.body.topRuns[0].costUsd).toBeGreaterThanOrEqual(res.body.topRuns.at(-1).costUsd);
+  const capped = res.body.budgets.find((b: { agentName: string }) => b.agentName === "daily-capped");
+  expect(capped.spentTodayUsd).toBeGreaterThan(capped.dailyBudgetUsd);
 });

@@ -41,6 +41,8 @@ export class StreamHub {
   private subscribers = new Set<Subscriber>();
   /** run id → pump in flight, so one read serves every notice that arrives meanwhile */
   private pumping = new Map<string, { again: boolean }>();
+  /** row key → read in flight; `also` are new subscribers owed the current row */
+  private rowPumps = new Map<string, { again: boolean; also: Set<Subscriber> }>();
   private unlisten: (() => Promise<void>)[] = [];
 
   constructor(
@@ -56,12 +58,12 @@ export class StreamHub {
       }),
       await this.handle.listen(CHANNELS.runs, (payload) => {
         const notice = safeJson<RunNotice>(payload);
-        if (notice?.runId) void this.broadcastRow("runs", "run", () => this.readers.readRun?.(notice.runId));
+        if (notice?.runId) this.broadcastRow("runs", "run", notice.runId, () => this.readers.readRun?.(notice.runId));
       }),
       await this.handle.listen(CHANNELS.approvals, (payload) => {
         const notice = safeJson<ApprovalNotice>(payload);
         if (notice?.approvalId) {
-          void this.broadcastRow("approvals", "approval", () => this.readers.readApproval?.(notice.approvalId));
+          this.broadcastRow("approvals", "approval", notice.approvalId, () => this.readers.readApproval?.(notice.approvalId));
         }
       }),
     );
@@ -107,6 +109,8 @@ export class StreamHub {
       const runId = msg.topic.slice(4);
       sub.runs.set(runId, msg.after ?? 0);
       this.pump(runId);
+      // The run's current state, read after the subscription began, so no later change is missed.
+      this.broadcastRow("runs", "run", runId, () => this.readers.readRun?.(runId), sub);
     }
   }
 
@@ -153,17 +157,40 @@ export class StreamHub {
     }
   }
 
-  private async broadcastRow(topic: string, type: string, read: () => Promise<unknown> | undefined): Promise<void> {
-    const watchers = [...this.subscribers].filter((s) => s.topics.has(topic));
-    if (watchers.length === 0) return;
-    try {
-      const row = await read();
-      if (!row) return;
-      const message = JSON.stringify({ type, [type]: row });
-      for (const sub of watchers) sub.socket.send(message);
-    } catch (error) {
-      logger.warn({ err: error, topic }, "stream broadcast failed");
+  /**
+   * Reads the row a notice names and sends it to the topic's subscribers. Reads of one row are
+   * serialized and coalesced, so the last message a client gets was read after the last change
+   * (a slow earlier read can never overwrite a newer state).
+   */
+  private broadcastRow(topic: string, type: string, key: string, read: () => Promise<unknown> | undefined, also?: Subscriber): void {
+    const pumpKey = `${topic}:${key}`;
+    const inFlight = this.rowPumps.get(pumpKey);
+    if (inFlight) {
+      inFlight.again = true;
+      if (also) inFlight.also.add(also);
+      return;
     }
+    const state = { again: false, also: new Set<Subscriber>(also ? [also] : []) };
+    this.rowPumps.set(pumpKey, state);
+    void (async () => {
+      try {
+        do {
+          state.again = false;
+          const extra = [...state.also];
+          state.also.clear();
+          const watchers = [...new Set([...this.subscribers].filter((s) => s.topics.has(topic)).concat(extra))];
+          if (watchers.length === 0) continue;
+          const row = await read();
+          if (!row) continue;
+          const message = JSON.stringify({ type, [type]: row });
+          for (const sub of watchers) if (sub.socket.readyState === sub.socket.OPEN) sub.socket.send(message);
+        } while (state.again);
+      } catch (error) {
+        logger.warn({ err: error, topic }, "stream broadcast failed");
+      } finally {
+        this.rowPumps.delete(pumpKey);
+      }
+    })();
   }
 
   private send(sub: Subscriber, message: unknown): void {

@@ -17,6 +17,7 @@ import { LoopInterrupted } from "@/lib/agent/loop";
 import { logger } from "@/lib/logger";
 import { startApprovalWaiter } from "@/lib/runs/approval-waiter";
 import { executeRun } from "@/lib/runs/run-executor";
+import { fireDueSchedules } from "@/lib/schedules/scheduler";
 import { watchKillSwitch } from "@/lib/runs/kill-switch";
 
 export const RUN_QUEUE = "hookplane-run";
@@ -145,6 +146,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
           reason: `no decision in time; onTimeout ${approval.onTimeout}`,
         });
       }
+      await fireDueSchedules(db, enqueue);
       for (const runId of await listOrphanedRuns(db, { queuedOlderThanMs: Math.max(5_000, sweepMs * 3) })) {
         if (!running.has(runId)) await enqueue(runId);
       }

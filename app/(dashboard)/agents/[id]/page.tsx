@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { AgentForm } from "@/components/agents/agent-form";
 import { AgentHooks } from "@/components/agents/agent-hooks";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { StartRunForm } from "@/components/runs/start-run-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { agentToSpec, getAgent } from "@/db/queries/agents";
@@ -31,8 +32,11 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         </p>
       )}
       <div className="grid gap-8 xl:grid-cols-[1fr_22rem]">
-        <AgentForm agent={agent} readOnly={!canEdit} />
-        <AgentHooks hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec }))} />
+        <div className="space-y-6">
+          {canEdit && <StartRunForm agentName={agent.name} />}
+          <AgentForm agent={agent} readOnly={!canEdit} />
+        </div>
+        <AgentHooks agentId={agent.id} canEdit={canEdit} hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec }))} />
       </div>
     </>
   );

@@ -119,7 +119,12 @@ describe("agents", () => {
     expect(audit[0].after).toMatchObject({ maxTurns: 9 });
 
     expect((await callRoute(agentRoute.DELETE, { method: "DELETE", token: viewer, params: { id } })).status).toBe(403);
+    await t.execute(
+      `insert into hooks (key, scope, event, spec) values ('guard', 'agent:${id}', 'tool.pre', '{"id":"guard","event":"tool.pre","action":{"type":"log"}}')`,
+    );
     expect((await callRoute(agentRoute.DELETE, { method: "DELETE", token: admin, params: { id } })).status).toBe(204);
+    const { rows } = await t.execute(`select count(*)::int as n from hooks where scope = 'agent:${id}'`);
+    expect(rows[0].n).toBe(0);
     expect((await callRoute(agentRoute.GET, { token: admin, params: { id } })).status).toBe(404);
   });
 

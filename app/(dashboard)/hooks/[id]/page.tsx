@@ -1,0 +1,86 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DeleteHookButton } from "@/components/hooks/delete-hook-button";
+import { HookBadges } from "@/components/hooks/hook-badges";
+import { HookEditor } from "@/components/hooks/hook-editor";
+import { HookVersionHistory } from "@/components/hooks/hook-version-history";
+import { FlashToast } from "@/components/ui/flash-toast";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { getHookById, hookToResource, listHookVersions } from "@/db/queries/hooks";
+import { getKillSwitch } from "@/db/queries/settings";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
+import { isUuid } from "@/lib/hooks-config/hook-requests";
+import { scopeLabel } from "@/lib/hooks-config/hook-scopes";
+import { mayConfigureAction } from "@/lib/hooks-config/hook-service";
+
+const notice = "mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200";
+
+export default async function HookPage({ params }: { params: Promise<{ id: string }> }) {
+  const principal = await requirePagePrincipal();
+  const { id } = await params;
+  const { db } = await getDatabase();
+  const row = isUuid(id) ? await getHookById(db, { id }) : undefined;
+  if (!row) notFound();
+  const hook = hookToResource(row);
+  const [versions, context, killed] = await Promise.all([listHookVersions(db, { hookId: hook.id }), loadScopeContext(db), getKillSwitch(db)]);
+  const isOperator = roleAtLeast(principal.role, "operator");
+  const trusted = mayConfigureAction(principal, hook.spec.action.type);
+  const canEdit = isOperator && trusted;
+  const label = hook.spec.name ?? hook.key;
+  return (
+    <>
+      <FlashToast param="created" message={`Hook ${hook.key} created`} />
+      <nav className="mb-2 text-sm">
+        <Link href="/hooks" className="text-indigo-600 hover:underline dark:text-indigo-400">
+          ← Hooks
+        </Link>
+      </nav>
+      <PageHeader
+        title={label}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="font-mono">{hook.key}</span>·<span>{scopeLabel(hook.scope, context.scopes)}</span>·
+            <span data-testid="hook-version">version {hook.version}</span>
+            <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} enabled={hook.enabled} mode={hook.spec.mode} />
+          </span>
+        }
+        actions={canEdit ? <DeleteHookButton id={hook.id} label={label} /> : undefined}
+      />
+      {killed && (
+        <p className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" role="status">
+          The kill switch is on: this hook does not run until an admin turns hooks back on.
+        </p>
+      )}
+      {!isOperator && (
+        <p className={notice} data-testid="read-only-notice">
+          You are a viewer: you can read this hook but not change it.
+        </p>
+      )}
+      {isOperator && !trusted && (
+        <p className={notice} data-testid="read-only-notice">
+          Only admins may change {hook.spec.action.type} hooks: they run on the server with the operator&apos;s trust.
+        </p>
+      )}
+      <div className="grid gap-8 xl:grid-cols-[1fr_24rem]">
+        <HookEditor
+          hook={{ id: hook.id, version: hook.version, spec: hook.spec }}
+          agents={context.agents}
+          schedules={context.schedules}
+          scopes={context.scopes}
+          readOnly={!canEdit}
+          isAdmin={principal.role === "admin"}
+        />
+        <HookVersionHistory
+          key={`history-${hook.version}`}
+          hookId={hook.id}
+          currentVersion={hook.version}
+          versions={versions.map((v) => ({ version: v.version, spec: v.spec, createdBy: v.createdBy, createdAt: v.createdAt.toISOString() }))}
+          canRestore={canEdit}
+        />
+      </div>
+    </>
+  );
+}

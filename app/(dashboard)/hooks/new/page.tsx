@@ -1,0 +1,28 @@
+import { redirect } from "next/navigation";
+import { HookEditor } from "@/components/hooks/hook-editor";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
+import { resolveHookScope } from "@/lib/hooks-config/hook-scope";
+import { EVENT_NAMES } from "@/lib/hooks/events";
+
+export const metadata = { title: "New hook" };
+
+export default async function NewHookPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const principal = await requirePagePrincipal();
+  if (!roleAtLeast(principal.role, "operator")) redirect("/hooks");
+  const search = await searchParams;
+  const { db } = await getDatabase();
+  const context = await loadScopeContext(db);
+  // `?scope=agent:coding-agent` prefills the scope; an unknown one falls back to global.
+  const scope = typeof search.scope === "string" ? await resolveHookScope(db, search.scope).catch(() => "global") : "global";
+  const event = typeof search.event === "string" && (EVENT_NAMES as string[]).includes(search.event) ? search.event : undefined;
+  return (
+    <>
+      <PageHeader title="New hook" description="A hook runs on one event of an agent's run: it can block, ask, add context or notify." />
+      <HookEditor agents={context.agents} schedules={context.schedules} scopes={context.scopes} readOnly={false} isAdmin={principal.role === "admin"} defaults={{ scope, event }} />
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import Link from "next/link";
+import { FlashToast } from "@/components/ui/flash-toast";
+import { HookFilters } from "@/components/hooks/hook-filters";
+import { HookList } from "@/components/hooks/hook-list";
+import { KillSwitchBanner } from "@/components/hooks/kill-switch-banner";
+import { buttonClass } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { hookToResource, listHooks } from "@/db/queries/hooks";
+import { getKillSwitchState } from "@/db/queries/settings";
+import { ApiError } from "@/lib/api/errors";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
+import { resolveHookScope } from "@/lib/hooks-config/hook-scope";
+import { EVENT_NAMES } from "@/lib/hooks/events";
+
+export const metadata = { title: "Hooks" };
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function HooksPage({ searchParams }: { searchParams: Search }) {
+  const principal = await requirePagePrincipal();
+  const search = await searchParams;
+  const { db } = await getDatabase();
+  const canEdit = roleAtLeast(principal.role, "operator");
+  const isAdmin = principal.role === "admin";
+
+  const event = typeof search.event === "string" && (EVENT_NAMES as string[]).includes(search.event) ? search.event : undefined;
+  let scope: string | undefined;
+  let scopeProblem: string | undefined;
+  if (typeof search.scope === "string" && search.scope) {
+    try {
+      scope = await resolveHookScope(db, search.scope);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      scopeProblem = error.issues?.[0]?.message ?? error.message;
+    }
+  }
+
+  const [rows, killSwitch, context] = await Promise.all([
+    scopeProblem ? Promise.resolve([]) : listHooks(db, { scope, event }),
+    getKillSwitchState(db),
+    loadScopeContext(db),
+  ]);
+  return (
+    <>
+      <FlashToast param="deleted" message="Hook deleted" />
+      <PageHeader
+        title="Hooks"
+        description="What runs on each agent event, in execution order: global hooks first, then each agent's, then each schedule's."
+        actions={
+          canEdit ? (
+            <Link href={scope ? `/hooks/new?scope=${encodeURIComponent(scope)}` : "/hooks/new"} className={buttonClass()} data-testid="new-hook">
+              New hook
+            </Link>
+          ) : undefined
+        }
+      />
+      <KillSwitchBanner enabled={killSwitch.enabled} canToggle={isAdmin} />
+      <HookFilters scopes={context.scopes} scope={scope} event={event} />
+      {scopeProblem && (
+        <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          This link filters on a scope that does not exist: {scopeProblem}.
+        </p>
+      )}
+      <HookList hooks={rows.map(hookToResource)} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} filtered={Boolean(event || scope || scopeProblem)} />
+    </>
+  );
+}

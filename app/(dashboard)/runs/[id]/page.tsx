@@ -1,0 +1,37 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { RunView } from "@/components/runs/run-view";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { getRun, runToApi } from "@/db/queries/runs";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+
+export const metadata = { title: "Run" };
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const principal = await requirePagePrincipal();
+  const { id } = await params;
+  if (!z.uuid().safeParse(id).success) notFound();
+  const { db } = await getDatabase();
+  const run = await getRun(db, { id });
+  if (!run) notFound();
+  const summary = JSON.parse(JSON.stringify(runToApi(run)));
+  return (
+    <>
+      <PageHeader
+        title={`Run of ${run.agentName}`}
+        description={
+          <>
+            <Link href={`/agents/${run.agentId}`} className="text-indigo-600 hover:underline">
+              {run.agentName}
+            </Link>{" "}
+            · <span className="font-mono text-xs">{run.id}</span> · “{run.prompt.slice(0, 120)}”
+          </>
+        }
+      />
+      <RunView initial={summary} canOperate={roleAtLeast(principal.role, "operator")} />
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+import { hookToResource } from "@/db/queries/hooks";
+import { apiRoute } from "@/lib/api/route";
+import { hookPatchSchema } from "@/lib/hooks-config/hook-requests";
+import { deleteHookAudited, findHookOr404, patchHookAudited } from "@/lib/hooks-config/hook-service";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => hookToResource(await findHookOr404(db, params.id)));
+
+export const PATCH = apiRoute({ role: "operator", body: hookPatchSchema }, async ({ db, params, body, principal }) =>
+  patchHookAudited(db, principal, params.id, body),
+);
+
+export const DELETE = apiRoute({ role: "operator" }, async ({ db, params, principal }) => {
+  await deleteHookAudited(db, principal, params.id);
+  return new Response(null, { status: 204 });
+});

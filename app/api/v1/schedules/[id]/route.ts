@@ -1,0 +1,9 @@
+import { apiRoute } from "@/lib/api/route";
+import { deleteScheduleAudited, findScheduleOr404, scheduleToApi } from "@/lib/schedules/schedule-service";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => scheduleToApi(await findScheduleOr404(db, params.id)));
+
+export const DELETE = apiRoute({ role: "operator" }, async ({ db, params, principal }) => {
+  await deleteScheduleAudited(db, principal, params.id);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,8 @@
+import { apiRoute } from "@/lib/api/route";
+import { createScheduleAudited, listSchedulesForApi, scheduleRequestSchema } from "@/lib/schedules/schedule-service";
+
+export const GET = apiRoute({ role: "viewer" }, async ({ db }) => ({ items: await listSchedulesForApi(db), nextCursor: null }));
+
+export const POST = apiRoute({ role: "operator", body: scheduleRequestSchema }, async ({ db, body, principal }) =>
+  Response.json(await createScheduleAudited(db, principal, body), { status: 201 }),
+);

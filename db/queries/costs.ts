@@ -1,0 +1,81 @@
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { agents, runEvents, runs } from "../schema";
+
+export interface CostWindow {
+  from: Date;
+  to: Date;
+}
+
+const inWindow = (w: CostWindow) => and(gte(runs.createdAt, w.from), lt(runs.createdAt, w.to));
+
+export async function costByAgent(db: Db, w: CostWindow) {
+  return db
+    .select({
+      agentId: agents.id,
+      agentName: agents.name,
+      costUsd: sql<number>`coalesce(sum(${runs.costUsd}), 0)::float8`,
+      runs: sql<number>`count(*)::int`,
+      inputTokens: sql<number>`coalesce(sum(${runs.inputTokens}), 0)::int`,
+      outputTokens: sql<number>`coalesce(sum(${runs.outputTokens}), 0)::int`,
+    })
+    .from(runs)
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(inWindow(w))
+    .groupBy(agents.id, agents.name)
+    .orderBy(desc(sql`3`));
+}
+
+/** Per model, from the model.post events (one per provider call, each priced when it happened). */
+export async function costByModel(db: Db, w: CostWindow) {
+  return db
+    .select({
+      model: sql<string>`${runEvents.data}->>'model'`,
+      costUsd: sql<number>`coalesce(sum((${runEvents.data}->>'costUsd')::float8), 0)`,
+      calls: sql<number>`count(*)::int`,
+      inputTokens: sql<number>`coalesce(sum((${runEvents.data}->>'inputTokens')::int), 0)::int`,
+      outputTokens: sql<number>`coalesce(sum((${runEvents.data}->>'outputTokens')::int), 0)::int`,
+    })
+    .from(runEvents)
+    .where(and(eq(runEvents.type, "model.post"), gte(runEvents.ts, w.from), lt(runEvents.ts, w.to)))
+    .groupBy(sql`1`)
+    .orderBy(desc(sql`2`));
+}
+
+export async function costByDay(db: Db, w: CostWindow) {
+  return db
+    .select({
+      day: sql<string>`to_char(date_trunc('day', ${runs.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+      costUsd: sql<number>`coalesce(sum(${runs.costUsd}), 0)::float8`,
+      runs: sql<number>`count(*)::int`,
+    })
+    .from(runs)
+    .where(inWindow(w))
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+}
+
+export async function topRunsByCost(db: Db, w: CostWindow & { limit: number }) {
+  return db
+    .select({ id: runs.id, agentName: agents.name, prompt: runs.prompt, costUsd: runs.costUsd, createdAt: runs.createdAt, outcome: runs.outcome })
+    .from(runs)
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(inWindow(w))
+    .orderBy(desc(runs.costUsd))
+    .limit(w.limit);
+}
+
+/** Each agent with a daily budget, and what it has spent since midnight UTC. */
+export async function dailyBudgets(db: Db, params: { since: Date }) {
+  return db
+    .select({
+      agentId: agents.id,
+      agentName: agents.name,
+      dailyBudgetUsd: agents.dailyBudgetUsd,
+      budgetUsd: agents.budgetUsd,
+      // Written out with aliases: drizzle leaves columns unqualified in a one-table select.
+      spentTodayUsd: sql<number>`coalesce((select sum(r.cost_usd) from runs r where r.agent_id = "agents"."id" and r.created_at >= ${params.since.toISOString()}::timestamptz), 0)::float8`,
+    })
+    .from(agents)
+    .orderBy(agents.name);
+}

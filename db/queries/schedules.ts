@@ -1,0 +1,63 @@
+import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import type { Db } from "../client";
+import { schedules } from "../schema";
+
+export async function getSchedule(db: Db, params: { id: string }) {
+  const [row] = await db.select().from(schedules).where(eq(schedules.id, params.id));
+  return row;
+}
+
+/** Just what names a schedule in a scope picker: id, name and its agent. */
+export async function listScheduleSummaries(db: Db) {
+  return db
+    .select({ id: schedules.id, name: schedules.name, agentId: schedules.agentId })
+    .from(schedules)
+    .orderBy(asc(schedules.createdAt));
+}
+
+export type ScheduleRow = typeof schedules.$inferSelect;
+
+export async function listSchedules(db: Db) {
+  return db.select().from(schedules).orderBy(asc(schedules.createdAt));
+}
+
+export async function createSchedule(db: Db, params: typeof schedules.$inferInsert) {
+  const [row] = await db.insert(schedules).values(params).returning();
+  return row;
+}
+
+export async function deleteSchedule(db: Db, params: { id: string }) {
+  const [row] = await db.delete(schedules).where(eq(schedules.id, params.id)).returning();
+  return row;
+}
+
+/** Enabled schedules whose time has come. */
+export async function listDueSchedules(db: Db, params: { now: Date }) {
+  return db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.enabled, true), isNotNull(schedules.nextRunAt), lte(schedules.nextRunAt, params.now)));
+}
+
+/**
+ * Moves a due schedule to its next time; only one process wins a given firing (the update
+ * matches the time it read), so a schedule fires once however many processes sweep.
+ */
+export async function claimScheduleFiring(db: Db, params: { id: string; dueAt: Date; nextRunAt: Date | null; firedAt: Date }) {
+  const [row] = await db
+    .update(schedules)
+    .set({ nextRunAt: params.nextRunAt, lastRunAt: params.firedAt })
+    .where(and(eq(schedules.id, params.id), eq(schedules.nextRunAt, params.dueAt)))
+    .returning();
+  return row;
+}
+
+export async function recordScheduleResponse(db: Db, params: { id: string; response: string | null }) {
+  await db.update(schedules).set({ lastResponse: params.response }).where(eq(schedules.id, params.id));
+}
+
+/** Replaces a schedule's configured fields (the config importer's `onConflict: "update"`). */
+export async function updateSchedule(db: Db, params: { id: string; values: Partial<typeof schedules.$inferInsert> }) {
+  const [row] = await db.update(schedules).set(params.values).where(eq(schedules.id, params.id)).returning();
+  return row;
+}

@@ -1,0 +1,33 @@
+import { expect, test } from "@playwright/test";
+import { AuthPages } from "./pages";
+
+const admin = { email: "admin@example.com", password: "correct horse battery" };
+
+test("start a run from the agent page and watch it live: the guard blocks, the cost adds up", async ({ page }, testInfo) => {
+  await new AuthPages(page).signIn(admin.email, admin.password);
+  await page.getByTestId("agent-row").filter({ hasText: "coding-agent" }).click();
+  await page.getByTestId("start-run-form").getByLabel("Start a run").fill("Bump the replicas to 3");
+  await page.getByTestId("start-run").click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+
+  await expect(page.getByTestId("live-state")).toHaveText("live");
+  await expect(page.getByTestId("run-status")).toHaveText("completed", { timeout: 20_000 });
+  const timeline = page.getByTestId("run-timeline");
+  await expect(timeline.locator('[data-type="session.start"]')).toHaveCount(1);
+  await expect(timeline.locator('[data-type="session.end"]')).toHaveCount(1);
+  const denied = timeline.locator('[data-type="loop.tool_denied"]');
+  await expect(denied).toContainText("Production paths are off-limits");
+  await expect(timeline.locator('[data-type="tool.pre"]').first()).toContainText("blocked by hook");
+  await expect(page.getByTestId("run-cost")).not.toHaveText("$0");
+  await expect(page.getByTestId("run-response")).toContainText("app.yml.patch");
+
+  // The ledger under the event says which hook decided and why.
+  await timeline.locator('[data-type="tool.pre"]').first().getByRole("button").click();
+  await expect(timeline.getByTestId("event-ledger")).toContainText("no-prod");
+  await expect(timeline.getByTestId("event-ledger")).toContainText("block");
+  await page.screenshot({ path: testInfo.outputPath("run.png"), fullPage: true });
+
+  await page.getByTestId("nav-runs").click();
+  await expect(page.getByTestId("run-row").first()).toContainText("coding-agent");
+  await expect(page.getByTestId("run-row").first()).toContainText("blocked");
+});

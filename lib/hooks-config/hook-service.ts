@@ -1,0 +1,184 @@
+/**
+ * Hook mutations with their versions and audit rows: the one path used by the API and the server
+ * actions. Every change to a hook's spec is a new version; reordering changes only positions.
+ */
+import type { Db } from "@/db/client";
+import { logAudit } from "@/db/queries/audit";
+import {
+  createHook,
+  deleteHook,
+  findHookByKey,
+  getHookById,
+  getHookVersion,
+  hookToResource,
+  listHooks,
+  reorderHooks,
+  updateHook,
+  type HookRow,
+} from "@/db/queries/hooks";
+import { ApiError, validationError } from "@/lib/api/errors";
+import { roleAtLeast, type Principal } from "@/lib/auth/roles";
+import { parseHookSpec, type HookActionType, type HookSpec } from "@/lib/hooks/spec";
+import { isUuid, type HookPatch, type ReorderHooksRequest } from "./hook-requests";
+import { resolveHookScope } from "./hook-scope";
+import { specToText } from "./spec-text";
+
+/** Actions that run the operator's code on the server (hook-model.md, Trust). */
+const ADMIN_ONLY_ACTIONS: Partial<Record<HookActionType, string>> = {
+  command: "they run shell commands on the server",
+  code: "they run modules from the operator's hooks folder",
+};
+
+export function mayConfigureAction(principal: Pick<Principal, "role">, type: HookActionType): boolean {
+  return !ADMIN_ONLY_ACTIONS[type] || roleAtLeast(principal.role, "admin");
+}
+
+function assertMayConfigure(principal: Principal, ...types: HookActionType[]) {
+  for (const type of types) {
+    if (!mayConfigureAction(principal, type)) {
+      throw ApiError.forbidden(`Only admins may create or change ${type} hooks: ${ADMIN_ONLY_ACTIONS[type]}. You are ${principal.role}.`);
+    }
+  }
+}
+
+function specOf(row: HookRow): HookSpec {
+  return row.spec as unknown as HookSpec;
+}
+
+export async function findHookOr404(db: Db, id: string) {
+  const row = isUuid(id) ? await getHookById(db, { id }) : undefined;
+  if (!row) throw ApiError.notFound(`Hook "${id}"`);
+  return row;
+}
+
+function keyConflict(spec: HookSpec) {
+  return ApiError.conflict(`A hook with the id "${spec.id}" already exists in scope ${spec.scope}`);
+}
+
+export async function createHookAudited(db: Db, principal: Principal, input: HookSpec) {
+  assertMayConfigure(principal, input.action.type);
+  const spec = { ...input, scope: await resolveHookScope(db, input.scope) };
+  if (await findHookByKey(db, { scope: spec.scope, key: spec.id })) throw keyConflict(spec);
+  const row = await createHook(db, { spec, actor: principal.label });
+  if (!row) throw keyConflict(spec);
+  const created = hookToResource(row);
+  await logAudit(db, { actor: principal.label, action: "hook.create", entityType: "hook", entityId: row.id, after: created });
+  return created;
+}
+
+/**
+ * Stores `input` as the next version of `existing`. A spec identical to the current one changes
+ * nothing and makes no version.
+ */
+async function saveNextVersion(db: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object) {
+  assertMayConfigure(principal, specOf(existing).action.type, input.action.type);
+  // A hook whose agent was deleted can still be edited or disabled as long as its scope stays.
+  const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(db, input.scope);
+  const spec = { ...input, scope };
+  if (specToText(spec) === specToText(existing.spec)) return hookToResource(existing);
+  if (await findHookByKey(db, { scope, key: spec.id, exceptId: existing.id })) throw keyConflict(spec);
+  const row = await updateHook(db, { id: existing.id, spec, actor: principal.label });
+  if (!row) throw keyConflict(spec);
+  const saved = hookToResource(row);
+  await logAudit(db, {
+    actor: principal.label,
+    action: auditAction,
+    entityType: "hook",
+    entityId: row.id,
+    before: hookToResource(existing),
+    after: { ...saved, ...note },
+  });
+  return saved;
+}
+
+/**
+ * The editor's save: the whole hook replaces the current version. `expectedVersion` is the version
+ * the editor was opened on, so a save never silently overwrites someone else's newer change.
+ */
+export async function replaceHookAudited(db: Db, principal: Principal, id: string, spec: HookSpec, options: { expectedVersion?: number } = {}) {
+  const existing = await findHookOr404(db, id);
+  if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
+    throw ApiError.conflict(
+      `This hook changed since you opened it (you edited version ${options.expectedVersion}, it is now at version ${existing.version}); reload to see the change`,
+    );
+  }
+  return saveNextVersion(db, principal, existing, spec, "hook.update");
+}
+
+/** PATCH: the given fields over the current version (`null` clears one), validated as a whole. */
+export async function patchHookAudited(db: Db, principal: Principal, id: string, patch: HookPatch) {
+  const existing = await findHookOr404(db, id);
+  const merged: Record<string, unknown> = { ...existing.spec };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  const parsed = parseHookSpec(merged);
+  if (!parsed.success) throw validationError(parsed.error);
+  return saveNextVersion(db, principal, existing, parsed.data, "hook.update");
+}
+
+export async function setHookEnabledAudited(db: Db, principal: Principal, id: string, enabled: boolean) {
+  return patchHookAudited(db, principal, id, { enabled });
+}
+
+/** Makes an old version current again, as a new version (history is never rewritten). */
+export async function restoreHookVersionAudited(db: Db, principal: Principal, id: string, version: number) {
+  const existing = await findHookOr404(db, id);
+  const stored = await getHookVersion(db, { hookId: existing.id, version });
+  if (!stored) throw ApiError.notFound(`Version ${version} of hook "${existing.key}"`);
+  const parsed = parseHookSpec(stored.spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError(422, "validation_failed", `Version ${version} is no longer a valid hook (${issue.path.join(".")}: ${issue.message}); edit the hook instead`);
+  }
+  return saveNextVersion(db, principal, existing, parsed.data, "hook.restore", { restoredFrom: version });
+}
+
+export async function deleteHookAudited(db: Db, principal: Principal, id: string) {
+  const existing = await findHookOr404(db, id);
+  assertMayConfigure(principal, specOf(existing).action.type);
+  await deleteHook(db, { id: existing.id });
+  await logAudit(db, { actor: principal.label, action: "hook.delete", entityType: "hook", entityId: existing.id, before: hookToResource(existing) });
+}
+
+/** Sets the execution order of one scope; `ids` must name every hook of the scope once. */
+export async function reorderHooksAudited(db: Db, principal: Principal, request: ReorderHooksRequest) {
+  const scope = await resolveHookScope(db, request.scope);
+  const result = await reorderHooks(db, { scope, ids: request.ids });
+  if (!result.ok) {
+    throw ApiError.conflict(
+      `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (GET /api/v1/hooks?scope=${scope}), and try again`,
+    );
+  }
+  await logAudit(db, {
+    actor: principal.label,
+    action: "hook.reorder",
+    entityType: "hook_scope",
+    entityId: scope,
+    before: result.beforeKeys,
+    after: result.afterKeys,
+  });
+  return { scope, items: (await listHooks(db, { scope })).map(hookToResource) };
+}
+
+/**
+ * Moves a hook one step up or down among `visibleIds` (the hooks the person sees, in order, e.g.
+ * with an event filter on), so the step is the one they see even when hidden hooks sit between.
+ */
+export async function moveHookAudited(
+  db: Db,
+  principal: Principal,
+  params: { id: string; direction: "up" | "down"; visibleIds?: string[] },
+) {
+  const hook = await findHookOr404(db, params.id);
+  const order = (await listHooks(db, { scope: hook.scope })).map((h) => h.id);
+  const visible = (params.visibleIds ?? order).filter((id) => order.includes(id));
+  const neighbour = visible[visible.indexOf(hook.id) + (params.direction === "up" ? -1 : 1)];
+  if (!neighbour || !visible.includes(hook.id)) return { scope: hook.scope, moved: false };
+  const ids = order.filter((id) => id !== hook.id);
+  const at = ids.indexOf(neighbour) + (params.direction === "up" ? 0 : 1);
+  ids.splice(at, 0, hook.id);
+  await reorderHooksAudited(db, principal, { scope: hook.scope, ids });
+  return { scope: hook.scope, moved: true };
+}

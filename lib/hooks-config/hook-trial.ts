@@ -1,0 +1,83 @@
+/**
+ * Trying hooks before enabling them (`POST /api/v1/hooks/test`): the same runtime the agent loop
+ * uses, on an event the person gives or picks from a past run, returning the verdict, output and
+ * ledger it would produce. Nothing is stored; the hooks' own actions (a webhook, a command) do run.
+ * Nobody is asked for an approval: the hook's timeout policy answers, marked as such.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
+import { ApiError } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/roles";
+import { roleAtLeast } from "@/lib/auth/roles";
+import { EVENT_NAMES } from "@/lib/hooks/events";
+import type { ApprovalPort } from "@/lib/hooks/ports";
+import { hookSpecSchema } from "@/lib/hooks/spec";
+import { createRunHookRuntime } from "@/lib/runs/hook-runtime-factory";
+import { createToolRegistry } from "@/lib/tools/tool-registry";
+
+export const hookTrialSchema = z
+  .object({
+    hook: hookSpecSchema.optional(),
+    hooks: z.array(hookSpecSchema).min(1).max(100).optional(),
+    event: z
+      .object({
+        type: z.enum(EVENT_NAMES as [string, ...string[]]),
+        agentName: z.string().optional(),
+        agentId: z.string().optional(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+        vars: z.record(z.string(), z.string()).optional(),
+      })
+      .catchall(z.unknown()),
+  })
+  .refine((body) => Boolean(body.hook) !== Boolean(body.hooks), { message: "give either hook or hooks", path: ["hook"] });
+
+const askNobody: ApprovalPort = {
+  async request(req) {
+    return {
+      decision: req.onTimeout === "allow" ? "approve" : "deny",
+      timedOut: true,
+      reason: `hook test: nobody is asked; onTimeout "${req.onTimeout}" answers`,
+    };
+  },
+};
+
+export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeof hookTrialSchema>) {
+  const hooks = body.hooks ?? [body.hook!];
+  if (hooks.some((h) => h.action.type === "command" || h.action.type === "code") && !roleAtLeast(principal.role, "admin")) {
+    throw ApiError.forbidden("Only admins may run command and code hooks, even in a test");
+  }
+  const { type, agentName, agentId, metadata, vars, ...data } = body.event;
+  const workspaceDir = await mkdtemp(path.join(tmpdir(), "hookplane-trial-"));
+  try {
+    const runtime = createRunHookRuntime({
+      db,
+      approvals: askNobody,
+      tools: createToolRegistry({
+        workspaceDir,
+        memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
+      }),
+      persistLedger: false,
+    });
+    // Scoped hooks only run for their own agent: a trial runs them as that agent.
+    const trialHooks = hooks.map((h) => ({ ...h, scope: "global", enabled: true }));
+    const result = await runtime.dispatch(trialHooks, {
+      type: type as (typeof EVENT_NAMES)[number],
+      runId: "hook-test",
+      agentId,
+      agentName: agentName ?? "hook-test",
+      ts: Date.now(),
+      data,
+      metadata,
+      vars,
+      workspaceDir,
+      triggerType: "hook-test",
+    });
+    return { ...result, ledger: result.ledger.map((entry, i) => ({ ...entry, scope: hooks[i]?.scope ?? entry.scope })) };
+  } finally {
+    await rm(workspaceDir, { recursive: true, force: true });
+  }
+}

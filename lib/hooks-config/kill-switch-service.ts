@@ -1,0 +1,22 @@
+/**
+ * The kill switch (hook-model.md, Trust): one setting that disables every hook at once, with an
+ * audit row for each change.
+ */
+import type { Db } from "@/db/client";
+import { logAudit } from "@/db/queries/audit";
+import { getKillSwitchState, setKillSwitch } from "@/db/queries/settings";
+import type { Principal } from "@/lib/auth/roles";
+
+export async function setKillSwitchAudited(db: Db, principal: Principal, enabled: boolean) {
+  const before = await getKillSwitchState(db);
+  const after = await setKillSwitch(db, { enabled });
+  await logAudit(db, {
+    actor: principal.label,
+    action: "settings.kill_switch",
+    entityType: "setting",
+    entityId: "hooks_kill_switch",
+    before: { enabled: before.enabled },
+    after: { enabled: after.enabled },
+  });
+  return after;
+}
