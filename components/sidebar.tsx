@@ -6,6 +6,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOutAction } from "@/app/actions/auth";
 import type { Role } from "@/db/schema";
+import { usePendingApprovalCount } from "./runs/use-pending-approvals";
 import { ThemeToggle } from "./theme-toggle";
 
 /** Only sections that exist are linked. */
@@ -19,6 +20,7 @@ const SECTIONS = [
 
 export function Sidebar({ email, role }: { email: string; role: Role }) {
   const pathname = usePathname();
+  const pendingApprovals = usePendingApprovalCount();
   return (
     <aside className="flex w-56 shrink-0 flex-col border-r border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
       <div className="flex items-center gap-2 px-4 py-4">
@@ -43,6 +45,15 @@ export function Sidebar({ email, role }: { email: string; role: Role }) {
             >
               <Icon className="h-4 w-4" aria-hidden />
               {label}
+              {href === "/approvals" && pendingApprovals ? (
+                <span
+                  className="ml-auto rounded-full bg-violet-600 px-1.5 text-xs font-semibold text-white"
+                  data-testid="pending-approvals-count"
+                  aria-label={`${pendingApprovals} waiting`}
+                >
+                  {pendingApprovals}
+                </span>
+              ) : null}
             </Link>
           );
         })}

@@ -15,16 +15,19 @@ test("start a run from the agent page and watch it live: the guard blocks, the c
   const timeline = page.getByTestId("run-timeline");
   await expect(timeline.locator('[data-type="session.start"]')).toHaveCount(1);
   await expect(timeline.locator('[data-type="session.end"]')).toHaveCount(1);
-  const denied = timeline.locator('[data-type="loop.tool_denied"]');
+  // The blocked write is one span: tool.pre, the denial, and the hook that decided.
+  const denied = timeline.getByTestId("run-span").filter({ has: page.locator('[data-status="denied"]') });
+  await expect(denied).toHaveCount(1);
   await expect(denied).toContainText("Production paths are off-limits");
-  await expect(timeline.locator('[data-type="tool.pre"]').first()).toContainText("blocked by hook");
+  await expect(denied).toContainText("blocked by hook");
+  await expect(timeline.getByTestId("run-span").filter({ has: page.locator('[data-status="done"]') })).toContainText("app.yml.patch");
   await expect(page.getByTestId("run-cost")).not.toHaveText("$0");
   await expect(page.getByTestId("run-response")).toContainText("app.yml.patch");
 
-  // The ledger under the event says which hook decided and why.
-  await timeline.locator('[data-type="tool.pre"]').first().getByRole("button").click();
-  await expect(timeline.getByTestId("event-ledger")).toContainText("no-prod");
-  await expect(timeline.getByTestId("event-ledger")).toContainText("block");
+  // The ledger under the span says which hook decided and why.
+  await denied.getByRole("button").first().click();
+  await expect(denied.getByTestId("event-ledger").first()).toContainText("no-prod");
+  await expect(denied.getByTestId("event-ledger").first()).toContainText("block");
   await page.screenshot({ path: testInfo.outputPath("run.png"), fullPage: true });
 
   await page.getByTestId("nav-runs").click();

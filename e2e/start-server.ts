@@ -8,7 +8,7 @@ import path from "node:path";
 async function freshDatabase() {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const dir = path.resolve("test-results/e2e-data");
+    const dir = path.resolve(`test-results/e2e-data-${process.env.PORT ?? "default"}`);
     rmSync(dir, { recursive: true, force: true });
     process.env.HOOKPLANE_DATA_DIR = dir;
     return;

@@ -6,6 +6,7 @@ import { saveHookAction } from "@/app/actions/hooks";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { HookTestPanel } from "./hook-test-panel";
 import { draftFromSpec, draftIssues, draftToInput, issueFor, unplacedIssues, type HookDraft } from "@/lib/hooks-config/hook-draft";
 import type { AgentRef, ScheduleRef, ScopeOption } from "@/lib/hooks-config/hook-scopes";
 import { EVENT_CATALOG, EVENT_NAMES, OUTCOMES } from "@/lib/hooks/events";
@@ -90,7 +91,9 @@ export function HookEditor({
   const scopeChoices = scopes.some((s) => s.value === draft.scope) ? scopes : [...scopes, { value: draft.scope, label: draft.scope, kind: "agent" as const }];
   const stray = unplacedIssues(visible, draft.actionType);
 
+  const scopeAgent = draft.scope.startsWith("agent:") ? agents.find((a) => `agent:${a.id}` === draft.scope) : undefined;
   return (
+    <div className="space-y-8">
     <form
       action={formAction}
       noValidate
@@ -251,5 +254,7 @@ export function HookEditor({
         </Button>
       )}
     </form>
+    {!readOnly && <HookTestPanel spec={draftToInput(draft).input} agent={scopeAgent ? { id: scopeAgent.id, name: scopeAgent.name } : undefined} />}
+    </div>
   );
 }

@@ -1,10 +1,13 @@
 "use client";
 
-import { useActionState, useEffect } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useActionState, useEffect, useRef } from "react";
 import { toast } from "sonner";
 import { decideApprovalAction } from "@/app/actions/runs";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { apiFetch } from "@/lib/client/api-fetch";
+import { summarizeEvent } from "./run-format";
 
 export interface PendingApproval {
   id: string;
@@ -26,15 +29,44 @@ function timeLeft(expiresAt?: string | null): string {
   return s < 120 ? `${s} s left` : `${Math.round(s / 60)} min left`;
 }
 
-export function ApprovalCard({ approval, canDecide }: { approval: PendingApproval; canDecide: boolean }) {
+/** The run's last events before the question: what the agent was doing. */
+function RecentContext({ runId }: { runId: string }) {
+  const tail = useQuery({
+    queryKey: ["run-tail", runId],
+    queryFn: () => apiFetch<{ items: { seq: number; type: string; data: Record<string, unknown> }[] }>(`/api/v1/runs/${runId}/events?tail=6`),
+  });
+  if (!tail.data?.items.length) return null;
+  return (
+    <ol className="mt-2 space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400" aria-label="Recent context" data-testid="approval-context">
+      {tail.data.items.map((e) => (
+        <li key={e.seq} className="truncate">
+          <span className="font-mono">{e.type}</span> {summarizeEvent(e.type, e.data)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function ApprovalCard({ approval, canDecide, showContext = false }: { approval: PendingApproval; canDecide: boolean; showContext?: boolean }) {
   const [state, action, pending] = useActionState(decideApprovalAction, {});
+  const approveRef = useRef<HTMLButtonElement>(null);
+  const denyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (state.message) (state.ok ? toast.success : toast.error)(state.message);
   }, [state]);
   return (
     <form
       action={action}
-      className="rounded-lg border border-violet-300 bg-violet-50 p-4 text-sm dark:border-violet-800 dark:bg-violet-950/40"
+      tabIndex={canDecide ? 0 : undefined}
+      aria-label={`Approval for ${approval.toolName ?? "an action"}; press A to approve, D to deny`}
+      onKeyDown={(e) => {
+        // Keyboard decisions on the focused card; typing a reason is left alone.
+        if (!canDecide || pending || (e.target as HTMLElement).tagName === "INPUT") return;
+        const key = e.key.toLowerCase();
+        if (key === "a") e.currentTarget.requestSubmit(approveRef.current);
+        if (key === "d") e.currentTarget.requestSubmit(denyRef.current);
+      }}
+      className="rounded-lg border border-violet-300 bg-violet-50 p-4 text-sm focus:ring-2 focus:ring-violet-500 dark:border-violet-800 dark:bg-violet-950/40"
       data-testid="approval-card"
     >
       <input type="hidden" name="id" value={approval.id} />
@@ -49,17 +81,18 @@ export function ApprovalCard({ approval, canDecide }: { approval: PendingApprova
         </span>
       </div>
       {approval.message && <p className="mt-1">{approval.message}</p>}
+      {showContext && <RecentContext runId={approval.runId} />}
       <pre className="mt-2 max-h-40 overflow-auto rounded bg-white p-2 font-mono text-xs dark:bg-zinc-900">
         {JSON.stringify(approval.toolInput, null, 2)}
       </pre>
       {canDecide ? (
         <div className="mt-3 flex flex-wrap items-center gap-2">
           <input name="reason" placeholder="Reason (optional)" aria-label="Reason" className={`${inputClass} max-w-xs`} />
-          <Button type="submit" name="decision" value="approve" disabled={pending} data-testid="approve">
-            Approve
+          <Button ref={approveRef} type="submit" name="decision" value="approve" disabled={pending} data-testid="approve" aria-keyshortcuts="A">
+            Approve <kbd className="text-xs opacity-70">A</kbd>
           </Button>
-          <Button type="submit" name="decision" value="deny" variant="danger" disabled={pending} data-testid="deny">
-            Deny
+          <Button ref={denyRef} type="submit" name="decision" value="deny" variant="danger" disabled={pending} data-testid="deny" aria-keyshortcuts="D">
+            Deny <kbd className="text-xs opacity-70">D</kbd>
           </Button>
         </div>
       ) : (

@@ -46,7 +46,7 @@ export function ApprovalInbox({ canDecide }: { canDecide: boolean }) {
         ) : (
           pending.data!.items.map((approval) => (
             <div key={approval.id} className="space-y-1">
-              <ApprovalCard approval={approval} canDecide={canDecide} />
+              <ApprovalCard approval={approval} canDecide={canDecide} showContext />
               <Link href={`/runs/${approval.runId}`} className="text-xs text-indigo-600 hover:underline">
                 Open the run
               </Link>

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { apiFetch } from "@/lib/client/api-fetch";
 import { ApprovalCard, type PendingApproval } from "./approval-card";
 import { StatusBadge, formatTime, formatUsd, summarizeEvent } from "./run-format";
+import { addToTimeline, emptyTimeline, spanStatus, type SpanStatus, type TimelineState } from "./timeline-rows";
 import { useLiveSocket } from "./use-live-socket";
 
 export interface RunSummary {
@@ -90,13 +91,125 @@ function HookLedger({ rows }: { rows: LedgerRow[] }) {
   );
 }
 
+
+function hooksBadge(hooks: LedgerRow[]) {
+  if (hooks.length === 0) return null;
+  const blocked = hooks.some((h) => h.verdict === "block" && !h.ignored);
+  return (
+    <span
+      className={`shrink-0 rounded px-1.5 text-xs ${blocked ? "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
+    >
+      {blocked ? "blocked by hook" : `${hooks.filter((h) => h.matched).length}/${hooks.length} hooks`}
+    </span>
+  );
+}
+
+function EventDetail({ event, hooks }: { event: RunEvent; hooks: LedgerRow[] }) {
+  return (
+    <div className="space-y-2 bg-zinc-50 px-4 py-3 dark:bg-zinc-950/50">
+      <HookLedger rows={hooks} />
+      <pre className="max-h-72 overflow-auto rounded bg-white p-2 font-mono text-xs dark:bg-zinc-900" data-testid="event-json">
+        {JSON.stringify({ seq: event.seq, type: event.type, ts: event.ts, data: event.data }, null, 2)}
+      </pre>
+    </div>
+  );
+}
+
+function EventRow({ event, open, onToggle, hooks }: { event: RunEvent; open: boolean; onToggle: () => void; hooks: LedgerRow[] }) {
+  return (
+    <>
+      <button
+        type="button"
+        onClick={onToggle}
+        aria-expanded={open}
+        className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+      >
+        <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{event.seq}</span>
+        <span className={`w-40 shrink-0 font-mono text-xs ${TYPE_STYLES[event.type] ?? ""}`}>{event.type}</span>
+        <span className="min-w-0 flex-1 truncate">{summarizeEvent(event.type, event.data)}</span>
+        {hooksBadge(hooks)}
+      </button>
+      {open && <EventDetail event={event} hooks={hooks} />}
+    </>
+  );
+}
+
+const SPAN_STYLES: Record<SpanStatus, string> = {
+  running: "text-sky-700 dark:text-sky-300",
+  "waiting approval": "text-violet-700 dark:text-violet-300",
+  denied: "text-red-700 dark:text-red-300",
+  error: "text-red-700 dark:text-red-300",
+  done: "text-emerald-700 dark:text-emerald-300",
+};
+
+/** One tool call: its tool.pre, approval, denial and tool.post as one line that opens up. */
+function SpanRow({ events, open, onToggle, ledgerBySeq }: { events: RunEvent[]; open: boolean; onToggle: () => void; ledgerBySeq: Map<number, LedgerRow[]> }) {
+  const pre = events[0];
+  const post = events.find((e) => e.type === "tool.post");
+  const denied = events.find((e) => e.type === "loop.tool_denied");
+  const status = spanStatus(events);
+  const hooks = events.flatMap((e) => ledgerBySeq.get(e.seq) ?? []);
+  const detail = denied ? `denied: ${String(denied.data.reason ?? "")}` : post ? summarizeEvent("tool.post", post.data) : summarizeEvent(pre.type, pre.data);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={onToggle}
+        aria-expanded={open}
+        className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+        data-status={status}
+      >
+        <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{pre.seq}</span>
+        <span className="w-40 shrink-0 font-mono text-xs">
+          <span className="text-sky-700 dark:text-sky-300">{String(pre.data.toolName ?? "tool")}</span>{" "}
+          <span className={SPAN_STYLES[status]} data-testid="span-status">
+            {status}
+          </span>
+        </span>
+        <span className="min-w-0 flex-1 truncate">{detail}</span>
+        {post && <span className="shrink-0 font-mono text-xs text-zinc-400">{Number(post.data.durationMs ?? 0)} ms</span>}
+        {hooksBadge(hooks)}
+      </button>
+      {open && (
+        <div className="divide-y divide-zinc-100 dark:divide-zinc-800">
+          {events.map((e) => (
+            <div key={e.seq}>
+              <p className="bg-zinc-50 px-4 pt-2 font-mono text-xs dark:bg-zinc-950/50">
+                #{e.seq} {e.type} · {summarizeEvent(e.type, e.data)}
+              </p>
+              <EventDetail event={e} hooks={ledgerBySeq.get(e.seq) ?? []} />
+            </div>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
 export function RunView({ initial, canOperate }: { initial: RunSummary; canOperate: boolean }) {
   const [run, setRun] = useState(initial);
-  const [events, setEvents] = useState<RunEvent[]>([]);
+  const [timeline, setTimeline] = useState<TimelineState>(emptyTimeline);
   const [paused, setPaused] = useState(false);
-  const [expanded, setExpanded] = useState<number | null>(null);
+  const [expanded, setExpanded] = useState<string | null>(null);
   const lastSeq = useRef(0);
   const held = useRef<RunEvent[]>([]);
+  // Incoming events are applied once per animation frame: a 20,000-event replay is a few
+  // hundred renders, not 20,000.
+  const incoming = useRef<RunEvent[]>([]);
+  const frame = useRef<number | undefined>(undefined);
+  const applyIncoming = useCallback(() => {
+    frame.current = undefined;
+    const batch = incoming.current;
+    incoming.current = [];
+    if (batch.length) setTimeline((t) => addToTimeline(t, batch));
+  }, []);
+  const enqueue = useCallback(
+    (batch: RunEvent[]) => {
+      incoming.current.push(...batch);
+      frame.current ??= requestAnimationFrame(applyIncoming);
+    },
+    [applyIncoming],
+  );
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
   const queryClient = useQueryClient();
@@ -141,7 +254,7 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
         const ev = msg.event as { type: string; ts: string; data: Record<string, unknown> };
         const event = { seq, type: ev.type, ts: ev.ts, data: ev.data };
         if (pausedRef.current) held.current.push(event);
-        else setEvents((list) => [...list, event]);
+        else enqueue([event]);
         refreshLedger();
       } else if (msg.type === "run" && (msg.run as RunSummary).id === run.id) {
         setRun((current) => ({ ...current, ...(msg.run as RunSummary) }));
@@ -152,22 +265,23 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
   );
 
   const resume = () => {
-    setEvents((list) => [...list, ...held.current]);
+    enqueue(held.current);
     held.current = [];
     setPaused(false);
   };
+  const rows = timeline.rows;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: events.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 36,
     overscan: 20,
   });
   const follow = useRef(true);
   useEffect(() => {
-    if (follow.current && events.length > 0) virtualizer.scrollToIndex(events.length - 1, { align: "end" });
-  }, [events.length, virtualizer]);
+    if (follow.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
+  }, [rows.length, virtualizer]);
 
   const [cancelState, cancelAction, cancelling] = useActionState(cancelRunAction, {});
 
@@ -219,47 +333,27 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
         className="h-[60vh] overflow-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
         data-testid="run-timeline"
       >
-        {events.length === 0 ? (
+        {rows.length === 0 ? (
           <p className="p-6 text-sm text-zinc-500">{run.status === "queued" ? "Waiting for a worker…" : "Loading events…"}</p>
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const event = events[item.index];
-              const open = expanded === event.seq;
-              const hooks = ledgerBySeq.get(event.seq) ?? [];
-              const blocked = hooks.some((h) => h.verdict === "block" && !h.ignored);
+              const row = rows[item.index];
+              const open = expanded === row.key;
               return (
                 <div
-                  key={event.seq}
+                  key={row.key}
                   ref={virtualizer.measureElement}
                   data-index={item.index}
                   style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}
                   className="border-b border-zinc-100 dark:border-zinc-800"
-                  data-testid="run-event"
-                  data-type={event.type}
+                  data-testid={row.kind === "span" ? "run-span" : "run-event"}
+                  data-type={row.kind === "span" ? "tool-call" : row.event.type}
                 >
-                  <button
-                    type="button"
-                    onClick={() => setExpanded(open ? null : event.seq)}
-                    aria-expanded={open}
-                    className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
-                  >
-                    <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{event.seq}</span>
-                    <span className={`w-40 shrink-0 font-mono text-xs ${TYPE_STYLES[event.type] ?? ""}`}>{event.type}</span>
-                    <span className="min-w-0 flex-1 truncate">{summarizeEvent(event.type, event.data)}</span>
-                    {hooks.length > 0 && (
-                      <span className={`shrink-0 rounded px-1.5 text-xs ${blocked ? "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}>
-                        {blocked ? "blocked by hook" : `${hooks.filter((h) => h.matched).length}/${hooks.length} hooks`}
-                      </span>
-                    )}
-                  </button>
-                  {open && (
-                    <div className="space-y-2 bg-zinc-50 px-4 py-3 dark:bg-zinc-950/50">
-                      <HookLedger rows={hooks} />
-                      <pre className="max-h-72 overflow-auto rounded bg-white p-2 font-mono text-xs dark:bg-zinc-900" data-testid="event-json">
-                        {JSON.stringify({ seq: event.seq, type: event.type, ts: event.ts, data: event.data }, null, 2)}
-                      </pre>
-                    </div>
+                  {row.kind === "span" ? (
+                    <SpanRow events={row.events} open={open} onToggle={() => setExpanded(open ? null : row.key)} ledgerBySeq={ledgerBySeq} />
+                  ) : (
+                    <EventRow event={row.event} open={open} onToggle={() => setExpanded(open ? null : row.key)} hooks={ledgerBySeq.get(row.event.seq) ?? []} />
                   )}
                 </div>
               );

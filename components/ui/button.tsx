@@ -1,5 +1,5 @@
 import { clsx } from "clsx";
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 
 const VARIANTS = {
   primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-400",
@@ -21,6 +21,6 @@ export function Button({
   variant = "primary",
   className,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof VARIANTS }) {
+}: ComponentProps<"button"> & { variant?: keyof typeof VARIANTS }) {
   return <button className={buttonClass(variant, className)} {...props} />;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/stream/channels";
 import type { Db } from "../client";
 import { runEvents, runs } from "../schema";
@@ -46,4 +46,15 @@ export async function listRunEventsAfter(db: Db, params: { runId: string; after:
     .where(and(eq(runEvents.runId, params.runId), gt(runEvents.seq, params.after)))
     .orderBy(asc(runEvents.seq))
     .limit(params.limit);
+}
+
+/** The last `limit` events of a run, oldest first: the run's recent context. */
+export async function listRunEventsTail(db: Db, params: { runId: string; limit: number }) {
+  const rows = await db
+    .select({ seq: runEvents.seq, type: runEvents.type, ts: runEvents.ts, data: runEvents.data })
+    .from(runEvents)
+    .where(eq(runEvents.runId, params.runId))
+    .orderBy(desc(runEvents.seq))
+    .limit(params.limit);
+  return rows.reverse();
 }

@@ -16,6 +16,7 @@ import { roleAtLeast } from "@/lib/auth/roles";
 import { EVENT_NAMES } from "@/lib/hooks/events";
 import type { ApprovalPort } from "@/lib/hooks/ports";
 import { hookSpecSchema } from "@/lib/hooks/spec";
+import type { HookRuntime } from "@/lib/hooks/runtime";
 import { createRunHookRuntime } from "@/lib/runs/hook-runtime-factory";
 import { createToolRegistry } from "@/lib/tools/tool-registry";
 
@@ -45,12 +46,14 @@ const askNobody: ApprovalPort = {
   },
 };
 
-export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeof hookTrialSchema>) {
-  const hooks = body.hooks ?? [body.hook!];
+export function assertMayRun(principal: Principal, hooks: readonly { action: { type: string } }[]) {
   if (hooks.some((h) => h.action.type === "command" || h.action.type === "code") && !roleAtLeast(principal.role, "admin")) {
     throw ApiError.forbidden("Only admins may run command and code hooks, even in a test");
   }
-  const { type, agentName, agentId, metadata, vars, ...data } = body.event;
+}
+
+/** A runtime for trials: no ledger rows stored, nobody asked, tools in a throwaway workspace. */
+export async function withTrialRuntime<T>(db: Db, work: (runtime: HookRuntime, workspaceDir: string) => Promise<T>): Promise<T> {
   const workspaceDir = await mkdtemp(path.join(tmpdir(), "hookplane-trial-"));
   try {
     const runtime = createRunHookRuntime({
@@ -62,9 +65,23 @@ export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeo
       }),
       persistLedger: false,
     });
-    // Scoped hooks only run for their own agent: a trial runs them as that agent.
-    const trialHooks = hooks.map((h) => ({ ...h, scope: "global", enabled: true }));
-    const result = await runtime.dispatch(trialHooks, {
+    return await work(runtime, workspaceDir);
+  } finally {
+    await rm(workspaceDir, { recursive: true, force: true });
+  }
+}
+
+/** Scoped hooks only run for their own agent or schedule; a trial runs them as written, globally. */
+export function asTrialHooks<H extends { scope?: string }>(hooks: readonly H[]) {
+  return hooks.map((h) => ({ ...h, scope: "global", enabled: true }));
+}
+
+export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeof hookTrialSchema>) {
+  const hooks = body.hooks ?? [body.hook!];
+  assertMayRun(principal, hooks);
+  const { type, agentName, agentId, metadata, vars, ...data } = body.event;
+  return withTrialRuntime(db, async (runtime, workspaceDir) => {
+    const result = await runtime.dispatch(asTrialHooks(hooks), {
       type: type as (typeof EVENT_NAMES)[number],
       runId: "hook-test",
       agentId,
@@ -77,7 +94,5 @@ export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeo
       triggerType: "hook-test",
     });
     return { ...result, ledger: result.ledger.map((entry, i) => ({ ...entry, scope: hooks[i]?.scope ?? entry.scope })) };
-  } finally {
-    await rm(workspaceDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -46,6 +46,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
     if (fresh) {
       deps.emit("approval.settled", {
         approvalId: row.id,
+        toolCallId: row.toolCallId,
         toolName: row.toolName,
         toolInput: row.toolInput,
         decision: decision.decision,
@@ -73,6 +74,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
       if (created) {
         deps.emit("approval.requested", {
           approvalId: row.id,
+          toolCallId: row.toolCallId,
           toolName: row.toolName,
           toolInput: row.toolInput,
           hookId: req.hookId,

@@ -64,18 +64,20 @@ export async function addAgent(t: TestDatabase, spec: AgentSpecInput, hooks: Omi
   return agent;
 }
 
-export async function waitForRun(t: TestDatabase, id: string, predicate: (run: NonNullable<Awaited<ReturnType<typeof getRun>>>) => boolean, timeoutMs = 20_000) {
-  let last: Awaited<ReturnType<typeof getRun>>;
-  await expect
-    .poll(
-      async () => {
-        last = await getRun(t.db, { id });
-        return last ? predicate(last) : false;
-      },
-      { timeout: timeoutMs, interval: 50 },
-    )
-    .toBe(true);
-  return last!;
+export async function waitForRun(
+  t: TestDatabase,
+  id: string,
+  predicate: (run: NonNullable<Awaited<ReturnType<typeof getRun>>>) => boolean,
+  timeoutMs = 20_000,
+) {
+  // A plain loop rather than expect.poll, so setup hooks can wait for runs too.
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(t.db, { id });
+    if (run && predicate(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} did not reach the expected state in ${timeoutMs} ms (status ${run?.status})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export async function runEvents(t: TestDatabase, runId: string) {

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { listRecentEvents } from "@/db/queries/event-samples";
+import { findAgentOr404 } from "@/lib/agents/agent-service";
+import { apiRoute } from "@/lib/api/route";
+import { EVENT_NAMES } from "@/lib/hooks/events";
+
+const samplesQuerySchema = z.object({
+  event: z.enum(EVENT_NAMES as [string, ...string[]]),
+  agent: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** Recorded events of a type from past runs, to try a hook against. */
+export const GET = apiRoute({ role: "viewer", query: samplesQuerySchema }, async ({ db, query }) => {
+  const agentId = query.agent ? (await findAgentOr404(db, query.agent)).id : undefined;
+  return { items: await listRecentEvents(db, { type: query.event, agentId, limit: query.limit }) };
+});

@@ -1,0 +1,46 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { agents, hookInvocations, runEvents, runs } from "../schema";
+
+/** Recent recorded events of one type, to try a hook against (optionally of one agent). */
+export async function listRecentEvents(db: Db, params: { type: string; agentId?: string; limit: number }) {
+  return db
+    .select({ runId: runEvents.runId, seq: runEvents.seq, ts: runEvents.ts, data: runEvents.data, agentId: runs.agentId, agentName: agents.name })
+    .from(runEvents)
+    .innerJoin(runs, eq(runs.id, runEvents.runId))
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(and(eq(runEvents.type, params.type), params.agentId ? eq(runs.agentId, params.agentId) : undefined))
+    .orderBy(desc(runEvents.id))
+    .limit(params.limit);
+}
+
+export async function listLatestRunIds(db: Db, params: { agentId: string; limit: number }) {
+  const rows = await db.select({ id: runs.id }).from(runs).where(eq(runs.agentId, params.agentId)).orderBy(desc(runs.createdAt)).limit(params.limit);
+  return rows.map((r) => r.id);
+}
+
+/** Every event of some runs, in order, for replaying a draft hook over what happened. */
+export async function listEventsOfRuns(db: Db, params: { runIds: string[]; types: string[] }) {
+  if (params.runIds.length === 0) return [];
+  return db
+    .select({ runId: runEvents.runId, seq: runEvents.seq, type: runEvents.type, ts: runEvents.ts, data: runEvents.data })
+    .from(runEvents)
+    .where(and(inArray(runEvents.runId, params.runIds), inArray(runEvents.type, params.types)))
+    .orderBy(runEvents.runId, runEvents.seq);
+}
+
+/** (run id, event seq) pairs where an enforced hook's block took effect. */
+export async function listEffectiveBlocks(db: Db, params: { runIds: string[] }) {
+  if (params.runIds.length === 0) return [];
+  return db
+    .select({ runId: hookInvocations.runId, eventSeq: hookInvocations.eventSeq, hookKey: hookInvocations.hookKey, reason: hookInvocations.reason })
+    .from(hookInvocations)
+    .where(
+      and(
+        inArray(hookInvocations.runId, params.runIds),
+        eq(hookInvocations.verdict, "block"),
+        eq(hookInvocations.ignored, false),
+        sql`${hookInvocations.mode} is distinct from 'shadow'`,
+      ),
+    );
+}
