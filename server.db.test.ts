@@ -41,7 +41,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(".next/BUILD_ID")) throw new Error("run `next build` before this test (npm test does)");
+  if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("run `next build` before this test (npm test does)");
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-restart-"));
   if (process.env.DATABASE_URL) {
     pgDatabase = await createTestDatabase();

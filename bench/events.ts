@@ -30,7 +30,7 @@ const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 5);
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 20);
 
-if (!existsSync(".next/BUILD_ID")) {
+if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) {
   console.error("bench:events runs the real server: run `npm run build` first");
   process.exit(1);
 }

@@ -240,11 +240,44 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
     refreshTimer.current = setTimeout(() => queryClient.invalidateQueries({ queryKey: ["run-ledger", run.id] }), 300);
   }, [queryClient, run.id]);
 
+  // Stored events come in a few large HTTP pages; the socket then streams from the last one
+  // (subscribing with `after`), so a 20,000-event run is not 20,000 socket messages.
+  const sendRef = useRef<((msg: unknown) => void) | undefined>(undefined);
+  const historyLoaded = useRef(false);
+  const subscribeRun = useCallback(() => {
+    if (historyLoaded.current) sendRef.current?.({ type: "subscribe", topic: `run:${run.id}`, after: lastSeq.current });
+  }, [run.id]);
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      for (;;) {
+        const page = await apiFetch<{ items: RunEvent[]; nextAfter: number | null }>(`/api/v1/runs/${run.id}/events?after=${lastSeq.current}&limit=5000`);
+        if (cancelled) return;
+        const fresh = page.items.filter((e) => e.seq === lastSeq.current + 1 + page.items.indexOf(e));
+        if (fresh.length) {
+          lastSeq.current = fresh[fresh.length - 1].seq;
+          enqueue(fresh);
+        }
+        if (page.nextAfter === null || fresh.length < page.items.length) break;
+      }
+      historyLoaded.current = true;
+      subscribeRun();
+    })().catch(() => {
+      // The socket replays from the last seq we have instead.
+      historyLoaded.current = true;
+      subscribeRun();
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [run.id, enqueue, subscribeRun]);
+
   const socketState = useLiveSocket(
     (send) => {
-      send({ type: "subscribe", topic: `run:${run.id}`, after: lastSeq.current });
+      sendRef.current = send;
       send({ type: "subscribe", topic: "runs" });
       send({ type: "subscribe", topic: "approvals" });
+      subscribeRun();
     },
     (msg) => {
       if (msg.type === "event" && msg.runId === run.id) {
@@ -270,6 +303,8 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
     setPaused(false);
   };
   const rows = timeline.rows;
+  const lastRow = rows.at(-1);
+  const loadedSeq = lastRow ? (lastRow.kind === "span" ? Math.max(...lastRow.events.map((e) => e.seq)) : lastRow.event.seq) : 0;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -278,10 +313,19 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
     estimateSize: () => 36,
     overscan: 20,
   });
+  // Follow the newest event until the person scrolls up; scrolling back to the bottom resumes it.
   const follow = useRef(true);
+  const lastScrollTop = useRef(0);
   useEffect(() => {
-    if (follow.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
-  }, [rows.length, virtualizer]);
+    const el = scrollRef.current;
+    if (!follow.current || !el || rows.length === 0) return;
+    el.scrollTop = el.scrollHeight;
+    // Rows measured in this frame can grow the list; settle at the bottom on the next one too.
+    const id = requestAnimationFrame(() => {
+      if (follow.current) el.scrollTop = el.scrollHeight;
+    });
+    return () => cancelAnimationFrame(id);
+  }, [rows, virtualizer]);
 
   const [cancelState, cancelAction, cancelling] = useActionState(cancelRunAction, {});
 
@@ -328,10 +372,14 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
         ref={scrollRef}
         onScroll={(e) => {
           const el = e.currentTarget;
-          follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          if (atBottom) follow.current = true;
+          else if (el.scrollTop < lastScrollTop.current - 4) follow.current = false;
+          lastScrollTop.current = el.scrollTop;
         }}
         className="h-[60vh] overflow-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
         data-testid="run-timeline"
+        data-loaded-seq={loadedSeq}
       >
         {rows.length === 0 ? (
           <p className="p-6 text-sm text-zinc-500">{run.status === "queued" ? "Waiting for a worker…" : "Loading events…"}</p>

@@ -1,0 +1,44 @@
+import { ExportMenu } from "@/components/config-io/export-menu";
+import { ImportForm } from "@/components/config-io/import-form";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { listAgents } from "@/db/queries/agents";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast } from "@/lib/auth/roles";
+
+export const metadata = { title: "Import and export" };
+
+export default async function ImportPage() {
+  const principal = await requirePagePrincipal();
+  const { db } = await getDatabase();
+  const agents = (await listAgents(db, { limit: 1000 })).map((a) => a.name);
+  const canImport = roleAtLeast(principal.role, "operator");
+  return (
+    <>
+      <PageHeader
+        title="Import and export"
+        description="Bring hooks written for Claude Code, herdctl, Loom, Tailored AI, AgenTopology or Standard Agents into Hookplane, or write Hookplane's config out in one of those dialects."
+      />
+      <div className="space-y-8">
+        <section aria-labelledby="import-heading">
+          <h2 id="import-heading" className="mb-3 text-base font-semibold">
+            Import
+          </h2>
+          {canImport ? (
+            <ImportForm canApply />
+          ) : (
+            <p className="text-sm text-zinc-500" data-testid="import-read-only">
+              Importing needs the operator role; you are {principal.role}.
+            </p>
+          )}
+        </section>
+        <section aria-labelledby="export-heading">
+          <h2 id="export-heading" className="mb-3 text-base font-semibold">
+            Export
+          </h2>
+          <ExportMenu agents={agents} />
+        </section>
+      </div>
+    </>
+  );
+}

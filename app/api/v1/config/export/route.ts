@@ -1,0 +1,16 @@
+import { apiRoute } from "@/lib/api/route";
+import { exportStoredConfig, warningsHeader } from "@/lib/config-io/config-export";
+import { exportQuerySchema } from "@/lib/config-io/import-request";
+
+export const GET = apiRoute({ role: "viewer", query: exportQuerySchema }, async ({ db, query }) => {
+  const file = await exportStoredConfig(db, query);
+  return new Response(file.content, {
+    headers: {
+      "content-type": `${file.contentType}; charset=utf-8`,
+      "content-disposition": `attachment; filename="${file.filename}"`,
+      "x-hookplane-warnings": warningsHeader(file.warnings),
+      "x-hookplane-warning-count": String(file.warnings.length),
+      "cache-control": "no-store",
+    },
+  });
+});

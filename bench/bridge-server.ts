@@ -1,0 +1,37 @@
+/**
+ * The server half of `npm run bench:bridge`: the real ingest route handler over node:http on a
+ * fresh database (in-memory PGlite, or a new database on DATABASE_URL), an agent with no hooks
+ * (the allow path) and an operator token. Prints one JSON line {url, token, agent}, then serves
+ * until killed.
+ */
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { createTestDatabase } from "@/db/test-database";
+import { agentSpecSchema } from "@/lib/agents/agent-spec";
+import { startRouteServer } from "@/lib/api/route-server";
+import { callRoute } from "@/lib/api/test-client";
+import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
+import * as setupRoute from "@/app/api/v1/setup/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+
+async function main() {
+  const t = await createTestDatabase();
+  installDatabase(t);
+  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "bench@example.com", password: "long enough" } })).body.token;
+  const token = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "bridge", role: "operator" } })).body.token;
+  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bench-agent" }) });
+  const server = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST }]);
+  process.stdout.write(`${JSON.stringify({ url: server.url, token, agent: "bench-agent" })}\n`);
+  const shutdown = async () => {
+    await server.close();
+    await t.drop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown());
+  process.on("SIGINT", () => void shutdown());
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+/**
+ * npm run bench:ui — loads a run of 20,000 stored events in Chromium and prints the time until
+ * the timeline is interactive (every event in, the last one on screen, the main thread answering
+ * a frame) and the frame times while scrolling it top to bottom. Target: interactive < 1.5 s.
+ * Uses PostgreSQL (DATABASE_URL, default the local test server) so the events can be written
+ * before the real server starts; needs `npm run build`.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { createAgent } from "@/db/queries/agents";
+import { appendRunEvents, type NewRunEvent } from "@/db/queries/run-events";
+import { createRun, finishRun } from "@/db/queries/runs";
+import { createSession } from "@/db/queries/sessions";
+import { createUser } from "@/db/queries/users";
+import { createTestDatabase } from "@/db/test-database";
+import { agentSpecSchema } from "@/lib/agents/agent-spec";
+import { hashPassword } from "@/lib/auth/password";
+import { hashSecretToken, newSecretToken } from "@/lib/auth/secret-token";
+import { startProcess, stop, summarize, waitForHealth } from "./bench-support";
+
+process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
+const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 20_000);
+const fmt = (n: number) => n.toFixed(1);
+
+if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) {
+  console.error("bench:ui runs the real server: run `npm run build` first");
+  process.exit(1);
+}
+
+/** A realistic mix: model turns, tool calls with pre/post (spans), reminders. */
+function syntheticEvents(n: number): NewRunEvent[] {
+  const events: NewRunEvent[] = [{ type: "session.start", data: { prompt: "benchmark" } }, { type: "user.prompt.submit", data: { prompt: "benchmark" } }];
+  let turn = 0;
+  while (events.length < n - 1) {
+    turn++;
+    events.push({ type: "model.pre", data: { turn, messageCount: turn * 3 } });
+    events.push({ type: "model.post", data: { model: "scripted", text: `Turn ${turn}: reading the next file`, inputTokens: 400 + turn, outputTokens: 40, cachedTokens: 0, costUsd: 0.00048, stopReason: "tool_use", toolCallCount: 1 } });
+    const id = `call_${turn}`;
+    events.push({ type: "tool.pre", data: { toolName: "read_file", toolInput: { path: `src/file-${turn}.ts` }, toolCallId: id } });
+    events.push({ type: "tool.post", data: { toolName: "read_file", toolInput: { path: `src/file-${turn}.ts` }, toolCallId: id, output: `export const value${turn} = ${turn};`, isError: false, durationMs: 2 } });
+  }
+  events.length = n - 1;
+  events.push({ type: "session.end", data: { outcome: "completed", response: "done" } });
+  return events;
+}
+
+async function main() {
+  const t = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-ui-"));
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const base = `http://127.0.0.1:${port}`;
+  const user = await createUser(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "viewer" });
+  const sessionToken = newSecretToken("");
+  await createSession(t.db, { tokenHash: hashSecretToken(sessionToken), userId: user.id, ttlMs: 3600_000 });
+  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "big-run" }) }))!;
+  const run = await createRun(t.db, { agentId: agent.id, prompt: "20,000 events", source: "bench" });
+  const events = syntheticEvents(EVENTS);
+  for (let i = 0; i < events.length; i += 1000) await appendRunEvents(t.db, { runId: run.id, events: events.slice(i, i + 1000) });
+  await finishRun(t.db, { id: run.id, outcome: "completed", response: "done" });
+
+  const server = startProcess(["server.ts"], { DATABASE_URL: t.databaseUrl, PORT: String(port), NODE_ENV: "production", HOOKPLANE_WORKER_CONCURRENCY: "0", HOOKPLANE_DATA_DIR: dataDir });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+  });
+  try {
+    await waitForHealth(base);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies([{ name: "hp_session", value: sessionToken, url: base }]);
+    const page = await context.newPage();
+    // Warm the server's page code once so the figure is the browser's work, not a cold start.
+    await page.goto(`${base}/runs`);
+
+    const interactiveMs: number[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await page.goto(`${base}/runs/${run.id}`);
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid="run-timeline"]')?.getAttribute("data-loaded-seq")) >= n, EVENTS, { timeout: 60_000, polling: "raf" });
+      // Followed to the end: the last event is on screen, then a frame answers.
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector('[data-testid="run-timeline"] [data-type="session.end"]');
+          const box = document.querySelector('[data-testid="run-timeline"]')?.getBoundingClientRect();
+          const row = el?.getBoundingClientRect();
+          return Boolean(row && box && row.top >= box.top && row.top < box.bottom - 10);
+        },
+        undefined,
+        { timeout: 30_000, polling: "raf" },
+      ).catch(async (error) => {
+        const where = path.resolve("test-results/bench-ui-failure.png");
+        await page.screenshot({ path: where });
+        const info = await page.evaluate(() => {
+          const el = document.querySelector('[data-testid="run-timeline"]') as HTMLElement;
+          return { scrollTop: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, rows: el.querySelectorAll("[data-index]").length, last: el.querySelector("[data-index]:last-child")?.getAttribute("data-type") };
+        });
+        throw new Error(`the last event never came on screen (${JSON.stringify(info)}; screenshot ${where})`, { cause: error });
+      });
+      const ms = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) =>
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)),
+          ),
+      );
+      interactiveMs.push(ms);
+    }
+
+    // Scroll top to bottom in steps, one step per frame, and record frame durations.
+    const frames = await page.evaluate(async () => {
+      const el = document.querySelector('[data-testid="run-timeline"]') as HTMLElement;
+      el.scrollTop = 0;
+      await new Promise((r) => requestAnimationFrame(r));
+      const deltas: number[] = [];
+      let last = performance.now();
+      const steps = 240;
+      const stride = (el.scrollHeight - el.clientHeight) / steps;
+      for (let i = 1; i <= steps; i++) {
+        el.scrollTop = Math.round(i * stride);
+        await new Promise((r) => requestAnimationFrame(r));
+        const now = performance.now();
+        deltas.push(now - last);
+        last = now;
+      }
+      return deltas;
+    });
+    const frame = summarize(frames);
+    const interactive = summarize(interactiveMs);
+    console.log("\nbench:ui — a run of %d stored events in Chromium\n", EVENTS);
+    console.log(`time to interactive timeline: ${interactiveMs.map(fmt).join(" / ")} ms (best ${fmt(Math.min(...interactiveMs))}, median ${fmt(interactive.p50)}; target < 1500 ms)`);
+    console.log(`frame time while scrolling:   p50 ${fmt(frame.p50)} ms, p95 ${fmt(frame.p95)} ms, max ${fmt(Math.max(...frames))} ms over ${frame.n} frames`);
+  } finally {
+    await browser.close();
+    await stop(server);
+    await t.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

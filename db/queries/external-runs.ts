@@ -1,0 +1,56 @@
+/**
+ * Runs driven by an outside runtime (a Claude Code session through the bridge, any runtime through
+ * /api/v1/ingest/events): no worker executes them; their events arrive over HTTP, one request per
+ * hook call, possibly several at once for one session.
+ */
+import { eq, sql } from "drizzle-orm";
+import { CHANNELS } from "@/lib/stream/channels";
+import type { Db } from "../client";
+import { runs } from "../schema";
+import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";
+
+/**
+ * The session's current run, or a new running one. A finished run is reused only when it was
+ * cancelled and `keepCancelled` is set, so a cancel from the dashboard keeps the session stopped
+ * until it starts over. A transaction-scoped advisory lock on (agent, session) makes two
+ * concurrent first events of one session share one run instead of creating two.
+ */
+export async function getOrStartExternalRun(
+  db: Db,
+  params: { agentId: string; externalSessionId: string; source: string; prompt: string; createdBy: string; keepCancelled: boolean },
+): Promise<{ run: RunRow; created: boolean }> {
+  const reusable = (run: RunRow | undefined): run is RunRow =>
+    Boolean(run && (run.status !== "finished" || (params.keepCancelled && run.outcome === "cancelled")));
+  // Every hook call of a session lands here: the common case (the run exists) needs no lock.
+  const current = await getRunByExternalSession(db, params);
+  if (reusable(current)) return { run: current, created: false };
+  return db.transaction(async (tx) => {
+    const key = `external-run:${params.agentId}:${params.externalSessionId}`;
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+    const latest = await getRunByExternalSession(tx, params);
+    if (reusable(latest)) return { run: latest, created: false };
+    const created = await createRun(tx, {
+      agentId: params.agentId,
+      prompt: params.prompt,
+      source: params.source,
+      createdBy: params.createdBy,
+      externalSessionId: params.externalSessionId,
+    });
+    await setRunStatus(tx, { id: created.id, status: "running" });
+    const [run] = await tx.select().from(runs).where(eq(runs.id, created.id));
+    return { run, created: true };
+  });
+}
+
+/** Records a tool the session used (and whether a hook denied one), for the run list's filters. */
+export async function noteExternalToolUse(db: Db, params: { id: string; toolName: string; blocked?: boolean }) {
+  const tool = JSON.stringify([params.toolName]);
+  await db
+    .update(runs)
+    .set({
+      toolsUsed: sql`case when ${runs.toolsUsed} @> ${tool}::jsonb then ${runs.toolsUsed} else ${runs.toolsUsed} || ${tool}::jsonb end`,
+      ...(params.blocked ? { blocked: true } : {}),
+    })
+    .where(eq(runs.id, params.id));
+  await db.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })})`);
+}

@@ -1,0 +1,85 @@
+/**
+ * Serves route handlers over real HTTP from node:http, without Next: for tests and benchmarks that
+ * need a real client (the `hookplane` CLI) to talk to the real handlers. A request's signal aborts
+ * when the client goes away, as under Next, so held requests (approvals) notice.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+type Handler = (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
+
+export interface RouteEntry {
+  method: string;
+  /** `/api/v1/approvals/:id/decision`: `:name` segments become params. */
+  path: string;
+  handler: Handler;
+}
+
+export interface RouteServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
+  const want = pattern.split("/");
+  const got = pathname.split("/");
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [i, part] of want.entries()) {
+    if (part.startsWith(":")) params[part.slice(1)] = decodeURIComponent(got[i]);
+    else if (part !== got[i]) return undefined;
+  }
+  return params;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function handle(routes: RouteEntry[], req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  for (const route of routes) {
+    const params = route.method === req.method ? matchPath(route.path, url.pathname) : undefined;
+    if (!params) continue;
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    }
+    const body = await readBody(req);
+    const request = new Request(url, { method: req.method, headers, body: body && body.length > 0 ? new Uint8Array(body) : undefined, signal: controller.signal });
+    const response = await route.handler(request, { params: Promise.resolve(params) });
+    const out = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+    res.end(out);
+    return;
+  }
+  res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not_found", message: `${req.method} ${url.pathname}` } }));
+}
+
+export async function startRouteServer(routes: RouteEntry[], port = 0): Promise<RouteServer> {
+  const server = createServer((req, res) => {
+    handle(routes, req, res).catch((error) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
