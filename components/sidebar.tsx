@@ -1,7 +1,7 @@
 "use client";
 
 import { clsx } from "clsx";
-import { Activity, Anchor, Bot, Settings, ShieldCheck, Upload, Webhook } from "lucide-react";
+import { Activity, Anchor, Bot, DollarSign, ScrollText, Settings, ShieldCheck, Upload, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOutAction } from "@/app/actions/auth";
@@ -15,6 +15,8 @@ const SECTIONS = [
   { href: "/hooks", label: "Hooks", icon: Anchor },
   { href: "/runs", label: "Runs", icon: Activity },
   { href: "/approvals", label: "Approvals", icon: ShieldCheck },
+  { href: "/audit", label: "Audit", icon: ScrollText },
+  { href: "/costs", label: "Costs", icon: DollarSign },
   { href: "/import", label: "Import", icon: Upload },
   { href: "/settings", label: "Settings", icon: Settings },
 ] as const;

@@ -25,6 +25,14 @@ export class AuthPages {
     await expect(this.page).toHaveURL(/\/agents$/);
   }
 
+  /** Specs run alone start on a fresh server: the first one in creates the admin. */
+  async signInOrSetUp(email: string, password: string) {
+    await this.page.goto("/");
+    await this.page.waitForURL(/\/(setup|sign-in)$/);
+    if (this.page.url().endsWith("/setup")) await this.setUpFirstAdmin(email, password);
+    else await this.signIn(email, password);
+  }
+
   async signOut() {
     await this.page.getByTestId("sign-out").click();
     await expect(this.page).toHaveURL(/\/sign-in$/);
@@ -85,5 +93,93 @@ export class HookPages {
 
   history() {
     return this.page.getByTestId("version-history");
+  }
+}
+
+export class CostPages {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.getByTestId("nav-costs").click();
+    await expect(this.page).toHaveURL(/\/costs/);
+    await expect(this.page.getByTestId("cost-dashboard")).toBeVisible();
+  }
+
+  total() {
+    return this.page.getByTestId("cost-total");
+  }
+
+  topRun(runId: string) {
+    return this.page.locator(`[data-testid="top-run-row"][data-run-id="${runId}"]`);
+  }
+
+  agentRow(name: string) {
+    return this.page.locator(`[data-testid="cost-by-agent-row"][data-agent="${name}"]`);
+  }
+
+  async testMatch(model: string) {
+    await this.page.getByTestId("price-test-model").fill(model);
+    return { pattern: this.page.getByTestId("price-match-pattern"), cost: this.page.getByTestId("price-match-cost") };
+  }
+}
+
+export class AuditPages {
+  constructor(private readonly page: Page) {}
+
+  async open(tab: "sessions" | "ledger" | "changes" = "sessions") {
+    await this.page.getByTestId("nav-audit").click();
+    await expect(this.page).toHaveURL(/\/audit/);
+    await this.page.getByTestId(`audit-tab-${tab}`).click();
+    await expect(this.page).toHaveURL(new RegExp(`tab=${tab}`));
+  }
+
+  async searchLedger(filters: { hook?: string; verdict?: string; window?: string }) {
+    if (filters.verdict) await this.page.getByTestId("ledger-verdict-filter").selectOption(filters.verdict);
+    if (filters.window) await this.page.getByTestId("ledger-window").selectOption(filters.window);
+    if (filters.hook !== undefined) await this.page.getByTestId("ledger-hook").fill(filters.hook);
+    await this.page.getByTestId("ledger-search").click();
+  }
+
+  ledgerRows() {
+    return this.page.getByTestId("ledger-row");
+  }
+
+  /** Clicks an export link and returns the finished download. */
+  async download(testId: string) {
+    const [download] = await Promise.all([this.page.waitForEvent("download"), this.page.getByTestId(testId).click()]);
+    return download;
+  }
+
+  changeRows() {
+    return this.page.getByTestId("audit-row");
+  }
+}
+
+export class SettingsPages {
+  constructor(private readonly page: Page) {}
+
+  async open() {
+    await this.page.getByTestId("nav-settings").click();
+    await expect(this.page).toHaveURL(/\/settings$/);
+  }
+
+  async setSecret(name: string, value: string) {
+    const form = this.page.getByTestId("set-secret-form");
+    await form.getByLabel("Name").fill(name);
+    await form.getByLabel("Value").fill(value);
+    await this.page.getByTestId("save-secret").click();
+    return form.getByTestId("form-message");
+  }
+
+  secretRow(name: string) {
+    return this.page.getByTestId("secret-row").filter({ has: this.page.getByTestId("secret-name").getByText(name, { exact: true }) });
+  }
+
+  userRow(email: string) {
+    return this.page.getByTestId("user-row").filter({ hasText: email });
+  }
+
+  scheduleForm() {
+    return this.page.getByTestId("create-schedule-form");
   }
 }

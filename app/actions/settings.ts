@@ -8,7 +8,7 @@ import { revokeApiToken } from "@/db/queries/api-tokens";
 import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { issueApiToken, tokenRequestSchema } from "@/lib/auth/account-service";
 import { requireActionRole } from "@/lib/auth/current-principal";
-import { createUserAudited, newUserSchema } from "@/lib/auth/user-service";
+import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema } from "@/lib/auth/user-service";
 
 export async function createTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   try {
@@ -49,6 +49,20 @@ export async function createUserAction(_prev: ActionState, form: FormData): Prom
     await createUserAudited(db, principal, parsed.data);
     revalidatePath("/settings");
     return { ok: true, message: `Added ${parsed.data.email} as ${parsed.data.role}` };
+  } catch (error) {
+    return errorToActionState(error);
+  }
+}
+
+export async function changeUserRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const principal = await requireActionRole("admin");
+    const parsed = roleChangeSchema.safeParse({ id: form.get("id"), role: form.get("role") });
+    if (!parsed.success) return zodToActionState(parsed.error);
+    const { db } = await getDatabase();
+    const user = await changeUserRoleAudited(db, principal, parsed.data);
+    revalidatePath("/settings");
+    return { ok: true, message: `${user.email} is now ${user.role}` };
   } catch (error) {
     return errorToActionState(error);
   }

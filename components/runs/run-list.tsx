@@ -49,7 +49,8 @@ export function RunList({ agents }: { agents: string[] }) {
   );
 
   const setFilter = (key: string, value: string) => {
-    const next = new URLSearchParams(params.toString());
+    // From the address bar, not the render's params: two quick changes must both survive.
+    const next = new URLSearchParams(window.location.search);
     if (value) next.set(key, value);
     else next.delete(key);
     router.replace(`${pathname}?${next.toString()}`);

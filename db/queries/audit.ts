@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, like, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
 
@@ -23,13 +23,28 @@ export async function logAudit(db: Db, entry: AuditEntry) {
   });
 }
 
-export async function listAudit(
-  db: Db,
-  params: { entityType?: string; entityId?: string; beforeId?: number; limit: number },
-) {
+export interface AuditFilters {
+  entityType?: string;
+  entityId?: string;
+  actor?: string;
+  /** An exact action (`hook.update`) or its namespace (`hook` matches every `hook.*`). */
+  action?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** Newest first; the cursor is the last row's id. */
+export async function listAudit(db: Db, params: AuditFilters & { beforeId?: number; limit: number }) {
   const where: SQL[] = [];
   if (params.entityType) where.push(eq(auditLog.entityType, params.entityType));
   if (params.entityId) where.push(eq(auditLog.entityId, params.entityId));
+  if (params.actor) where.push(eq(auditLog.actor, params.actor));
+  if (params.action) {
+    const namespace = `${params.action.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
+    where.push(or(eq(auditLog.action, params.action), like(auditLog.action, namespace))!);
+  }
+  if (params.from) where.push(gte(auditLog.createdAt, params.from));
+  if (params.to) where.push(lte(auditLog.createdAt, params.to));
   if (params.beforeId) where.push(lt(auditLog.id, params.beforeId));
   return db
     .select()

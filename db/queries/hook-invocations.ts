@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { hookInvocations } from "../schema";
+import { agents, hookInvocations, runs } from "../schema";
 
 export type NewHookInvocation = typeof hookInvocations.$inferInsert;
 
@@ -13,3 +13,61 @@ export async function insertHookInvocations(db: Db, params: { rows: NewHookInvoc
 export async function listRunHookInvocations(db: Db, params: { runId: string }) {
   return db.select().from(hookInvocations).where(eq(hookInvocations.runId, params.runId)).orderBy(asc(hookInvocations.id));
 }
+
+/** The audit search over the hook ledger ("every time `no-prod` blocked a tool this week"). */
+export interface HookLedgerFilters {
+  hookKey?: string;
+  event?: string;
+  verdict?: string;
+  matched?: boolean;
+  agentId?: string;
+  runId?: string;
+  from?: Date;
+  to?: Date;
+  /** Text in the reason, skip reason, output or the command's stdout/stderr. */
+  q?: string;
+}
+
+function ledgerConditions(f: HookLedgerFilters): SQL[] {
+  const where: SQL[] = [];
+  if (f.hookKey) where.push(eq(hookInvocations.hookKey, f.hookKey));
+  if (f.event) where.push(eq(hookInvocations.event, f.event));
+  if (f.verdict) where.push(eq(hookInvocations.verdict, f.verdict));
+  if (f.matched !== undefined) where.push(eq(hookInvocations.matched, f.matched));
+  if (f.agentId) where.push(eq(runs.agentId, f.agentId));
+  if (f.runId) where.push(eq(hookInvocations.runId, f.runId));
+  if (f.from) where.push(gte(hookInvocations.createdAt, f.from));
+  if (f.to) where.push(lte(hookInvocations.createdAt, f.to));
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      or(
+        sql`${hookInvocations.reason} ilike ${like}`,
+        sql`${hookInvocations.skipReason} ilike ${like}`,
+        sql`${hookInvocations.output} ilike ${like}`,
+        sql`${hookInvocations.stdout} ilike ${like}`,
+        sql`${hookInvocations.stderr} ilike ${like}`,
+      )!,
+    );
+  }
+  return where;
+}
+
+/**
+ * Newest first (by id, which follows insertion); the cursor is the last row's id. Rows of hook
+ * tests have no run, hence the left joins.
+ */
+export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit: number; beforeId?: number }) {
+  const where = ledgerConditions(params);
+  if (params.beforeId !== undefined) where.push(lt(hookInvocations.id, params.beforeId));
+  const rows = await db
+    .select({ entry: hookInvocations, agentId: runs.agentId, agentName: agents.name })
+    .from(hookInvocations)
+    .leftJoin(runs, eq(runs.id, hookInvocations.runId))
+    .leftJoin(agents, eq(agents.id, runs.agentId))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(hookInvocations.id))
+    .limit(params.limit);
+  return rows.map((r) => ({ ...r.entry, agentId: r.agentId, agentName: r.agentName }));
+}
+export type HookLedgerRow = Awaited<ReturnType<typeof listHookLedger>>[number];

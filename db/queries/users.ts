@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { users, type Role } from "../schema";
 
@@ -42,4 +42,14 @@ export async function listUsers(db: Db) {
 export async function updateUserRole(db: Db, params: { id: string; role: Role }) {
   const [row] = await db.update(users).set({ role: params.role }).where(eq(users.id, params.id)).returning();
   return row;
+}
+
+export async function getUserById(db: Db, params: { id: string }) {
+  const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, params.id));
+  return row;
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.disabled, false)));
+  return row.n;
 }

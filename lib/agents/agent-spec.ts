@@ -46,8 +46,17 @@ export const agentSpecSchema = z.object({
 export type AgentSpecInput = z.input<typeof agentSpecSchema>;
 export type AgentSpec = z.infer<typeof agentSpecSchema>;
 
-/** PATCH bodies: every field optional, defaults not applied. */
-export const agentPatchSchema = agentSpecSchema.partial().strict();
+/**
+ * PATCH bodies: every field optional and no defaults, so a field left out keeps its stored value.
+ * (zod 4 applies an inner default even under `.partial()`, which would reset tools and limits.)
+ */
+export const agentPatchSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(agentSpecSchema.shape).map(([key, field]) => [key, (field instanceof z.ZodDefault ? field.unwrap() : field).optional()]),
+    ) as unknown as { [K in keyof typeof agentSpecSchema.shape]: z.ZodOptional<z.ZodType<z.infer<typeof agentSpecSchema>[K]>> },
+  )
+  .strict();
 
 export const scheduleSpecSchema = z
   .object({

@@ -6,9 +6,11 @@ import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
 import type { HookEvent } from "@/lib/hooks/event";
 import type { LedgerEntry } from "@/lib/hooks/ledger";
-import type { ApprovalPort, ToolPort } from "@/lib/hooks/ports";
+import type { ApprovalPort, SecretPort, ToolPort } from "@/lib/hooks/ports";
 import { createHookRuntime, type HookRuntime } from "@/lib/hooks/runtime";
 import { logger } from "@/lib/logger";
+import type { SecretBox } from "@/lib/secrets/secret-box";
+import { getSecretBox, readSecretValue } from "@/lib/secrets/secret-store";
 import { killSwitchOn } from "./kill-switch";
 
 export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
@@ -48,6 +50,27 @@ export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, ev
   }));
 }
 
+/**
+ * The secret store first, then `HOOKPLANE_SECRET_<NAME>` for operators who keep secrets in the
+ * environment. Each name is read and decrypted at most once per runtime (one run); a failed read
+ * is not cached, so the next hook tries again. A value the key cannot open throws, and the hook
+ * fails with that message rather than running without its secret.
+ */
+export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, env: Record<string, string | undefined> = process.env): SecretPort {
+  const cache = new Map<string, Promise<string | undefined>>();
+  return {
+    get(name) {
+      let value = cache.get(name);
+      if (!value) {
+        value = readSecretValue(db, box, { name }).then((stored) => stored ?? env[`HOOKPLANE_SECRET_${name}`]);
+        value.catch(() => cache.delete(name));
+        cache.set(name, value);
+      }
+      return value;
+    },
+  };
+}
+
 export interface RunRuntimeDeps {
   db: Db;
   approvals?: ApprovalPort;
@@ -65,7 +88,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
     ...trust,
     approvals: deps.approvals,
     tools: deps.tools,
-    secrets: { get: (name) => process.env[`HOOKPLANE_SECRET_${name}`] },
+    secrets: storeSecretPort(deps.db),
     killSwitch: killSwitchOn,
     logger: {
       warn: (message, details) => logger.warn(details ?? {}, message),

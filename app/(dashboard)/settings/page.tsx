@@ -1,17 +1,26 @@
+import { CreateScheduleForm } from "@/components/settings/create-schedule-form";
 import { CreateTokenForm } from "@/components/settings/create-token-form";
 import { CreateUserForm } from "@/components/settings/create-user-form";
+import { DeleteSecretButton } from "@/components/settings/delete-secret-button";
 import { RevokeTokenButton } from "@/components/settings/revoke-token-button";
+import { ScheduleTable } from "@/components/settings/schedule-table";
+import { SetSecretForm } from "@/components/settings/set-secret-form";
+import { UserRoleSelect } from "@/components/settings/user-role-select";
 import { PageHeader } from "@/components/ui/page-header";
-import { getDatabase } from "@/db/client";
+import { getDatabase, type Db } from "@/db/client";
+import { listAgents } from "@/db/queries/agents";
 import { listApiTokens } from "@/db/queries/api-tokens";
 import { listUsers } from "@/db/queries/users";
 import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { roleAtLeast, type Principal } from "@/lib/auth/roles";
+import { listSchedulesForApi } from "@/lib/schedules/schedule-service";
+import { listSecrets } from "@/lib/secrets/secret-store";
 
 export const metadata = { title: "Settings" };
 
-function Section({ title, description, children }: { title: string; description: string; children: React.ReactNode }) {
+function Section({ title, description, children, testId }: { title: string; description: string; children: React.ReactNode; testId?: string }) {
   return (
-    <section className="rounded-lg border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900">
+    <section className="rounded-lg border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900" data-testid={testId}>
       <h2 className="text-sm font-semibold">{title}</h2>
       <p className="mb-4 text-sm text-zinc-500">{description}</p>
       {children}
@@ -21,75 +30,139 @@ function Section({ title, description, children }: { title: string; description:
 
 const when = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) : "never");
 
+async function AdminSections({ db, principal }: { db: Db; principal: Principal }) {
+  const [users, tokens, secrets] = await Promise.all([listUsers(db), listApiTokens(db), listSecrets(db)]);
+  return (
+    <>
+      <Section title="Users" description="Admins manage everything; operators run agents and edit hooks; viewers read.">
+        <table className="mb-4 w-full text-left text-sm" data-testid="users-table">
+          <thead className="text-xs text-zinc-500">
+            <tr>
+              <th className="py-1 font-medium">Email</th>
+              <th className="py-1 font-medium">Role</th>
+              <th className="py-1 font-medium">Since</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
+                <td className="py-1.5">
+                  {u.email}
+                  {u.id === principal.userId && <span className="ml-2 text-xs text-zinc-500">(you)</span>}
+                </td>
+                <td className="py-1.5">
+                  <UserRoleSelect id={u.id} email={u.email} role={u.role} />
+                </td>
+                <td className="py-1.5 text-zinc-500">{when(u.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <CreateUserForm />
+      </Section>
+      <Section title="API tokens" description="For scripts and the Claude Code bridge. A token is shown once and stored hashed.">
+        {tokens.length > 0 && (
+          <table className="mb-4 w-full text-left text-sm" data-testid="tokens-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="py-1 font-medium">Name</th>
+                <th className="py-1 font-medium">Prefix</th>
+                <th className="py-1 font-medium">Role</th>
+                <th className="py-1 font-medium">Last used</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800">
+                  <td className="py-1.5">{t.name}</td>
+                  <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
+                  <td className="py-1.5">{t.role}</td>
+                  <td className="py-1.5 text-zinc-500">{when(t.lastUsedAt)}</td>
+                  <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <CreateTokenForm />
+      </Section>
+      <Section
+        title="Secrets"
+        description="Encrypted at rest (AES-256-GCM). Values are write-only: hooks that name ${secret:NAME} get them, people only see names."
+        testId="secrets-section"
+      >
+        {secrets.length > 0 ? (
+          <table className="mb-4 w-full text-left text-sm" data-testid="secrets-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="py-1 font-medium">Name</th>
+                <th className="py-1 font-medium">Value</th>
+                <th className="py-1 font-medium">Updated</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {secrets.map((s) => (
+                <tr key={s.name} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="secret-row">
+                  <td className="py-1.5 font-mono text-xs" data-testid="secret-name">
+                    {s.name}
+                  </td>
+                  <td className="py-1.5 text-zinc-400" aria-label="hidden value">
+                    ••••••••
+                  </td>
+                  <td className="py-1.5 text-zinc-500">{when(s.updatedAt)}</td>
+                  <td className="py-1.5 text-right">
+                    <DeleteSecretButton name={s.name} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="mb-4 text-sm text-zinc-500" data-testid="no-secrets">
+            No secrets stored yet. Hooks can also read HOOKPLANE_SECRET_&lt;NAME&gt; from the server&apos;s environment.
+          </p>
+        )}
+        <SetSecretForm />
+      </Section>
+    </>
+  );
+}
+
 export default async function SettingsPage() {
   const principal = await requirePagePrincipal();
   const trust = {
     command: process.env.HOOKPLANE_ALLOW_COMMAND_HOOKS === "1",
     code: process.env.HOOKPLANE_ALLOW_CODE_HOOKS === "1",
   };
-  if (principal.role !== "admin") {
-    return (
-      <>
-        <PageHeader title="Settings" />
-        <p className="text-sm text-zinc-500" data-testid="settings-admin-only">
-          Users, tokens and secrets are managed by admins. You are signed in as {principal.role}.
-        </p>
-      </>
-    );
-  }
+  const isAdmin = principal.role === "admin";
+  const canEditSchedules = roleAtLeast(principal.role, "operator");
   const { db } = await getDatabase();
-  const [users, tokens] = await Promise.all([listUsers(db), listApiTokens(db)]);
+  const [schedules, agents] = await Promise.all([listSchedulesForApi(db), listAgents(db, { limit: 500 })]);
+  const agentNames = new Map(agents.map((a) => [a.id, a.name]));
   return (
     <>
-      <PageHeader title="Settings" description="Who can do what, and the operator's switches." />
-      <div className="max-w-4xl space-y-6">
-        <Section title="Users" description="Admins manage everything; operators run agents and edit hooks; viewers read.">
-          <table className="mb-4 w-full text-left text-sm" data-testid="users-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="py-1 font-medium">Email</th>
-                <th className="py-1 font-medium">Role</th>
-                <th className="py-1 font-medium">Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <td className="py-1.5">{u.email}</td>
-                  <td className="py-1.5">{u.role}</td>
-                  <td className="py-1.5 text-zinc-500">{when(u.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <CreateUserForm />
-        </Section>
-        <Section title="API tokens" description="For scripts and the Claude Code bridge. A token is shown once and stored hashed.">
-          {tokens.length > 0 && (
-            <table className="mb-4 w-full text-left text-sm" data-testid="tokens-table">
-              <thead className="text-xs text-zinc-500">
-                <tr>
-                  <th className="py-1 font-medium">Name</th>
-                  <th className="py-1 font-medium">Prefix</th>
-                  <th className="py-1 font-medium">Role</th>
-                  <th className="py-1 font-medium">Last used</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((t) => (
-                  <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <td className="py-1.5">{t.name}</td>
-                    <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
-                    <td className="py-1.5">{t.role}</td>
-                    <td className="py-1.5 text-zinc-500">{when(t.lastUsedAt)}</td>
-                    <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+      <PageHeader title="Settings" description="Who can do what, secrets, schedules, and the operator's switches." />
+      <div className="max-w-5xl space-y-6">
+        {isAdmin ? (
+          <AdminSections db={db} principal={principal} />
+        ) : (
+          <p className="text-sm text-zinc-500" data-testid="settings-admin-only">
+            Users, tokens and secrets are managed by admins. You are signed in as {principal.role}.
+          </p>
+        )}
+        <Section
+          title="Schedules"
+          description={canEditSchedules ? "Runs started on a cron (UTC) or every N milliseconds." : "Runs started on a cron or an interval. Read only for viewers."}
+          testId="schedules-section"
+        >
+          <ScheduleTable schedules={schedules} agentNames={agentNames} canEdit={canEditSchedules} />
+          {canEditSchedules && (
+            <div className="mt-4 border-t border-zinc-100 pt-4 dark:border-zinc-800">
+              <CreateScheduleForm agents={agents.map((a) => a.name)} />
+            </div>
           )}
-          <CreateTokenForm />
         </Section>
         <Section title="Hook trust switches" description="Set by the operator in the environment; read only here.">
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">

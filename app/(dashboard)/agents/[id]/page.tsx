@@ -2,11 +2,14 @@ import { notFound } from "next/navigation";
 import { AgentForm } from "@/components/agents/agent-form";
 import { AgentHooks } from "@/components/agents/agent-hooks";
 import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { EffectiveChain } from "@/components/agents/effective-chain";
 import { StartRunForm } from "@/components/runs/start-run-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { agentToSpec, getAgent } from "@/db/queries/agents";
-import { listHooks } from "@/db/queries/hooks";
+import { listHooks, listHooksForScopes } from "@/db/queries/hooks";
+import { getKillSwitch } from "@/db/queries/settings";
+import { scopesForRun } from "@/lib/runs/run-hooks";
 import { requirePagePrincipal } from "@/lib/auth/current-principal";
 import { roleAtLeast } from "@/lib/auth/roles";
 
@@ -17,7 +20,11 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   const row = await getAgent(db, { ref: decodeURIComponent(id) });
   if (!row) notFound();
   const agent = agentToSpec(row);
-  const hooks = await listHooks(db, { scope: `agent:${agent.id}` });
+  const [hooks, chain, killSwitch] = await Promise.all([
+    listHooks(db, { scope: `agent:${agent.id}` }),
+    listHooksForScopes(db, { scopes: scopesForRun({ agentId: agent.id }) }),
+    getKillSwitch(db),
+  ]);
   const canEdit = roleAtLeast(principal.role, "operator");
   return (
     <>
@@ -36,7 +43,13 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           {canEdit && <StartRunForm agentName={agent.name} />}
           <AgentForm agent={agent} readOnly={!canEdit} />
         </div>
-        <AgentHooks agentId={agent.id} canEdit={canEdit} hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec }))} />
+        <div className="space-y-8">
+          <AgentHooks agentId={agent.id} canEdit={canEdit} hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec }))} />
+          <EffectiveChain
+            killSwitch={killSwitch}
+            hooks={chain.map((h) => ({ id: h.id, key: h.key, scope: h.scope, event: h.event, enabled: h.enabled, spec: h.spec }))}
+          />
+        </div>
       </div>
     </>
   );

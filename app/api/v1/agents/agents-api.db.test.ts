@@ -109,7 +109,8 @@ describe("agents", () => {
 
     const patched = await callRoute(agentRoute.PATCH, { method: "PATCH", token: admin, params: { id }, body: { maxTurns: 9 } });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ maxTurns: 9, description: "ships", budgetUsd: 0.5 });
+    // Fields left out keep their values (no schema default sneaks in).
+    expect(patched.body).toMatchObject({ maxTurns: 9, description: "ships", budgetUsd: 0.5, tools: ["shell"], timeoutMs: 60_000, model: "scripted" });
     const unknownField = await callRoute(agentRoute.PATCH, { method: "PATCH", token: admin, params: { id }, body: { colour: "red" } });
     expect(unknownField.status).toBe(422);
 

@@ -1,0 +1,34 @@
+import { Suspense } from "react";
+import { AuditTabs, auditTabOf } from "@/components/audit/audit-tabs";
+import { ConfigChangeLog } from "@/components/audit/config-change-log";
+import { LedgerSearch } from "@/components/audit/ledger-search";
+import { SessionSearch } from "@/components/audit/session-search";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/db/client";
+import { listAgents } from "@/db/queries/agents";
+import { listHooks } from "@/db/queries/hooks";
+import { requirePagePrincipal } from "@/lib/auth/current-principal";
+
+export const metadata = { title: "Audit" };
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePagePrincipal();
+  const tab = auditTabOf((await searchParams).tab);
+  const { db } = await getDatabase();
+  const agents = (await listAgents(db, { limit: 500 })).map((a) => a.name);
+  const hookKeys = tab === "ledger" ? [...new Set((await listHooks(db)).map((h) => h.key))].sort() : [];
+  return (
+    <>
+      <PageHeader
+        title="Audit"
+        description="Search past sessions and the hook ledger, export what you find, and review every configuration change. Filters live in the URL."
+      />
+      <AuditTabs current={tab} />
+      <Suspense>
+        {tab === "sessions" && <SessionSearch agents={agents} />}
+        {tab === "ledger" && <LedgerSearch agents={agents} hookKeys={hookKeys} />}
+        {tab === "changes" && <ConfigChangeLog />}
+      </Suspense>
+    </>
+  );
+}

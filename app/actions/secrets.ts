@@ -1,0 +1,38 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDatabase } from "@/db/client";
+import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { requireActionRole } from "@/lib/auth/current-principal";
+import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/secrets/secret-store";
+
+const secretFormSchema = secretValueSchema.extend({ name: secretNameSchema });
+
+/** The value goes in and is never sent back, not even in an error. */
+export async function setSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const principal = await requireActionRole("admin");
+    const parsed = secretFormSchema.safeParse({ name: form.get("name"), value: form.get("value") });
+    if (!parsed.success) return zodToActionState(parsed.error);
+    const { db } = await getDatabase();
+    const saved = await putSecretAudited(db, getSecretBox(), principal, parsed.data);
+    revalidatePath("/settings");
+    return { ok: true, message: saved.created ? `Secret ${saved.name} saved` : `Secret ${saved.name} replaced` };
+  } catch (error) {
+    return errorToActionState(error);
+  }
+}
+
+export async function deleteSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  try {
+    const principal = await requireActionRole("admin");
+    const name = secretNameSchema.safeParse(form.get("name"));
+    if (!name.success) return { message: "Unknown secret" };
+    const { db } = await getDatabase();
+    await deleteSecretAudited(db, principal, { name: name.data });
+    revalidatePath("/settings");
+    return { ok: true, message: `Secret ${name.data} deleted` };
+  } catch (error) {
+    return errorToActionState(error);
+  }
+}

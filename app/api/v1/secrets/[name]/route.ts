@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { apiRoute, parseWith } from "@/lib/api/route";
+import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/secrets/secret-store";
+
+const paramsSchema = z.object({ name: secretNameSchema });
+
+/** Sets or replaces a value; the answer names the secret and never echoes the value. */
+export const PUT = apiRoute({ role: "admin", body: secretValueSchema }, async ({ db, body, params, principal }) => {
+  const { name } = parseWith(paramsSchema, params);
+  const { created, ...saved } = await putSecretAudited(db, getSecretBox(), principal, { name, value: body.value });
+  return Response.json(saved, { status: created ? 201 : 200 });
+});
+
+export const DELETE = apiRoute({ role: "admin" }, async ({ db, params, principal }) => {
+  const { name } = parseWith(paramsSchema, params);
+  await deleteSecretAudited(db, principal, { name });
+  return new Response(null, { status: 204 });
+});

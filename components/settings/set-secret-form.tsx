@@ -1,0 +1,39 @@
+"use client";
+
+import { startTransition, useActionState, useEffect, useRef } from "react";
+import { setSecretAction } from "@/app/actions/secrets";
+import { Button } from "@/components/ui/button";
+import { Field, TextInput } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+
+/** Write-only: the value field is a password input, cleared after every save, never prefilled. */
+export function SetSecretForm() {
+  const [state, action, pending] = useActionState(setSecretAction, {});
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (state.ok) form.current?.reset();
+  }, [state]);
+  // Called by hand rather than through <form action>: React resets a form after its action, and
+  // a refused entry should stay in the fields to be corrected. A saved one is cleared above.
+  const keepInputOnError = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    startTransition(() => action(data));
+  };
+  return (
+    <form ref={form} onSubmit={keepInputOnError} className="space-y-3" data-testid="set-secret-form" autoComplete="off" noValidate>
+      <div className="grid gap-3 sm:grid-cols-[14rem_1fr_auto] sm:items-end">
+        <Field label="Name" htmlFor="secret-name" error={state.fieldErrors?.name} hint="Used in hooks as ${secret:NAME}">
+          <TextInput id="secret-name" name="name" placeholder="SLACK_TOKEN" className="font-mono" spellCheck={false} />
+        </Field>
+        <Field label="Value" htmlFor="secret-value" error={state.fieldErrors?.value} hint="Replaces the stored value; it cannot be read back">
+          <TextInput id="secret-value" name="value" type="password" autoComplete="new-password" />
+        </Field>
+        <Button type="submit" disabled={pending} data-testid="save-secret">
+          {pending ? "Saving…" : "Save secret"}
+        </Button>
+      </div>
+      <FormMessage state={state} />
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+import { expect, test } from "@playwright/test";
+import { AuthPages, SettingsPages } from "./pages";
+
+const admin = { email: "admin@example.com", password: "correct horse battery" };
+const SECRET_VALUE = "e2e-secret-value-7f3a";
+
+test("an admin stores a secret by name only, changes a role, and schedules an agent", async ({ page }, testInfo) => {
+  await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
+  const settings = new SettingsPages(page);
+  await settings.open();
+
+  // Secrets: write-only values, names shown, bad names refused on the field.
+  await expect(await settings.setSecret("bad-name", "whatever")).toContainText("name:");
+  await expect(page.getByTestId("error-secret-name")).toBeVisible();
+  await expect(await settings.setSecret("E2E_WEBHOOK_TOKEN", SECRET_VALUE)).toHaveText("Secret E2E_WEBHOOK_TOKEN saved");
+  await expect(settings.secretRow("E2E_WEBHOOK_TOKEN")).toBeVisible();
+  await expect(page.getByTestId("set-secret-form").getByLabel("Value")).toHaveValue("");
+  await expect(await settings.setSecret("E2E_WEBHOOK_TOKEN", `${SECRET_VALUE}-2`)).toHaveText("Secret E2E_WEBHOOK_TOKEN replaced");
+  expect(await page.content()).not.toContain(SECRET_VALUE);
+
+  // Roles: a new viewer becomes an operator; the only admin cannot demote themself.
+  const email = `ops-${Date.now()}@example.com`;
+  const userForm = page.getByTestId("create-user-form");
+  await userForm.getByLabel("Email").fill(email);
+  await userForm.getByLabel("Initial password").fill("a long password");
+  await page.getByTestId("add-user").click();
+  await expect(settings.userRow(email)).toBeVisible();
+  await settings.userRow(email).getByTestId("user-role").selectOption("operator");
+  await expect(page.getByText(`${email} is now operator`)).toBeVisible();
+  await page.reload();
+  await expect(settings.userRow(email).getByTestId("user-role")).toHaveValue("operator");
+  const admins = await page.getByTestId("user-role").evaluateAll((els) => els.filter((e) => (e as HTMLSelectElement).value === "admin").length);
+  if (admins === 1) {
+    const mine = settings.userRow(admin.email);
+    await mine.getByTestId("user-role").selectOption("viewer");
+    await expect(mine.getByTestId("user-role-error")).toContainText("You are the last admin");
+    await expect(mine.getByTestId("user-role")).toHaveValue("admin");
+  }
+
+  // Schedules: a bad cron is refused on its field; an interval schedule is listed with its next run.
+  const form = settings.scheduleForm();
+  await form.getByLabel("Agent").selectOption("coding-agent");
+  await form.getByLabel("Cron expression").fill("every tuesday");
+  await form.getByLabel("Prompt").fill("Tidy the workspace");
+  await page.getByTestId("create-schedule").click();
+  await expect(page.getByTestId("error-schedule-cron")).toBeVisible();
+  await form.getByLabel("Timing").selectOption("interval");
+  await form.getByLabel("Interval (ms)").fill("3600000");
+  await page.getByTestId("create-schedule").click();
+  await expect(form.getByTestId("form-message")).toHaveText("Schedule for coding-agent created");
+  const row = page.getByTestId("schedule-row").filter({ hasText: "Tidy the workspace" });
+  await expect(row).toContainText("every 3,600,000 ms");
+  await expect(row).toContainText("coding-agent");
+  await page.screenshot({ path: testInfo.outputPath("settings.png"), fullPage: true });
+
+  page.once("dialog", (dialog) => dialog.accept());
+  await row.getByTestId("delete-schedule").click();
+  await expect(row).toHaveCount(0);
+  page.once("dialog", (dialog) => dialog.accept());
+  await settings.secretRow("E2E_WEBHOOK_TOKEN").getByTestId("delete-secret").click();
+  await expect(settings.secretRow("E2E_WEBHOOK_TOKEN")).toHaveCount(0);
+});
