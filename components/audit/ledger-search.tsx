@@ -13,6 +13,7 @@ import { FilterField } from "./filter-field";
 import { PagedResults, type Page } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
+import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["hook", "event", "verdict", "matched", "agent", "q", "runId", "window"] as const;
 const VERDICTS = ["block", "allow", "skip"];
@@ -150,19 +151,7 @@ export function LedgerSearch({ agents, hookKeys }: { agents: string[]; hookKeys:
 
       <PagedResults query={query} what="ledger rows" filtered={active} emptyHint="Every hook a run considers is recorded here." testId="ledger">
         {(rows) => (
-          <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-            <table className="w-full bg-white text-left text-sm dark:bg-zinc-900" data-testid="ledger-list">
-              <thead className="bg-zinc-50 text-xs text-zinc-500 dark:bg-zinc-800/50">
-                <tr>
-                  <th className="px-3 py-2 font-medium">Time</th>
-                  <th className="px-3 py-2 font-medium">Hook</th>
-                  <th className="px-3 py-2 font-medium">Event</th>
-                  <th className="px-3 py-2 font-medium">Verdict</th>
-                  <th className="px-3 py-2 font-medium">Reason</th>
-                  <th className="px-3 py-2 font-medium">Run</th>
-                </tr>
-              </thead>
-              <tbody>
+          <DataTable variant="boxed" testId="ledger-list" columns={[{ label: "Time" }, { label: "Hook" }, { label: "Event" }, { label: "Verdict" }, { label: "Reason" }, { label: "Run" }]}>
                 {rows.map((row) => (
                   <tr key={row.id} className="border-t border-zinc-100 align-top dark:border-zinc-800" data-testid="ledger-row" data-hook-key={row.hookKey} data-verdict={row.verdict ?? ""}>
                     <td className="whitespace-nowrap px-3 py-2 text-xs text-zinc-500">{formatTime(row.createdAt)}</td>
@@ -190,9 +179,7 @@ export function LedgerSearch({ agents, hookKeys }: { agents: string[]; hookKeys:
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </DataTable>
         )}
       </PagedResults>
     </div>

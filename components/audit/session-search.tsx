@@ -13,6 +13,7 @@ import { FilterField } from "./filter-field";
 import { PagedResults, type Page } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
+import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["q", "agent", "outcome", "blocked", "tool", "window"] as const;
 const OUTCOMES = ["completed", "failed", "timeout", "cancelled", "budget", "max_turns", "skipped"];
@@ -92,19 +93,7 @@ export function SessionSearch({ agents }: { agents: string[] }) {
 
       <PagedResults query={query} what="sessions" filtered={active} emptyHint="Runs appear here once an agent has run." testId="sessions">
         {(runs) => (
-          <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-            <table className="w-full bg-white text-left text-sm dark:bg-zinc-900" data-testid="session-list">
-              <thead className="bg-zinc-50 text-xs text-zinc-500 dark:bg-zinc-800/50">
-                <tr>
-                  <th className="px-3 py-2 font-medium">Started</th>
-                  <th className="px-3 py-2 font-medium">Agent</th>
-                  <th className="px-3 py-2 font-medium">Outcome</th>
-                  <th className="px-3 py-2 font-medium">Prompt</th>
-                  <th className="px-3 py-2 font-medium">Tools</th>
-                  <th className="px-3 py-2 text-right font-medium">Cost</th>
-                </tr>
-              </thead>
-              <tbody>
+          <DataTable variant="boxed" testId="session-list" columns={[{ label: "Started" }, { label: "Agent" }, { label: "Outcome" }, { label: "Prompt" }, { label: "Tools" }, { label: "Cost", align: "right" }]}>
                 {runs.map((run) => (
                   <tr key={run.id} className="border-t border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50" data-testid="session-row">
                     <td className="whitespace-nowrap px-3 py-2 text-xs text-zinc-500">{formatTime(run.createdAt)}</td>
@@ -124,9 +113,7 @@ export function SessionSearch({ agents }: { agents: string[] }) {
                     <td className="px-3 py-2 text-right font-mono text-xs">{formatUsd(run.costUsd)}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </DataTable>
         )}
       </PagedResults>
     </div>

@@ -2,21 +2,12 @@ import Link from "next/link";
 import { OUTCOME_STYLES, formatTime, formatUsd } from "@/components/runs/run-format";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { CostReport } from "./cost-report";
+import { DataTable } from "@/components/ui/data-table";
 
 export function TopRunsTable({ runs }: { runs: CostReport["topRuns"] }) {
   if (runs.length === 0) return <EmptyState title="No runs in this window">Runs and their cost appear here as they finish.</EmptyState>;
   return (
-    <table className="w-full text-left text-sm" data-testid="top-runs">
-      <thead className="text-xs text-zinc-500">
-        <tr>
-          <th className="py-1 pr-3 font-medium">Agent</th>
-          <th className="py-1 pr-3 font-medium">Prompt</th>
-          <th className="py-1 pr-3 font-medium">Outcome</th>
-          <th className="py-1 pr-3 font-medium">Started</th>
-          <th className="py-1 text-right font-medium">Cost</th>
-        </tr>
-      </thead>
-      <tbody>
+    <DataTable variant="plain" testId="top-runs" columns={[{ label: "Agent" }, { label: "Prompt" }, { label: "Outcome" }, { label: "Started" }, { label: "Cost", align: "right" }]}>
         {runs.map((run) => (
           <tr key={run.id} className="border-t border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50" data-testid="top-run-row" data-run-id={run.id}>
             <td className="py-1.5 pr-3">{run.agentName}</td>
@@ -34,7 +25,6 @@ export function TopRunsTable({ runs }: { runs: CostReport["topRuns"] }) {
             </td>
           </tr>
         ))}
-      </tbody>
-    </table>
+      </DataTable>
   );
 }

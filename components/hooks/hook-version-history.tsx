@@ -1,8 +1,8 @@
 "use client";
 
-import { clsx } from "clsx";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
+import { DiffLines } from "@/components/ui/diff-lines";
 import { restoreHookVersionAction } from "@/app/actions/hooks";
 import { diffLines } from "@/lib/hooks-config/line-diff";
 import { specToText } from "@/lib/hooks-config/spec-text";
@@ -84,25 +84,7 @@ export function HookVersionHistory({
           <p className="mb-1 text-xs text-zinc-500">
             Changes from v{compared.version} to the current v{currentVersion}:
           </p>
-          <pre className="overflow-x-auto rounded-lg border border-zinc-200 bg-zinc-50 py-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950">
-            {diff.map((line, i) => (
-              <div
-                key={i}
-                className={clsx(
-                  "px-3",
-                  line.kind === "added" && "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
-                  line.kind === "removed" && "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
-                )}
-                data-diff={line.kind}
-              >
-                <span aria-hidden className="mr-2 select-none text-zinc-400">
-                  {line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "}
-                </span>
-                <span className="sr-only">{line.kind === "same" ? "" : `${line.kind}: `}</span>
-                {line.text}
-              </div>
-            ))}
-          </pre>
+          <DiffLines lines={diff} />
         </div>
       )}
     </section>

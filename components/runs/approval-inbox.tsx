@@ -7,6 +7,7 @@ import { apiFetch } from "@/lib/client/api-fetch";
 import { ApprovalCard, type PendingApproval } from "./approval-card";
 import { formatTime } from "./run-format";
 import { useLiveSocket } from "./use-live-socket";
+import { DataTable } from "@/components/ui/data-table";
 
 interface SettledApproval extends PendingApproval {
   status: string;
@@ -61,18 +62,7 @@ export function ApprovalInbox({ canDecide }: { canDecide: boolean }) {
         {settled.length === 0 ? (
           <p className="text-sm text-zinc-500">No decisions yet.</p>
         ) : (
-          <table className="w-full text-left text-sm" data-testid="approval-history">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="py-1 font-medium">Tool</th>
-                <th className="py-1 font-medium">Agent</th>
-                <th className="py-1 font-medium">Outcome</th>
-                <th className="py-1 font-medium">Who / through</th>
-                <th className="py-1 font-medium">When</th>
-                <th className="py-1 font-medium">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
+          <DataTable variant="plain" testId="approval-history" columns={[{ label: "Tool" }, { label: "Agent" }, { label: "Outcome" }, { label: "Who / through" }, { label: "When" }, { label: "Reason" }]}>
               {settled.map((a) => (
                 <tr key={a.id} className="border-t border-zinc-100 dark:border-zinc-800">
                   <td className="py-1.5 font-mono text-xs">{a.toolName}</td>
@@ -83,8 +73,7 @@ export function ApprovalInbox({ canDecide }: { canDecide: boolean }) {
                   <td className="py-1.5 text-xs">{a.reason}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+            </DataTable>
         )}
       </section>
     </div>

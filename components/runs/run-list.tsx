@@ -11,6 +11,7 @@ import { apiFetch } from "@/lib/client/api-fetch";
 import { StatusBadge, formatTime, formatUsd } from "./run-format";
 import type { RunSummary } from "./run-view";
 import { useLiveSocket } from "./use-live-socket";
+import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["agent", "status", "outcome", "tool", "blocked", "q", "from", "to", "minCost"] as const;
 
@@ -122,18 +123,7 @@ export function RunList({ agents }: { agents: string[] }) {
           {filterKey ? "Clear a filter to see more." : "Start one from an agent's page, or POST /api/v1/runs."}
         </EmptyState>
       ) : (
-        <table className="w-full overflow-hidden rounded-lg border border-zinc-200 bg-white text-left text-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid="run-list">
-          <thead className="bg-zinc-50 text-xs text-zinc-500 dark:bg-zinc-800/50">
-            <tr>
-              <th className="px-3 py-2 font-medium">Status</th>
-              <th className="px-3 py-2 font-medium">Agent</th>
-              <th className="px-3 py-2 font-medium">Prompt</th>
-              <th className="px-3 py-2 font-medium">Tools</th>
-              <th className="px-3 py-2 text-right font-medium">Cost</th>
-              <th className="px-3 py-2 font-medium">Started</th>
-            </tr>
-          </thead>
-          <tbody>
+        <DataTable variant="boxed" testId="run-list" columns={[{ label: "Status" }, { label: "Agent" }, { label: "Prompt" }, { label: "Tools" }, { label: "Cost", align: "right" }, { label: "Started" }]}>
             {runs.map((run) => (
               <tr key={run.id} className="border-t border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50" data-testid="run-row">
                 <td className="px-3 py-2">
@@ -155,8 +145,7 @@ export function RunList({ agents }: { agents: string[] }) {
                 <td className="px-3 py-2 text-xs text-zinc-500">{formatTime(run.createdAt)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </DataTable>
       )}
       {query.hasNextPage && (
         <button type="button" className={buttonClass("secondary")} onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>

@@ -1,6 +1,7 @@
 import { EmptyState } from "@/components/ui/empty-state";
 import type { listSchedulesForApi } from "@/lib/schedules/schedule-service";
 import { DeleteScheduleButton } from "./delete-schedule-button";
+import { DataTable } from "@/components/ui/data-table";
 
 type Schedule = Awaited<ReturnType<typeof listSchedulesForApi>>[number];
 
@@ -16,20 +17,7 @@ export function ScheduleTable({ schedules, agentNames, canEdit }: { schedules: S
     return <EmptyState title="No schedules">{canEdit ? "Create one below to run an agent on a cron or an interval." : "An operator can create one."}</EmptyState>;
   }
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="schedules-table">
-        <thead className="text-xs text-zinc-500">
-          <tr>
-            <th className="py-1 pr-3 font-medium">Agent</th>
-            <th className="py-1 pr-3 font-medium">Timing</th>
-            <th className="py-1 pr-3 font-medium">Prompt</th>
-            <th className="py-1 pr-3 font-medium">Next run (UTC)</th>
-            <th className="py-1 pr-3 font-medium">Last run (UTC)</th>
-            <th className="py-1 pr-3 font-medium">Last response</th>
-            {canEdit && <th />}
-          </tr>
-        </thead>
-        <tbody>
+    <DataTable variant="plain" testId="schedules-table" columns={[{ label: "Agent" }, { label: "Timing" }, { label: "Prompt" }, { label: "Next run (UTC)" }, { label: "Last run (UTC)" }, { label: "Last response" }, ...(canEdit ? [{ label: "Actions", hidden: true }] : [])]}>
           {schedules.map((s) => {
             const agent = agentNames.get(s.agentId) ?? s.agentId;
             return (
@@ -52,8 +40,6 @@ export function ScheduleTable({ schedules, agentNames, canEdit }: { schedules: S
               </tr>
             );
           })}
-        </tbody>
-      </table>
-    </div>
+        </DataTable>
   );
 }

@@ -15,6 +15,7 @@ import { requirePagePrincipal } from "@/lib/auth/current-principal";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { listSchedulesForApi } from "@/lib/schedules/schedule-service";
 import { listSecrets } from "@/lib/secrets/secret-store";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata = { title: "Settings" };
 
@@ -35,15 +36,7 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
   return (
     <>
       <Section title="Users" description="Admins manage everything; operators run agents and edit hooks; viewers read.">
-        <table className="mb-4 w-full text-left text-sm" data-testid="users-table">
-          <thead className="text-xs text-zinc-500">
-            <tr>
-              <th className="py-1 font-medium">Email</th>
-              <th className="py-1 font-medium">Role</th>
-              <th className="py-1 font-medium">Since</th>
-            </tr>
-          </thead>
-          <tbody>
+        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Since" }]}>
             {users.map((u) => (
               <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
                 <td className="py-1.5">
@@ -56,23 +49,12 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                 <td className="py-1.5 text-zinc-500">{when(u.createdAt)}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </DataTable>
         <CreateUserForm />
       </Section>
       <Section title="API tokens" description="For scripts and the Claude Code bridge. A token is shown once and stored hashed.">
         {tokens.length > 0 && (
-          <table className="mb-4 w-full text-left text-sm" data-testid="tokens-table">
-            <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="py-1 font-medium">Name</th>
-                <th className="py-1 font-medium">Prefix</th>
-                <th className="py-1 font-medium">Role</th>
-                <th className="py-1 font-medium">Last used</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
+          <DataTable variant="plain" testId="tokens-table" className="mb-4" columns={[{ label: "Name" }, { label: "Prefix" }, { label: "Role" }, { label: "Last used" }, { label: "Actions", hidden: true }]}>
               {tokens.map((t) => (
                 <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800">
                   <td className="py-1.5">{t.name}</td>
@@ -82,8 +64,7 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                   <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+            </DataTable>
         )}
         <CreateTokenForm />
       </Section>
