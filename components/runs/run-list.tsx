@@ -107,9 +107,42 @@ export function RunList({ agents }: { agents: string[] }) {
             <option value="false">no</option>
           </select>
         </label>
+        <label className="text-xs">
+          <span className="mb-1 block text-zinc-500">Tool used</span>
+          <input
+            defaultValue={params.get("tool") ?? ""}
+            onBlur={(e) => setFilter("tool", e.target.value.trim())}
+            placeholder="shell"
+            className={`${inputClass} w-28 font-mono`}
+            data-testid="filter-tool"
+          />
+        </label>
+        <label className="text-xs">
+          <span className="mb-1 block text-zinc-500">From</span>
+          <input type="date" value={params.get("from")?.slice(0, 10) ?? ""} onChange={(e) => setFilter("from", e.target.value)} className={inputClass} />
+        </label>
+        <label className="text-xs">
+          <span className="mb-1 block text-zinc-500">To (exclusive)</span>
+          <input type="date" value={params.get("to")?.slice(0, 10) ?? ""} onChange={(e) => setFilter("to", e.target.value)} className={inputClass} />
+        </label>
+        <label className="text-xs">
+          <span className="mb-1 block text-zinc-500">Cost at least (USD)</span>
+          <input
+            inputMode="decimal"
+            defaultValue={params.get("minCost") ?? ""}
+            onBlur={(e) => setFilter("minCost", e.target.value.trim())}
+            placeholder="0.01"
+            className={`${inputClass} w-24`}
+          />
+        </label>
         <button type="submit" className={buttonClass("secondary")}>
           Search
         </button>
+        {filterKey && (
+          <button type="button" className={buttonClass("ghost")} onClick={() => router.replace(pathname)}>
+            Clear filters
+          </button>
+        )}
       </form>
 
       {query.isPending ? (

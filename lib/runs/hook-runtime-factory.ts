@@ -12,6 +12,7 @@ import { logger } from "@/lib/logger";
 import type { SecretBox } from "@/lib/secrets/secret-box";
 import { getSecretBox, readSecretValue } from "@/lib/secrets/secret-store";
 import { killSwitchOn } from "./kill-switch";
+import { operatorCodeHooks } from "./operator-code-hooks";
 
 export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
   const on = (v: string | undefined) => v === "1" || v === "true";
@@ -90,6 +91,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
     tools: deps.tools,
     secrets: storeSecretPort(deps.db),
     killSwitch: killSwitchOn,
+    codeHooks: operatorCodeHooks(),
     logger: {
       warn: (message, details) => logger.warn(details ?? {}, message),
       error: (message, details) => logger.error(details ?? {}, message),

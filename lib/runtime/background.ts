@@ -6,6 +6,7 @@
 import type { DbHandle } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
+import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
 import type { StreamHub } from "@/lib/stream/hub";
 import { startRunQueue } from "@/lib/worker/run-queue";
 import { installRunQueue } from "@/lib/worker/run-queue-registry";
@@ -21,6 +22,7 @@ export function workerConcurrency(): number {
 
 export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {
   await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  await loadOperatorCodeHooks();
   const queue = await startRunQueue(handle, { concurrency: workerConcurrency() });
   installRunQueue(queue);
   return {

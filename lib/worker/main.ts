@@ -6,6 +6,7 @@ import { closeDatabase, getDatabase } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
 import { logger } from "@/lib/logger";
+import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
 import { workerConcurrency } from "@/lib/runtime/background";
 import { startRunQueue } from "./run-queue";
 
@@ -16,6 +17,7 @@ async function main() {
     process.exit(1);
   }
   await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  await loadOperatorCodeHooks();
   const concurrency = Math.max(1, workerConcurrency());
   const queue = await startRunQueue(handle, { concurrency });
   logger.info({ concurrency, pid: process.pid }, "worker started");
