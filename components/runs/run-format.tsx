@@ -59,6 +59,8 @@ export function summarizeEvent(type: string, data: Record<string, unknown>): str
       return s(data.prompt ?? "").slice(0, 160);
     case "error":
       return s(data.message);
+    case "loop.reminders":
+      return Array.isArray(data.texts) ? data.texts.map(String).join(" · ") : JSON.stringify(data).slice(0, 160);
     default:
       return JSON.stringify(data).slice(0, 160);
   }

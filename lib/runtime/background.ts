@@ -5,6 +5,7 @@
  */
 import type { DbHandle } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { deleteExpiredSessions } from "@/db/queries/sessions";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
 import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
 import type { StreamHub } from "@/lib/stream/hub";
@@ -23,6 +24,7 @@ export function workerConcurrency(): number {
 export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {
   await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
   await loadOperatorCodeHooks();
+  await deleteExpiredSessions(handle.db);
   const queue = await startRunQueue(handle, { concurrency: workerConcurrency() });
   installRunQueue(queue);
   return {

@@ -110,6 +110,12 @@ test("a subscriber with `after` gets stored events, then live ones, gapless acro
   again.close();
 });
 
+test("a page of another site cannot open the stream with the session cookie", async () => {
+  const session = new WebSocket(web.url, { headers: { origin: "https://evil.example" } });
+  const status = await new Promise<number | undefined>((resolve) => session.once("unexpected-response", (_req, res) => resolve(res.statusCode)));
+  expect(status).toBe(403);
+});
+
 test("a bad subscription gets a readable error, not a dropped socket", async () => {
   const socket = new WebSocket(`${web.url}?token=${token}`);
   await new Promise((resolve) => socket.once("open", resolve));

@@ -15,6 +15,13 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== "/api/ws") return;
     const headers = { get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? null };
+    // A page of another site must not ride the session cookie (cross-site WebSocket hijacking);
+    // token clients (scripts) send no Origin or pass ?token=.
+    const origin = headers.get("origin");
+    if (origin && !url.searchParams.get("token") && !sameHost(origin, headers.get("host"))) {
+      socket.end("HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nCross-origin WebSocket refused\r\n");
+      return;
+    }
     principalFromHeaders(handle.db, headers, url.searchParams.get("token"))
       .then((principal) => {
         if (!principal) {
@@ -26,4 +33,12 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
       .catch(() => socket.destroy());
   });
   return wss;
+}
+
+function sameHost(origin: string, host: string | null): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }
