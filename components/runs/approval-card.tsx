@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { decideApprovalAction } from "@/app/actions/runs";
 import { Button } from "@/components/ui/button";
@@ -21,9 +21,19 @@ export interface PendingApproval {
   requestedAt: string;
 }
 
-function timeLeft(expiresAt?: string | null): string {
+/** Re-renders every second, so the time left counts down. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, []);
+  return now;
+}
+
+function timeLeft(expiresAt: string | null | undefined, now: number): string {
   if (!expiresAt) return "waits until someone decides";
-  const ms = new Date(expiresAt).getTime() - Date.now();
+  const ms = new Date(expiresAt).getTime() - now;
   if (ms <= 0) return "timing out now";
   const s = Math.round(ms / 1000);
   return s < 120 ? `${s} s left` : `${Math.round(s / 60)} min left`;
@@ -50,6 +60,7 @@ function RecentContext({ runId }: { runId: string }) {
 export function ApprovalCard({ approval, canDecide, showContext = false }: { approval: PendingApproval; canDecide: boolean; showContext?: boolean }) {
   const [state, action, pending] = useActionState(decideApprovalAction, {});
   const approveRef = useRef<HTMLButtonElement>(null);
+  const now = useNow();
   const denyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (state.message) (state.ok ? toast.success : toast.error)(state.message);
@@ -77,7 +88,7 @@ export function ApprovalCard({ approval, canDecide, showContext = false }: { app
           <span className="text-zinc-500"> · asked by hook {approval.hookKey}</span>
         </p>
         <span className="text-xs text-zinc-500" data-testid="approval-time-left">
-          {timeLeft(approval.expiresAt)}
+          {timeLeft(approval.expiresAt, now)}
         </span>
       </div>
       {approval.message && <p className="mt-1">{approval.message}</p>}
