@@ -3,7 +3,9 @@
  * Prints µs per dispatch (p50, p99) for 0, 1, 10 and 100 in-process hooks, the drift over 20,000
  * dispatches sharing one abort signal, and a command hook's overhead over spawning `sh -c` bare.
  * Timing is per batch (per-dispatch µs = batch time / batch size) so timer resolution does not
- * dominate; percentiles are over batches.
+ * dominate; percentiles are over batches. Every dispatch gets its own event and a fresh toolInput
+ * object (as the agent loop does: one parsed tool call each), built before its batch is timed, so
+ * nothing can be reused across dispatches by object identity.
  */
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
@@ -35,8 +37,17 @@ function toolPre(i: number): HookEvent {
     runId: "run-bench",
     agentName: "bench",
     ts: 0,
-    data: { toolName: "write_file", toolInput: { file_path: `/home/app/src/file-${i & 7}.ts`, content: "hello" }, toolCallId: `c${i}` },
+    data: { toolName: "write_file", toolInput: { file_path: `/home/app/src/file-${i % 64}.ts`, content: "hello" }, toolCallId: `c${i}` },
   };
+}
+
+const INPUT_NOTE = "each dispatch: a fresh event and toolInput {file_path, content}, built untimed before its batch";
+
+/** One batch's events, all distinct objects. */
+function freshEvents(count: number, offset: number): HookEvent[] {
+  const events = new Array<HookEvent>(count);
+  for (let i = 0; i < count; i++) events[i] = toolPre(offset + i);
+  return events;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -45,24 +56,37 @@ function percentile(sorted: number[], p: number): number {
 
 /** µs per dispatch for each batch; the dispatch promise is awaited only when it is pending. */
 async function measure(hooks: RuntimeHook[], batches: number, batchSize: number, signal?: AbortSignal): Promise<number[]> {
-  const events = Array.from({ length: 8 }, (_, i) => toolPre(i));
   const perDispatch: number[] = [];
   for (let b = 0; b < batches; b++) {
+    const events = freshEvents(batchSize, b * batchSize);
     const start = performance.now();
     let last: Promise<unknown> | undefined;
-    for (let i = 0; i < batchSize; i++) last = runtime.dispatch(hooks, events[i & 7], { signal });
+    for (let i = 0; i < batchSize; i++) last = runtime.dispatch(hooks, events[i], { signal });
     await last;
     perDispatch.push(((performance.now() - start) * 1000) / batchSize);
   }
   return perDispatch;
 }
 
+/** The hooks measured must work: allow the bench's inputs, block a write under /srv/prod. */
+async function checkVerdicts(hooks: RuntimeHook[]) {
+  const allowed = await runtime.dispatch(hooks, toolPre(0));
+  const prod = toolPre(0);
+  prod.data.toolInput = { file_path: "/srv/prod/app.ts", content: "hello" };
+  const blocked = await runtime.dispatch(hooks, prod);
+  if (allowed.verdict !== "allow" || blocked.verdict !== (hooks.length > 0 ? "block" : "allow")) {
+    throw new Error(`unexpected verdicts: ${allowed.verdict} / ${blocked.verdict}`);
+  }
+}
+
 async function latencyTable(denyIf: string, label: string) {
   console.log(`\ntool.pre dispatch, in-process block hooks, denyIf ${label} ${denyIf} (no match)`);
+  console.log(`(${INPUT_NOTE})`);
   console.log("hooks     p50 µs    p99 µs");
   for (const count of [0, 1, 10, 100]) {
     const hooks = noProdHooks(count, denyIf);
     const batchSize = count >= 100 ? 50 : count >= 10 ? 200 : 1000;
+    await checkVerdicts(hooks);
     await measure(hooks, 50, batchSize); // warm-up: JIT, caches
     const sorted = (await measure(hooks, 300, batchSize)).sort((a, b) => a - b);
     console.log(`${String(count).padStart(5)} ${percentile(sorted, 50).toFixed(3).padStart(9)} ${percentile(sorted, 99).toFixed(3).padStart(9)}`);
@@ -72,23 +96,23 @@ async function latencyTable(denyIf: string, label: string) {
 async function drift() {
   const hooks = noProdHooks(10);
   const controller = new AbortController();
-  const events = Array.from({ length: 8 }, (_, i) => toolPre(i));
   const times: number[] = [];
-  const batch = 100;
+  const batch = 20;
   for (let b = 0; b < 20_000 / batch; b++) {
+    const events = freshEvents(batch, b * batch);
     const start = performance.now();
     let last: Promise<unknown> | undefined;
-    for (let i = 0; i < batch; i++) last = runtime.dispatch(hooks, events[i & 7], { signal: controller.signal });
+    for (let i = 0; i < batch; i++) last = runtime.dispatch(hooks, events[i], { signal: controller.signal });
     await last;
     times.push(((performance.now() - start) * 1000) / batch);
   }
   const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  // Batches of 100: the first 2 and last 2 batches are the first and last 200 dispatches.
-  const first = median(times.slice(2, 12));
+  // Batches of 20: the first and last 10 batches are the first and last 200 dispatches.
+  const first = median(times.slice(0, 10));
   const last = median(times.slice(-10));
   const heap = process.memoryUsage().heapUsed / 1024 / 1024;
-  console.log(`\n20,000 dispatches (10 hooks) sharing one abort signal`);
-  console.log(`first batches ${first.toFixed(3)} µs, last batches ${last.toFixed(3)} µs, ratio ${(last / first).toFixed(2)}x (heap ${heap.toFixed(1)} MiB)`);
+  console.log(`\n20,000 dispatches (10 hooks) sharing one abort signal (${INPUT_NOTE})`);
+  console.log(`first 200 ${first.toFixed(3)} µs, last 200 ${last.toFixed(3)} µs, ratio ${(last / first).toFixed(2)}x (heap ${heap.toFixed(1)} MiB)`);
 }
 
 function spawnBare(command: string): Promise<void> {

@@ -20,7 +20,7 @@ const REGEX_META = /[\\^$.|?*+()[\]{}]/;
  * metacharacters is a plain substring search (same answer as RE2, a few times faster on the hot path).
  */
 export function compileLinearRegex(source: string, flags: { ignoreCase?: boolean } = {}): LinearRegex {
-  if (!flags.ignoreCase && !REGEX_META.test(source)) {
+  if (!flags.ignoreCase && isLiteralPattern(source)) {
     return {
       source,
       test: (input) => input.includes(source),
@@ -34,6 +34,11 @@ export function compileLinearRegex(source: string, flags: { ignoreCase?: boolean
     throw new Error(describeRegexError(error));
   }
   return { source, test: (input) => re.test(input), testWhole: (input) => re.testExact(input) };
+}
+
+/** True when a pattern has no metacharacter: it is then a plain substring search. */
+export function isLiteralPattern(source: string): boolean {
+  return !REGEX_META.test(source);
 }
 
 /** The compile error of a pattern, or undefined when it is valid. For schema validation. */

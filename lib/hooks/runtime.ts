@@ -20,6 +20,7 @@ import {
   type AsyncExecutor,
   type ExecutorOptions,
 } from "./executors/types";
+import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
 import { silentLogger } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
@@ -37,11 +38,14 @@ const REASON_CAP = 4000;
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
 const BASE_ENV_KEYS = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"];
 
+/** Results share one frozen empty list where there is nothing to say (callers never mutate them). */
+const NO_TEXTS = Object.freeze([]) as unknown as string[];
+
 /** Nothing bound to the event: the same frozen answer every time, no allocation. */
 const NOTHING_BOUND: DispatchResult = Object.freeze({
   verdict: "allow",
-  context: Object.freeze([]) as unknown as string[],
-  reminders: Object.freeze([]) as unknown as string[],
+  context: NO_TEXTS,
+  reminders: NO_TEXTS,
   ledger: Object.freeze([]) as unknown as LedgerEntry[],
 }) as DispatchResult;
 const NOTHING_BOUND_PROMISE = Promise.resolve(NOTHING_BOUND);
@@ -98,7 +102,8 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
  * costs one ledger row and nothing else.
  */
 class Dispatch implements ActionRun {
-  readonly ledger: LedgerEntry[] = [];
+  /** One row per bound hook, in chain order: sized up front (no regrowth on the hot path). */
+  readonly ledger: LedgerEntry[];
   verdict: DispatchResult["verdict"] = "allow";
   reason: string | undefined;
   blockedBy: string | undefined;
@@ -114,6 +119,7 @@ class Dispatch implements ActionRun {
   readonly startedAt: number;
   private builtContext: HookContext | undefined;
   private builtSubject: string | undefined;
+  private walkedSubject = false;
   private builtVars: Record<string, unknown> | undefined;
 
   constructor(
@@ -122,6 +128,7 @@ class Dispatch implements ActionRun {
     readonly signal: AbortSignal | undefined,
     readonly options: ExecutorOptions,
   ) {
+    this.ledger = new Array<LedgerEntry>(hooks.length);
     this.blocking = isBlockingEvent(event.type);
     this.startedAt = options.now();
   }
@@ -131,11 +138,22 @@ class Dispatch implements ActionRun {
   }
 
   subjectJson(): string {
-    if (this.builtSubject === undefined) {
-      const data = this.event.data;
-      this.builtSubject = safeJson(data.toolInput !== undefined ? data.toolInput : data);
-    }
+    if (this.builtSubject === undefined) this.builtSubject = safeJson(subjectOf(this.event));
     return this.builtSubject;
+  }
+
+  /**
+   * The first ask walks the input instead of building its JSON (one denyIf hook, the common case,
+   * then builds none); later ones answer "maybe" so the JSON is built once and shared.
+   */
+  subjectMayContain(needle: string): boolean {
+    if (this.builtSubject !== undefined || this.walkedSubject) return true;
+    this.walkedSubject = true;
+    try {
+      return jsonMayContain(subjectOf(this.event), needle);
+    } catch {
+      return true; // a getter threw: let JSON.stringify meet it the usual way
+    }
   }
 
   templateVars(): Record<string, unknown> {
@@ -148,10 +166,10 @@ class Dispatch implements ActionRun {
   }
 
   killAll(sink: HookRuntimeOptions["ledger"]): DispatchResult {
-    for (const hook of this.hooks) {
-      const entry = newEntry(hook, this.event, this.startedAt);
+    for (let i = 0; i < this.hooks.length; i++) {
+      const entry = newEntry(this.hooks[i], this.event, this.startedAt);
       entry.reason = "kill switch: every hook is disabled";
-      this.ledger.push(entry);
+      this.ledger[i] = entry;
     }
     return this.finish(sink);
   }
@@ -162,7 +180,7 @@ class Dispatch implements ActionRun {
     for (let i = index; i < hooks.length; i++) {
       const hook = hooks[i];
       const entry = newEntry(hook, this.event, this.startedAt);
-      this.ledger.push(entry);
+      this.ledger[i] = entry;
       const notRun = this.stopped ?? this.whyNotMatched(hook);
       if (notRun !== undefined) {
         entry.reason = notRun;
@@ -324,9 +342,9 @@ class Dispatch implements ActionRun {
       verdict: this.verdict,
       reason: this.reason,
       blockedBy: this.blockedBy,
-      context: this.contextTexts ?? [],
+      context: this.contextTexts ?? NO_TEXTS,
       output: this.outputs?.join("\n\n"),
-      reminders: this.reminders ?? [],
+      reminders: this.reminders ?? NO_TEXTS,
       ledger: this.ledger,
       approval: this.approval,
     };
@@ -354,6 +372,7 @@ class AsyncRun implements ActionRun {
 
   context = () => this.dispatch.context();
   subjectJson = () => this.dispatch.subjectJson();
+  subjectMayContain = (needle: string) => this.dispatch.subjectMayContain(needle);
   templateVars = () => this.dispatch.templateVars();
 
   /** Only the secrets this hook names are ever resolved; each value found joins the redactor. */
@@ -451,6 +470,12 @@ function pickBaseEnv(): Record<string, string> {
   }
   env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
   return env;
+}
+
+/** What denyIf patterns read: the tool input, or the whole payload on events without one. */
+function subjectOf(event: HookEvent): unknown {
+  const data = event.data;
+  return data.toolInput !== undefined ? data.toolInput : data;
 }
 
 function safeJson(value: unknown): string {

@@ -64,6 +64,11 @@ export interface ActionRun {
   context(): HookContext;
   /** JSON of the tool input (or of the payload), built once per dispatch on first use. */
   subjectJson(): string;
+  /**
+   * False only when that JSON certainly does not contain `needle` (from json-prefilter's
+   * `jsonNeedle`), decided without building it when it can be; true when it does or may.
+   */
+  subjectMayContain(needle: string): boolean;
   templateVars(): Record<string, unknown>;
   shadow: boolean;
   options: ExecutorOptions;
