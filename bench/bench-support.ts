@@ -3,7 +3,10 @@
  * or worker as child processes on a fresh database.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@/db/test-database";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -47,4 +50,45 @@ export function stop(child: ChildProcess): Promise<void> {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
+}
+
+/** The real server.ts, production build, on the benchmark's database; runs wait for a worker the benchmark starts. */
+export function startServer(t: TestDatabase, port: number, dataDir: string): ChildProcess {
+  return startProcess(["server.ts"], {
+    DATABASE_URL: t.databaseUrl,
+    PORT: String(port),
+    NODE_ENV: "production",
+    HOOKPLANE_WORKER_CONCURRENCY: "0",
+    HOOKPLANE_DATA_DIR: dataDir,
+  });
+}
+
+/**
+ * Runs a benchmark of the real server, then exits: 0, or 1 with the error. `main` gets a fresh
+ * database on the PostgreSQL of DATABASE_URL (default the local test server) and an empty data
+ * folder, both removed after it however it ends; `main` stops the processes it started first.
+ */
+export function runServerBench(name: string, main: (t: TestDatabase, dataDir: string) => Promise<void>): void {
+  process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
+  if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) {
+    console.error(`${name} runs the real server: run \`npm run build\` first`);
+    process.exit(1);
+  }
+  const run = async () => {
+    const t = await createTestDatabase();
+    const dataDir = mkdtempSync(path.join(tmpdir(), `hookplane-${name.replace(":", "-")}-`));
+    try {
+      await main(t, dataDir);
+    } finally {
+      await t.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+  run().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -8,8 +8,7 @@
  *   4. peak resident memory of the server while streaming and of a worker with 20 concurrent runs.
  * Needs a production build (`npm run build`), since the server is the real server.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import WebSocket from "ws";
 import { createAgent } from "@/db/queries/agents";
@@ -17,39 +16,25 @@ import { createHook } from "@/db/queries/hooks";
 import { appendRunEvents } from "@/db/queries/run-events";
 import { createRun } from "@/db/queries/runs";
 import { runEvents } from "@/db/schema";
-import { createTestDatabase } from "@/db/test-database";
+import type { TestDatabase } from "@/db/test-database";
 import { agentSpecSchema } from "@/lib/agents/agent-spec";
 import { hookSpecSchema } from "@/lib/hooks/spec";
 import { createRunEventWriter } from "@/lib/runs/run-event-writer";
 import { startRunQueue } from "@/lib/worker/run-queue";
 import { installRunQueue } from "@/lib/worker/run-queue-registry";
-import { peakRssMb, startProcess, stop, summarize, waitForHealth } from "./bench-support";
+import { peakRssMb, runServerBench, startProcess, startServer, stop, summarize, waitForHealth } from "./bench-support";
 
-process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 5);
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 20);
 
-if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) {
-  console.error("bench:events runs the real server: run `npm run build` first");
-  process.exit(1);
-}
-
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const zeroTotals = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 };
 
-async function main() {
-  const t = await createTestDatabase();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-"));
+async function main(t: TestDatabase, dataDir: string) {
   const port = 3600 + Math.floor(Math.random() * 300);
   const base = `http://127.0.0.1:${port}`;
-  const server = startProcess(["server.ts"], {
-    DATABASE_URL: t.databaseUrl,
-    PORT: String(port),
-    NODE_ENV: "production",
-    HOOKPLANE_WORKER_CONCURRENCY: "0",
-    HOOKPLANE_DATA_DIR: dataDir,
-  });
+  const server = startServer(t, port, dataDir);
   let worker: ReturnType<typeof startProcess> | undefined;
   try {
     await waitForHealth(base);
@@ -203,15 +188,7 @@ async function main() {
   } finally {
     if (worker) await stop(worker);
     await stop(server);
-    await t.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runServerBench("bench:events", main);

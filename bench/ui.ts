@@ -5,8 +5,6 @@
  * Uses PostgreSQL (DATABASE_URL, default the local test server) so the events can be written
  * before the real server starts; needs `npm run build`.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { createAgent } from "@/db/queries/agents";
@@ -14,20 +12,14 @@ import { appendRunEvents, type NewRunEvent } from "@/db/queries/run-events";
 import { createRun, finishRun } from "@/db/queries/runs";
 import { createSession } from "@/db/queries/sessions";
 import { createUser } from "@/db/queries/users";
-import { createTestDatabase } from "@/db/test-database";
+import type { TestDatabase } from "@/db/test-database";
 import { agentSpecSchema } from "@/lib/agents/agent-spec";
 import { hashPassword } from "@/lib/auth/password";
 import { hashSecretToken, newSecretToken } from "@/lib/auth/secret-token";
-import { startProcess, stop, summarize, waitForHealth } from "./bench-support";
+import { runServerBench, startServer, stop, summarize, waitForHealth } from "./bench-support";
 
-process.env.DATABASE_URL ??= "postgres://postgres@127.0.0.1:5432/test";
 const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 20_000);
 const fmt = (n: number) => n.toFixed(1);
-
-if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) {
-  console.error("bench:ui runs the real server: run `npm run build` first");
-  process.exit(1);
-}
 
 /** A realistic mix: model turns, tool calls with pre/post (spans), reminders. */
 function syntheticEvents(n: number): NewRunEvent[] {
@@ -46,9 +38,7 @@ function syntheticEvents(n: number): NewRunEvent[] {
   return events;
 }
 
-async function main() {
-  const t = await createTestDatabase();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-ui-"));
+async function main(t: TestDatabase, dataDir: string) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const base = `http://127.0.0.1:${port}`;
   const user = await createUser(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "viewer" });
@@ -60,7 +50,7 @@ async function main() {
   for (let i = 0; i < events.length; i += 1000) await appendRunEvents(t.db, { runId: run.id, events: events.slice(i, i + 1000) });
   await finishRun(t.db, { id: run.id, outcome: "completed", response: "done" });
 
-  const server = startProcess(["server.ts"], { DATABASE_URL: t.databaseUrl, PORT: String(port), NODE_ENV: "production", HOOKPLANE_WORKER_CONCURRENCY: "0", HOOKPLANE_DATA_DIR: dataDir });
+  const server = startServer(t, port, dataDir);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
@@ -131,15 +121,7 @@ async function main() {
   } finally {
     await browser.close();
     await stop(server);
-    await t.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runServerBench("bench:ui", main);

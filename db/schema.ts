@@ -80,6 +80,8 @@ export const agents = pgTable("agents", {
   script: jsonb("script").$type<unknown[]>(),
   metadataFile: text("metadata_file"),
   flow: jsonb("flow").$type<string[]>(),
+  /** Ids of the operator's code hooks this agent references (Standard Agents' agent-level `hooks`). */
+  codeHooks: jsonb("code_hooks").$type<string[]>(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -152,6 +154,8 @@ export const runs = pgTable(
     prompt: text("prompt").notNull(),
     /** Template variables of the entry point (a schedule's last_run, last_response, ...). */
     vars: jsonb("vars").$type<Record<string, string>>(),
+    /** The run's own code hook ids (prompt-level): overrides the agent's; an empty list means none. */
+    codeHooks: jsonb("code_hooks").$type<string[]>(),
     response: text("response"),
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),
@@ -163,6 +167,8 @@ export const runs = pgTable(
     toolsUsed: jsonb("tools_used").$type<string[]>().notNull().default([]),
     blocked: boolean("blocked").notNull().default(false),
     cancelRequested: boolean("cancel_requested").notNull().default(false),
+    /** Executions that ended in an error of the recording itself; past a few, the run is failed. */
+    failures: integer("failures").notNull().default(0),
     /** The worker executing the run and until when its claim holds (renewed by heartbeat). */
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),

@@ -73,6 +73,14 @@ export function AgentForm({ agent, readOnly }: { agent?: AgentValues; readOnly: 
           </Field>
         </div>
         <Field
+          label="Code hooks"
+          htmlFor="codeHooks"
+          hint="Ids of the operator's defineHook modules (HOOKPLANE_HOOKS_DIR), comma-separated, run in this order. A run's own list overrides these."
+          error={errors.codeHooks ?? Object.entries(errors).find(([k]) => k.startsWith("codeHooks"))?.[1]}
+        >
+          <TextInput id="codeHooks" name="codeHooks" defaultValue={agent?.codeHooks?.join(", ")} placeholder="redact_tokens, trim_history" className="font-mono" />
+        </Field>
+        <Field
           label="Script (scripted model)"
           htmlFor="script"
           hint='JSON list of turns: [{"text": "...", "toolCalls": [{"name": "shell", "input": {"command": "ls"}}], "usage": {"inputTokens": 10, "outputTokens": 5}}]'

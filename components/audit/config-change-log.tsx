@@ -1,16 +1,13 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
 import { ChevronDown, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { formatTime } from "@/components/runs/run-format";
-import { buttonClass } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
-import { apiFetch } from "@/lib/client/api-fetch";
-import { FilterField } from "./filter-field";
+import { FilterBar } from "./filter-bar";
+import { SelectFilter, TextFilter } from "./filter-field";
 import { JsonDiff } from "./json-diff";
-import { PagedResults, type Page } from "./paged-results";
+import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 
@@ -102,56 +99,18 @@ function AuditEntry({ row }: { row: AuditRow }) {
 
 /** Every configuration change: who, what, when, and the values before and after. */
 export function ConfigChangeLog() {
-  const { values, apiQuery, active, setFilter, setFilters } = useUrlFilters(FILTERS);
-
-  const query = useInfiniteQuery({
-    queryKey: ["audit-log", apiQuery],
-    queryFn: ({ pageParam }) =>
-      apiFetch<Page<AuditRow>>(`/api/v1/audit?limit=50${apiQuery ? `&${apiQuery}` : ""}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
-    initialPageParam: "",
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const filters = useUrlFilters(FILTERS);
+  const { apiQuery, active } = filters;
+  const query = useAuditPages<AuditRow>("audit-log", "/api/v1/audit", apiQuery);
 
   return (
     <div className="space-y-4">
-      <form
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const form = new FormData(e.currentTarget);
-          setFilters({ action: String(form.get("action") ?? "").trim(), actor: String(form.get("actor") ?? "").trim() });
-        }}
-        data-testid="audit-filters"
-      >
-        <FilterField label="What changed">
-          <select value={values.entityType} onChange={(e) => setFilter("entityType", e.target.value)} className={inputClass} data-testid="audit-entity-type">
-            <option value="">everything</option>
-            {ENTITY_TYPES.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        </FilterField>
-        <FilterField label="Action">
-          <input name="action" key={`action-${values.action}`} defaultValue={values.action} placeholder="hook or hook.update" className={`${inputClass} w-44`} data-testid="audit-action-filter" />
-        </FilterField>
-        <FilterField label="Who">
-          <input name="actor" key={`actor-${values.actor}`} defaultValue={values.actor} placeholder="admin@example.com" className={`${inputClass} w-52`} data-testid="audit-actor-filter" />
-        </FilterField>
-        <FilterField label="When">
-          <select value={values.window} onChange={(e) => setFilter("window", e.target.value)} className={inputClass} data-testid="audit-window">
-            {TIME_WINDOWS.map((w) => (
-              <option key={w.value} value={w.value}>
-                {w.label}
-              </option>
-            ))}
-          </select>
-        </FilterField>
-        <button type="submit" className={buttonClass("secondary")} data-testid="audit-search">
-          Search
-        </button>
-      </form>
+      <FilterBar filters={filters} testIdPrefix="audit">
+        <SelectFilter filters={filters} name="entityType" label="What changed" any="everything" options={ENTITY_TYPES} testId="audit-entity-type" />
+        <TextFilter filters={filters} name="action" label="Action" placeholder="hook or hook.update" width="w-44" testId="audit-action-filter" />
+        <TextFilter filters={filters} name="actor" label="Who" placeholder="admin@example.com" width="w-52" testId="audit-actor-filter" />
+        <SelectFilter filters={filters} name="window" label="When" options={TIME_WINDOWS} testId="audit-window" />
+      </FilterBar>
 
       <PagedResults query={query} what="changes" filtered={active} emptyHint="Changes to agents, hooks, schedules and settings are recorded here." testId="audit">
         {(rows) => (

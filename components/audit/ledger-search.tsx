@@ -1,22 +1,23 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
 import { clsx } from "clsx";
 import Link from "next/link";
 import { formatTime } from "@/components/runs/run-format";
-import { buttonClass } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
-import { apiFetch } from "@/lib/client/api-fetch";
 import { EVENT_NAMES } from "@/lib/hooks/events";
 import { ExportLinks } from "./export-links";
-import { FilterField } from "./filter-field";
-import { PagedResults, type Page } from "./paged-results";
+import { FilterBar } from "./filter-bar";
+import { SelectFilter, TextFilter } from "./filter-field";
+import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["hook", "event", "verdict", "matched", "agent", "q", "runId", "window"] as const;
 const VERDICTS = ["block", "allow", "skip"];
+const MATCHED = [
+  { value: "true", label: "matched" },
+  { value: "false", label: "not matched" },
+];
 
 interface LedgerRow {
   id: number;
@@ -61,85 +62,21 @@ function VerdictBadge({ row }: { row: LedgerRow }) {
 
 /** The hook ledger: which hook decided what, when, in which run ("every time no-prod blocked"). */
 export function LedgerSearch({ agents, hookKeys }: { agents: string[]; hookKeys: string[] }) {
-  const { values, apiQuery, active, setFilter, setFilters } = useUrlFilters(FILTERS);
-
-  const query = useInfiniteQuery({
-    queryKey: ["audit-ledger", apiQuery],
-    queryFn: ({ pageParam }) =>
-      apiFetch<Page<LedgerRow>>(`/api/v1/ledger?limit=50${apiQuery ? `&${apiQuery}` : ""}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
-    initialPageParam: "",
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const filters = useUrlFilters(FILTERS);
+  const { values, apiQuery, active, setFilter } = filters;
+  const query = useAuditPages<LedgerRow>("audit-ledger", "/api/v1/ledger", apiQuery);
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <form
-          className="flex flex-wrap items-end gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const form = new FormData(e.currentTarget);
-            setFilters({ hook: String(form.get("hook") ?? "").trim(), q: String(form.get("q") ?? "").trim() });
-          }}
-          data-testid="ledger-filters"
-        >
-          <FilterField label="Hook id">
-            <input name="hook" key={`hook-${values.hook}`} defaultValue={values.hook} list="ledger-hook-keys" placeholder="e.g. no-prod" className={`${inputClass} w-40`} data-testid="ledger-hook" />
-            <datalist id="ledger-hook-keys">
-              {hookKeys.map((k) => (
-                <option key={k} value={k} />
-              ))}
-            </datalist>
-          </FilterField>
-          <FilterField label="Event">
-            <select value={values.event} onChange={(e) => setFilter("event", e.target.value)} className={inputClass} data-testid="ledger-event">
-              <option value="">any</option>
-              {EVENT_NAMES.map((name) => (
-                <option key={name}>{name}</option>
-              ))}
-            </select>
-          </FilterField>
-          <FilterField label="Verdict">
-            <select value={values.verdict} onChange={(e) => setFilter("verdict", e.target.value)} className={inputClass} data-testid="ledger-verdict-filter">
-              <option value="">any</option>
-              {VERDICTS.map((v) => (
-                <option key={v}>{v}</option>
-              ))}
-            </select>
-          </FilterField>
-          <FilterField label="Matched">
-            <select value={values.matched} onChange={(e) => setFilter("matched", e.target.value)} className={inputClass} data-testid="ledger-matched">
-              <option value="">either</option>
-              <option value="true">matched</option>
-              <option value="false">not matched</option>
-            </select>
-          </FilterField>
-          <FilterField label="Agent">
-            <select value={values.agent} onChange={(e) => setFilter("agent", e.target.value)} className={inputClass} data-testid="ledger-agent">
-              <option value="">all</option>
-              {agents.map((a) => (
-                <option key={a}>{a}</option>
-              ))}
-            </select>
-          </FilterField>
-          <FilterField label="When">
-            <select value={values.window} onChange={(e) => setFilter("window", e.target.value)} className={inputClass} data-testid="ledger-window">
-              {TIME_WINDOWS.map((w) => (
-                <option key={w.value} value={w.value}>
-                  {w.label}
-                </option>
-              ))}
-            </select>
-          </FilterField>
-          <FilterField label="Text">
-            <input name="q" key={`q-${values.q}`} defaultValue={values.q} placeholder="in reasons and output" className={`${inputClass} w-44`} data-testid="ledger-q" />
-          </FilterField>
-          <button type="submit" className={buttonClass("secondary")} data-testid="ledger-search">
-            Search
-          </button>
-        </form>
-        <ExportLinks endpoint="/api/v1/ledger/export" query={apiQuery} testIdPrefix="export-ledger" />
-      </div>
+      <FilterBar filters={filters} testIdPrefix="ledger" actions={<ExportLinks endpoint="/api/v1/ledger/export" query={apiQuery} testIdPrefix="export-ledger" />}>
+        <TextFilter filters={filters} name="hook" label="Hook id" placeholder="e.g. no-prod" width="w-40" suggestions={hookKeys} testId="ledger-hook" />
+        <SelectFilter filters={filters} name="event" label="Event" any="any" options={EVENT_NAMES} testId="ledger-event" />
+        <SelectFilter filters={filters} name="verdict" label="Verdict" any="any" options={VERDICTS} testId="ledger-verdict-filter" />
+        <SelectFilter filters={filters} name="matched" label="Matched" any="either" options={MATCHED} testId="ledger-matched" />
+        <SelectFilter filters={filters} name="agent" label="Agent" any="all" options={agents} testId="ledger-agent" />
+        <SelectFilter filters={filters} name="window" label="When" options={TIME_WINDOWS} testId="ledger-window" />
+        <TextFilter filters={filters} name="q" label="Text" placeholder="in reasons and output" width="w-44" testId="ledger-q" />
+      </FilterBar>
       {values.runId && (
         <p className="text-xs text-zinc-500">
           Only run <span className="font-mono">{values.runId}</span>.{" "}

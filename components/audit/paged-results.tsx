@@ -1,13 +1,25 @@
 "use client";
 
-import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
+import { useInfiniteQuery, type InfiniteData, type UseInfiniteQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { apiFetch } from "@/lib/client/api-fetch";
 
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
+}
+
+/** An audit list endpoint read 50 rows a page with the tab's filters (`apiQuery`), for `PagedResults`. */
+export function useAuditPages<T>(queryName: string, endpoint: string, apiQuery: string) {
+  return useInfiniteQuery({
+    queryKey: [queryName, apiQuery],
+    queryFn: ({ pageParam }) =>
+      apiFetch<Page<T>>(`${endpoint}?limit=50${apiQuery ? `&${apiQuery}` : ""}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
+    initialPageParam: "",
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 }
 
 /** The loading, error and empty states of a paged audit list, and its "Load more". */

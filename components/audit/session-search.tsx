@@ -1,95 +1,51 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
 import Link from "next/link";
 import { StatusBadge, formatTime, formatUsd } from "@/components/runs/run-format";
 import type { RunSummary } from "@/components/runs/run-view";
 import { buttonClass } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
-import { apiFetch } from "@/lib/client/api-fetch";
 import { ExportLinks } from "./export-links";
-import { FilterField } from "./filter-field";
-import { PagedResults, type Page } from "./paged-results";
+import { FilterBar } from "./filter-bar";
+import { SelectFilter, TextFilter } from "./filter-field";
+import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["q", "agent", "outcome", "blocked", "tool", "window"] as const;
 const OUTCOMES = ["completed", "failed", "timeout", "cancelled", "budget", "max_turns", "skipped"];
+const BLOCKED = [
+  { value: "true", label: "yes" },
+  { value: "false", label: "no" },
+];
 
 type SessionRow = RunSummary & { toolsUsed: string[]; blocked: boolean };
 
 /** Past sessions searched by text over their events and filtered; the results export as a file. */
 export function SessionSearch({ agents }: { agents: string[] }) {
-  const { values, apiQuery, active, setFilter } = useUrlFilters(FILTERS);
+  const filters = useUrlFilters(FILTERS);
+  const { apiQuery, active } = filters;
+  const query = useAuditPages<SessionRow>("audit-sessions", "/api/v1/runs", apiQuery);
 
-  const query = useInfiniteQuery({
-    queryKey: ["audit-sessions", apiQuery],
-    queryFn: ({ pageParam }) =>
-      apiFetch<Page<SessionRow>>(`/api/v1/runs?limit=50${apiQuery ? `&${apiQuery}` : ""}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
-    initialPageParam: "",
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-
+  const actions = (
+    <div className="flex items-center gap-2">
+      <Link href={`/runs${apiQuery ? `?${apiQuery}` : ""}`} className={buttonClass("ghost")} data-testid="open-in-runs">
+        <ExternalLink className="h-4 w-4" aria-hidden />
+        Open in Runs
+      </Link>
+      <ExportLinks endpoint="/api/v1/runs/export" query={apiQuery} testIdPrefix="export-sessions" />
+    </div>
+  );
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <form
-          className="flex flex-wrap items-end gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setFilter("q", String(new FormData(e.currentTarget).get("q") ?? "").trim());
-          }}
-          data-testid="session-filters"
-        >
-          <FilterField label="Search sessions">
-            <input name="q" key={values.q} defaultValue={values.q} placeholder="text in prompts, outputs, tool calls" className={`${inputClass} w-64`} data-testid="session-q" />
-          </FilterField>
-          <FilterField label="Agent">
-            <select value={values.agent} onChange={(e) => setFilter("agent", e.target.value)} className={inputClass} data-testid="session-agent">
-              <option value="">all</option>
-              {agents.map((a) => (
-                <option key={a}>{a}</option>
-              ))}
-            </select>
-          </FilterField>
-          <FilterField label="Outcome">
-            <select value={values.outcome} onChange={(e) => setFilter("outcome", e.target.value)} className={inputClass}>
-              <option value="">any</option>
-              {OUTCOMES.map((o) => (
-                <option key={o}>{o}</option>
-              ))}
-            </select>
-          </FilterField>
-          <FilterField label="Blocked by a hook">
-            <select value={values.blocked} onChange={(e) => setFilter("blocked", e.target.value)} className={inputClass} data-testid="session-blocked">
-              <option value="">either</option>
-              <option value="true">yes</option>
-              <option value="false">no</option>
-            </select>
-          </FilterField>
-          <FilterField label="When">
-            <select value={values.window} onChange={(e) => setFilter("window", e.target.value)} className={inputClass} data-testid="session-window">
-              {TIME_WINDOWS.map((w) => (
-                <option key={w.value} value={w.value}>
-                  {w.label}
-                </option>
-              ))}
-            </select>
-          </FilterField>
-          <button type="submit" className={buttonClass("secondary")} data-testid="session-search">
-            Search
-          </button>
-        </form>
-        <div className="flex items-center gap-2">
-          <Link href={`/runs${apiQuery ? `?${apiQuery}` : ""}`} className={buttonClass("ghost")} data-testid="open-in-runs">
-            <ExternalLink className="h-4 w-4" aria-hidden />
-            Open in Runs
-          </Link>
-          <ExportLinks endpoint="/api/v1/runs/export" query={apiQuery} testIdPrefix="export-sessions" />
-        </div>
-      </div>
+      <FilterBar filters={filters} testIdPrefix="session" actions={actions}>
+        <TextFilter filters={filters} name="q" label="Search sessions" placeholder="text in prompts, outputs, tool calls" width="w-64" testId="session-q" />
+        <SelectFilter filters={filters} name="agent" label="Agent" any="all" options={agents} testId="session-agent" />
+        <SelectFilter filters={filters} name="outcome" label="Outcome" any="any" options={OUTCOMES} />
+        <SelectFilter filters={filters} name="blocked" label="Blocked by a hook" any="either" options={BLOCKED} testId="session-blocked" />
+        <SelectFilter filters={filters} name="window" label="When" options={TIME_WINDOWS} testId="session-window" />
+      </FilterBar>
 
       <PagedResults query={query} what="sessions" filtered={active} emptyHint="Runs appear here once an agent has run." testId="sessions">
         {(runs) => (

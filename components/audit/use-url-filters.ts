@@ -48,3 +48,5 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const active = keys.some((k) => values[k] !== "");
   return { values, apiQuery, active, setFilter: (key: K, value: string) => setFilters({ [key]: value } as Partial<Record<K, string>>), setFilters };
 }
+
+export type UrlFilters<K extends string> = ReturnType<typeof useUrlFilters<K>>;

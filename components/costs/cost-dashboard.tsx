@@ -1,10 +1,10 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { formatUsd } from "@/components/runs/run-format";
-import { useLiveSocket } from "@/components/runs/use-live-socket";
+import { useRunChangeRefresh } from "@/components/runs/use-run-change-refresh";
 import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/client/api-fetch";
 import { BudgetList } from "./budget-list";
@@ -39,7 +39,6 @@ export function CostDashboard() {
   const params = useSearchParams();
   const days = parseWindowDays(params.get("days"));
   const from = windowStart(days);
-  const queryClient = useQueryClient();
   const queryKey = ["costs", from.toISOString()];
   const query = useQuery({
     queryKey,
@@ -47,16 +46,8 @@ export function CostDashboard() {
     refetchOnMount: "always",
   });
 
-  // A finished run changes the totals: refresh, coalesced so a burst of runs is one request.
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useLiveSocket(
-    (send) => send({ type: "subscribe", topic: "runs" }),
-    (msg) => {
-      if (msg.type !== "run") return;
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => queryClient.invalidateQueries({ queryKey: ["costs"] }), 1000);
-    },
-  );
+  // A finished run changes the totals.
+  useRunChangeRefresh(["costs"], 1000);
 
   const header = (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">

@@ -1,16 +1,15 @@
 "use client";
 
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useRef } from "react";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
 import { apiFetch } from "@/lib/client/api-fetch";
 import { StatusBadge, formatTime, formatUsd } from "./run-format";
 import type { RunSummary } from "./run-view";
-import { useLiveSocket } from "./use-live-socket";
+import { useRunChangeRefresh } from "./use-run-change-refresh";
 import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["agent", "status", "outcome", "tool", "blocked", "q", "from", "to", "minCost"] as const;
@@ -19,7 +18,6 @@ export function RunList({ agents }: { agents: string[] }) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const queryClient = useQueryClient();
   const filters = new URLSearchParams();
   for (const key of FILTERS) {
     const value = params.get(key);
@@ -38,16 +36,8 @@ export function RunList({ agents }: { agents: string[] }) {
     refetchOnMount: "always",
   });
 
-  // Live status without reload: any run change refreshes the visible page (coalesced).
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useLiveSocket(
-    (send) => send({ type: "subscribe", topic: "runs" }),
-    (msg) => {
-      if (msg.type !== "run") return;
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => queryClient.invalidateQueries({ queryKey: ["runs", filterKey] }), 250);
-    },
-  );
+  // Live status without reload: any run change refreshes the visible page.
+  useRunChangeRefresh(["runs", filterKey], 250);
 
   const setFilter = (key: string, value: string) => {
     // From the address bar, not the render's params: two quick changes must both survive.

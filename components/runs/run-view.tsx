@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useActionState, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { cancelRunAction } from "@/app/actions/runs";
 import { Button } from "@/components/ui/button";
 import { apiFetch } from "@/lib/client/api-fetch";
@@ -115,20 +115,30 @@ function EventDetail({ event, hooks }: { event: RunEvent; hooks: LedgerRow[] }) 
   );
 }
 
+/** The line of a timeline entry that opens and closes its detail: the seq, then the entry's own cells. */
+function TimelineToggle({ seq, open, onToggle, status, children }: { seq: number; open: boolean; onToggle: () => void; status?: SpanStatus; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      onClick={onToggle}
+      aria-expanded={open}
+      className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
+      data-status={status}
+    >
+      <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{seq}</span>
+      {children}
+    </button>
+  );
+}
+
 function EventRow({ event, open, onToggle, hooks }: { event: RunEvent; open: boolean; onToggle: () => void; hooks: LedgerRow[] }) {
   return (
     <>
-      <button
-        type="button"
-        onClick={onToggle}
-        aria-expanded={open}
-        className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
-      >
-        <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{event.seq}</span>
+      <TimelineToggle seq={event.seq} open={open} onToggle={onToggle}>
         <span className={`w-40 shrink-0 font-mono text-xs ${TYPE_STYLES[event.type] ?? ""}`}>{event.type}</span>
         <span className="min-w-0 flex-1 truncate">{summarizeEvent(event.type, event.data)}</span>
         {hooksBadge(hooks)}
-      </button>
+      </TimelineToggle>
       {open && <EventDetail event={event} hooks={hooks} />}
     </>
   );
@@ -152,14 +162,7 @@ function SpanRow({ events, open, onToggle, ledgerBySeq }: { events: RunEvent[]; 
   const detail = denied ? `denied: ${String(denied.data.reason ?? "")}` : post ? summarizeEvent("tool.post", post.data) : summarizeEvent(pre.type, pre.data);
   return (
     <>
-      <button
-        type="button"
-        onClick={onToggle}
-        aria-expanded={open}
-        className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
-        data-status={status}
-      >
-        <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{pre.seq}</span>
+      <TimelineToggle seq={pre.seq} open={open} onToggle={onToggle} status={status}>
         <span className="w-40 shrink-0 font-mono text-xs">
           <span className="text-sky-700 dark:text-sky-300">{String(pre.data.toolName ?? "tool")}</span>{" "}
           <span className={SPAN_STYLES[status]} data-testid="span-status">
@@ -169,7 +172,7 @@ function SpanRow({ events, open, onToggle, ledgerBySeq }: { events: RunEvent[]; 
         <span className="min-w-0 flex-1 truncate">{detail}</span>
         {post && <span className="shrink-0 font-mono text-xs text-zinc-400">{Number(post.data.durationMs ?? 0)} ms</span>}
         {hooksBadge(hooks)}
-      </button>
+      </TimelineToggle>
       {open && (
         <div className="divide-y divide-zinc-100 dark:divide-zinc-800">
           {events.map((e) => (

@@ -1,29 +1,17 @@
 "use client";
 
-import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { createScheduleAction } from "@/app/actions/schedules";
 import { Button } from "@/components/ui/button";
 import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useClearOnSaveForm } from "./use-clear-on-save-form";
 
 export function CreateScheduleForm({ agents }: { agents: string[] }) {
-  const [state, action, pending] = useActionState(createScheduleAction, {});
   const [timing, setTiming] = useState<"cron" | "interval">("cron");
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (!state.ok) return;
-    form.current?.reset();
-    setTiming("cron");
-  }, [state]);
-  // Called by hand rather than through <form action>: React resets a form after its action, and
-  // a refused entry should stay in the fields to be corrected. A saved one is cleared above.
-  const keepInputOnError = (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    startTransition(() => action(data));
-  };
+  const { state, pending, formProps } = useClearOnSaveForm(createScheduleAction, () => setTiming("cron"));
   return (
-    <form ref={form} onSubmit={keepInputOnError} className="space-y-3" data-testid="create-schedule-form" noValidate>
+    <form {...formProps} className="space-y-3" data-testid="create-schedule-form" noValidate>
       <div className="grid gap-3 sm:grid-cols-[12rem_9rem_1fr] sm:items-start">
         <Field label="Agent" htmlFor="schedule-agent" error={state.fieldErrors?.agent}>
           <select id="schedule-agent" name="agent" className={inputClass} defaultValue={agents[0] ?? ""}>

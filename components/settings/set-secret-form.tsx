@@ -1,27 +1,16 @@
 "use client";
 
-import { startTransition, useActionState, useEffect, useRef } from "react";
 import { setSecretAction } from "@/app/actions/secrets";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useClearOnSaveForm } from "./use-clear-on-save-form";
 
 /** Write-only: the value field is a password input, cleared after every save, never prefilled. */
 export function SetSecretForm() {
-  const [state, action, pending] = useActionState(setSecretAction, {});
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (state.ok) form.current?.reset();
-  }, [state]);
-  // Called by hand rather than through <form action>: React resets a form after its action, and
-  // a refused entry should stay in the fields to be corrected. A saved one is cleared above.
-  const keepInputOnError = (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    startTransition(() => action(data));
-  };
+  const { state, pending, formProps } = useClearOnSaveForm(setSecretAction);
   return (
-    <form ref={form} onSubmit={keepInputOnError} className="space-y-3" data-testid="set-secret-form" autoComplete="off" noValidate>
+    <form {...formProps} className="space-y-3" data-testid="set-secret-form" autoComplete="off" noValidate>
       <div className="grid gap-3 sm:grid-cols-[14rem_1fr_auto] sm:items-end">
         <Field label="Name" htmlFor="secret-name" error={state.fieldErrors?.name} hint="Used in hooks as ${secret:NAME}">
           <TextInput id="secret-name" name="name" placeholder="SLACK_TOKEN" className="font-mono" spellCheck={false} />

@@ -84,3 +84,13 @@ export async function requestCancel(db: Db, params: { id: string }) {
     .returning({ id: runs.id, status: runs.status, leaseOwner: runs.leaseOwner });
   return row;
 }
+
+/** Counts one more execution that could not be recorded; returns the new count. */
+export async function recordRunFailure(db: Db, params: { id: string }): Promise<number> {
+  const [row] = await db
+    .update(runs)
+    .set({ failures: sql`${runs.failures} + 1` })
+    .where(eq(runs.id, params.id))
+    .returning({ failures: runs.failures });
+  return row?.failures ?? 0;
+}

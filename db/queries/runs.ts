@@ -16,6 +16,7 @@ export function runToApi(row: RunRow & { agentName?: string | null }) {
     outcome: row.outcome ?? undefined,
     reason: row.reason ?? undefined,
     prompt: row.prompt,
+    codeHooks: row.codeHooks ?? undefined,
     response: row.response ?? undefined,
     inputTokens: row.inputTokens,
     outputTokens: row.outputTokens,
@@ -46,6 +47,8 @@ export async function createRun(
     parentRunId?: string;
     externalSessionId?: string;
     vars?: Record<string, string>;
+    /** The run's own code hook ids (prompt-level override); undefined defers to the agent's. */
+    codeHooks?: string[];
   },
 ) {
   const [row] = await db.insert(runs).values(params).returning();

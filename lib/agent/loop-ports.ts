@@ -4,9 +4,9 @@
  */
 import type { AgentSpec } from "@/lib/agents/agent-spec";
 import type { EventName, Outcome } from "@/lib/hooks/events";
-import type { ToolRegistry } from "@/lib/tools/tool-types";
+import type { ToolRegistry, ToolResult } from "@/lib/tools/tool-types";
 import type { CheckpointStore } from "./loop-state";
-import type { ChatMessage, ModelProvider, TokenUsage } from "./providers/model-provider";
+import type { ChatMessage, ModelProvider, TokenUsage, ToolCall } from "./providers/model-provider";
 
 export type AgentWithId = AgentSpec & { id: string };
 
@@ -36,6 +36,34 @@ export type HookDispatch = (event: LifecycleEvent) => Promise<DispatchResult>;
  */
 export type EventSink = (type: string, data: Record<string, unknown>) => void | Promise<void>;
 
+/** Which agent a transform runs for (a flow's stages each have their own). */
+export interface TransformScope {
+  agent: AgentWithId;
+}
+
+/**
+ * Transforms of what the agent sees and stores: Standard Agents' transform hooks (and its
+ * after_create_message event), implemented by the caller (the worker runs the operator's code
+ * hooks). Every method is optional and async and returns the possibly changed data; the loop hands
+ * each one a copy, so changing the argument in place changes nothing. A method that throws, or
+ * returns something that is not the expected shape, is recorded (`loop.transform_error`) and the
+ * data it was given is kept. Where each fires: lib/agent/README.md.
+ */
+export interface LoopTransforms {
+  /** filter_messages: the stored transcript, before a model call; the result is sent, not stored. */
+  filterMessages?(messages: ChatMessage[], scope: TransformScope): Promise<ChatMessage[]>;
+  /** prefilter_llm_history: the list about to be sent (after filterMessages); not stored. */
+  prefilterHistory?(messages: ChatMessage[], scope: TransformScope): Promise<ChatMessage[]>;
+  /** before_create_message: a user, assistant or system_reminder message about to enter the transcript; the result is stored. Its role cannot change. */
+  beforeCreateMessage?(message: ChatMessage, scope: TransformScope): Promise<ChatMessage>;
+  /** after_create_message: a message (tool results included) once the checkpoint holding it is saved. */
+  afterCreateMessage?(message: ChatMessage, scope: TransformScope): Promise<void>;
+  /** after_tool_call_success / after_tool_call_failure (`ok` = !isError): null removes the result. */
+  afterToolCall?(result: ToolResult, call: ToolCall, ok: boolean, scope: TransformScope): Promise<ToolResult | null>;
+  /** before_store_tool_result: the result about to be recorded (checkpoint, tool.post, transcript). */
+  beforeStoreToolResult?(result: ToolResult, call: ToolCall, scope: TransformScope): Promise<ToolResult>;
+}
+
 /** The price table: USD for one model call. */
 export type CostOf = (model: string, usage: TokenUsage) => number;
 
@@ -63,6 +91,8 @@ export interface AgentSessionOptions {
   prependSessionStartOutput?: boolean;
   /** Multi-agent flows: the agents named in `agent.flow`. */
   resolveAgent?: (name: string) => Promise<AgentWithId | undefined>;
+  /** Transforms of messages and tool results (the operator's code hooks); none when left out. */
+  transforms?: LoopTransforms;
 }
 
 export interface SessionTotals {

@@ -9,15 +9,17 @@
  *   propagate without session.end, and a rerun with the same checkpoint resumes the run.
  */
 import type { EventName, Outcome } from "@/lib/hooks/events";
-import type { ToolDefinition } from "@/lib/tools/tool-types";
+import type { ToolDefinition, ToolResult } from "@/lib/tools/tool-types";
 import type {
   AgentSessionOptions,
   AgentWithId,
   DispatchResult,
   SessionResult,
+  TransformScope,
 } from "./loop-ports";
 import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
 import type { ChatMessage, ModelProvider, ToolCall } from "./providers/model-provider";
+import { asChatMessage, asToolResult, chatMessageProblem, messageListProblem, toolResultProblem } from "./transcript-shape";
 
 /**
  * Stops the loop without ending the run: the worker is shutting down or lost its lease, and the
@@ -73,6 +75,23 @@ function deniedOutput(reason: string): string {
   return `Denied: ${reason}`;
 }
 
+/** What the model reads for a tool result an after_tool_call transform removed (returned null). */
+export const REMOVED_TOOL_RESULT = "(no result)";
+
+/** Where a transform runs: named after the Standard Agents hook type it stands for. */
+type TransformPoint =
+  | "filter_messages"
+  | "prefilter_llm_history"
+  | "before_create_message"
+  | "after_create_message"
+  | "after_tool_call_success"
+  | "after_tool_call_failure"
+  | "before_store_tool_result";
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** Runs one agent (or a flow of agents, when `agent.flow` is set) to an outcome. */
 export async function runAgentSession(opts: AgentSessionOptions): Promise<SessionResult> {
   const now = opts.now ?? Date.now;
@@ -100,13 +119,116 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     Math.max(0, top.timeoutMs - state.elapsedMs),
   );
 
+  const emit = async (type: string, data: Record<string, unknown>) => {
+    await opts.emit(type, data);
+  };
+
+  const transforms = opts.transforms;
+
+  /**
+   * Runs one transform on a copy of `original`. A throw, or a value `problem` refuses, is recorded
+   * and `original` kept (Standard Agents: a failing hook is logged and the original data is used).
+   * A LoopInterrupted still stops the loop.
+   */
+  const transformed = async <T>(
+    point: TransformPoint,
+    original: T,
+    transform: ((copy: T) => Promise<unknown>) | undefined,
+    problem: (value: unknown) => string | undefined,
+  ): Promise<T> => {
+    if (!transform) return original;
+    let value: unknown;
+    try {
+      value = await transform(structuredClone(original));
+    } catch (err) {
+      if (err instanceof LoopInterrupted) throw err;
+      await emit("loop.transform_error", { point, message: errorMessage(err) });
+      return original;
+    }
+    const bad = problem(value);
+    if (bad !== undefined) {
+      await emit("loop.transform_error", { point, message: `returned an invalid value: ${bad}` });
+      return original;
+    }
+    return value as T;
+  };
+
+  /** Messages stored since the last checkpoint: after_create_message fires for each once it is saved. */
+  const created: { message: ChatMessage; scope: TransformScope }[] = [];
+
   const save = async () => {
     state.elapsedMs = now() - startedAt;
     await opts.checkpoint?.save(state);
+    for (const { message, scope } of created.splice(0)) {
+      try {
+        await transforms!.afterCreateMessage!(structuredClone(message), scope);
+      } catch (err) {
+        if (err instanceof LoopInterrupted) throw err;
+        await emit("loop.transform_error", { point: "after_create_message", message: errorMessage(err) });
+      }
+    }
   };
 
-  const emit = async (type: string, data: Record<string, unknown>) => {
-    await opts.emit(type, data);
+  /**
+   * Appends a message to the agent's transcript: user, assistant and system_reminder messages go
+   * through before_create_message first (its result is what is stored); tool results already went
+   * through their own transforms.
+   */
+  const addMessage = async (stage: StageState, agent: AgentWithId, message: ChatMessage): Promise<ChatMessage> => {
+    const scope = { agent };
+    const before = transforms?.beforeCreateMessage;
+    const stored =
+      message.role === "tool_result" || !before
+        ? message
+        : asChatMessage(
+            await transformed("before_create_message", message, (copy) => before.call(transforms, copy, scope), (value) =>
+              chatMessageProblem(value) ?? ((value as ChatMessage).role === message.role ? undefined : `the role must stay ${message.role}`),
+            ),
+          );
+    stage.messages.push(stored);
+    if (transforms?.afterCreateMessage) created.push({ message: stored, scope });
+    return stored;
+  };
+
+  /** The transcript as the model gets it: filter_messages, then prefilter_llm_history; never stored. */
+  const messagesToSend = async (agent: AgentWithId, messages: ChatMessage[]): Promise<ChatMessage[]> => {
+    const filter = transforms?.filterMessages;
+    const prefilter = transforms?.prefilterHistory;
+    if (!filter && !prefilter) return messages;
+    const scope = { agent };
+    const filtered = await transformed("filter_messages", messages, filter && ((copy) => filter.call(transforms, copy, scope)), messageListProblem);
+    const sent = await transformed("prefilter_llm_history", filtered, prefilter && ((copy) => prefilter.call(transforms, copy, scope)), messageListProblem);
+    return sent === messages ? messages : sent.map(asChatMessage);
+  };
+
+  /**
+   * A tool's answer as it is recorded: after_tool_call_success or _failure (null removes the result),
+   * then before_store_tool_result. Runs once per call: the checkpoint keeps what it returned.
+   */
+  const resultToStore = async (agent: AgentWithId, call: ToolCall, raw: ToolResult): Promise<ToolResult> => {
+    const after = transforms?.afterToolCall;
+    const beforeStore = transforms?.beforeStoreToolResult;
+    if (!after && !beforeStore) return raw;
+    const scope = { agent };
+    const ok = !raw.isError;
+    const afterCall = await transformed<ToolResult | null>(
+      ok ? "after_tool_call_success" : "after_tool_call_failure",
+      raw,
+      after && ((copy) => after.call(transforms, copy!, structuredClone(call), ok, scope)),
+      (value) => (value === null ? undefined : toolResultProblem(value)),
+    );
+    if (afterCall === null) {
+      // Standard Agents drops the result; a tool call must keep one for the providers, so it is empty.
+      await emit("loop.tool_result_removed", { toolCallId: call.id, toolName: call.name });
+      return { output: REMOVED_TOOL_RESULT, isError: false };
+    }
+    const stored = await transformed(
+      "before_store_tool_result",
+      afterCall,
+      beforeStore && ((copy) => beforeStore.call(transforms, copy, structuredClone(call), scope)),
+      toolResultProblem,
+    );
+    return asToolResult(stored);
   };
 
   /** One lifecycle event: recorded once, then its hooks run. */
@@ -174,9 +296,9 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   };
 
   /** Flushes pending reminders into the transcript, so the model sees them on this call. */
-  const flushReminders = async (stage: StageState, texts: string[], when: "pending" | "model.pre") => {
+  const flushReminders = async (stage: StageState, agent: AgentWithId, texts: string[], when: "pending" | "model.pre") => {
     if (texts.length === 0) return;
-    for (const text of texts) stage.messages.push({ role: "system_reminder", text });
+    for (const text of texts) await addMessage(stage, agent, { role: "system_reminder", text });
     await emit("loop.reminders", { texts, source: when });
   };
 
@@ -214,8 +336,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         const result = await step(() => opts.tools.call(call.name, call.input, inflight.signal));
         // A tool killed by a shutdown did not finish: leave it unrecorded so the resumed run redoes it.
         throwIfInterrupted();
-        record.result = result;
         record.durationMs = now() - started;
+        record.result = await resultToStore(agent, call, result);
         await save();
       }
       const post = await fire("tool.post", {
@@ -234,7 +356,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     for (const call of calls) {
       const record = stage.toolCalls[call.id];
       const denied = record.verdict === "denied";
-      stage.messages.push({
+      await addMessage(stage, agent, {
         role: "tool_result",
         toolCallId: call.id,
         toolName: call.name,
@@ -259,22 +381,24 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         if (stop) return void end(stop.outcome, stop.reason);
         if (stage.turns >= agent.maxTurns) return void end("max_turns", `reached maxTurns (${agent.maxTurns})`);
 
-        await flushReminders(stage, state.pendingReminders.splice(0), "pending");
+        await flushReminders(stage, agent, state.pendingReminders.splice(0), "pending");
         const pre = await fire("model.pre", { turn: state.totals.turns + 1, messageCount: stage.messages.length });
-        await flushReminders(stage, hookTexts(pre), "model.pre");
+        await flushReminders(stage, agent, hookTexts(pre), "model.pre");
+        const messages = await messagesToSend(agent, stage.messages);
 
         const response = await step(() =>
           provider.complete({
             model: agent.model,
             ...(agent.instructions && { system: agent.instructions }),
-            messages: stage.messages,
+            messages,
             tools: offeredTools(agent),
             signal: inflight.signal,
           }),
         );
         throwIfInterrupted();
         const costUsd = await step(() => opts.costOf(agent.model, response.usage));
-        stage.messages.push({ role: "assistant", text: response.text, toolCalls: response.toolCalls });
+        const answer = await addMessage(stage, agent, { role: "assistant", text: response.text, toolCalls: response.toolCalls });
+        if (answer.role !== "assistant") throw new Error("unreachable: the assistant message changed role");
         stage.turns++;
         state.totals.turns++;
         state.totals.inputTokens += response.usage.inputTokens;
@@ -288,8 +412,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
           outputTokens: response.usage.outputTokens,
           cachedTokens: response.usage.cachedTokens,
           costUsd,
-          toolCallCount: response.toolCalls.length,
-          text: response.text,
+          toolCallCount: answer.toolCalls.length,
+          text: answer.text,
         };
         stage.phase = "model_post";
         await save();
@@ -361,7 +485,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
           return;
         }
         queueReminders(submit);
-        stage.messages.push({ role: "user", text: stage.prompt });
+        await addMessage(stage, agent, { role: "user", text: stage.prompt });
         stage.promptSubmitted = true;
         await save();
       }

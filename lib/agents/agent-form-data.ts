@@ -48,6 +48,7 @@ export function agentFromForm(form: FormData): { value: Record<string, unknown>;
       dailyBudgetUsd: numberOrRaw(form, "dailyBudgetUsd"),
       metadataFile: text(form, "metadataFile"),
       flow: list(text(form, "flow")),
+      codeHooks: list(text(form, "codeHooks")),
       script,
     },
     scriptError,

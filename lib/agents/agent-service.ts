@@ -7,7 +7,21 @@ import { logAudit } from "@/db/queries/audit";
 import { deleteHooksOfScope } from "@/db/queries/hooks";
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/roles";
+import { mayConfigureAction } from "@/lib/hooks-config/hook-service";
 import type { AgentSpec } from "./agent-spec";
+
+const sameIds = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) =>
+  JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+
+/**
+ * Which of the operator's code hooks run is an admin's call, as for a `code` hook (hook-model.md,
+ * Trust): they run modules from the operator's hooks folder, and dropping one (a redactor) is as
+ * much a change as adding one. `before` is the agent's current list (undefined for a new agent).
+ */
+export function assertMaySetCodeHooks(principal: Pick<Principal, "role">, before: readonly string[] | null | undefined, after: readonly string[] | null | undefined, what: string) {
+  if (sameIds(before, after) || mayConfigureAction(principal, "code")) return;
+  throw ApiError.forbidden(`Only admins may choose ${what} code hooks: they run modules from the operator's hooks folder. You are ${principal.role}.`);
+}
 
 export async function findAgentOr404(db: Db, ref: string) {
   const row = await getAgent(db, { ref });
@@ -16,6 +30,7 @@ export async function findAgentOr404(db: Db, ref: string) {
 }
 
 export async function createAgentAudited(db: Db, principal: Principal, spec: AgentSpec) {
+  assertMaySetCodeHooks(principal, undefined, spec.codeHooks, "an agent's");
   const row = await createAgent(db, { spec });
   if (!row) throw ApiError.conflict(`An agent named "${spec.name}" already exists`);
   await logAudit(db, { actor: principal.label, action: "agent.create", entityType: "agent", entityId: row.id, after: spec });
@@ -30,6 +45,8 @@ export async function updateAgentAudited(
   options: { replace?: boolean } = {},
 ) {
   const existing = await findAgentOr404(db, ref);
+  // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
+  if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
   if (patch.name && patch.name !== existing.name) {
     const clash = await getAgent(db, { ref: patch.name });
     if (clash) throw ApiError.conflict(`An agent named "${patch.name}" already exists`);

@@ -28,6 +28,12 @@ export const modelSchema = z
   .string()
   .regex(/^(scripted|openai:.+|anthropic:.+)$/, 'model is "scripted", "openai:<model>" or "anthropic:<model>"');
 
+/** Code hook ids are snake_case, as `defineHook` requires. */
+export const codeHookIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/, "a code hook id is snake_case: lowercase letters, digits and '_', starting with a letter");
+export const codeHookIdsSchema = z.array(codeHookIdSchema).max(100);
+
 export const agentSpecSchema = z.object({
   name: agentNameSchema,
   description: z.string().max(2000).optional(),
@@ -42,6 +48,11 @@ export const agentSpecSchema = z.object({
   metadataFile: z.string().min(1).optional(),
   /** Multi-agent flow: names of agents run in sequence, each answer the next one's prompt. */
   flow: z.array(agentNameSchema).optional(),
+  /**
+   * Standard Agents' hook references: ids of the operator's code hooks (`defineHook` modules in
+   * HOOKPLANE_HOOKS_DIR) that run for this agent, in this order. A run's own `codeHooks` overrides it.
+   */
+  codeHooks: codeHookIdsSchema.optional(),
 });
 export type AgentSpecInput = z.input<typeof agentSpecSchema>;
 export type AgentSpec = z.infer<typeof agentSpecSchema>;

@@ -11,6 +11,8 @@ import type { Db } from "@/db/client";
 import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import { listPrices } from "@/db/queries/prices";
+import { recordRunFailure } from "@/db/queries/run-leases";
+import { appendRunEvents } from "@/db/queries/run-events";
 import { finishRun, getRun, saveRunCheckpoint, setRunStatus } from "@/db/queries/runs";
 import { recordScheduleResponse } from "@/db/queries/schedules";
 import type { AgentWithId } from "@/lib/agent/loop-ports";
@@ -23,8 +25,10 @@ import { logger } from "@/lib/logger";
 import { createToolRegistry } from "@/lib/tools/tool-registry";
 import { createDbApprovalPort } from "./approval-port";
 import type { ApprovalWaiter } from "./approval-waiter";
+import { createCodeHookTransforms } from "./code-hook-transforms";
 import { createRunHookRuntime } from "./hook-runtime-factory";
 import { createRunEventWriter } from "./run-event-writer";
+import { operatorCodeHooks } from "./operator-code-hooks";
 import { loadRunHooks } from "./run-hooks";
 
 export interface ExecutorDeps {
@@ -102,6 +106,21 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
   const runtime = createRunHookRuntime({ db, approvals, tools, eventSeq: () => dispatchSeq, track });
   const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
   const prices = await listPrices(db);
+  // Standard Agents' transform hooks: the operator's defineHook modules the run (or else the agent) names.
+  const transforms = await createCodeHookTransforms({
+    registry: operatorCodeHooks(),
+    runId,
+    agent,
+    runCodeHooks: run.codeHooks ?? undefined,
+    emit: (type, data) => {
+      writer.emit(type, data);
+    },
+    logger: {
+      warn: (message, details) => logger.warn({ ...details, runId }, message),
+      error: (message, details) => logger.error({ ...details, runId }, message),
+    },
+    reportMissing: !run.checkpoint,
+  });
   let metadata: Record<string, unknown> | undefined;
 
   const dispatch = async (event: { type: HookEvent["type"]; data: Record<string, unknown> }) => {
@@ -166,6 +185,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
       const row = await getAgentByName(db, { name });
       return row ? agentToSpec(row) : undefined;
     },
+    transforms,
   };
 
   try {
@@ -184,7 +204,25 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     await settleWrites().catch(() => {});
     if (error instanceof ParkedForApproval) return { kind: "parked" };
     if (error instanceof LoopInterrupted) return { kind: "interrupted" };
-    logger.error({ err: error, runId }, "run could not be recorded; it will be resumed from its checkpoint");
-    return { kind: "interrupted" };
+    const failures = await recordRunFailure(db, { id: runId }).catch(() => 0);
+    if (failures < MAX_RECORDING_FAILURES) {
+      logger.error({ err: error, runId, failures }, "run could not be recorded; it will be resumed from its checkpoint");
+      return { kind: "interrupted" };
+    }
+    // A run that fails the same way every time would be resumed forever: end it, saying why.
+    const reason = `gave up after ${failures} attempts that could not be recorded: ${(error as Error)?.message ?? String(error)}`.slice(0, 2000);
+    logger.error({ err: error, runId }, reason);
+    await appendRunEvents(db, {
+      runId,
+      events: [
+        { type: "error", data: { message: reason } },
+        { type: "session.end", data: { outcome: "failed", reason, ...writer.totals } },
+      ],
+    }).catch(() => {});
+    await finishRun(db, { id: runId, outcome: "failed", reason, totals: { ...writer.totals } }).catch(() => {});
+    return { kind: "finished", outcome: "failed" };
   }
 }
+
+/** Executions in a row whose events or checkpoint could not be written before a run is failed. */
+const MAX_RECORDING_FAILURES = 3;

@@ -8,7 +8,8 @@ import { getApproval, settleApproval } from "@/db/queries/approvals";
 import { logAudit } from "@/db/queries/audit";
 import { requestCancel } from "@/db/queries/run-leases";
 import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
-import { findAgentOr404 } from "@/lib/agents/agent-service";
+import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/agents/agent-service";
+import { codeHookIdsSchema } from "@/lib/agents/agent-spec";
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/roles";
 import { getRunQueue } from "@/lib/worker/run-queue-registry";
@@ -16,6 +17,11 @@ import { getRunQueue } from "@/lib/worker/run-queue-registry";
 export const startRunSchema = z.object({
   agent: z.string().min(1, "name the agent (id or name)"),
   prompt: z.string().min(1, "give the run a prompt").max(100_000),
+  /**
+   * Standard Agents' prompt-level hook list: the operator code hooks for this run, overriding the
+   * agent's `codeHooks`. Left out, the agent's apply; `[]` runs none.
+   */
+  codeHooks: codeHookIdsSchema.optional(),
 });
 
 export const decisionSchema = z.object({
@@ -33,6 +39,8 @@ export async function startRun(
   input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string },
 ) {
   const agent = await findAgentOr404(db, input.agent);
+  // The run's own list overrides the agent's: choosing it (even `[]`) is an admin's call, unless it is the agent's own list.
+  if (input.codeHooks !== undefined) assertMaySetCodeHooks(principal, agent.codeHooks, input.codeHooks, "a run's");
   if (agent.dailyBudgetUsd !== null && agent.dailyBudgetUsd !== undefined) {
     const spent = await agentSpendSince(db, { agentId: agent.id, since: startOfUtcDay() });
     if (spent >= agent.dailyBudgetUsd) {
@@ -49,6 +57,7 @@ export async function startRun(
     source: input.source ?? (principal.kind === "token" ? "api" : "dashboard"),
     createdBy: principal.label,
     scheduleId: input.scheduleId,
+    ...(input.codeHooks !== undefined && { codeHooks: input.codeHooks }),
   });
   await getRunQueue().enqueue(run.id);
   return run;

@@ -186,3 +186,16 @@ test("cost totals per agent, model and day add up to the runs' costs", async () 
   const capped = res.body.budgets.find((b: { agentName: string }) => b.agentName === "daily-capped");
   expect(capped.spentTodayUsd).toBeGreaterThan(capped.dailyBudgetUsd);
 });
+
+test("a run whose events cannot be recorded is failed after a few attempts, not resumed forever", async () => {
+  const agent = await addAgent(h.t, { name: "poisoned", script: [{ text: "never recorded" }] });
+  const { createRun } = await import("@/db/queries/runs");
+  const run = await createRun(h.t.db, { agentId: agent.id, prompt: "x", source: "test" });
+  // A stray row holding seq 1 without moving the run's counter: every append collides.
+  await h.t.execute(`insert into run_events (run_id, seq, type, data) values ('${run.id}', 1, 'stray', '{}')`);
+  await h.queue.enqueue(run.id);
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 30_000);
+  expect(done.outcome).toBe("failed");
+  expect(done.reason).toMatch(/gave up after 3 attempts/);
+  expect(done.failures).toBe(3);
+});

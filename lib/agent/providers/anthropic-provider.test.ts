@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createProvider } from "./create-provider";
 import type { ChatMessage } from "./model-provider";
-import { startRecordingServer, type RecordingServer } from "./test-support/recording-server";
+import { recordingServerPerTest } from "./test-support/recording-server";
 
-let server: RecordingServer;
-beforeEach(async () => {
-  server = await startRecordingServer();
-});
-afterEach(() => server.close());
+const server = recordingServerPerTest();
 
 const tools = [
   {

@@ -3,6 +3,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import { requireApiKey, type HostedProviderOptions } from "./hosted-provider-options";
 import {
   modelNameOf,
   reminderText,
@@ -12,11 +13,7 @@ import {
   type ModelResponse,
 } from "./model-provider";
 
-export interface AnthropicProviderOptions {
-  apiKey?: string;
-  baseURL?: string;
-  maxRetries?: number;
-  timeoutMs?: number;
+export interface AnthropicProviderOptions extends HostedProviderOptions {
   /** The messages API requires a cap on the answer. */
   maxTokens?: number;
 }
@@ -74,9 +71,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   let client: Anthropic | undefined;
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      if (!options.apiKey) throw new Error("ANTHROPIC_API_KEY is not set");
+      const apiKey = requireApiKey(options, "ANTHROPIC");
       client ??= new Anthropic({
-        apiKey: options.apiKey,
+        apiKey,
         // Only the key we were given: the SDK would otherwise pick up tokens and profiles from the server's env.
         authToken: null,
         credentials: null,

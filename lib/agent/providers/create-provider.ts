@@ -3,6 +3,7 @@
  */
 import type { ScriptTurn } from "@/lib/agents/agent-spec";
 import { createAnthropicProvider } from "./anthropic-provider";
+import { hostedProviderOptions } from "./hosted-provider-options";
 import type { ModelProvider } from "./model-provider";
 import { createOpenAIProvider } from "./openai-provider";
 import { createScriptedProvider } from "./scripted-provider";
@@ -25,24 +26,15 @@ export class UnknownModelError extends Error {
   }
 }
 
+/** "openai:gpt-4o" names a model of "openai"; a bare "openai:" names none. */
+function namesModel(model: string, prefix: string): boolean {
+  return model.startsWith(`${prefix}:`) && model.length > prefix.length + 1;
+}
+
 export function createProvider(model: string, options: CreateProviderOptions = {}): ModelProvider {
   const env = options.env ?? process.env;
   if (model === "scripted") return createScriptedProvider(options.script);
-  if (model.startsWith("openai:") && model.length > "openai:".length) {
-    return createOpenAIProvider({
-      apiKey: env.OPENAI_API_KEY,
-      baseURL: options.baseURL ?? env.OPENAI_BASE_URL,
-      maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs,
-    });
-  }
-  if (model.startsWith("anthropic:") && model.length > "anthropic:".length) {
-    return createAnthropicProvider({
-      apiKey: env.ANTHROPIC_API_KEY,
-      baseURL: options.baseURL ?? env.ANTHROPIC_BASE_URL,
-      maxRetries: options.maxRetries,
-      timeoutMs: options.timeoutMs,
-    });
-  }
+  if (namesModel(model, "openai")) return createOpenAIProvider(hostedProviderOptions("OPENAI", env, options));
+  if (namesModel(model, "anthropic")) return createAnthropicProvider(hostedProviderOptions("ANTHROPIC", env, options));
   throw new UnknownModelError(model);
 }

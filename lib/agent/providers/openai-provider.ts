@@ -7,6 +7,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
+import { requireApiKey, type HostedProviderOptions } from "./hosted-provider-options";
 import {
   modelNameOf,
   reminderText,
@@ -16,13 +17,7 @@ import {
   type ModelResponse,
 } from "./model-provider";
 
-export interface OpenAIProviderOptions {
-  apiKey?: string;
-  baseURL?: string;
-  /** The SDK retries 429/5xx itself; 0 in tests so a scripted failure is seen at once. */
-  maxRetries?: number;
-  timeoutMs?: number;
-}
+export type OpenAIProviderOptions = HostedProviderOptions;
 
 export function toOpenAIMessages(system: string | undefined, messages: ChatMessage[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = system ? [{ role: "system", content: system }] : [];
@@ -74,10 +69,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   let client: OpenAI | undefined;
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      // The key is checked per call so a missing key fails the run (recorded), not the worker.
-      if (!options.apiKey) throw new Error("OPENAI_API_KEY is not set");
+      const apiKey = requireApiKey(options, "OPENAI");
       client ??= new OpenAI({
-        apiKey: options.apiKey,
+        apiKey,
         baseURL: options.baseURL,
         maxRetries: options.maxRetries,
         timeout: options.timeoutMs,

@@ -4,6 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach } from "vitest";
 
 export interface RecordedRequest {
   method: string;
@@ -49,5 +50,31 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     requests,
     respond: (...responses) => queue.push(...responses),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A fresh recording server for each test of the calling file, closed after it. The handle it
+ * returns at once (for a module-level `const`) forwards to the server of the running test.
+ */
+export function recordingServerPerTest(): RecordingServer {
+  let current: RecordingServer | undefined;
+  beforeEach(async () => {
+    current = await startRecordingServer();
+  });
+  afterEach(() => current?.close());
+  const live = () => {
+    if (!current) throw new Error("the recording server runs only inside a test");
+    return current;
+  };
+  return {
+    get url() {
+      return live().url;
+    },
+    get requests() {
+      return live().requests;
+    },
+    respond: (...responses) => live().respond(...responses),
+    close: () => live().close(),
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "runs" ADD COLUMN "failures" integer DEFAULT 0 NOT NULL;
