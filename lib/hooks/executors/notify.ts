@@ -50,7 +50,16 @@ export function summarize(run: ActionRun): NotificationSummary {
   };
 }
 
-export function compileSlack(action: SlackAction, timeoutMs: number): CompiledAction {
+/** Where and how one service's notice goes: its URL, auth scheme and message body. */
+interface NoticeShape {
+  url(run: ActionRun): string;
+  authorization(token: string): string;
+  body(summary: ReturnType<typeof summarize>, run: ActionRun): unknown;
+  /** Slack answers 200 with `{ok: false}` when it refuses a message. */
+  slackEnvelope: boolean;
+}
+
+function compileNotice(action: SlackAction | DiscordAction, timeoutMs: number, shape: NoticeShape): CompiledAction {
   return {
     secretNames: [action.tokenSecret],
     executor: {
@@ -59,51 +68,50 @@ export function compileSlack(action: SlackAction, timeoutMs: number): CompiledAc
       async run(run, signal) {
         const token = (await run.secrets()).get(action.tokenSecret);
         if (!token) return { failure: `secret ${action.tokenSecret} is not set` };
-        const s = summarize(run);
-        const body = {
-          channel: action.channel,
-          text: s.title,
-          attachments: [
-            {
-              color: SLACK_COLOURS[s.tone],
-              title: s.title,
-              text: s.output,
-              fields: s.fields.map((f) => ({ title: f.name, value: f.value, short: f.value.length < 40 })),
-            },
-          ],
-        };
-        return post(run, signal, `${run.options.slackBaseUrl}/chat.postMessage`, `Bearer ${token}`, body, timeoutMs, true);
+        const body = shape.body(summarize(run), run);
+        return post(run, signal, shape.url(run), shape.authorization(token), body, timeoutMs, shape.slackEnvelope);
       },
     },
   };
 }
 
+export function compileSlack(action: SlackAction, timeoutMs: number): CompiledAction {
+  return compileNotice(action, timeoutMs, {
+    url: (run) => `${run.options.slackBaseUrl}/chat.postMessage`,
+    authorization: (token) => `Bearer ${token}`,
+    slackEnvelope: true,
+    body: (s) => ({
+      channel: action.channel,
+      text: s.title,
+      attachments: [
+        {
+          color: SLACK_COLOURS[s.tone],
+          title: s.title,
+          text: s.output,
+          fields: s.fields.map((f) => ({ title: f.name, value: f.value, short: f.value.length < 40 })),
+        },
+      ],
+    }),
+  });
+}
+
 export function compileDiscord(action: DiscordAction, timeoutMs: number): CompiledAction {
-  return {
-    secretNames: [action.tokenSecret],
-    executor: {
-      async: true,
-      timeoutMs: undefined,
-      async run(run, signal) {
-        const token = (await run.secrets()).get(action.tokenSecret);
-        if (!token) return { failure: `secret ${action.tokenSecret} is not set` };
-        const s = summarize(run);
-        const body = {
-          embeds: [
-            {
-              title: s.title,
-              color: DISCORD_COLOURS[s.tone],
-              description: s.output || undefined,
-              fields: s.fields.map((f) => ({ name: f.name, value: f.value || "-", inline: f.value.length < 40 })),
-              timestamp: new Date(typeof run.event.ts === "number" ? run.event.ts : Date.parse(run.event.ts) || Date.now()).toISOString(),
-            },
-          ],
-        };
-        const url = `${run.options.discordBaseUrl}/channels/${encodeURIComponent(action.channel)}/messages`;
-        return post(run, signal, url, `Bot ${token}`, body, timeoutMs, false);
-      },
-    },
-  };
+  return compileNotice(action, timeoutMs, {
+    url: (run) => `${run.options.discordBaseUrl}/channels/${encodeURIComponent(action.channel)}/messages`,
+    authorization: (token) => `Bot ${token}`,
+    slackEnvelope: false,
+    body: (s, run) => ({
+      embeds: [
+        {
+          title: s.title,
+          color: DISCORD_COLOURS[s.tone],
+          description: s.output || undefined,
+          fields: s.fields.map((f) => ({ name: f.name, value: f.value || "-", inline: f.value.length < 40 })),
+          timestamp: new Date(typeof run.event.ts === "number" ? run.event.ts : Date.parse(run.event.ts) || Date.now()).toISOString(),
+        },
+      ],
+    }),
+  });
 }
 
 async function post(
