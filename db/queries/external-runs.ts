@@ -54,3 +54,17 @@ export async function noteExternalToolUse(db: Db, params: { id: string; toolName
     .where(eq(runs.id, params.id));
   await db.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })})`);
 }
+
+/** Outside sessions still open whose last event (or start) is older than `idleMs`. */
+export async function listIdleExternalRuns(db: Db, params: { idleMs: number }): Promise<RunRow[]> {
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(
+      sql`${runs.externalSessionId} is not null and ${runs.status} <> 'finished'
+        and coalesce((select max(e.ts) from run_events e where e.run_id = "runs"."id"), "runs"."created_at")
+          < now() - ${`${params.idleMs} milliseconds`}::interval`,
+    )
+    .limit(100);
+  return rows;
+}

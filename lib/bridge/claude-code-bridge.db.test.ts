@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { expireIdleSessions } from "./session-ingest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
@@ -299,5 +300,22 @@ describe("POST /api/v1/ingest/events", () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error.issues[0].path).toBe("event.type");
     expect((await send({ agent: "guarded", sessionId: "rt-2", event: { type: "tool.pre" } }, viewer)).status).toBe(403);
+  });
+});
+
+describe("sessions that go quiet", () => {
+  test("a session with no event for the idle time is ended as a timeout, session.end and all", async () => {
+    const session = "5f0c7e1a-aaaa-4bbb-8ccc-0000000000aa";
+    expect((await runCli(["hook", "claude-code", "--agent", "guarded"], claude(session, "SessionStart", { source: "startup" }))).code).toBe(0);
+    const run = (await sessionRun(session))!;
+    expect(await expireIdleSessions(t, 3_600_000)).toBe(0);
+    await t.execute(`update run_events set ts = now() - interval '2 hours' where run_id = '${run.id}'`);
+    expect(await expireIdleSessions(t, 3_600_000)).toBe(1);
+    const ended = (await sessionRun(session))!;
+    expect(ended).toMatchObject({ status: "finished", outcome: "timeout" });
+    expect(ended.reason).toContain("no event from the session for 60 min");
+    const { rows } = await t.execute(`select type from run_events where run_id = '${run.id}' order by seq`);
+    expect(rows.map((r) => r.type)).toEqual(["session.start", "session.end"]);
+    expect(await expireIdleSessions(t, 3_600_000)).toBe(0);
   });
 });

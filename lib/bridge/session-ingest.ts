@@ -12,7 +12,8 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { resolveDataDir, type DbHandle } from "@/db/client";
-import { getOrStartExternalRun, noteExternalToolUse } from "@/db/queries/external-runs";
+import { getOrStartExternalRun, listIdleExternalRuns, noteExternalToolUse } from "@/db/queries/external-runs";
+import { getAgent } from "@/db/queries/agents";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import { appendRunEvents } from "@/db/queries/run-events";
 import { finishRun, getRun, setRunStatus, type RunRow } from "@/db/queries/runs";
@@ -193,4 +194,26 @@ async function endSession(handle: DbHandle, run: RunRow, agent: AgentRef, end: {
   const seq = await appendRunEvents(handle.db, { runId: run.id, events: [{ type: "session.end", data: event.data }] });
   await dispatchToHooks(handle, run, agent, event, seq, undefined);
   await finishRun(handle.db, { id: run.id, outcome: end.outcome, reason: end.reason });
+}
+
+/**
+ * Ends outside sessions that went quiet (Claude Code closed without SessionEnd): each gets its
+ * `session.end` with outcome `timeout`, hooks included, so no run stays "running" forever.
+ */
+export async function expireIdleSessions(handle: DbHandle, idleMs: number): Promise<number> {
+  let ended = 0;
+  for (const run of await listIdleExternalRuns(handle.db, { idleMs })) {
+    const agent = await getAgent(handle.db, { ref: run.agentId });
+    if (!agent) continue;
+    const minutes = Math.round(idleMs / 60_000);
+    await endSession(
+      handle,
+      run,
+      { id: agent.id, name: agent.name },
+      { outcome: "timeout", reason: `no event from the session for ${minutes} min` },
+      { agent: agent.name, sessionId: run.externalSessionId!, source: run.source, type: "session.end", data: {}, title: run.prompt },
+    );
+    ended++;
+  }
+  return ended;
 }

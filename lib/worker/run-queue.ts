@@ -14,6 +14,7 @@ import { resolveDataDir } from "@/db/client";
 import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
 import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
 import { LoopInterrupted } from "@/lib/agent/loop";
+import { expireIdleSessions } from "@/lib/bridge/session-ingest";
 import { logger } from "@/lib/logger";
 import { startApprovalWaiter } from "@/lib/runs/approval-waiter";
 import { executeRun } from "@/lib/runs/run-executor";
@@ -21,6 +22,7 @@ import { fireDueSchedules } from "@/lib/schedules/scheduler";
 import { watchKillSwitch } from "@/lib/runs/kill-switch";
 
 export const RUN_QUEUE = "hookplane-run";
+const IDLE_CHECK_MS = 60_000;
 const WAKE_CHANNEL = "hp_worker_wake";
 const CANCEL_CHANNEL = "hp_run_cancel";
 
@@ -134,6 +136,9 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   }, Math.max(200, Math.floor(leaseMs / 3)));
 
   let sweeping = false;
+  // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
+  const sessionIdleMs = envNumber("HOOKPLANE_SESSION_IDLE_MS", 6 * 3600_000);
+  let lastIdleCheck = 0;
   const sweeper = setInterval(async () => {
     if (sweeping || stopping) return;
     sweeping = true;
@@ -147,6 +152,10 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
         });
       }
       await fireDueSchedules(db, enqueue);
+      if (Date.now() - lastIdleCheck >= IDLE_CHECK_MS) {
+        lastIdleCheck = Date.now();
+        await expireIdleSessions(handle, sessionIdleMs);
+      }
       for (const runId of await listOrphanedRuns(db, { queuedOlderThanMs: Math.max(5_000, sweepMs * 3) })) {
         if (!running.has(runId)) await enqueue(runId);
       }
