@@ -13,7 +13,6 @@ import path from "node:path";
 import WebSocket from "ws";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
-import { appendRunEvents } from "@/db/queries/run-events";
 import { createRun } from "@/db/queries/runs";
 import { runEvents } from "@/db/schema";
 import type { TestDatabase } from "@/db/test-database";

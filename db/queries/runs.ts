@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/lib/stream/channels";
 import type { Db } from "../client";
 import { agents, runs, type RunStatus } from "../schema";
@@ -176,11 +176,6 @@ export async function listRuns(db: Db, params: RunFilters & { limit: number; bef
     .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(params.limit);
   return rows.map((r) => ({ ...r.run, agentName: r.agentName }));
-}
-
-/** Runs a worker should pick up again: not finished and not parked on an approval. */
-export async function listUnfinishedRuns(db: Db, params: { statuses: RunStatus[] }) {
-  return db.select({ id: runs.id, status: runs.status }).from(runs).where(inArray(runs.status, params.statuses));
 }
 
 export async function agentSpendSince(db: Db, params: { agentId: string; since: Date }): Promise<number> {

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScriptTurn } from "@/lib/agents/agent-spec";
 import { LoopInterrupted, runAgentSession } from "./loop";
 import type { SessionResult } from "./loop-ports";
 import { createInMemoryCheckpointStore } from "./loop-state";
-import { createHarness, makeAgent, type Harness } from "./test-support/session-harness";
+import { makeAgent, useFreshHarnesses, type Harness } from "./test-support/session-harness";
 
 class SimulatedCrash extends Error {}
 
@@ -23,16 +23,7 @@ const script: ScriptTurn[] = [
   { text: "all done", usage: { inputTokens: 30, outputTokens: 3 } },
 ];
 
-const harnesses: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.cleanup()));
-});
-
-function fresh(): Harness {
-  const h = createHarness();
-  harnesses.push(h);
-  return h;
-}
+const fresh = useFreshHarnesses();
 
 function ranLog(h: Harness): string {
   const file = path.join(h.workspace, "ran.log");

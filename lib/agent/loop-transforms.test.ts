@@ -1,23 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScriptTurn } from "@/lib/agents/agent-spec";
 import type { ToolResult } from "@/lib/tools/tool-types";
 import { REMOVED_TOOL_RESULT, runAgentSession } from "./loop";
 import type { LoopTransforms } from "./loop-ports";
 import { createInMemoryCheckpointStore } from "./loop-state";
 import type { ChatMessage } from "./providers/model-provider";
-import { createHarness, makeAgent, type Harness } from "./test-support/session-harness";
+import { makeAgent, useFreshHarnesses } from "./test-support/session-harness";
 
-const harnesses: Harness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.cleanup()));
-});
-function fresh(): Harness {
-  const h = createHarness();
-  harnesses.push(h);
-  return h;
-}
+const fresh = useFreshHarnesses();
 
 const script: ScriptTurn[] = [
   { text: "Reading the token.", toolCalls: [{ name: "shell", input: { command: "echo ran >> ran.log; echo token=sk-$(echo SECRET)" } }] },

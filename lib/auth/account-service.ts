@@ -12,7 +12,6 @@ import { ROLES, type Role } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { hashPassword, verifyPassword } from "./password";
 import { SESSION_TTL_MS } from "./principal";
-import type { Principal } from "./roles";
 import { hashSecretToken, newSecretToken } from "./secret-token";
 
 export const credentialsSchema = z.object({
@@ -78,8 +77,4 @@ export async function signIn(db: Db, params: z.infer<typeof credentialsSchema>) 
 
 export async function signOut(db: Db, sessionToken: string | undefined) {
   if (sessionToken) await deleteSession(db, { tokenHash: hashSecretToken(sessionToken) });
-}
-
-export function actorOf(principal: Principal): string {
-  return principal.label;
 }

@@ -2,7 +2,6 @@
  * First start only: seeds the demo agents and their hooks. Marked in `settings` so a person who
  * deletes a demo agent does not see it come back on the next restart.
  */
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
@@ -24,9 +23,4 @@ export async function seedDemoData(db: Db): Promise<boolean> {
     }
   }
   return true;
-}
-
-export async function isDemoSeeded(db: Db): Promise<boolean> {
-  const rows = await db.select().from(settings).where(eq(settings.key, SEEDED_KEY));
-  return rows.length > 0;
 }

@@ -10,6 +10,7 @@ import { agentSpecSchema, type AgentSpecInput, type ScriptTurn } from "@/lib/age
 import type { EventName } from "@/lib/hooks/events";
 import { createToolRegistry } from "@/lib/tools/tool-registry";
 import type { ToolRegistry } from "@/lib/tools/tool-types";
+import { afterEach } from "vitest";
 import type { AgentSessionOptions, AgentWithId, DispatchResult, LifecycleEvent } from "../loop-ports";
 import type { ModelProvider, ModelRequest } from "../providers/model-provider";
 import { createScriptedProvider } from "../providers/scripted-provider";
@@ -103,5 +104,21 @@ export function createHarness(): Harness {
       return options as never;
     },
     cleanup: () => rm(workspace, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A `fresh()` that hands each test its own harness and cleans them all up after each test.
+ * Call at the top level of a test file.
+ */
+export function useFreshHarnesses(): () => Harness {
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((h) => h.cleanup()));
+  });
+  return () => {
+    const h = createHarness();
+    harnesses.push(h);
+    return h;
   };
 }
