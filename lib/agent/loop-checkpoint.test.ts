@@ -150,12 +150,11 @@ describe("agent loop: checkpoints", () => {
       totals: { inputTokens: 60, outputTokens: 6, turns: 3 },
       stage: { index: 0, agentName: "tester", turns: 3, phase: "model", promptSubmitted: true },
     });
-    expect(saved.stage.toolCalls.call_2_2).toMatchObject({
-      toolName: "shell",
-      verdict: "allowed",
-      result: { output: "", isError: false },
-      postFired: true,
-    });
+    // A finished turn's calls live on in the transcript; the checkpoint keeps only the turn in progress.
+    expect(saved.stage.toolCalls).toEqual({});
+    expect(saved.stage.messages).toContainEqual(
+      expect.objectContaining({ role: "tool_result", toolCallId: "call_2_2", toolName: "shell", output: "", isError: false }),
+    );
     expect(store.saves).toBeGreaterThan(10);
   });
 });

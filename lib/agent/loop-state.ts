@@ -2,7 +2,8 @@
  * What the agent loop checkpoints after every completed step, so a worker that dies mid-run can
  * resume it without re-running a finished tool call or re-firing one-time events. Plain JSON.
  */
-import type { Outcome } from "@/lib/hooks/events";
+import type { EventName, Outcome } from "@/lib/hooks/events";
+import type { SuspendPoint } from "@/lib/hooks/runtime-types";
 import type { ToolResult } from "@/lib/tools/tool-types";
 import type { ChatMessage } from "./providers/model-provider";
 
@@ -72,6 +73,12 @@ export interface LoopState {
   /** Time worked so far; a resumed run's clock continues from here, not from the crash. */
   elapsedMs: number;
   lastMetadata?: Record<string, unknown>;
+  /**
+   * A dispatch waiting for a person: the event was recorded and the hooks before the waiting one
+   * ran; a resumed loop that reaches the same event (same key) continues that dispatch instead of
+   * recording the event again.
+   */
+  suspended?: { event: EventName; key: string; data: Record<string, unknown>; seq?: number; point: SuspendPoint };
   /** Set once the outcome is decided; session.end has fired when `ended` is true. */
   ending?: { outcome: Outcome; reason?: string; response?: string };
   ended: boolean;

@@ -7,6 +7,11 @@
  * - cancel and timeout end the run as `cancelled` / `timeout` (no `error` event);
  * - errors of the recording ports (emit, dispatch, checkpoint) are the worker's failures: they
  *   propagate without session.end, and a rerun with the same checkpoint resumes the run.
+ *
+ * Waiting is a state: when a hook waits for a person (dispatch answers `suspend`), the loop saves
+ * its checkpoint and returns `suspended`; run again with that checkpoint, it continues the waiting
+ * dispatch where it stopped (the event is not recorded twice). A cancel or timeout that finds the
+ * run waiting abandons the wait (the hook's ledger row says so) and ends the run.
  */
 import type { EventName, Outcome } from "@/lib/hooks/events";
 import type { ToolDefinition, ToolResult } from "@/lib/tools/tool-types";
@@ -15,6 +20,7 @@ import type {
   AgentWithId,
   DispatchResult,
   SessionResult,
+  SessionTotals,
   TransformScope,
 } from "./loop-ports";
 import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
@@ -39,6 +45,11 @@ class StepFailure extends Error {
     super(original instanceof Error ? original.message : String(original));
     this.name = "StepFailure";
   }
+}
+
+/** Unwinds the loop to its top when a dispatch suspended; never leaves runAgentSession. */
+class Suspension {
+  constructor(readonly waitingOn: { event: EventName; approvalId: string; hookId: string }) {}
 }
 
 async function step<T>(work: () => Promise<T> | T): Promise<T> {
@@ -119,8 +130,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     Math.max(0, top.timeoutMs - state.elapsedMs),
   );
 
-  const emit = async (type: string, data: Record<string, unknown>) => {
-    await opts.emit(type, data);
+  const emit = async (type: string, data: Record<string, unknown>): Promise<number | undefined> => {
+    return (await opts.emit(type, data)) ?? undefined;
   };
 
   const transforms = opts.transforms;
@@ -231,10 +242,43 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     return asToolResult(stored);
   };
 
-  /** One lifecycle event: recorded once, then its hooks run. */
+  /** What tells one firing of an event from another, so a resumed loop finds the one that waits. */
+  const keyOf = (type: EventName, data: Record<string, unknown>) =>
+    typeof data.toolCallId === "string" ? `${type}:${data.toolCallId}` : `${type}:${state.stage.index}:${state.totals.turns}`;
+
+  /**
+   * One lifecycle event: recorded once, then its hooks run. The dispatch that waited for a person
+   * is continued, not repeated, when the resumed loop gets back to it.
+   */
   const fire = async (type: EventName, data: Record<string, unknown>): Promise<DispatchResult> => {
-    await emit(type, data);
-    return opts.dispatch({ type, data });
+    const key = keyOf(type, data);
+    const waiting = state.suspended;
+    let result: DispatchResult;
+    let seq: number | undefined;
+    if (waiting && waiting.event === type && waiting.key === key) {
+      seq = waiting.seq;
+      result = await opts.dispatch({ type, data, seq }, { point: waiting.point });
+      state.suspended = undefined;
+    } else {
+      seq = await emit(type, data);
+      result = await opts.dispatch({ type, data, seq });
+    }
+    if (result.verdict === "suspend" && result.suspended && result.suspended.abandoned === undefined) {
+      const { abandoned: _, ...point } = result.suspended;
+      state.suspended = { event: type, key, data, ...(seq !== undefined && { seq }), point };
+      await save();
+      throw new Suspension({ event: type, approvalId: point.approvalId, hookId: point.hookId });
+    }
+    return result;
+  };
+
+  /** The run ends while a hook waits for a person: that hook's row says the wait was abandoned. */
+  const abandonWait = async (why: string) => {
+    const waiting = state.suspended;
+    if (!waiting) return;
+    await opts.dispatch({ type: waiting.event, data: waiting.data, seq: waiting.seq }, { point: waiting.point, abandon: why });
+    state.suspended = undefined;
+    await save();
   };
 
   const queueReminders = (result: DispatchResult) => {
@@ -442,6 +486,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         const calls = lastAssistant(stage.messages)!.toolCalls;
         if (!(await runToolCalls(agent, stage, calls))) return undefined;
         stage.phase = "model";
+        // The results are in the transcript now; the checkpoint keeps only the turn in progress.
+        stage.toolCalls = {};
         await save();
       }
     }
@@ -516,20 +562,23 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     await save();
   };
 
+  const totals = (): SessionTotals => ({
+    inputTokens: state.totals.inputTokens,
+    outputTokens: state.totals.outputTokens,
+    cachedTokens: state.totals.cachedTokens,
+    costUsd: state.totals.costUsd,
+    durationMs: state.elapsedMs,
+    turns: state.totals.turns,
+  });
+
   const result = (): SessionResult => {
     const ending = state.ending!;
     return {
+      status: "ended",
       outcome: ending.outcome,
       ...(ending.reason !== undefined && { reason: ending.reason }),
       ...(ending.response !== undefined && { response: ending.response }),
-      totals: {
-        inputTokens: state.totals.inputTokens,
-        outputTokens: state.totals.outputTokens,
-        cachedTokens: state.totals.cachedTokens,
-        costUsd: state.totals.costUsd,
-        durationMs: state.elapsedMs,
-        turns: state.totals.turns,
-      },
+      totals: totals(),
       messages: state.stage.messages,
     };
   };
@@ -539,25 +588,44 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     if (loaded) {
       await emit("loop.resumed", { stage: state.stage.index, phase: state.stage.phase, turn: state.totals.turns });
     }
+    // A cancel or timeout that came while the run waited for a person ends it here.
+    if (state.suspended && !state.ending) {
+      const stop = interruption();
+      if (stop) {
+        await abandonWait(stop.reason);
+        end(stop.outcome, stop.reason);
+        await save();
+      }
+    }
 
     if (!state.ending) {
       try {
         await runUntilOutcome();
       } catch (err) {
-        if (!(err instanceof StepFailure)) throw err;
-        if (err.original instanceof LoopInterrupted) throw err.original;
-        const stop = interruption();
-        if (stop) end(stop.outcome, stop.reason);
-        else {
-          // hook-model.md: `error` comes just before session.end, so the failed agent stops first.
-          await stopStartedFlowAgent();
-          await fire("error", { message: err.message, stack: trimmedStack(err.original) });
-          end("failed", err.message);
+        if (err instanceof Suspension) {
+          const stop = interruption();
+          if (!stop) return { status: "suspended", waitingOn: err.waitingOn, totals: totals(), messages: state.stage.messages };
+          await abandonWait(stop.reason);
+          end(stop.outcome, stop.reason);
+          await save();
+        } else {
+          if (!(err instanceof StepFailure)) throw err;
+          if (err.original instanceof LoopInterrupted) throw err.original;
+          const stop = interruption();
+          if (stop) end(stop.outcome, stop.reason);
+          else {
+            // hook-model.md: `error` comes just before session.end, so the failed agent stops first.
+            await stopStartedFlowAgent();
+            await fire("error", { message: err.message, stack: trimmedStack(err.original) });
+            end("failed", err.message);
+          }
+          await save();
         }
-        await save();
       }
     }
 
+    // Ended by a limit or a cancel found between steps while a hook still waited for a person.
+    if (state.suspended) await abandonWait(state.ending!.reason ?? state.ending!.outcome);
     await stopStartedFlowAgent();
 
     const ending = state.ending!;

@@ -43,11 +43,36 @@ export interface HookRuntimeOptions {
 export interface DispatchOptions {
   /** The run's abort signal: async hooks stop (and fail under onFailure) when it aborts. */
   signal?: AbortSignal;
+  /** Continue a dispatch that suspended: from its waiting hook, with what the hooks before it said. */
+  resume?: SuspendPoint;
+  /**
+   * With `resume`: nobody will wait for that approval any more (the run ended, the caller left).
+   * The waiting hook's ledger row says so and the rest of the chain does not run.
+   */
+  abandon?: string;
+}
+
+/**
+ * Where a dispatch stopped to wait for a person, as plain JSON: the loop keeps it in its
+ * checkpoint and hands it back as `resume`. The hooks before the waiting one already ran and are
+ * in the ledger; what they said for the model is carried here.
+ */
+export interface SuspendPoint {
+  hookId: string;
+  approvalId: string;
+  context?: string[];
+  outputs?: string[];
+  reminders?: string[];
 }
 
 export interface DispatchResult {
-  /** `block` stops the action (blocking events only); `skip` is Tailored AI's skipIf. */
-  verdict: HookVerdict;
+  /**
+   * `block` stops the action (blocking events only); `skip` is Tailored AI's skipIf; `suspend`
+   * says a hook waits for a person: the caller parks and dispatches again with `resume`.
+   */
+  verdict: HookVerdict | "suspend";
+  /** Set with the `suspend` verdict; `abandoned` says the wait ended with nobody deciding. */
+  suspended?: SuspendPoint & { abandoned?: string };
   reason?: string;
   blockedBy?: string;
   /** Injected context texts, in order: on model.pre they go into this very call. */

@@ -81,6 +81,8 @@ export interface RunRuntimeDeps {
   /** Collects ledger writes so the caller can await them before a checkpoint. */
   track?: (write: Promise<unknown>) => void;
   persistLedger?: boolean;
+  /** Takes the ledger rows of each dispatch instead of inserting them (a run session batches them). */
+  ledger?: (entries: readonly LedgerEntry[], event: HookEvent) => void;
 }
 
 export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
@@ -96,12 +98,13 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
       warn: (message, details) => logger.warn(details ?? {}, message),
       error: (message, details) => logger.error(details ?? {}, message),
     },
-    ledger:
-      deps.persistLedger === false
+    ledger: deps.ledger
+      ? { record: deps.ledger }
+      : deps.persistLedger === false
         ? undefined
         : {
             record(entries, event) {
-              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, deps.eventSeq?.()) }).catch((error) =>
+              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, event.seq ?? deps.eventSeq?.()) }).catch((error) =>
                 logger.error({ err: error }, "ledger write failed"),
               );
               deps.track?.(write);

@@ -34,10 +34,23 @@ export interface ActionFailure {
   stderr?: string;
 }
 
-export type ActionOutcome = ActionResult | ActionFailure;
+/**
+ * The hook waits on a person and nobody has decided: the run suspends on `approvalId` and this
+ * hook runs again when it resumes. `abandoned` instead says nobody waits any more (the caller left,
+ * the run ended): the hook's ledger row is final and the rest of the chain does not run.
+ */
+export interface ActionSuspend {
+  suspend: { approvalId: string; abandoned?: string; approval?: ApprovalDecision };
+}
+
+export type ActionOutcome = ActionResult | ActionFailure | ActionSuspend;
 
 export function isFailure(outcome: ActionOutcome): outcome is ActionFailure {
   return (outcome as ActionFailure).failure !== undefined;
+}
+
+export function isSuspend(outcome: ActionOutcome): outcome is ActionSuspend {
+  return (outcome as ActionSuspend).suspend !== undefined;
 }
 
 /** What the runtime was configured with, as executors see it. */
