@@ -75,11 +75,12 @@ export async function getRunByExternalSession(db: Db, params: { agentId: string;
   return row;
 }
 
-export async function setRunStatus(db: Db, params: { id: string; status: RunStatus }) {
+/** Moves a run between its live states; a finished run stays finished whoever comes late. */
+export async function setRunStatus(db: Db, params: { id: string; status: Exclude<RunStatus, "finished"> }) {
   await db
     .update(runs)
     .set({ status: params.status, startedAt: sql`coalesce(${runs.startedAt}, now())` })
-    .where(eq(runs.id, params.id));
+    .where(and(eq(runs.id, params.id), sql`${runs.status} <> 'finished'`));
   await announce(db, params.id);
 }
 
