@@ -2,6 +2,7 @@
  * What the agent loop checkpoints after every completed step, so a worker that dies mid-run can
  * resume it without re-running a finished tool call or re-firing one-time events. Plain JSON.
  */
+import type { EventPayload } from "@/lib/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/hooks/events";
 import type { SuspendPoint } from "@/lib/hooks/runtime-types";
 import type { ToolResult } from "@/lib/tools/tool-types";
@@ -53,7 +54,7 @@ export interface StageState {
   /** By tool call id. */
   toolCalls: Record<string, ToolCallRecord>;
   /** model.post data of the recorded response while `phase` is `model_post`. */
-  pendingModelPost?: Record<string, unknown>;
+  pendingModelPost?: EventPayload<"model.post">;
 }
 
 export interface CompletedStage {

@@ -13,6 +13,7 @@
  * dispatch where it stopped (the event is not recorded twice). A cancel or timeout that finds the
  * run waiting abandons the wait (the hook's ledger row says so) and ends the run.
  */
+import type { EventPayload, FactName, FactPayload } from "@/lib/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/hooks/events";
 import type { ToolDefinition, ToolResult } from "@/lib/tools/tool-types";
 import type {
@@ -133,6 +134,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   const emit = async (type: string, data: Record<string, unknown>): Promise<number | undefined> => {
     return (await opts.emit(type, data)) ?? undefined;
   };
+  /** The loop's own facts, typed by the catalog (lib/hooks/event-payloads.ts). */
+  const fact = <T extends FactName>(type: T, data: FactPayload<T>) => emit(type, data);
 
   const transforms = opts.transforms;
 
@@ -153,12 +156,12 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
       value = await transform(structuredClone(original));
     } catch (err) {
       if (err instanceof LoopInterrupted) throw err;
-      await emit("loop.transform_error", { point, message: errorMessage(err) });
+      await fact("loop.transform_error", { point, message: errorMessage(err) });
       return original;
     }
     const bad = problem(value);
     if (bad !== undefined) {
-      await emit("loop.transform_error", { point, message: `returned an invalid value: ${bad}` });
+      await fact("loop.transform_error", { point, message: `returned an invalid value: ${bad}` });
       return original;
     }
     return value as T;
@@ -175,7 +178,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         await transforms!.afterCreateMessage!(structuredClone(message), scope);
       } catch (err) {
         if (err instanceof LoopInterrupted) throw err;
-        await emit("loop.transform_error", { point: "after_create_message", message: errorMessage(err) });
+        await fact("loop.transform_error", { point: "after_create_message", message: errorMessage(err) });
       }
     }
   };
@@ -230,7 +233,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     );
     if (afterCall === null) {
       // Standard Agents drops the result; a tool call must keep one for the providers, so it is empty.
-      await emit("loop.tool_result_removed", { toolCallId: call.id, toolName: call.name });
+      await fact("loop.tool_result_removed", { toolCallId: call.id, toolName: call.name });
       return { output: REMOVED_TOOL_RESULT, isError: false };
     }
     const stored = await transformed(
@@ -250,7 +253,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
    * One lifecycle event: recorded once, then its hooks run. The dispatch that waited for a person
    * is continued, not repeated, when the resumed loop gets back to it.
    */
-  const fire = async (type: EventName, data: Record<string, unknown>): Promise<DispatchResult> => {
+  const fire = async <T extends EventName>(type: T, data: EventPayload<T>): Promise<DispatchResult> => {
     const key = keyOf(type, data);
     const waiting = state.suspended;
     let result: DispatchResult;
@@ -343,7 +346,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   const flushReminders = async (stage: StageState, agent: AgentWithId, texts: string[], when: "pending" | "model.pre") => {
     if (texts.length === 0) return;
     for (const text of texts) await addMessage(stage, agent, { role: "system_reminder", text });
-    await emit("loop.reminders", { texts, source: when });
+    await fact("loop.reminders", { texts, source: when });
   };
 
   /** Works the tool calls of the last assistant message; each completed step is checkpointed. */
@@ -361,7 +364,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         if (!offered.has(call.name)) {
           record.verdict = "denied";
           record.reason = `tool "${call.name}" is not available to agent ${agent.name}`;
-          await emit("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "agent" });
+          await fact("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "agent" });
           await save();
           continue;
         }
@@ -370,7 +373,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         if (pre.verdict === "block") {
           record.verdict = "denied";
           record.reason = pre.reason ?? "blocked by a hook";
-          await emit("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "hook" });
+          await fact("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "hook" });
         } else record.verdict = "allowed";
         await save();
         if (record.verdict === "denied") continue;
@@ -411,7 +414,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     const metadata = await readMetadata();
     if (metadata !== undefined && JSON.stringify(metadata) !== JSON.stringify(state.lastMetadata)) {
       state.lastMetadata = metadata;
-      await emit("loop.metadata", { metadata });
+      await fact("loop.metadata", { metadata });
     }
     return true;
   };
@@ -464,7 +467,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
       }
 
       if (stage.phase === "model_post") {
-        const post = await fire("model.post", stage.pendingModelPost ?? {});
+        if (!stage.pendingModelPost) throw new Error("checkpoint in model_post without the response's model.post data");
+        const post = await fire("model.post", stage.pendingModelPost);
         queueReminders(post);
         stage.pendingModelPost = undefined;
         const answer = lastAssistant(stage.messages)!;
@@ -586,7 +590,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   try {
     if (state.ended) return result();
     if (loaded) {
-      await emit("loop.resumed", { stage: state.stage.index, phase: state.stage.phase, turn: state.totals.turns });
+      await fact("loop.resumed", { stage: state.stage.index, phase: state.stage.phase, turn: state.totals.turns });
     }
     // A cancel or timeout that came while the run waited for a person ends it here.
     if (state.suspended && !state.ending) {
