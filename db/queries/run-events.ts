@@ -45,6 +45,12 @@ export async function appendRunRecords(
   const { runId, events, ledger = [], messages = [], totals } = params;
   const hasCheckpoint = params.checkpoint !== undefined;
   if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals && !hasCheckpoint) return 0;
+  if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals) {
+    // A checkpoint alone is one statement: no transaction, no notice.
+    const [row] = await db.update(runs).set({ checkpoint: params.checkpoint }).where(eq(runs.id, runId)).returning({ lastSeq: runs.lastSeq });
+    if (!row) throw new Error(`run ${runId} does not exist`);
+    return row.lastSeq;
+  }
   return db.transaction(async (tx) => {
     const set: Record<string, SQL | unknown> = { lastSeq: sql`${runs.lastSeq} + ${events.length}` };
     if (hasCheckpoint) set.checkpoint = params.checkpoint;

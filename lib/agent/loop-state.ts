@@ -31,7 +31,12 @@ export interface ToolCallRecord {
   /** After tool.pre (or the agent's tool allowlist) decided. */
   verdict?: "allowed" | "denied";
   reason?: string;
-  /** After the tool ran. */
+  /**
+   * Set, and saved durably, just before the tool runs: a resumed loop that finds it without a
+   * result knows the call started and may have done its work (at most once, see lib/agent/README.md).
+   */
+  startedAt?: number;
+  /** After the tool ran (or, for an interrupted call that is not safe to retry, the interruption). */
   result?: ToolResult;
   durationMs?: number;
   /** After tool.post fired. */
@@ -87,7 +92,13 @@ export interface LoopState {
 
 export interface CheckpointStore {
   load(): Promise<LoopState | undefined>;
-  save(state: LoopState): Promise<void>;
+  /**
+   * `durable`: resolve only once the state is stored (before and after a side effect). Otherwise a
+   * store may batch the save with the ones that follow it in the same tick; a crash then replays
+   * those steps, and since their events are written with the checkpoint, the record has no trace
+   * of the first attempt (their hooks may run again).
+   */
+  save(state: LoopState, options?: { durable?: boolean }): Promise<void>;
 }
 
 export function newStage(index: number, agentName: string, prompt: string, started: boolean): StageState {

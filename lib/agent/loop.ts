@@ -87,6 +87,9 @@ function deniedOutput(reason: string): string {
   return `Denied: ${reason}`;
 }
 
+/** What the model (and tool.post hooks) read for a side-effecting call a crash or shutdown cut short. */
+export const INTERRUPTED_OUTPUT = "interrupted: the previous attempt may or may not have completed";
+
 /** What the model reads for a tool result an after_tool_call transform removed (returned null). */
 export const REMOVED_TOOL_RESULT = "(no result)";
 
@@ -170,9 +173,10 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   /** Messages stored since the last checkpoint: after_create_message fires for each once it is saved. */
   const created: { message: ChatMessage; scope: TransformScope }[] = [];
 
-  const save = async () => {
+  const save = async (durable = false) => {
     state.elapsedMs = now() - startedAt;
-    await opts.checkpoint?.save(state);
+    // Messages waiting for after_create_message are reported only once they are stored for good.
+    await opts.checkpoint?.save(state, { durable: durable || created.length > 0 });
     for (const { message, scope } of created.splice(0)) {
       try {
         await transforms!.afterCreateMessage!(structuredClone(message), scope);
@@ -378,14 +382,26 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         await save();
         if (record.verdict === "denied") continue;
       }
+      if (!record.result && record.startedAt !== undefined && !opts.tools.retrySafe(call.name, call.input)) {
+        // It started before a crash or shutdown and left no result: it may have done its work.
+        // Running it again could do it twice; the model and tool.post hooks decide what comes next.
+        record.result = { output: INTERRUPTED_OUTPUT, isError: true };
+        record.durationMs = 0;
+        await fact("loop.tool_interrupted", { toolCallId: call.id, toolName: call.name, retried: false });
+        await save(true);
+      }
       if (!record.result) {
-        const started = now();
+        if (record.startedAt !== undefined) await fact("loop.tool_interrupted", { toolCallId: call.id, toolName: call.name, retried: true });
+        // The intent is stored before the effect, the result right after it.
+        record.startedAt = now();
+        await save(true);
         const result = await step(() => opts.tools.call(call.name, call.input, inflight.signal));
-        // A tool killed by a shutdown did not finish: leave it unrecorded so the resumed run redoes it.
+        // A tool stopped by a shutdown did not finish: its intent stays without a result, and the
+        // resumed run reports it as interrupted (or runs it again if it only reads).
         throwIfInterrupted();
-        record.durationMs = now() - started;
+        record.durationMs = now() - record.startedAt;
         record.result = await resultToStore(agent, call, result);
-        await save();
+        await save(true);
       }
       const post = await fire("tool.post", {
         toolName: call.name,

@@ -72,6 +72,8 @@ export const FACT_PAYLOADS = {
   "loop.metadata": z.looseObject({ metadata: z.record(z.string(), z.unknown()) }),
   "loop.transform_error": z.looseObject({ point: z.string(), message: z.string() }),
   "loop.tool_result_removed": z.looseObject({ toolCallId: z.string(), toolName: z.string() }),
+  /** A call that started before a crash or shutdown and left no result: run again (it only reads) or not. */
+  "loop.tool_interrupted": z.looseObject({ toolCallId: z.string(), toolName: z.string(), retried: z.boolean() }),
   "code_hook.error": z.looseObject({}),
   "code_hook.missing": z.looseObject({}),
   /** Claude Code's Stop: one answer of the agent ended (not the session). */

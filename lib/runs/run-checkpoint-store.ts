@@ -38,7 +38,7 @@ export function createRunCheckpointStore(db: Db, params: { runId: string; stored
       state.stage = { ...state.stage, messages: byStage[byStage.length - 1] };
       return state;
     },
-    async save(state) {
+    async save(state, options) {
       const stages = stagesOf(state);
       const messages: { stage: number; idx: number; message: Record<string, unknown> }[] = [];
       stages.forEach((list, stage) => {
@@ -50,7 +50,9 @@ export function createRunCheckpointStore(db: Db, params: { runId: string; stored
         stage: { ...state.stage, messages: [] },
         messageCounts: stages.map((list) => list.length),
       };
-      await params.writer.flush({ checkpoint, messages });
+      if (options?.durable) await params.writer.flush({ checkpoint, messages });
+      // Batched with what follows in this tick; the state goes on changing, so a copy is queued.
+      else params.writer.stage({ checkpoint: structuredClone(checkpoint), messages });
       stages.forEach((list, stage) => (persisted[stage] = list.length));
     },
   };

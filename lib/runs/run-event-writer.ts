@@ -30,6 +30,8 @@ export interface RunEventWriter {
   ledger(rows: NewHookInvocation[]): void;
   /** Writes everything queued, with the extras, in one transaction. */
   flush(extras?: RunRecordExtras): Promise<void>;
+  /** Queues a checkpoint (replacing a queued one) and messages; they go out with the next flush. */
+  stage(extras: RunRecordExtras): void;
   readonly lastSeq: number;
   /** The run's totals as this writer knows them (owner mode: exact). */
   readonly totals: RunTotals;
@@ -84,14 +86,28 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     }
   };
 
+  let stagedCheckpoint: { value: unknown } | undefined;
+  let stagedMessages: NonNullable<RunRecordExtras["messages"]> = [];
+
   const write = async (extras: RunRecordExtras = {}) => {
     const batch = events;
     const rows = ledgerRows;
     const added = delta;
+    const checkpoint = extras.checkpoint !== undefined ? { value: extras.checkpoint } : stagedCheckpoint;
+    const messages = extras.messages ? [...stagedMessages, ...extras.messages] : stagedMessages;
     events = [];
     ledgerRows = [];
     delta = undefined;
-    return appendRunRecords(db, { runId: params.runId, events: batch, ledger: rows, totals: added, ...extras });
+    stagedCheckpoint = undefined;
+    stagedMessages = [];
+    return appendRunRecords(db, {
+      runId: params.runId,
+      events: batch,
+      ledger: rows,
+      totals: added,
+      messages,
+      ...(checkpoint && { checkpoint: checkpoint.value }),
+    });
   };
 
   const enqueue = (extras?: RunRecordExtras): Promise<number> => {
@@ -141,6 +157,12 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     },
     async flush(extras) {
       await enqueue(extras);
+    },
+    stage(extras) {
+      if (failure) throw failure;
+      if (extras.checkpoint !== undefined) stagedCheckpoint = { value: extras.checkpoint };
+      if (extras.messages?.length) stagedMessages.push(...extras.messages);
+      schedule();
     },
     get lastSeq() {
       return lastSeq;

@@ -78,5 +78,11 @@ export function registryOf(tools: ToolImplementation[]): ToolRegistry {
       if (!parsed.success) return toolError(`invalid input for ${name}: ${describeIssues(parsed.error)}`);
       return tool.run(parsed.data, signal);
     },
+    retrySafe(name, input) {
+      const declared = byName.get(name)?.retrySafe;
+      if (typeof declared !== "function") return declared === true;
+      const parsed = byName.get(name)!.input.safeParse(input ?? {});
+      return parsed.success && declared(parsed.data);
+    },
   };
 }
