@@ -148,6 +148,8 @@ function EventRow({ event, open, onToggle, hooks }: { event: RunEvent; open: boo
 const SPAN_STYLES: Record<SpanStatus, string> = {
   running: "text-sky-700 dark:text-sky-300",
   "waiting approval": "text-violet-700 dark:text-violet-300",
+  abandoned: "text-zinc-500 dark:text-zinc-400",
+  interrupted: "text-amber-700 dark:text-amber-300",
   denied: "text-red-700 dark:text-red-300",
   error: "text-red-700 dark:text-red-300",
   done: "text-emerald-700 dark:text-emerald-300",
