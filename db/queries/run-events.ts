@@ -47,13 +47,14 @@ export async function appendRunRecords(
   if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals && !hasCheckpoint) return 0;
   if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals) {
     // A checkpoint alone is one statement: no transaction, no notice.
-    const [row] = await db.update(runs).set({ checkpoint: params.checkpoint }).where(eq(runs.id, runId)).returning({ lastSeq: runs.lastSeq });
+    const [row] = await db.update(runs).set({ checkpoint: params.checkpoint, failures: 0 }).where(eq(runs.id, runId)).returning({ lastSeq: runs.lastSeq });
     if (!row) throw new Error(`run ${runId} does not exist`);
     return row.lastSeq;
   }
   return db.transaction(async (tx) => {
     const set: Record<string, SQL | unknown> = { lastSeq: sql`${runs.lastSeq} + ${events.length}` };
-    if (hasCheckpoint) set.checkpoint = params.checkpoint;
+    // A stored step is a successful one: recording failures count only in a row.
+    if (hasCheckpoint) Object.assign(set, { checkpoint: params.checkpoint, failures: 0 });
     if (totals) {
       set.inputTokens = sql`${runs.inputTokens} + ${totals.inputTokens}`;
       set.outputTokens = sql`${runs.outputTokens} + ${totals.outputTokens}`;

@@ -158,6 +158,8 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     const failures = await recordRunFailure(db, { id: runId }).catch(() => 0);
     if (failures < MAX_RECORDING_FAILURES) {
       logger.error({ err: error, runId, failures }, "run could not be recorded; it will be resumed from its checkpoint");
+      // Back off before giving the run back, so a database that blinks has time to come back.
+      await sleep(Math.min(RECORDING_BACKOFF_MS * 2 ** Math.max(0, failures - 1), 10_000), controller.signal);
       return { kind: "interrupted" };
     }
     // A run that fails the same way every time would be resumed forever: end it, saying why.
@@ -175,5 +177,17 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
   }
 }
 
-/** Executions in a row whose events or checkpoint could not be written before a run is failed. */
-const MAX_RECORDING_FAILURES = 3;
+/**
+ * Executions in a row whose events or checkpoint could not be written before a run is failed.
+ * The count goes back to 0 with every step stored (appendRunRecords), so blips that heal over a
+ * long run never add up.
+ */
+const MAX_RECORDING_FAILURES = 5;
+const RECORDING_BACKOFF_MS = 500;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
