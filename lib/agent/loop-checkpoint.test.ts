@@ -145,6 +145,36 @@ describe("agent loop: checkpoints", () => {
     expect(h.dispatched.filter((e) => e.type === "tool.pre" && e.data.toolCallId === "call_2_1")).toHaveLength(1);
   });
 
+  it("a graceful shutdown lets the step in flight finish and records it once; past the grace it is cut short", async () => {
+    for (const graceMs of [5_000, 50]) {
+      const h = fresh();
+      const store = createInMemoryCheckpointStore();
+      const shutdown = new AbortController();
+      const hardStop = new AbortController();
+      const agent = makeAgent({ script: [{ toolCalls: [{ name: "shell", input: { command: "sleep 0.4; echo slow >> ran.log" } }] }, { text: "finished" }] });
+      h.onDispatch((e) => {
+        if (e.type === "tool.pre") {
+          setTimeout(() => {
+            shutdown.abort(new LoopInterrupted("worker shutting down", { hardStop: hardStop.signal }));
+            setTimeout(() => hardStop.abort(), graceMs);
+          }, 100);
+        }
+        return undefined;
+      });
+      await expect(runAgentSession(h.options(agent, { checkpoint: store, signal: shutdown.signal }))).rejects.toBeInstanceOf(LoopInterrupted);
+      const finished = graceMs > 400;
+      expect(ranLog(h)).toBe(finished ? "slow\n" : "");
+      expect(store.saved()!.stage.toolCalls.call_1_1.result !== undefined).toBe(finished);
+      const resumed = await runAgentSession(h.options(agent, { checkpoint: store }));
+      expect(resumed.outcome).toBe("completed");
+      expect(ranLog(h)).toBe(finished ? "slow\n" : "");
+      const posts = h.events.filter((e) => e.type === "tool.post");
+      expect(posts).toHaveLength(1);
+      expect(posts[0].data.output === INTERRUPTED_OUTPUT).toBe(!finished);
+      expect(h.count("loop.tool_interrupted")).toBe(finished ? 0 : 1);
+    }
+  });
+
   it("a call that only reads is run again after an interruption", async () => {
     const h = fresh();
     const store = createInMemoryCheckpointStore();

@@ -34,9 +34,16 @@ import { asChatMessage, asToolResult, chatMessageProblem, messageListProblem, to
  * throw it from a port); no session.end fires, and an interrupted tool call runs again on resume.
  */
 export class LoopInterrupted extends Error {
-  constructor(message = "the agent loop was interrupted; resume it from its checkpoint") {
+  /**
+   * A graceful stop: the step in flight (a tool call) may finish and be recorded; only when
+   * `hardStop` aborts (the grace period ran out) is it cut short. Without it, at once.
+   */
+  readonly hardStop?: AbortSignal;
+
+  constructor(message = "the agent loop was interrupted; resume it from its checkpoint", options: { hardStop?: AbortSignal } = {}) {
     super(message);
     this.name = "LoopInterrupted";
+    this.hardStop = options.hardStop;
   }
 }
 
@@ -123,7 +130,15 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   // Cancel (the caller's signal) and the wall-clock timeout both abort in-flight provider and tool calls.
   const inflight = new AbortController();
   let timedOut = false;
-  const onCancel = () => inflight.abort(opts.signal?.reason);
+  const onCancel = () => {
+    const reason = opts.signal?.reason;
+    if (reason instanceof LoopInterrupted && reason.hardStop && !reason.hardStop.aborted) {
+      // A graceful shutdown: the step in flight finishes unless the grace period runs out first.
+      reason.hardStop.addEventListener("abort", () => inflight.abort(reason), { once: true });
+      return;
+    }
+    inflight.abort(reason);
+  };
   opts.signal?.addEventListener("abort", onCancel, { once: true });
   if (opts.signal?.aborted) inflight.abort(opts.signal.reason);
   const timer = setTimeout(
@@ -396,12 +411,14 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         record.startedAt = now();
         await save(true);
         const result = await step(() => opts.tools.call(call.name, call.input, inflight.signal));
-        // A tool stopped by a shutdown did not finish: its intent stays without a result, and the
-        // resumed run reports it as interrupted (or runs it again if it only reads).
-        throwIfInterrupted();
+        // A tool cut short by a shutdown did not finish: its intent stays without a result, and the
+        // resumed run reports it as interrupted (or runs it again if it only reads). One that
+        // finished within a graceful shutdown's grace period is recorded before the loop stops.
+        if (inflight.signal.aborted) throwIfInterrupted();
         record.durationMs = now() - record.startedAt;
         record.result = await resultToStore(agent, call, result);
         await save(true);
+        throwIfInterrupted();
       }
       const post = await fire("tool.post", {
         toolName: call.name,
