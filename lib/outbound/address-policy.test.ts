@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress } from "./network-guard";
+import { isPrivateAddress } from "./address-policy";
 
 describe("isPrivateAddress", () => {
   it.each([
