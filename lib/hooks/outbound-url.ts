@@ -17,7 +17,8 @@ export function staticUrlIssue(raw: string): string | undefined {
   if (scheme !== "http" && scheme !== "https") return `only http and https URLs are allowed (got ${scheme}:)`;
   if (!/^https?:\/\//i.test(raw)) return `expected ${scheme}://host/…`;
   if (raw.includes("{{")) return undefined; // the rest is known when the hook fires
-  const { url } = splitUserinfo(raw);
+  // A misplaced secret reference is secret-placement's to report; here it stands for a word.
+  const { url } = splitUserinfo(raw.replace(/\$\{secret:[A-Za-z0-9_]+\}/g, "secret"));
   try {
     if (!new URL(url).hostname) return "the URL has no host";
   } catch {

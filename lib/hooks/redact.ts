@@ -33,8 +33,15 @@ export function createRedactor(secretValues: Iterable<string>): Redactor {
 export function encodedForms(value: string): string[] {
   const bytes = Buffer.from(value, "utf8");
   const forms = [value, bytes.toString("hex")];
-  const uri = encodeURIComponent(value);
-  forms.push(uri, uri.replace(/%20/g, "+"));
+  // URL encoders disagree on which characters they leave alone: JavaScript's two, HTML forms
+  // (URLSearchParams, `+` for space) and the path style that keeps `/` (Python's quote).
+  try {
+    const uri = encodeURIComponent(value);
+    forms.push(uri, uri.replace(/%20/g, "+"), uri.replace(/%2F/g, "/"), encodeURI(value));
+    forms.push(new URLSearchParams({ v: value }).toString().slice(2));
+  } catch {
+    // A lone surrogate has no URL encoding; the other forms still apply.
+  }
   forms.push(JSON.stringify(value).slice(1, -1));
   for (const shift of [0, 1, 2]) {
     const fragment = base64Fragment(bytes, shift);
