@@ -294,6 +294,8 @@ export const secrets = pgTable("secrets", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull().unique(),
   ciphertext: text("ciphertext").notNull(),
+  /** Hosts a request carrying the value may go to (`api.example.com`, `*.slack.com`); empty: none. */
+  hosts: text("hosts").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

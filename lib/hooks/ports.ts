@@ -63,9 +63,22 @@ export interface ToolPort {
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ output: string; isError?: boolean }>;
 }
 
-/** Decrypted secret values by name; asked only for the names a hook references. */
+/** A decrypted secret and the destinations its owner lets it go to. */
+export interface SecretValue {
+  value: string;
+  /**
+   * Hosts a request carrying the value may go to (`api.example.com`, `*.slack.com`); empty: none,
+   * the value can reach only a command hook's environment.
+   */
+  hosts: readonly string[];
+}
+
+/**
+ * Decrypted secrets by name; asked only for the names a hook references. A bare string is a value
+ * bound to no host.
+ */
 export interface SecretPort {
-  get(name: string): Promise<string | undefined> | string | undefined;
+  get(name: string): Promise<SecretValue | string | undefined> | SecretValue | string | undefined;
 }
 
 /** Receives the ledger rows of one dispatch at once (one insert per dispatch, not per hook). */

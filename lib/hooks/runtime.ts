@@ -26,7 +26,9 @@ import {
 } from "./executors/types";
 import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
-import { silentLogger } from "./ports";
+import { PUBLIC_ONLY } from "../outbound/outbound-guard";
+import { sendOutbound } from "../outbound/outbound-request";
+import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
 import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook, SuspendPoint } from "./runtime-types";
 
@@ -56,6 +58,12 @@ const NOTHING_BOUND_PROMISE = Promise.resolve(NOTHING_BOUND);
 
 export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const outbound = options.outbound ?? PUBLIC_ONLY;
+  const transport = options.transport ?? sendOutbound;
+  const slackBaseUrl = (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, "");
+  const discordBaseUrl = (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, "");
+  // Base URLs the operator configured are trusted like the allow-list; the defaults are public.
+  const operatorHosts = [options.slackBaseUrl, options.discordBaseUrl].flatMap((u) => (u ? [hostOf(u)] : []));
   const executorOptions: ExecutorOptions = {
     approvals: options.approvals,
     tools: options.tools,
@@ -63,9 +71,14 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     codeHooks: options.codeHooks,
     logger: options.logger ?? silentLogger,
     now: options.now ?? Date.now,
-    http: { fetch: options.fetch ?? globalThis.fetch, allowHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
-    slackBaseUrl: (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, ""),
-    discordBaseUrl: (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, ""),
+    http: { transport, outbound, onlyHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
+    noticeHttp: {
+      transport,
+      outbound: operatorHosts.length ? { ...outbound, allowPrivateHosts: [...outbound.allowPrivateHosts, ...operatorHosts] } : outbound,
+      maxResponseBytes: maxOutputBytes,
+    },
+    slackBaseUrl,
+    discordBaseUrl,
     commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(),
     maxOutputBytes,
   };
@@ -175,7 +188,7 @@ class Dispatch implements ActionRun {
   }
 
   /** Synchronous executors name no secrets. */
-  secrets(): Promise<ReadonlyMap<string, string>> {
+  secrets(): Promise<ReadonlyMap<string, SecretValue>> {
     return Promise.resolve(new Map());
   }
 
@@ -436,7 +449,7 @@ class AsyncRun implements ActionRun {
   readonly event: HookEvent;
   readonly options: ExecutorOptions;
   redactor: Redactor = noRedaction;
-  private resolved: Promise<ReadonlyMap<string, string>> | undefined;
+  private resolved: Promise<ReadonlyMap<string, SecretValue>> | undefined;
 
   constructor(
     private readonly dispatch: Dispatch,
@@ -454,21 +467,22 @@ class AsyncRun implements ActionRun {
   templateVars = () => this.dispatch.templateVars();
 
   /** Only the secrets this hook names are ever resolved; each value found joins the redactor. */
-  secrets(): Promise<ReadonlyMap<string, string>> {
+  secrets(): Promise<ReadonlyMap<string, SecretValue>> {
     return (this.resolved ??= this.resolveSecrets());
   }
 
-  private async resolveSecrets(): Promise<ReadonlyMap<string, string>> {
+  private async resolveSecrets(): Promise<ReadonlyMap<string, SecretValue>> {
     const names = this.compiled.action?.secretNames ?? [];
-    const values = new Map<string, string>();
+    const secrets = new Map<string, SecretValue>();
     const port = this.options.secrets;
-    if (!port || names.length === 0) return values;
+    if (!port || names.length === 0) return secrets;
     for (const name of names) {
-      const value = await port.get(name);
-      if (value !== undefined) values.set(name, value);
+      const found = await port.get(name);
+      if (found === undefined) continue;
+      secrets.set(name, typeof found === "string" ? { value: found, hosts: [] } : found);
     }
-    this.redactor = createRedactor(values.values());
-    return values;
+    this.redactor = createRedactor([...secrets.values()].map((s) => s.value));
+    return secrets;
   }
 }
 
@@ -538,6 +552,14 @@ function newEntry(hook: CompiledHook, event: HookEvent, startedAt: number): Ledg
     startedAt,
     durationMs: 0,
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
 }
 
 function pickBaseEnv(): Record<string, string> {

@@ -5,7 +5,7 @@
  */
 import type { HookContext, HookEvent } from "../event";
 import type { HookVerdict } from "../ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, ToolPort } from "../ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, SecretValue, ToolPort } from "../ports";
 import type { CodeHookRegistry } from "../code-hooks";
 import type { SafeFetchPolicy } from "../http-client";
 import type { RuntimeHook } from "../runtime-types";
@@ -61,7 +61,10 @@ export interface ExecutorOptions {
   codeHooks?: CodeHookRegistry;
   logger: HookLogger;
   now: () => number;
+  /** Webhooks: the admin's allow-list, and the older only-these-hosts list. */
   http: SafeFetchPolicy;
+  /** Slack and Discord: the allow-list plus the configured base URLs' hosts (operator configuration). */
+  noticeHttp: SafeFetchPolicy;
   slackBaseUrl: string;
   discordBaseUrl: string;
   /** The environment a command starts from (PATH, HOME, LANG...), before hook vars and secrets. */
@@ -85,8 +88,8 @@ export interface ActionRun {
   templateVars(): Record<string, unknown>;
   shadow: boolean;
   options: ExecutorOptions;
-  /** Resolved values of the secrets this hook names; the runtime redacts them from the ledger. */
-  secrets(): Promise<ReadonlyMap<string, string>>;
+  /** Resolved secrets this hook names, with their hosts; the runtime redacts their values from the ledger. */
+  secrets(): Promise<ReadonlyMap<string, SecretValue>>;
 }
 
 export type SyncExecutor = { async: false; run(run: ActionRun): ActionOutcome };
