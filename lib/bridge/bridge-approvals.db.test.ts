@@ -33,13 +33,13 @@ let server: RouteServer;
 let listener: LocalServer;
 let operator: string;
 let agentId: string;
-const previousAllow = process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS;
+const previousAllow = process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
 
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
   listener = await startServer((_req, res) => json(res, 200, {}));
-  process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS = "127.0.0.1";
+  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
   const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
   operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
   const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
@@ -55,8 +55,8 @@ afterAll(async () => {
   await listener?.close();
   await stopProcessApprovalWaiter();
   await t?.drop();
-  if (previousAllow === undefined) delete process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS;
-  else process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS = previousAllow;
+  if (previousAllow === undefined) delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
+  else process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = previousAllow;
 });
 
 const claude = (sessionId: string, event: string, extra: Record<string, unknown> = {}) => ({
