@@ -52,7 +52,9 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
   } catch (error) {
     return errorToActionState(error);
   }
-  redirect(safeRedirectPath(form.get("next")));
+  // The fallback is the dashboard's home itself: a redirect to "/" (which redirects on to
+  // /agents) leaves the address bar at "/" after a server action in Next 16.
+  redirect(safeRedirectPath(form.get("next"), "/agents"));
 }
 
 export async function signOutAction(): Promise<void> {

@@ -500,15 +500,15 @@ describe("sign-in", () => {
     }
   }
 
-  test("the `next` target is a path of ours or `/`", async () => {
+  test("the `next` target is a path of ours, or the dashboard's home", async () => {
     const hostile = ["/\\localhost:4398/x", "/\t/localhost:4398/x", "/\n/evil.example", "/\u0000/evil.example", "//evil.example", "https://evil.example", "/\\/evil.example", "\\\\evil.example", "javascript:alert(1)", "evil.example"];
     for (const target of hostile) {
       const { redirectTo, cookies } = await signInThroughAction({ ...REAL, next: target }, "192.0.2.30");
-      expect({ target, redirectTo }).toEqual({ target, redirectTo: "/" });
+      expect({ target, redirectTo }).toEqual({ target, redirectTo: "/agents" });
       expect(cookies.get("hp_session")).toBeTruthy();
     }
     expect((await signInThroughAction({ ...REAL, next: "/runs?status=finished#top" }, "192.0.2.30")).redirectTo).toBe("/runs?status=finished#top");
-    expect((await signInThroughAction(REAL, "192.0.2.30")).redirectTo).toBe("/");
+    expect((await signInThroughAction(REAL, "192.0.2.30")).redirectTo).toBe("/agents");
   });
 
   test("an unknown email takes as long as a known one (medians within 20%)", async () => {
@@ -544,9 +544,9 @@ describe("sign-in", () => {
     })();
     // Meanwhile, and after the stranger is locked out, the real user signs in from their own address.
     await new Promise((r) => setTimeout(r, 1800));
-    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/");
+    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/agents");
     await hammer;
-    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/");
+    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/agents");
 
     expect(answers.slice(0, 5)).toEqual(Array(5).fill("Wrong email or password"));
     expect(answers.slice(5).filter((m) => m.startsWith("Too many failed sign-ins")).length).toBeGreaterThan(3);
@@ -563,7 +563,7 @@ describe("sign-in", () => {
     }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expect(statuses.slice(20)).toEqual(Array(4).fill(429));
-    expect((await signInThroughAction(REAL, "192.0.2.78")).redirectTo).toBe("/");
+    expect((await signInThroughAction(REAL, "192.0.2.78")).redirectTo).toBe("/agents");
     const { rows } = await t.execute("select entity_id, after from audit_log where action = 'sign_in.lockout' and entity_id = $1", [sweeper]);
     expect(rows).toEqual([{ entity_id: sweeper, after: { scope: "address", address: sweeper, failures: 20, lockedForMs: expect.any(Number) } }]);
   });

@@ -13,7 +13,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if ((await countUsers(db)) === 0) redirect("/setup");
   const { next } = await searchParams;
   // Only a path of ours is carried into the form; the action checks it again.
-  const target = next === undefined ? undefined : safeRedirectPath(next);
+  const target = next === undefined ? undefined : safeRedirectPath(next, "/agents");
   return (
     <>
       <h1 className="mb-6 text-xl font-semibold">Sign in</h1>
