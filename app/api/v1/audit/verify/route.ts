@@ -1,0 +1,8 @@
+import { apiRoute } from "@/lib/api/route";
+import { checkRecordIntegrity } from "@/lib/audit-chain/integrity-check";
+
+/**
+ * Seals, then checks the audit log's and the hook ledger's hash chains: `{ok, audit, ledger}`, each
+ * `{rows, unsealed, head?, anchor?, firstBroken?}`. Admin only: it names rows and hashes of both.
+ */
+export const GET = apiRoute({ role: "admin" }, async ({ db }) => checkRecordIntegrity(db));
