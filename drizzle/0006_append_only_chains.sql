@@ -1,9 +1,11 @@
 -- The audit log and the hook ledger are append-only (hook-model.md, "Trust"). The database says so
 -- too, so that no code path (a route, an action, a hand-written query) can change the record:
 --   * UPDATE is refused, except the sealer's one write per row: filling chain_seq and hash of a row
---     that had neither, every other column unchanged. The columns are compared as a whole row, so a
---     column added later is covered without editing these triggers. The check is a WHEN clause: the
---     sealer's updates never call a function, the refusing function runs only for a violation.
+--     that had neither. Two triggers, so the sealer pays nothing per row: one fires for any UPDATE
+--     that names a content column (`UPDATE OF`, whatever the values, so `SET x = x` is refused too),
+--     one checks the chain columns with a WHEN clause (no function call unless it refuses). A column
+--     added to these tables must be added to the first trigger's list: the integrity suite
+--     (lib/security/audit-integrity.db.test.ts) fails until it is.
 --   * DELETE is refused, except retention's (db/queries/hash-chain.ts, deleteChainDaysBefore): one
 --     statement removing the oldest sealed rows, a prefix of the chain, all created before a UTC
 --     midnight, after retention wrote the chain_anchors row that the oldest remaining row links to.
@@ -93,9 +95,12 @@ CREATE TRIGGER audit_log_append_only_insert BEFORE INSERT ON audit_log FOR EACH 
   WHEN (NEW.chain_seq IS NOT NULL OR NEW.hash IS NOT NULL)
   EXECUTE FUNCTION hookplane_refuse_change();
 --> statement-breakpoint
-CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE ON audit_log FOR EACH ROW
-  WHEN (OLD.chain_seq IS NOT NULL OR OLD.hash IS NOT NULL OR NEW.chain_seq IS NULL OR NEW.hash IS NULL
-        OR (to_jsonb(OLD) - 'chain_seq' - 'hash') IS DISTINCT FROM (to_jsonb(NEW) - 'chain_seq' - 'hash'))
+CREATE TRIGGER audit_log_append_only_update BEFORE UPDATE OF
+  "id", "actor", "action", "entity_type", "entity_id", "before", "after", "created_at"
+  ON audit_log FOR EACH ROW EXECUTE FUNCTION hookplane_refuse_change();
+--> statement-breakpoint
+CREATE TRIGGER audit_log_append_only_seal BEFORE UPDATE OF "chain_seq", "hash" ON audit_log FOR EACH ROW
+  WHEN (OLD.chain_seq IS NOT NULL OR OLD.hash IS NOT NULL OR NEW.chain_seq IS NULL OR NEW.hash IS NULL)
   EXECUTE FUNCTION hookplane_refuse_change();
 --> statement-breakpoint
 CREATE TRIGGER audit_log_append_only_delete AFTER DELETE ON audit_log
@@ -109,9 +114,14 @@ CREATE TRIGGER hook_invocations_append_only_insert BEFORE INSERT ON hook_invocat
   WHEN (NEW.chain_seq IS NOT NULL OR NEW.hash IS NOT NULL)
   EXECUTE FUNCTION hookplane_refuse_change();
 --> statement-breakpoint
-CREATE TRIGGER hook_invocations_append_only_update BEFORE UPDATE ON hook_invocations FOR EACH ROW
-  WHEN (OLD.chain_seq IS NOT NULL OR OLD.hash IS NOT NULL OR NEW.chain_seq IS NULL OR NEW.hash IS NULL
-        OR (to_jsonb(OLD) - 'chain_seq' - 'hash') IS DISTINCT FROM (to_jsonb(NEW) - 'chain_seq' - 'hash'))
+CREATE TRIGGER hook_invocations_append_only_update BEFORE UPDATE OF
+  "id", "run_id", "event_seq", "event", "hook_key", "hook_version", "scope", "matched",
+  "skip_reason", "verdict", "reason", "mode", "action", "failed", "timed_out", "ignored",
+  "approval", "exit_code", "stdout", "stderr", "output", "duration_ms", "created_at"
+  ON hook_invocations FOR EACH ROW EXECUTE FUNCTION hookplane_refuse_change();
+--> statement-breakpoint
+CREATE TRIGGER hook_invocations_append_only_seal BEFORE UPDATE OF "chain_seq", "hash" ON hook_invocations FOR EACH ROW
+  WHEN (OLD.chain_seq IS NOT NULL OR OLD.hash IS NOT NULL OR NEW.chain_seq IS NULL OR NEW.hash IS NULL)
   EXECUTE FUNCTION hookplane_refuse_change();
 --> statement-breakpoint
 CREATE TRIGGER hook_invocations_append_only_delete AFTER DELETE ON hook_invocations

@@ -133,6 +133,14 @@ describe("the chain", () => {
     for (const table of ["audit_log", "hook_invocations"] as const) {
       const columns = (await rows<{ column_name: string }>(t, `select column_name from information_schema.columns where table_name = $1`, [table])).map((r) => r.column_name);
       expect([...hashedColumnNames(table), ...CHAIN_COLUMNS].sort(), table).toEqual(columns.sort());
+      // ...and the trigger refusing UPDATE lists every content column (drizzle/0006_append_only_chains.sql).
+      const guarded = await rows<{ attname: string }>(
+        t,
+        `select a.attname from pg_trigger tg join pg_attribute a on a.attrelid = tg.tgrelid and a.attnum = any(tg.tgattr::int2[])
+          where tg.tgname = $1`,
+        [`${table}_append_only_update`],
+      );
+      expect(guarded.map((g) => g.attname).sort(), table).toEqual(hashedColumnNames(table).sort());
     }
   });
 
