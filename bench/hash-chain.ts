@@ -94,8 +94,10 @@ async function withoutChain(handle: DbHandle) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const us = (ms: number, rows: number) => (ms * 1000) / rows;
 
-async function throughputRound(target: Target, pools: number, writers: number) {
-  const result: Record<"before" | "insert" | "seal" | "both" | "verify", number> = { before: 0, insert: 0, seal: 0, both: 0, verify: 0 };
+type RoundResult = Record<"before" | "insert" | "seal" | "both" | "verify", number>;
+
+async function throughputRound(target: Target, pools: number, writers: number): Promise<RoundResult> {
+  const result: RoundResult = { before: 0, insert: 0, seal: 0, both: 0, verify: 0 };
   {
     const db = await target.open(pools);
     try {
@@ -175,9 +177,9 @@ async function paced(target: Target, pools: number, withSealers: boolean) {
 async function bench(target: Target) {
   const pools = target === pglite ? 1 : 4;
   const writers = target === pglite ? 1 : 16;
-  const rounds = [];
+  const rounds: RoundResult[] = [];
   for (let r = 0; r < ROUNDS; r++) rounds.push(await throughputRound(target, pools, writers));
-  const m = (k: keyof (typeof rounds)[number]) => median(rounds.map((x) => x[k]));
+  const m = (k: keyof RoundResult) => median(rounds.map((x) => x[k]));
   const fmt = (n: number) => n.toFixed(1).padStart(7);
   console.log(`\n${target.name}: ${ROWS} ledger rows, 2 per insert, ${writers} writer${writers > 1 ? "s" : ""} on ${pools} pool${pools > 1 ? "s" : ""}, median of ${ROUNDS} rounds (µs per row)`);
   console.log(`  before (no chain)        ${fmt(m("before"))}`);
