@@ -2,8 +2,10 @@
  * npm run bench:chain — what the hash chain costs per hook ledger row, on embedded PGlite and, when
  * DATABASE_URL is set, on that PostgreSQL (a fresh database per phase, dropped after).
  *
- * Ledger rows are written as the hook runtime writes them: one insertHookInvocations per dispatch,
- * two rows each (two hooks bound). On PostgreSQL the writers use 4 separate connection pools (as 4
+ * Ledger rows are written one insertHookInvocations per dispatch, two rows each (two hooks bound),
+ * as the hook test endpoint and the hook runtime's own ledger port do; the run engine batches a
+ * step's rows with its events (appendRunRecords), which makes its inserts cheaper per row and the
+ * seal a larger share of them: the runs phase below measures that path whole. On PostgreSQL the writers use 4 separate connection pools (as 4
  * worker processes would, 16 writers in all); PGlite has one connection. Phases:
  *   before  inserts with the append-only triggers and the sealer's work-list index removed: the
  *           schema as it was before the chain
