@@ -26,7 +26,7 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull(
 /**
  * The hash chain of an append-only table (lib/audit-chain/chain-hash.ts): rows are inserted with
  * both NULL and the sealer fills them, once, in batches (db/queries/hash-chain.ts). A trigger
- * (drizzle/0008_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
+ * (drizzle/0009_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
  */
 const chainColumns = () => ({
   /** Position in the chain, 1, 2, 3, ... with no gap; NULL until sealed. */
@@ -80,11 +80,16 @@ export const apiTokens = pgTable("api_tokens", {
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
 });
 
-/** Failed sign-ins per key (email), to slow down guessing across every web process. */
+/**
+ * Sign-in attempts counted per key (a client address, or an account from one address), to slow
+ * down guessing across every web process. `lockedUntil` is set in the same statement that counts,
+ * so parallel attempts cannot slip past a lock (lib/auth/sign-in-throttle.ts).
+ */
 export const signInFailures = pgTable("sign_in_failures", {
   key: text("key").primaryKey(),
   failures: integer("failures").notNull().default(0),
   lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
 });
 
 export const agents = pgTable("agents", {

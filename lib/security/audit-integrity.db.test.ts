@@ -133,7 +133,7 @@ describe("the chain", () => {
     for (const table of ["audit_log", "hook_invocations"] as const) {
       const columns = (await rows<{ column_name: string }>(t, `select column_name from information_schema.columns where table_name = $1`, [table])).map((r) => r.column_name);
       expect([...hashedColumnNames(table), ...CHAIN_COLUMNS].sort(), table).toEqual(columns.sort());
-      // ...and the trigger refusing UPDATE lists every content column (drizzle/0008_append_only_chains.sql).
+      // ...and the trigger refusing UPDATE lists every content column (drizzle/0009_append_only_chains.sql).
       const guarded = await rows<{ attname: string }>(
         t,
         `select a.attname from pg_trigger tg join pg_attribute a on a.attrelid = tg.tgrelid and a.attnum = any(tg.tgattr::int2[])
