@@ -13,8 +13,9 @@
  * The workers are the real run queue: in this process with the default concurrency (as the web
  * server runs it), or BENCH_WORKERS=n `npm run worker` processes (PostgreSQL only).
  * Knobs: BENCH_RUNS, BENCH_TURNS, BENCH_FRESH, BENCH_LONG_TURNS (0 skips the long run), BENCH_WORKERS.
- * Profile the per-event path: NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench:runs,
- * then `npx tsx bench/cpu-profile-top.ts /tmp/prof/<the largest>.cpuprofile`.
+ * Profile the per-event path (the workers run in this process by default):
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/runs.ts
+ *   npx tsx bench/cpu-profile-top.ts /tmp/prof/<the profile>.cpuprofile
  */
 import "./quiet-logs";
 import type { ChildProcess } from "node:child_process";
