@@ -5,7 +5,8 @@
  *   1. a backlog of 500 runs of a scripted agent with 10 tool turns each (`list_files`), a
  *      tool.pre `block` guard (its denyIf never matches) and a tool.post `log` hook bound:
  *      runs/s, events/s, created→started p50/p95, the p95 of GET /api/v1/runs (the route handler,
- *      in-process) while the backlog drains, and the most waiting wake-ups any run had;
+ *      in-process) while the backlog drains, the most waiting wake-ups any run had, and (on
+ *      PostgreSQL) database transactions per event;
  *   2. once the backlog drained, fresh runs one at a time on the idle system: created→started;
  *   3. queue jobs per run (pg-boss jobs of the run queue, archived ones included);
  *   4. one long run (2,550 tool turns, ~10,200 events): ms per event around the 100th and the
@@ -109,6 +110,7 @@ async function mostWaitingForOneRun(t: TestDatabase): Promise<number> {
 /** 1. The backlog: RUNS runs started at once, GET /api/v1/runs timed while they drain. */
 async function backlogPhase(t: TestDatabase, token: string) {
   const agent = await addBenchAgent(t, "bench-load", TURNS);
+  const commitsBefore = await commits(t);
   const createStarted = performance.now();
   for (let i = 0; i < RUNS; i++) await startRun(t.db, operator, { agent: agent.id, prompt: `load ${i}`, source: "bench" });
   const createSeconds = (performance.now() - createStarted) / 1000;
@@ -138,13 +140,28 @@ async function backlogPhase(t: TestDatabase, token: string) {
      from runs r where r.agent_id = $1`,
     [agent.id],
   );
+  const commitsDuring = (await commits(t, 2_000)) - commitsBefore;
   const backlog = summarize(await createdToStartedMs(t, agent.id));
   const gets = summarize(getLatencies);
   console.log(`backlog:            ${RUNS} runs × ${TURNS} tool turns, created in ${fmt(createSeconds)} s, drained in ${fmt(load.seconds)} s (${load.failed} not completed)`);
   console.log(`throughput:         ${fmt(RUNS / load.seconds)} runs/s, ${fmt(load.events / load.seconds, 0)} events/s (${load.events} events)   target ≥ 20 runs/s`);
   console.log(`created→started:    p50 ${fmt(backlog.p50 / 1000, 2)} s, p95 ${fmt(backlog.p95 / 1000, 2)} s (the wait behind ${RUNS} runs started at once)`);
+  if (t.kind === "postgres") {
+    console.log(`database:           ${fmt(commitsDuring / load.events, 2)} transactions per event (${commitsDuring} committed during the backlog, this script's own sampling included)`);
+  }
   console.log(`GET /api/v1/runs:   p50 ${fmt(gets.p50, 0)} ms, p95 ${fmt(gets.p95, 0)} ms over ${gets.n} calls during the backlog`);
   console.log(`waiting wake-ups:   at most ${mostWaiting} for one run during the backlog   target ≤ 1`);
+}
+
+/**
+ * Transactions committed in the database so far (PostgreSQL's statistics; 0 on PGlite). Each
+ * backend reports at most once a second, so `settleMs` lets the last reports in first.
+ */
+async function commits(t: TestDatabase, settleMs = 0): Promise<number> {
+  if (t.kind !== "postgres") return 0;
+  await sleep(settleMs);
+  const [row] = await rows<{ n: string }>(t, "select xact_commit as n from pg_stat_database where datname = current_database()");
+  return Number(row.n);
 }
 
 async function createdToStartedMs(t: TestDatabase, agentId: string): Promise<number[]> {

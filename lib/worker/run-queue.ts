@@ -77,10 +77,13 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const workspacesDir = options.workspacesDir ?? path.join(resolveDataDir(), "workspaces");
   const db = handle.db;
 
+  // A completed wake-up is worth nothing: archived after an hour (not pg-boss's 12), the job table
+  // the sweeper scans for wake-ups on the way stays small.
+  const bossOptions = { supervise: true, schedule: false, archiveCompletedAfterSeconds: 3600 };
   const boss =
     handle.kind === "pglite"
-      ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, supervise: true, schedule: false })
-      : new PgBoss({ connectionString: handle.url, max: 3, supervise: true, schedule: false });
+      ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, ...bossOptions })
+      : new PgBoss({ connectionString: handle.url, max: 3, ...bossOptions });
   boss.on("error", (error) => logger.warn({ err: error }, "pg-boss error"));
   await boss.start();
   const existing = await boss.getQueue(RUN_QUEUE);
