@@ -42,8 +42,8 @@ describe("a backlog of runs", () => {
   let h: RunHarness;
   beforeAll(async () => {
     // The harness's sweeper runs every 200 ms: the old queue re-enqueued every queued run older
-    // than 5 s on each of those sweeps.
-    h = await createRunHarness({ concurrency: CONCURRENCY });
+    // than 5 s on each of those sweeps. No worker yet: the backlog is queued before one starts.
+    h = await createRunHarness({ concurrency: 0 });
   });
   afterAll(async () => {
     await h.close();
@@ -59,6 +59,8 @@ describe("a backlog of runs", () => {
     const ids: string[] = [];
     for (let i = 0; i < BACKLOG; i++) ids.push((await createRun(t.db, { agentId: agent.id, prompt: `run ${i}`, source: "test" })).id);
     await Promise.all(ids.map((id) => h.queue.enqueue(id)));
+    expect(await mostWaitingForOneRun(t)).toBe(1);
+    await h.restartQueue({ concurrency: CONCURRENCY });
 
     // Sample the queue and the worker while the backlog drains.
     let mostWaiting = 0;
@@ -92,6 +94,14 @@ describe("a backlog of runs", () => {
     // Every wake-up was completed once its run was claimed; none is left waiting or active.
     const states = await queryRows<{ state: string }>(t, "select distinct state::text from pgboss.job where name = $1", [RUN_QUEUE]);
     expect(states).toEqual([{ state: "completed" }]);
+    // One fetch marks its jobs active in one statement, so they share started_on: the worker's
+    // first fetch took all 10 free slots' worth at once, and no fetch ever took more.
+    const [{ largest }] = await queryRows<{ largest: number }>(
+      t,
+      "select max(n)::int as largest from (select count(*) as n from pgboss.job where name = $1 group by started_on) fetches",
+      [RUN_QUEUE],
+    );
+    expect(largest).toBe(CONCURRENCY);
 
     // The system is idle now: a new run starts at once (the issue's acceptance is under 1 s;
     // 1.5 s leaves room for a loaded CI machine).
