@@ -19,10 +19,11 @@
  *   npx tsx bench/cpu-profile-top.ts /tmp/prof/<the profile>.cpuprofile
  */
 import "./quiet-logs";
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
@@ -39,7 +40,7 @@ import { RUN_QUEUE, startRunQueue, type RunQueue } from "@/lib/worker/run-queue"
 import { installRunQueue } from "@/lib/worker/run-queue-registry";
 import { installDatabase } from "@/db/client";
 import * as runsRoute from "@/app/api/v1/runs/route";
-import { startProcess, stop, summarize } from "./bench-support";
+import { stop, summarize } from "./bench-support";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const TURNS = Number(process.env.BENCH_TURNS ?? 10);
@@ -105,6 +106,24 @@ async function mostWaitingForOneRun(t: TestDatabase): Promise<number> {
     [RUN_QUEUE],
   );
   return row?.n ?? 0;
+}
+
+/** `npm run worker` on the benchmark's database, its info log piped so its start can be seen. */
+function startWorker(t: TestDatabase, dataDir: string): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], {
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, HOOKPLANE_DATA_DIR: dataDir, LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+}
+
+function workerStarted(worker: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: worker.stdout! });
+    lines.on("line", (line) => {
+      if (line.includes('"worker started"')) resolve();
+    });
+    worker.once("exit", (code) => reject(new Error(`a worker exited with ${code} before it started`)));
+  });
 }
 
 /** 1. The backlog: RUNS runs started at once, GET /api/v1/runs timed while they drain. */
@@ -224,9 +243,9 @@ async function main() {
     const concurrency = workerConcurrency();
     queue = await startRunQueue(t, { concurrency: WORKERS > 0 ? 0 : concurrency, workspacesDir: path.join(dataDir, "workspaces") });
     installRunQueue(queue);
-    for (let i = 0; i < WORKERS; i++) {
-      workers.push(startProcess(["lib/worker/main.ts"], { DATABASE_URL: t.databaseUrl, HOOKPLANE_DATA_DIR: dataDir }));
-    }
+    for (let i = 0; i < WORKERS; i++) workers.push(startWorker(t, dataDir));
+    // A worker takes seconds to boot; the backlog's clock starts once every one is working.
+    await Promise.all(workers.map(workerStarted));
     const where = t.kind === "postgres" ? "PostgreSQL" : "PGlite (in memory)";
     const who = WORKERS > 0 ? `${WORKERS} worker processes × ${concurrency}` : `the run queue in this process, concurrency ${concurrency}`;
     console.log(`\nbench:runs — ${where}, ${who}\n`);
