@@ -207,6 +207,16 @@ describe("the sweeper", () => {
     expect(await jobsOf(h.t, cancelled.id)).toEqual([{ state: "created" }]);
   });
 
+  test("a queue made before the one-wake-up policy (standard) is switched to it on start", async () => {
+    await h.t.execute("update pgboss.queue set policy = 'standard' where name = $1", [RUN_QUEUE]);
+    await h.restartQueue();
+    expect(await queryRows(h.t, "select policy from pgboss.queue where name = $1", [RUN_QUEUE])).toEqual([{ policy: "short" }]);
+    const id = await oldRun();
+    await h.queue.enqueue(id);
+    await h.queue.enqueue(id);
+    expect(await jobsOf(h.t, id)).toEqual([{ state: "created" }]);
+  });
+
   test("finished runs and outside sessions are never woken", async () => {
     const finished = await oldRun(`status = 'finished', outcome = 'completed'`);
     const outside = await oldRun(`status = 'running', external_session_id = 'claude-session-1'`);
