@@ -3,7 +3,7 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { credentialsSchema, setupFirstAdmin, signIn, signOut } from "@/lib/auth/account-service";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "@/lib/auth/principal";
 
@@ -22,6 +22,8 @@ function credentialsFrom(form: FormData) {
 }
 
 export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
   try {
@@ -36,6 +38,8 @@ export async function setupAction(_prev: ActionState, form: FormData): Promise<A
 }
 
 export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
   try {

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/secrets/secret-store";
 
@@ -10,6 +10,8 @@ const secretFormSchema = secretValueSchema.extend({ name: secretNameSchema });
 
 /** The value goes in and is never sent back, not even in an error. */
 export async function setSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = secretFormSchema.safeParse({ name: form.get("name"), value: form.get("value") });
@@ -24,6 +26,8 @@ export async function setSecretAction(_prev: ActionState, form: FormData): Promi
 }
 
 export async function deleteSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const name = secretNameSchema.safeParse(form.get("name"));

@@ -3,14 +3,15 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
-import { revokeApiToken } from "@/db/queries/api-tokens";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
-import { issueApiToken, tokenRequestSchema } from "@/lib/auth/account-service";
+import { ApiError } from "@/lib/api/errors";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { issueApiToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/auth/account-service";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema } from "@/lib/auth/user-service";
 
 export async function createTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = tokenRequestSchema.safeParse({ name: form.get("name"), role: form.get("role") });
@@ -25,14 +26,17 @@ export async function createTokenAction(_prev: ActionState, form: FormData): Pro
 }
 
 export async function revokeTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const id = z.uuid().safeParse(form.get("id"));
     if (!id.success) return { message: "Unknown token" };
     const { db } = await getDatabase();
-    if (await revokeApiToken(db, { id: id.data })) {
-      await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: id.data });
-    }
+    // Revoking a token that is already revoked (a double click) is not an error for the form.
+    await revokeApiTokenAudited(db, { id: id.data, actor: principal.label }).catch((error) => {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    });
     revalidatePath("/settings");
     return { ok: true, message: "Token revoked" };
   } catch (error) {
@@ -41,6 +45,8 @@ export async function revokeTokenAction(_prev: ActionState, form: FormData): Pro
 }
 
 export async function createUserAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = newUserSchema.safeParse({ email: form.get("email"), password: form.get("password"), role: form.get("role") });
@@ -55,6 +61,8 @@ export async function createUserAction(_prev: ActionState, form: FormData): Prom
 }
 
 export async function changeUserRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = roleChangeSchema.safeParse({ id: form.get("id"), role: form.get("role") });

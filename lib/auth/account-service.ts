@@ -3,11 +3,11 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { createApiToken } from "@/db/queries/api-tokens";
-import { logAudit } from "@/db/queries/audit";
+import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
+import { audited } from "@/db/queries/audit";
 import { createSession, deleteSession } from "@/db/queries/sessions";
 import { clearSignInFailures, getSignInFailures, recordSignInFailure } from "@/db/queries/sign-in-failures";
-import { createFirstAdmin, getUserByEmail } from "@/db/queries/users";
+import { countUsers, createFirstAdmin, getUserByEmail } from "@/db/queries/users";
 import { ROLES, type Role } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { hashPassword, verifyPassword } from "./password";
@@ -30,23 +30,42 @@ const MAX_LOCK_MS = 5 * 60 * 1000;
 
 export async function issueApiToken(db: Db, params: { name: string; role: Role; userId?: string; actor: string }) {
   const token = newSecretToken("hp_");
-  const row = await createApiToken(db, {
-    name: params.name,
-    role: params.role,
-    userId: params.userId,
-    tokenHash: hashSecretToken(token),
-    prefix: token.slice(0, 10),
-  });
-  await logAudit(db, { actor: params.actor, action: "token.create", entityType: "api_token", entityId: row.id, after: row });
+  const row = await audited(
+    db,
+    { actor: params.actor, action: "token.create", entityType: "api_token" },
+    (tx) => createApiToken(tx, { name: params.name, role: params.role, userId: params.userId, tokenHash: hashSecretToken(token), prefix: token.slice(0, 10) }),
+    (row) => ({ entityId: row.id, after: row }),
+  );
   return { token, ...row };
 }
 
+/** Revokes an active token; a 404 when no active token has this id. */
+export async function revokeApiTokenAudited(db: Db, params: { id: string; actor: string }) {
+  await audited(db, { actor: params.actor, action: "token.revoke", entityType: "api_token", entityId: params.id }, async (tx) => {
+    if (!(await revokeApiToken(tx, { id: params.id }))) throw ApiError.notFound("Active token");
+  });
+}
+
 export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>) {
-  const user = await createFirstAdmin(db, { email: params.email, passwordHash: await hashPassword(params.password) });
-  if (!user) throw ApiError.conflict("Hookplane is already set up; sign in instead");
-  await logAudit(db, { actor: user.email, action: "setup", entityType: "user", entityId: user.id, after: { email: user.email, role: user.role } });
-  const { token } = await issueApiToken(db, { name: "setup", role: "admin", userId: user.id, actor: user.email });
-  return { token, user: { id: user.id, email: user.email, role: user.role } };
+  // Once set up, refuse before the (deliberately slow) hash: the endpoint is public.
+  if ((await countUsers(db)) > 0) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+  const passwordHash = await hashPassword(params.password);
+  // The admin, its token and both audit rows, or none of them.
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const user = await audited(
+      tx,
+      { actor: params.email, action: "setup", entityType: "user" },
+      async (tx) => {
+        const user = await createFirstAdmin(tx, { email: params.email, passwordHash });
+        if (!user) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+        return user;
+      },
+      (user) => ({ actor: user.email, entityId: user.id, after: { email: user.email, role: user.role } }),
+    );
+    const { token } = await issueApiToken(tx, { name: "setup", role: "admin", userId: user.id, actor: user.email });
+    return { token, user: { id: user.id, email: user.email, role: user.role } };
+  });
 }
 
 function lockRemainingMs(failures: number, lastFailureAt: Date): number {

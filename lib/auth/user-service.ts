@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
+import { audited, logAudit } from "@/db/queries/audit";
 import { countAdmins, createUser, getUserByEmail, getUserById, updateUserRole } from "@/db/queries/users";
 import { ROLES } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
@@ -13,8 +13,14 @@ export const newUserSchema = credentialsSchema.extend({ role: z.enum(ROLES) });
 
 export async function createUserAudited(db: Db, principal: Principal, input: z.infer<typeof newUserSchema>) {
   if (await getUserByEmail(db, { email: input.email })) throw ApiError.conflict(`${input.email} already has an account`);
-  const user = await createUser(db, { email: input.email, role: input.role, passwordHash: await hashPassword(input.password) });
-  await logAudit(db, { actor: principal.label, action: "user.create", entityType: "user", entityId: user.id, after: { email: user.email, role: user.role } });
+  // Hashed before the transaction: it takes a while and needs no lock.
+  const passwordHash = await hashPassword(input.password);
+  const user = await audited(
+    db,
+    { actor: principal.label, action: "user.create", entityType: "user" },
+    (tx) => createUser(tx, { email: input.email, role: input.role, passwordHash }),
+    (user) => ({ entityId: user.id, after: { email: user.email, role: user.role } }),
+  );
   return { id: user.id, email: user.email, role: user.role };
 }
 

@@ -7,6 +7,7 @@ import type { WebSocket } from "ws";
 import { z } from "zod";
 import type { DbHandle } from "@/db/client";
 import { listRunEventsAfter } from "@/db/queries/run-events";
+import { pgIntSchema } from "@/lib/api/safe-input";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { logger } from "@/lib/logger";
 import { CHANNELS, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
@@ -14,8 +15,8 @@ import { CHANNELS, type ApprovalNotice, type RunEventsNotice, type RunNotice } f
 const clientMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("subscribe"),
-    topic: z.string().regex(/^(runs|approvals|run:[0-9a-f-]{36})$/, "topic is runs, approvals or run:<id>"),
-    after: z.number().int().min(0).optional(),
+    topic: z.string().regex(/^(runs|approvals|run:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i, "topic is runs, approvals or run:<id>"),
+    after: pgIntSchema.min(0).optional(),
   }),
   z.object({ type: z.literal("unsubscribe"), topic: z.string() }),
   z.object({ type: z.literal("ping") }),

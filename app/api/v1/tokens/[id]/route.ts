@@ -1,11 +1,9 @@
-import { logAudit } from "@/db/queries/audit";
-import { revokeApiToken } from "@/db/queries/api-tokens";
-import { ApiError } from "@/lib/api/errors";
+import { z } from "zod";
+import { uuidSchema } from "@/lib/api/safe-input";
 import { apiRoute } from "@/lib/api/route";
+import { revokeApiTokenAudited } from "@/lib/auth/account-service";
 
-export const DELETE = apiRoute({ role: "admin" }, async ({ db, params, principal }) => {
-  const row = await revokeApiToken(db, { id: params.id });
-  if (!row) throw ApiError.notFound("Active token");
-  await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: row.id });
+export const DELETE = apiRoute({ role: "admin", params: z.object({ id: uuidSchema }) }, async ({ db, params, principal }) => {
+  await revokeApiTokenAudited(db, { id: params.id, actor: principal.label });
   return { ok: true };
 });
