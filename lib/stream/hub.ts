@@ -23,6 +23,7 @@ const clientMessageSchema = z.discriminatedUnion("type", [
 ]);
 
 const PAGE = 500;
+export const MAX_TOPICS = 200;
 
 interface Subscriber {
   socket: WebSocket;
@@ -104,6 +105,10 @@ export class StreamHub {
     }
     // Every topic is read-only data; viewers may watch everything.
     if (!roleAtLeast(sub.principal.role, "viewer")) return this.send(sub, { type: "error", message: "forbidden" });
+    // One socket watches a page's worth of runs, not the whole history: its memory stays bounded.
+    if (!sub.topics.has(msg.topic) && sub.topics.size >= MAX_TOPICS) {
+      return this.send(sub, { type: "error", message: `at most ${MAX_TOPICS} topics per connection; unsubscribe from one first` });
+    }
     sub.topics.add(msg.topic);
     this.send(sub, { type: "subscribed", topic: msg.topic });
     if (msg.topic.startsWith("run:")) {
