@@ -109,36 +109,47 @@ function requestsFor(route: CatalogRoute): fc.Arbitrary<HostileRequest> {
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), "x-hookplane-agent": world.agentName },
     body: route.schemas.body ? toJsonText(exampleBody ?? {}) : undefined,
   });
-  const kinds: fc.Arbitrary<HostileRequest>[] = [];
+  const kinds: fc.WeightedArbitrary<HostileRequest>[] = [];
   const hasBody = Boolean(route.schemas.body);
   if (hasBody) {
-    kinds.push(mutatedBody(route.schemas.body, exampleBody).map(({ path, body }) => ({ ...base(), what: `body.${path}`, body: toJsonText(body) })));
-    kinds.push(fc.tuple(hostileRawBody, hostileContentType).map(([body, type]) => ({ ...base(), what: `raw body (${type})`, body, headers: { ...base().headers, "content-type": type } })));
+    kinds.push({ weight: 5, arbitrary: mutatedBody(route.schemas.body, exampleBody).map(({ path, body }) => ({ ...base(), what: `body.${path}`, body: toJsonText(body) })) });
+    kinds.push({
+      weight: 2,
+      arbitrary: fc.tuple(hostileRawBody, hostileContentType).map(([body, type]) => ({ ...base(), what: `raw body (${type})`, body, headers: { ...base().headers, "content-type": type } })),
+    });
     // A hostile key anywhere in the example (keys are text too).
-    kinds.push(
-      fc.tuple(fc.constantFrom(...leafPaths(exampleBody ?? { a: 1 })), hostileText).map(([path, key]) => {
+    kinds.push({
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...leafPaths(exampleBody ?? { a: 1 })), hostileText).map(([path, key]) => {
         const parent = path.slice(0, -1);
         const holder = parent.reduce<unknown>((node, k) => (node as Record<string, unknown>)?.[k], exampleBody ?? {});
         const withKey = holder && typeof holder === "object" && !Array.isArray(holder) ? { ...holder, [key]: "x" } : holder;
         return { ...base(), what: `key at ${parent.join(".") || "(root)"}`, body: toJsonText(withValueAt(exampleBody ?? {}, parent, withKey)) };
       }),
-    );
+    });
   }
-  const queryKeys = [...new Set([...schemaKeys(route.schemas.query), ...Object.keys(exampleQuery), "cursor", "limit", "from", "to", "q"])];
-  kinds.push(
-    fc
+  // A route without a query schema ignores its query, so it gets a few; one with a schema, many.
+  const declared = schemaKeys(route.schemas.query);
+  const queryKeys = [...new Set([...declared, ...Object.keys(exampleQuery), ...(declared.length ? [] : ["q", "cursor"])])];
+  kinds.push({
+    weight: declared.length ? 6 : 1,
+    arbitrary: fc
       .constantFrom(...queryKeys)
       .chain((k) => hostileQueryValue(k).map((v) => [k, v] as const))
       .map(([k, v]) => ({ ...base(), what: `query.${k}`, query: { ...exampleQuery, [k]: v } })),
-  );
-  kinds.push(forgedCursor.map((cursor) => ({ ...base(), what: "query.cursor (forged)", query: { ...exampleQuery, cursor } })));
-  if (route.params.length) {
-    kinds.push(
-      fc.tuple(fc.constantFrom(...route.params), hostileId).map(([p, id]) => ({ ...base(), what: `params.${p}`, params: { ...params, [p]: id } })),
-    );
+  });
+  if (declared.includes("cursor")) {
+    kinds.push({ weight: 2, arbitrary: forgedCursor.map((cursor) => ({ ...base(), what: "query.cursor (forged)", query: { ...exampleQuery, cursor } })) });
   }
-  kinds.push(
-    fc
+  if (route.params.length) {
+    kinds.push({
+      weight: 4,
+      arbitrary: fc.tuple(fc.constantFrom(...route.params), hostileId).map(([p, id]) => ({ ...base(), what: `params.${p}`, params: { ...params, [p]: id } })),
+    });
+  }
+  kinds.push({
+    weight: 1,
+    arbitrary: fc
       .constantFrom<Record<string, string>>(
         { cookie: `${SESSION_COOKIE}=%E0%A4%A` },
         { cookie: `${SESSION_COOKIE}=${"%".repeat(100)}` },
@@ -152,7 +163,7 @@ function requestsFor(route: CatalogRoute): fc.Arbitrary<HostileRequest> {
         const { authorization: _drop, ...rest } = base().headers;
         return { ...base(), what: `auth ${Object.keys(auth).join(",") || "none"}`, headers: { ...rest, ...auth } };
       }),
-  );
+  });
   return fc.oneof(...kinds);
 }
 

@@ -58,6 +58,7 @@ export const HOSTILE_TEXT = [
 
 /** Hostile text, and random text with a NUL or a lone surrogate somewhere in it. */
 export const hostileText = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom("\u0000", "a\u0000b", "\uD800", "x\uDFFFy") },
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_TEXT) },
   {
     weight: 1,
@@ -129,8 +130,9 @@ export const forgedCursor = fc.oneof(
 export function hostileQueryValue(key: string): fc.Arbitrary<string> {
   if (key === "cursor") return forgedCursor;
   return fc.oneof(
-    hostileText.filter((s) => !s.includes("\uD800") && !/[\uD800-\uDFFF]/.test(s)),
-    fc.constantFrom("99999-01-01", "-1", "1e309", "2147483648", "9007199254740993", "true ", "%00", "[]", "{}"),
+    { weight: 2, arbitrary: fc.constantFrom("\u0000", "x\u0000", "99999-01-01", "-000001-01-01", "2147483648", "9007199254740993", "1e309") },
+    { weight: 2, arbitrary: hostileText.filter((s) => !/[\uD800-\uDFFF]/.test(s)) },
+    { weight: 1, arbitrary: fc.constantFrom("-1", "true ", "%00", "[]", "{}", "0", "") },
   );
 }
 
