@@ -12,7 +12,7 @@ import { getApproval } from "@/db/queries/approvals";
 import { getRun, runToApi } from "@/db/queries/runs";
 import { seedDemoData } from "@/lib/demo/seed-demo";
 import { MAX_BODY_BYTES } from "@/lib/api/route";
-import { guardRequest } from "@/lib/http/request-guard";
+import { guardRequest, refuseUpgrade } from "@/lib/http/request-guard";
 import { logger } from "@/lib/logger";
 import { StreamHub } from "@/lib/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/stream/ws-endpoint";
@@ -67,6 +67,9 @@ async function main() {
         });
     },
   );
+
+  // CONNECT (a proxy tunnel) is not ours to serve; without a listener Node would just drop it.
+  server.on("connect", (_req, socket) => refuseUpgrade(socket, 405, "CONNECT is not supported"));
 
   const isNextHmr = (url: string | undefined) => dev && /^\/_next\/(webpack-)?hmr(\?|\/|$)/.test(url ?? "");
   const wss = attachWebSocketEndpoint(server, handle, hub, {
