@@ -341,3 +341,76 @@ describe("every server action", () => {
     expect(findings).toEqual([]);
   }, 1_800_000);
 });
+
+describe("the cases the attack report named", () => {
+  const route = (template: string, method: string) => routes.find((r) => r.template === template && r.method === method)!;
+  const call = (template: string, method: string, init: { query?: Record<string, string>; body?: string; token?: string; params?: Record<string, string> }) =>
+    send(route(template, method), {
+      what: "",
+      method,
+      params: init.params ?? {},
+      query: init.query ?? {},
+      headers: { "content-type": "application/json", authorization: `Bearer ${init.token ?? world.tokens.admin}` },
+      body: init.body,
+    }) as Promise<{ status: number; text: string }>;
+
+  test("a NUL in an ingested tool name is a 422 at its path, and no run is started", async () => {
+    const before = await snapshotDatabase(t);
+    const body = JSON.stringify({ agent: world.agentName, sessionId: "nul-session", event: { type: "tool.pre", data: { toolName: "Ba\u0000sh" } } });
+    const answer = await call("/api/v1/ingest/events", "POST", { body, token: world.tokens.operator });
+    expect(answer.status).toBe(422);
+    expect(JSON.parse(answer.text).error.issues[0].path).toBe("event.data.toolName");
+    expect(snapshotChanges(before, await snapshotDatabase(t))).toEqual([]);
+  });
+
+  test("a lone surrogate in an agent's description is a 422 naming the field, and no agent exists", async () => {
+    const answer = await call("/api/v1/agents", "POST", { body: '{"name":"surrogate","description":"x\\ud800y"}', token: world.tokens.operator });
+    expect(answer.status).toBe(422);
+    expect(JSON.parse(answer.text).error.issues[0].path).toBe("description");
+    const { rows } = await t.execute("select count(*)::int as n from agents where name = 'surrogate'", []);
+    expect(rows[0].n).toBe(0);
+  });
+
+  test("JSON nested 10,000 levels is a 400, and the process goes on", async () => {
+    const answer = await call("/api/v1/hooks/test", "POST", { body: "[".repeat(10_000) + "]".repeat(10_000), token: world.tokens.operator });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text).error.message).toMatch(/nested deeper/);
+  });
+
+  test("a forged cursor is a 422 at cursor, never a 500", async () => {
+    for (const [template, cursor] of [
+      ["/api/v1/runs", Buffer.from('{"createdAt":"not a date","id":"x"}').toString("base64url")],
+      ["/api/v1/approvals", Buffer.from('{"at":"2025-01-01","id":"1) or (1=1"}').toString("base64url")],
+      ["/api/v1/audit", Buffer.from('{"id":"1; drop table audit_log"}').toString("base64url")],
+      ["/api/v1/agents", Buffer.from("[1,2]").toString("base64url")],
+    ]) {
+      const answer = await call(template, "GET", { query: { cursor } });
+      expect(answer.status, template).toBe(422);
+      expect(JSON.parse(answer.text).error.issues[0].path).toBe("cursor");
+    }
+  });
+
+  test("an id that is not a UUID is a 404 naming it, not a 500", async () => {
+    const answer = await call("/api/v1/tokens/[id]", "DELETE", { params: { id: "not-a-uuid" } });
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.text).error.issues[0].path).toBe("id");
+  });
+
+  test("export filters out of range are refused before the download starts", async () => {
+    for (const [template, query] of [
+      ["/api/v1/runs/export", { from: "99999-01-01" }],
+      ["/api/v1/ledger/export", { to: "99999-01-01" }],
+      ["/api/v1/runs/export", { q: "\u0000" }],
+    ] as const) {
+      const answer = await call(template, "GET", { query: { ...query } });
+      expect(answer.status, JSON.stringify(query)).toBe(422);
+    }
+  });
+
+  test("the runs CSV carries a formula prompt as text a spreadsheet will not run", async () => {
+    const answer = await call("/api/v1/runs/export", "GET", { query: { format: "csv" } });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain(`'=cmd|' /C calc'!A0`);
+    expect(answer.text).not.toMatch(/(^|,)=cmd/m);
+  });
+});
