@@ -25,7 +25,7 @@ function replyJson(res: ServerResponse, status: number, code: string, message: s
 }
 
 /** How long a refused client may keep sending (discarded) before its socket is cut. */
-const LINGER_MS = 1_000;
+const LINGER_MS = 5_000;
 
 /**
  * Answers and then closes the connection: what is left of the body is discarded, never kept. The
