@@ -12,6 +12,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { createRun } from "@/db/queries/runs";
+import { agentSpecSchema } from "@/lib/agents/agent-spec";
 import { createTestDatabase, type TestDatabase } from "@/db/test-database";
 import { SESSION_COOKIE } from "@/lib/auth/principal";
 import { snapshotChanges, snapshotDatabase } from "@/lib/api/hostile/database-snapshot";
@@ -99,14 +102,14 @@ function requestsFor(route: CatalogRoute): fc.Arbitrary<HostileRequest> {
   const key = `${route.method} ${route.template}`;
   const exampleBody = exampleBodies(world)[key];
   const exampleQuery = exampleQueries(world)[key] ?? {};
-  const params = Object.fromEntries(route.params.map((p) => [p, existingParams(route.template, world)[p]]));
+  const params = Object.fromEntries(route.params.map((p) => [p, existingParams(route.template, route.method, world)[p]]));
   const token = tokenFor(route);
   const base = (): HostileRequest => ({
     what: "",
     method: route.method,
     params: { ...params },
     query: { ...exampleQuery },
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), "x-hookplane-agent": world.agentName },
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), "x-hookplane-agent": world.ids.agent },
     body: route.schemas.body ? toJsonText(exampleBody ?? {}) : undefined,
   });
   const kinds: fc.WeightedArbitrary<HostileRequest>[] = [];
@@ -243,10 +246,10 @@ function exampleForms(): Record<string, Record<string, string>> {
     signInAction: { email: "admin@example.com", password: "wrong-password", next: "/agents" },
     saveHookAction: { spec: JSON.stringify(hook), hookId: "", version: "1" },
     deleteHookAction: { id: "00000000-0000-4000-8000-000000000000" },
-    startRunAction: { agent: world.agentName, prompt: "p" },
+    startRunAction: { agent: world.ids.agent, prompt: "p" },
     cancelRunAction: { id: "00000000-0000-4000-8000-000000000000" },
     decideApprovalAction: { id: world.ids.approval, decision: "deny", reason: "r" },
-    createScheduleAction: { agent: world.agentName, name: "n", timing: "interval", intervalMs: "60000", prompt: "p" },
+    createScheduleAction: { agent: world.ids.agent, name: "n", timing: "interval", intervalMs: "60000", prompt: "p" },
     deleteScheduleAction: { id: "00000000-0000-4000-8000-000000000000" },
     setSecretAction: { name: "FORM_SECRET", value: "v" },
     deleteSecretAction: { name: "NO_SUCH_SECRET" },
@@ -408,7 +411,10 @@ describe("the cases the attack report named", () => {
   });
 
   test("the runs CSV carries a formula prompt as text a spreadsheet will not run", async () => {
-    const answer = await call("/api/v1/runs/export", "GET", { query: { format: "csv" } });
+    // Its own agent and run: the fuzz above may have deleted the world's.
+    const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "csv-formula" }) }))!;
+    await createRun(t.db, { agentId: agent.id, prompt: "=cmd|' /C calc'!A0", source: "api" });
+    const answer = await call("/api/v1/runs/export", "GET", { query: { format: "csv", agent: "csv-formula" } });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain(`'=cmd|' /C calc'!A0`);
     expect(answer.text).not.toMatch(/(^|,)=cmd/m);

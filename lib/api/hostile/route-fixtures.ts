@@ -25,6 +25,8 @@ export interface HostileWorld {
   /** A browser session of the admin (for the server actions). */
   adminSession: string;
   ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string };
+  /** What DELETE routes get as their valid id: deleting it must not take the rest of the world along. */
+  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string };
   agentName: string;
   secretName: string;
 }
@@ -49,17 +51,28 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
   const { row: approval } = await getOrCreateApproval(t.db, { runId: run.id, hookKey: "fuzz-approve", toolName: "shell", toolInput: {}, toolCallId: "c1", onTimeout: "deny", expiresAt: null });
   const secretName = "FUZZ_SECRET";
   await putSecretAudited(t.db, getSecretBox(), principal, { name: secretName, value: "sealed" });
+  const doomedAgent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "doomed-agent" }) }))!;
+  const doomedHook = (await createHook(t.db, { spec: hookSpecSchema.parse({ ...BLOCK_HOOK, id: "doomed-hook" }), actor: "fuzz" }))!;
+  const doomedSchedule = await createSchedule(t.db, { agentId: doomedAgent.id, name: "doomed", intervalMs: 3_600_000, prompt: "p", enabled: false });
+  const doomedToken = await issueApiToken(t.db, { name: "doomed", role: "viewer", userId: user.id, actor: user.email });
+  await putSecretAudited(t.db, getSecretBox(), principal, { name: "DOOMED_SECRET", value: "sealed" });
   return {
     tokens: { admin, operator, viewer: viewerRow.token },
     adminSession: sessionToken,
     ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id },
+    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET" },
     agentName,
     secretName,
   };
 }
 
-/** The path parameter values that name something that exists, by route template. */
-export function existingParams(template: string, world: HostileWorld): Record<string, string> {
+/** The path parameter values that name something that exists, by route template and method. */
+export function existingParams(template: string, method: string, world: HostileWorld): Record<string, string> {
+  if (method === "DELETE") {
+    const kind = template.split("/")[3] as "agents" | "hooks" | "schedules" | "tokens" | "secrets";
+    const doomed = { agents: world.doomed.agent, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret }[kind];
+    return { id: doomed ?? "00000000-0000-4000-8000-000000000000", name: world.doomed.secret };
+  }
   const id = (() => {
     if (template.startsWith("/api/v1/agents/")) return world.ids.agent;
     if (template.startsWith("/api/v1/approvals/")) return world.ids.approval;
@@ -93,13 +106,13 @@ export function exampleBodies(world: HostileWorld): Record<string, unknown> {
     "PATCH /api/v1/hooks/[id]": { enabled: false, matcher: "^fuzz-other$" },
     "POST /api/v1/hooks/[id]/restore": { version: 1 },
     "POST /api/v1/hooks/reorder": { scope: "global", ids: [world.ids.hook] },
-    "POST /api/v1/hooks/replay": { hook, agent: world.agentName, runs: 5 },
+    "POST /api/v1/hooks/replay": { hook, agent: world.ids.agent, runs: 5 },
     "POST /api/v1/hooks/test": { hook, event: { type: "tool.pre", toolName: "shell", toolInput: { command: "ls" } } },
     "POST /api/v1/ingest/claude-code": { session_id: "fuzz-session", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: "/tmp" },
-    "POST /api/v1/ingest/events": { agent: world.agentName, sessionId: "fuzz-session-2", source: "fuzz", event: { type: "tool.pre", data: { toolName: "Bash", toolInput: { command: "ls" } } } },
+    "POST /api/v1/ingest/events": { agent: world.ids.agent, sessionId: "fuzz-session-2", source: "fuzz", event: { type: "tool.pre", data: { toolName: "Bash", toolInput: { command: "ls" } } } },
     "PUT /api/v1/prices": { items: [{ modelPattern: "^scripted$", inputUsdPerM: 1, outputUsdPerM: 2, cachedUsdPerM: 0, effectiveFrom: "2024-01-01" }] },
-    "POST /api/v1/runs": { agent: world.agentName, prompt: "hello" },
-    "POST /api/v1/schedules": { agent: world.agentName, name: "s", intervalMs: 60_000, prompt: "p", enabled: false, hooks: [hook] },
+    "POST /api/v1/runs": { agent: world.ids.agent, prompt: "hello" },
+    "POST /api/v1/schedules": { agent: world.ids.agent, name: "s", intervalMs: 60_000, prompt: "p", enabled: false, hooks: [hook] },
     "PUT /api/v1/secrets/[name]": { value: "v" },
     "PUT /api/v1/settings/kill-switch": { enabled: false },
     "POST /api/v1/setup": { email: "a@example.com", password: "password123" },
@@ -115,15 +128,15 @@ export function exampleQueries(world: HostileWorld): Record<string, Record<strin
     "GET /api/v1/agents": { limit: "5" },
     "GET /api/v1/approvals": { status: "pending", limit: "5" },
     "GET /api/v1/audit": { entityType: "agent", action: "agent", actor: "admin@example.com", ...window },
-    "GET /api/v1/config/export": { dialect: "hookplane", format: "json", agent: world.agentName },
+    "GET /api/v1/config/export": { dialect: "hookplane", format: "json", agent: world.ids.agent },
     "GET /api/v1/costs": window,
     "GET /api/v1/hooks": { scope: "global", event: "tool.pre", limit: "5" },
     "GET /api/v1/hooks/[id]/versions": { limit: "5" },
-    "GET /api/v1/hooks/test/samples": { event: "tool.pre", agent: world.agentName, limit: "5" },
+    "GET /api/v1/hooks/test/samples": { event: "tool.pre", agent: world.ids.agent, limit: "5" },
     "GET /api/v1/ledger": { hook: "fuzz-block", event: "tool.pre", verdict: "block", q: "x", ...window },
     "GET /api/v1/ledger/export": { format: "csv", hook: "fuzz-block", q: "x", ...window },
-    "GET /api/v1/runs": { agent: world.agentName, status: "queued", q: "x", minCost: "0", ...window },
-    "GET /api/v1/runs/export": { format: "csv", agent: world.agentName, q: "x", ...window },
+    "GET /api/v1/runs": { agent: world.ids.agent, status: "queued", q: "x", minCost: "0", ...window },
+    "GET /api/v1/runs/export": { format: "csv", agent: world.ids.agent, q: "x", ...window },
     "GET /api/v1/runs/[id]/events": { after: "0", limit: "10" },
   };
 }
