@@ -92,7 +92,7 @@ function hugeUpload(mb: number): Promise<{ status: number | "reset"; sentMb: num
   });
 }
 
-function strayUpgrade(i: number): Promise<string> {
+function strayUpgrade(i: number, target = `/api/v1/agents?flood=${i}`): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     let answer = "";
@@ -100,13 +100,17 @@ function strayUpgrade(i: number): Promise<string> {
       socket.destroy();
       resolve("no answer in 10 s");
     }, 10_000);
-    socket.on("data", (d) => (answer += d));
+    socket.on("data", (d) => {
+      answer += d;
+      // An accepted upgrade stays open: its status line is all we wanted.
+      if (answer.startsWith("HTTP/1.1 101")) socket.destroy();
+    });
     socket.on("error", () => {});
     socket.on("close", () => {
       clearTimeout(timer);
       resolve(answer.split("\r\n")[0] || "closed without answer");
     });
-    socket.write(`GET /api/v1/agents?flood=${i} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
   });
 }
 
@@ -149,6 +153,8 @@ async function main() {
     clearInterval(sampler);
     const fdsAfter = openFds(child.pid!);
     const healthy = (await fetch(`${base}/api/health`)).ok;
+    // Next's own dev socket must still be reachable through the upgrade router.
+    const hmr = built ? "n/a (production)" : await strayUpgrade(0, "/_next/hmr?id=bench");
 
     const sent = uploads.map((u) => u.sentMb).sort((a, b) => a - b);
     console.log(`hostile flood against server.ts (${built ? "production build" : "dev"}, ${process.env.DATABASE_URL ? "postgres" : "pglite"})`);
@@ -156,7 +162,7 @@ async function main() {
     console.log(`  uploads answered: ${JSON.stringify(tally(uploads.map((u) => u.status)))}; MB sent before the server cut each: median ${sent[Math.floor(sent.length / 2)]?.toFixed(1)}, max ${sent.at(-1)?.toFixed(1)}`);
     console.log(`  upgrades answered: ${JSON.stringify(tally(upgrades))}`);
     console.log(`  RSS idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, delta ${(peak - idle).toFixed(0)} MB (target ≤ 100 MB)`);
-    console.log(`  open fds idle ${fdsIdle}, after the flood ${fdsAfter}; healthy after: ${healthy}`);
+    console.log(`  open fds idle ${fdsIdle}, after the flood ${fdsAfter}; healthy after: ${healthy}; dev HMR upgrade: ${hmr}`);
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
