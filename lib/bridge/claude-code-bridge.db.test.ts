@@ -301,6 +301,24 @@ describe("POST /api/v1/ingest/events", () => {
     expect(bad.body.error.issues[0].path).toBe("event.type");
     expect((await send({ agent: "guarded", sessionId: "rt-2", event: { type: "tool.pre" } }, viewer)).status).toBe(403);
   });
+
+  test("a payload that breaks its event's schema is refused at its path, and nothing is recorded", async () => {
+    const before = (await listRuns(t.db, { limit: 500 })).length;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: "tool.pre", data: { toolInput: {} } }, "event.data.toolName"],
+      [{ type: "tool.pre", data: { toolName: 42 } }, "event.data.toolName"],
+      [{ type: "tool.post", data: { toolName: "Bash", isError: "yes" } }, "event.data.isError"],
+      [{ type: "model.post", data: { model: "gpt", inputTokens: -1 } }, "event.data.inputTokens"],
+      [{ type: "session.end", data: { outcome: "exploded" } }, "event.data.outcome"],
+      [{ type: "agent.start", data: {} }, "event.data.agentName"],
+    ];
+    for (const [event, path] of cases) {
+      const res = await send({ agent: "guarded", sessionId: "rt-typed", source: "my-runtime", event });
+      expect(res.status, JSON.stringify(event)).toBe(422);
+      expect(res.body.error.issues.map((i: { path: string }) => i.path)).toContain(path);
+    }
+    expect((await listRuns(t.db, { limit: 500 })).length).toBe(before);
+  });
 });
 
 describe("sessions that go quiet", () => {

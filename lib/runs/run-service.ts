@@ -100,7 +100,13 @@ export async function decideApproval(
         decidedVia: input.via,
         reason: input.reason,
       });
-      if (!settled) throw ApiError.conflict(`This approval was already settled (${existing.status}) by ${existing.decidedBy ?? existing.decidedVia}`);
+      if (!settled) {
+        const now = (await getApproval(tx, { id })) ?? existing;
+        if (now.status === "abandoned") {
+          throw ApiError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
+        }
+        throw ApiError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
+      }
       return settled;
     },
     (settled) => ({ after: settled }),

@@ -2,28 +2,37 @@
  * `tool`: Tailored AI's hooks: call a registered tool with `{{template}}` args; `skipIf` (a regex
  * over the output) skips the remaining hooks, and on session.start the agent loop. A non-empty
  * output is handed back (scheduled runs prepend it to the prompt).
+ *
+ * A tool's input is text a file, a memory note or the transcript can hold, so secrets reach a
+ * tool only as `http_request`'s credentials (secret-placement.ts): header values and the URL's
+ * userinfo, sent only to a host every named secret lists, the userinfo as an `authorization` header.
  */
 import { compileLinearRegex } from "../linear-regex";
+import { basicAuthorization, splitUserinfo } from "../outbound-url";
+import { secretsNotAllowedFor } from "../secret-placement";
 import type { ToolAction } from "../spec";
-import { mapStrings, renderTemplate, secretNamesIn, substituteSecrets } from "../template";
-import type { CompiledAction } from "./types";
+import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
+import type { ActionRun, CompiledAction } from "./types";
 
 export function compileTool(action: ToolAction, timeoutMs: number): CompiledAction {
   const skipIf = action.skipIf ? compileLinearRegex(action.skipIf) : undefined;
+  const secretNames = action.tool === "http_request" ? [...secretNamesIn(action.args)] : [];
   return {
-    secretNames: [...secretNamesIn(action.args)],
+    secretNames,
     executor: {
       async: true,
       timeoutMs,
       async run(run, signal) {
         const tools = run.options.tools;
         if (!tools) return { failure: "no tool port is configured" };
-        const secrets = await run.secrets();
         const vars = run.templateVars();
         const context = run.context();
-        const args = mapStrings(action.args ?? {}, (text) =>
-          substituteSecrets(renderTemplate(text, vars, context), secrets),
-        ) as Record<string, unknown>;
+        let args = mapStrings(action.args ?? {}, (text) => renderTemplate(text, vars, context)) as Record<string, unknown>;
+        if (secretNames.length > 0) {
+          const credentials = await httpCredentials(action, args, run);
+          if (credentials.failure !== undefined) return { failure: credentials.failure };
+          args = credentials.args;
+        }
         const result = await tools.call(action.tool, args, signal);
         if (result.isError) return { failure: `tool ${action.tool} failed: ${result.output}`, stdout: result.output };
         const output = result.output ?? "";
@@ -34,4 +43,33 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
       },
     },
   };
+}
+
+/** http_request's args with the secrets in its headers and userinfo, once the host is allowed. */
+async function httpCredentials(
+  action: ToolAction,
+  rendered: Record<string, unknown>,
+  run: ActionRun,
+): Promise<{ args: Record<string, unknown>; failure?: undefined } | { failure: string }> {
+  const secrets = await run.secrets();
+  const rawUrl = typeof rendered.url === "string" ? rendered.url : "";
+  const { url, userinfo } = splitUserinfo(rawUrl);
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return { failure: `tool ${action.tool}: invalid URL ${url}` };
+  }
+  const notAllowed = secretsNotAllowedFor(host, secrets);
+  if (notAllowed) return { failure: notAllowed };
+  const values = new Map([...secrets].map(([name, s]) => [name, s.value]));
+  const vars = run.templateVars();
+  const context = run.context();
+  const headers = {
+    ...(mapStrings(action.args?.headers ?? {}, (text) => renderWithSecrets(text, vars, context, values)) as Record<string, string>),
+  };
+  if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+    headers.authorization = basicAuthorization(userinfo, values);
+  }
+  return { args: { ...rendered, url, headers } };
 }
