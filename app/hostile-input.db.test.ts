@@ -251,7 +251,7 @@ function exampleForms(): Record<string, Record<string, string>> {
     decideApprovalAction: { id: world.ids.approval, decision: "deny", reason: "r" },
     createScheduleAction: { agent: world.ids.agent, name: "n", timing: "interval", intervalMs: "60000", prompt: "p" },
     deleteScheduleAction: { id: "00000000-0000-4000-8000-000000000000" },
-    setSecretAction: { name: "FORM_SECRET", value: "v" },
+    setSecretAction: { name: "FORM_SECRET", value: "v", hosts: "api.example.com, *.slack.com" },
     deleteSecretAction: { name: "NO_SUCH_SECRET" },
     createTokenAction: { name: "t", role: "viewer" },
     revokeTokenAction: { id: "00000000-0000-4000-8000-000000000000" },

@@ -113,7 +113,7 @@ export function exampleBodies(world: HostileWorld): Record<string, unknown> {
     "PUT /api/v1/prices": { items: [{ modelPattern: "^scripted$", inputUsdPerM: 1, outputUsdPerM: 2, cachedUsdPerM: 0, effectiveFrom: "2024-01-01" }] },
     "POST /api/v1/runs": { agent: world.ids.agent, prompt: "hello" },
     "POST /api/v1/schedules": { agent: world.ids.agent, name: "s", intervalMs: 60_000, prompt: "p", enabled: false, hooks: [hook] },
-    "PUT /api/v1/secrets/[name]": { value: "v" },
+    "PUT /api/v1/secrets/[name]": { value: "v", hosts: ["api.example.com", "*.slack.com"] },
     "PUT /api/v1/settings/kill-switch": { enabled: false },
     "POST /api/v1/setup": { email: "a@example.com", password: "password123" },
     "POST /api/v1/tokens": { name: "t", role: "viewer" },
