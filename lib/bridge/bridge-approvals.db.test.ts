@@ -4,8 +4,6 @@
  * denied (the agent may have run it: its PostToolUse is recorded as it happened), the approval can
  * no longer be decided, and the approve hook's ledger row reads abandoned.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
@@ -25,21 +23,20 @@ import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
-
-const CLI = path.resolve(import.meta.dirname, "../../bin/hookplane.mjs");
+import { runHookplaneCli } from "./hook-cli-runner";
 
 let t: TestDatabase;
 let server: RouteServer;
 let listener: LocalServer;
 let operator: string;
 let agentId: string;
-const previousAllow = process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS;
+const previousAllow = process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
 
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
   listener = await startServer((_req, res) => json(res, 200, {}));
-  process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS = "127.0.0.1";
+  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
   const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
   operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
   const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
@@ -55,8 +52,8 @@ afterAll(async () => {
   await listener?.close();
   await stopProcessApprovalWaiter();
   await t?.drop();
-  if (previousAllow === undefined) delete process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS;
-  else process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS = previousAllow;
+  if (previousAllow === undefined) delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
+  else process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = previousAllow;
 });
 
 const claude = (sessionId: string, event: string, extra: Record<string, unknown> = {}) => ({
@@ -66,21 +63,8 @@ const claude = (sessionId: string, event: string, extra: Record<string, unknown>
   ...extra,
 });
 
-function cli(stdin: unknown, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "hook", "claude-code", "--agent", "bridged", ...extra], {
-      env: { ...process.env, HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(stdin));
-  });
-}
+const cli = (stdin: unknown, extra: string[] = []) =>
+  runHookplaneCli(["hook", "claude-code", "--agent", "bridged", ...extra], stdin, { HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator });
 
 async function pendingFor(toolUseId: string) {
   let found: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;

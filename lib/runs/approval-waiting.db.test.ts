@@ -19,7 +19,7 @@ import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents
 let h: RunHarness;
 let operatorToken: string;
 let listener: LocalServer;
-const previousAllow = process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS;
+const previousAllow = process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
 
 beforeAll(async () => {
   // Parks after 150 ms: every approval below is decided while its run is suspended, worker slot free.
@@ -27,13 +27,13 @@ beforeAll(async () => {
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
   operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
   listener = await startServer((_req, res) => json(res, 200, { ok: true }));
-  process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS = "127.0.0.1";
+  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
 });
 afterAll(async () => {
   await h.close();
   await listener.close();
-  if (previousAllow === undefined) delete process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS;
-  else process.env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS = previousAllow;
+  if (previousAllow === undefined) delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
+  else process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = previousAllow;
 });
 
 const writeTurn = (file: string) => ({ text: "writing", toolCalls: [{ name: "write_file", input: { path: file, content: "x" } }], usage: { inputTokens: 10, outputTokens: 2 } });
