@@ -72,9 +72,9 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
-/** Refuses text the database cannot store anywhere in `value`, naming its path (under `where`). */
-export function assertStorable(value: unknown, where?: string): void {
-  const issues = unsafeInputIssues(value).map((i) => ({ ...i, path: where ? `${where}.${i.path}`.replace(/\.\(root\)$/, "") : i.path }));
+/** Refuses text the database cannot store anywhere in `value`, naming its path. */
+export function assertStorable(value: unknown): void {
+  const issues = unsafeInputIssues(value);
   if (issues.length > 0) throw new ApiError(422, "validation_failed", `${issues[0].path}: ${issues[0].message}`, issues);
 }
 
