@@ -1,7 +1,8 @@
 /**
  * Hookplane's process: Next (dashboard + API) and the WebSocket stream hub on one port.
- * Every request passes lib/http/request-guard.ts first (methods, body cap); every upgrade passes
- * the stream endpoint, which hands Next only its dev HMR socket and refuses the rest.
+ * Every request passes the web edge first (security headers, client address, server-action
+ * Origin), then lib/http/request-guard.ts (methods, body cap); every upgrade passes the stream
+ * endpoint, which hands Next only its dev HMR socket and refuses the rest.
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
  */
 import { EventEmitter } from "node:events";
@@ -14,6 +15,7 @@ import { seedDemoData } from "@/lib/demo/seed-demo";
 import { MAX_BODY_BYTES } from "@/lib/api/route";
 import { guardRequest, refuseUpgrade } from "@/lib/http/request-guard";
 import { logger } from "@/lib/logger";
+import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/security/web-edge";
 import { StreamHub } from "@/lib/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/runtime/background";
@@ -44,6 +46,7 @@ async function main() {
   const background: Background = await startBackground(handle, hub);
   await hub.start();
 
+  const edge = webEdgeOptionsFromEnv(process.env, dev);
   let inFlight = 0;
   const server = createServer(
     {
@@ -59,6 +62,7 @@ async function main() {
     (req, res) => {
       inFlight++;
       res.on("close", () => inFlight--);
+      if (!guardWebRequest(req, res, edge)) return;
       guardRequest(req, res, { maxBodyBytes: MAX_BODY_BYTES })
         .then((pass) => (pass ? handleRequest(req, res) : undefined))
         .catch((error) => {

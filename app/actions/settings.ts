@@ -3,7 +3,6 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
-import { ApiError } from "@/lib/api/errors";
 import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { issueApiToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/auth/account-service";
 import { requireActionRole } from "@/lib/auth/current-principal";
@@ -33,10 +32,7 @@ export async function revokeTokenAction(_prev: ActionState, form: FormData): Pro
     const id = z.uuid().safeParse(form.get("id"));
     if (!id.success) return { message: "Unknown token" };
     const { db } = await getDatabase();
-    // Revoking a token that is already revoked (a double click) is not an error for the form.
-    await revokeApiTokenAudited(db, { id: id.data, actor: principal.label }).catch((error) => {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-    });
+    await revokeApiTokenAudited(db, principal, { id: id.data });
     revalidatePath("/settings");
     return { ok: true, message: "Token revoked" };
   } catch (error) {

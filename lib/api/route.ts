@@ -1,6 +1,7 @@
 /**
- * The wrapper every route handler goes through: authenticate, check the role, read and validate
- * the body, query and path with zod, call, and map every error to api.md's JSON shape.
+ * The wrapper every route handler goes through: refuse writes from other origins, authenticate,
+ * check the role, read and validate the body, query and path with zod, call, and map every error
+ * to api.md's JSON shape. Answers are never cached (they are private, and some carry a token).
  * Bad input is a 4xx, never a 500: the body is counted as it streams in (413 past the cap), JSON
  * nested too deep is refused before it is parsed, and text the database cannot store (NUL, lone
  * surrogates) is a 422 at its path whatever the route's own schema says.
@@ -8,9 +9,10 @@
 import type { z } from "zod";
 import { getDatabase, type Db } from "@/db/client";
 import type { Role } from "@/db/schema";
-import { principalFromHeaders } from "@/lib/auth/principal";
+import { bearerToken, principalFromHeaders, readCookie, SESSION_COOKIE } from "@/lib/auth/principal";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { logger } from "@/lib/logger";
+import { originVerdict } from "@/lib/security/same-origin";
 import { ApiError, validationError } from "./errors";
 import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "./safe-input";
 
@@ -91,6 +93,35 @@ export async function requirePrincipal(db: Db, request: Request, role: Role): Pr
   return principal;
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cross-site request forgery: a page elsewhere can make the browser send our session cookie with
+ * a `no-cors` fetch or a plain form (text/plain, form-encoded), and `127.0.0.1:<other port>` counts
+ * as the same site for SameSite=Lax. So a write riding the cookie must come from our own origin
+ * and be JSON (which a page elsewhere cannot send without a CORS preflight we never grant). A
+ * Bearer token cannot be attached by another page, so token requests are not affected. Reads
+ * change nothing, and CORS keeps their answers from other origins.
+ */
+export function assertOwnOriginWrite(request: Request): void {
+  if (SAFE_METHODS.has(request.method) || bearerToken(request.headers) !== undefined) return;
+  const verdict = originVerdict(request.headers, request.url);
+  if (verdict === "foreign") throw new ApiError(403, "cross_origin", "Cross-origin request refused: use the dashboard, or a Bearer token from a script");
+  if (readCookie(request.headers.get("cookie"), SESSION_COOKIE) === undefined) return;
+  if (verdict !== "same") throw new ApiError(403, "cross_origin", "A request signed in with the session cookie must come from the dashboard (no Origin header was sent)");
+  const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") throw new ApiError(415, "unsupported_media_type", "Send the body as application/json");
+}
+
+function noStore(response: Response): Response {
+  try {
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+  } catch {
+    // A response with immutable headers (Response.redirect) carries nothing private.
+  }
+  return response;
+}
+
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof ApiError) return error.toResponse();
   logger.error({ err: error }, "unhandled API error");
@@ -118,6 +149,7 @@ export function apiRoute<
 ): ApiHandler {
   const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     try {
+      assertOwnOriginWrite(request);
       const db = (await getDatabase()).db;
       const principal = options.role ? await requirePrincipal(db, request, options.role) : ANONYMOUS;
       const rawParams = (await context?.params) ?? {};
@@ -134,9 +166,9 @@ export function apiRoute<
         body = parseWith(options.body, raw);
       }
       const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
-      return result instanceof Response ? result : Response.json(result);
+      return noStore(result instanceof Response ? result : Response.json(result));
     } catch (error) {
-      return toErrorResponse(error);
+      return noStore(toErrorResponse(error));
     }
   };
   return Object.assign(route, { schemas: { role: options.role, body: options.body, query: options.query, params: options.params } });

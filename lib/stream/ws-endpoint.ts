@@ -1,16 +1,19 @@
 /**
  * The `/api/ws` endpoint on an HTTP server: authenticates the upgrade (session cookie or
- * `?token=`) and hands the socket to the hub. Every upgrade of the server comes through here:
- * one that `passThrough` takes (Next's dev HMR) goes on, any other path is refused with a 400
- * and closed, so no socket is left unanswered. Sockets that stop answering pings are cut, so a
- * half-open client does not hold a subscription forever.
+ * `?token=`) and hands the socket to the hub with the credential it stands on, so the hub can
+ * close it when that credential ends. Every upgrade of the server comes through here: one that
+ * `passThrough` takes (Next's dev HMR) goes on, any other path is refused with a 400 and closed,
+ * so no socket is left unanswered. Sockets that stop answering pings are cut, so a half-open
+ * client does not hold a subscription forever.
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { DbHandle } from "@/db/client";
-import { principalFromHeaders } from "@/lib/auth/principal";
+import { credentialFromHeaders, principalFromCredential } from "@/lib/auth/principal";
+import { hashSecretToken } from "@/lib/auth/secret-token";
 import { refuseUpgrade } from "@/lib/http/request-guard";
+import { originVerdict } from "@/lib/security/same-origin";
 import type { StreamHub } from "./hub";
 
 export const WS_PATH = "/api/ws";
@@ -38,18 +41,22 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
       return refuseUpgrade(socket, 400, `No WebSocket at ${url.pathname.slice(0, 100)}; the stream is ${WS_PATH}`);
     }
     const headers = { get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? null };
+    const credential = credentialFromHeaders(headers, url.searchParams.get("token"));
     // A page of another site must not ride the session cookie (cross-site WebSocket hijacking);
     // token clients (scripts) send no Origin or pass ?token=.
-    const origin = headers.get("origin");
-    if (origin && !url.searchParams.get("token") && !sameHost(origin, headers.get("host"))) {
+    if (credential?.kind !== "token" && originVerdict(headers) === "foreign") {
       return refuseUpgrade(socket, 403, "Cross-origin WebSocket refused");
     }
-    principalFromHeaders(handle.db, headers, url.searchParams.get("token"))
+    principalFromCredential(handle.db, credential)
       .then((principal) => {
-        if (!principal) return refuseUpgrade(socket, 401, "Sign in or pass ?token=");
+        if (!principal || !credential) return refuseUpgrade(socket, 401, "Sign in or pass ?token=");
+        const grounds = {
+          sessionHash: credential.kind === "session" ? hashSecretToken(credential.secret) : undefined,
+          recheck: () => principalFromCredential(handle.db, credential),
+        };
         wss.handleUpgrade(req, socket, head, (ws) => {
           watchLiveness(ws);
-          hub.attach(ws, principal);
+          hub.attach(ws, principal, grounds);
         });
       })
       .catch(() => socket.destroy());
@@ -74,12 +81,4 @@ const alive = new WeakMap<WebSocket, boolean>();
 function watchLiveness(ws: WebSocket) {
   alive.set(ws, true);
   ws.on("pong", () => alive.set(ws, true));
-}
-
-function sameHost(origin: string, host: string | null): boolean {
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
 }

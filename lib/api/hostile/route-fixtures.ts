@@ -39,7 +39,7 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
   const operator = (await issueApiToken(t.db, { name: "op", role: "operator", userId: user.id, actor: user.email })).token;
   const viewerRow = await issueApiToken(t.db, { name: "view", role: "viewer", userId: user.id, actor: user.email });
   const other = await createUserAudited(t.db, principal, { email: "viewer@example.com", password: "password123", role: "viewer" });
-  const { sessionToken } = await signIn(t.db, { email: "admin@example.com", password: "password123" });
+  const { sessionToken } = await signIn(t.db, { email: "admin@example.com", password: "password123", address: "127.0.0.1" });
   await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
 
   const agentName = "fuzz-agent";

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { uuidSchema } from "@/lib/api/safe-input";
+import { ApiError } from "@/lib/api/errors";
 import { apiRoute } from "@/lib/api/route";
+import { uuidSchema } from "@/lib/api/safe-input";
 import { revokeApiTokenAudited } from "@/lib/auth/account-service";
 
 export const DELETE = apiRoute({ role: "admin", params: z.object({ id: uuidSchema }) }, async ({ db, params, principal }) => {
-  await revokeApiTokenAudited(db, { id: params.id, actor: principal.label });
+  if (!(await revokeApiTokenAudited(db, principal, { id: params.id }))) throw ApiError.notFound("Active token");
   return { ok: true };
 });
