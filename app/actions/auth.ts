@@ -29,7 +29,8 @@ async function clientAddress(): Promise<string> {
 }
 
 export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
+  // Only the credentials reach the database; `next` is only ever a redirect, checked as one.
+  const refused = refuseUnsafeInput({ email: form.get("email"), password: form.get("password") });
   if (refused) return refused;
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
@@ -45,7 +46,8 @@ export async function setupAction(_prev: ActionState, form: FormData): Promise<A
 }
 
 export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
+  // Only the credentials reach the database; `next` is only ever a redirect, checked as one.
+  const refused = refuseUnsafeInput({ email: form.get("email"), password: form.get("password") });
   if (refused) return refused;
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
