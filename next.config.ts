@@ -7,6 +7,9 @@ const nextConfig: NextConfig = {
   // A separate build folder when asked (parallel builds on one checkout, benchmarks).
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   typedRoutes: false,
+  // The same cap as the API's (MAX_BODY_BYTES); server.ts refuses larger bodies with a 413 before
+  // Next reads them, so this limit (which Next reports as a 500) is never the one that trips.
+  experimental: { serverActions: { bodySizeLimit: "1mb" } },
   // `npm test` type-checks the whole tree once with tsc; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
 };

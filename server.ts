@@ -1,15 +1,19 @@
 /**
  * Hookplane's process: Next (dashboard + API) and the WebSocket stream hub on one port.
- * Upgrades are handled only for /api/ws so Next's own (dev HMR) upgrades keep working. Every
- * request passes the web edge first (security headers, client address, server-action Origin).
+ * Every request passes the web edge first (security headers, client address, server-action
+ * Origin), then lib/http/request-guard.ts (methods, body cap); every upgrade passes the stream
+ * endpoint, which hands Next only its dev HMR socket and refuses the rest.
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
  */
-import { createServer } from "node:http";
+import { EventEmitter } from "node:events";
+import { createServer, type Server } from "node:http";
 import next from "next";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { getApproval } from "@/db/queries/approvals";
 import { getRun, runToApi } from "@/db/queries/runs";
 import { seedDemoData } from "@/lib/demo/seed-demo";
+import { MAX_BODY_BYTES } from "@/lib/api/route";
+import { guardRequest, refuseUpgrade } from "@/lib/http/request-guard";
 import { logger } from "@/lib/logger";
 import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/security/web-edge";
 import { StreamHub } from "@/lib/stream/hub";
@@ -25,7 +29,10 @@ async function main() {
   const handle = await getDatabase();
   if (await seedDemoData(handle.db)) logger.info("seeded the demo agents");
 
-  const app = next({ dev, hostname, port });
+  // Next attaches its own upgrade listener to the server it serves; given this stand-in instead,
+  // it sees only the upgrades we pass on (dev HMR), never a stranger's.
+  const nextUpgrades = new EventEmitter();
+  const app = next({ dev, hostname, port, httpServer: nextUpgrades as unknown as Server });
   await app.prepare();
   const handleRequest = app.getRequestHandler();
 
@@ -41,17 +48,37 @@ async function main() {
 
   const edge = webEdgeOptionsFromEnv(process.env, dev);
   let inFlight = 0;
-  const server = createServer((req, res) => {
-    inFlight++;
-    res.on("close", () => inFlight--);
-    if (!guardWebRequest(req, res, edge)) return;
-    handleRequest(req, res).catch((error) => {
-      logger.error({ err: error }, "request failed");
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
+  const server = createServer(
+    {
+      // Slow or stalled clients cannot hold a socket: headers within 15 s, the whole request
+      // (body included) within 60 s. A response may take longer (a held approval), so no idle
+      // timeout on the socket itself; TCP keep-alive finds peers that vanished meanwhile.
+      headersTimeout: 15_000,
+      requestTimeout: 60_000,
+      keepAliveTimeout: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelay: 30_000,
+    },
+    (req, res) => {
+      inFlight++;
+      res.on("close", () => inFlight--);
+      if (!guardWebRequest(req, res, edge)) return;
+      guardRequest(req, res, { maxBodyBytes: MAX_BODY_BYTES })
+        .then((pass) => (pass ? handleRequest(req, res) : undefined))
+        .catch((error) => {
+          logger.error({ err: error }, "request failed");
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+    },
+  );
 
-  const wss = attachWebSocketEndpoint(server, handle, hub);
+  // CONNECT (a proxy tunnel) is not ours to serve; without a listener Node would just drop it.
+  server.on("connect", (_req, socket) => refuseUpgrade(socket, 405, "CONNECT is not supported"));
+
+  const isNextHmr = (url: string | undefined) => dev && /^\/_next\/(webpack-)?hmr(\?|\/|$)/.test(url ?? "");
+  const wss = attachWebSocketEndpoint(server, handle, hub, {
+    passThrough: (req, socket, head) => isNextHmr(req.url) && nextUpgrades.emit("upgrade", req, socket, head),
+  });
 
   server.listen(port, hostname, () => {
     logger.info({ url: `http://${hostname}:${port}`, db: handle.kind, dev }, "Hookplane is listening");

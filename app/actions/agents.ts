@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { agentFromForm } from "@/lib/agents/agent-form-data";
 import { agentSpecSchema } from "@/lib/agents/agent-spec";
 import { createAgentAudited, deleteAgentAudited, updateAgentAudited } from "@/lib/agents/agent-service";
@@ -11,11 +11,15 @@ import { requireActionRole } from "@/lib/auth/current-principal";
 
 /** Creates an agent, or replaces the one named by the hidden `id` field. */
 export async function saveAgentAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   let id: string;
   try {
     const principal = await requireActionRole("operator");
     const { value, scriptError } = agentFromForm(form);
     if (scriptError) return { message: scriptError, fieldErrors: { script: scriptError } };
+    const unsafeScript = refuseUnsafeInput({ script: value.script });
+    if (unsafeScript) return unsafeScript;
     const parsed = agentSpecSchema.safeParse(value);
     if (!parsed.success) return zodToActionState(parsed.error);
     const { db } = await getDatabase();
@@ -33,6 +37,8 @@ export async function saveAgentAction(_prev: ActionState, form: FormData): Promi
 }
 
 export async function deleteAgentAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const { db } = await getDatabase();

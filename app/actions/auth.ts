@@ -3,7 +3,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { credentialsSchema, setupFirstAdmin, signIn, signOut } from "@/lib/auth/account-service";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "@/lib/auth/principal";
 import { safeRedirectPath } from "@/lib/auth/redirect-target";
@@ -29,6 +29,9 @@ async function clientAddress(): Promise<string> {
 }
 
 export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  // Only the credentials reach the database; `next` is only ever a redirect, checked as one.
+  const refused = refuseUnsafeInput({ email: form.get("email"), password: form.get("password") });
+  if (refused) return refused;
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
   try {
@@ -43,6 +46,9 @@ export async function setupAction(_prev: ActionState, form: FormData): Promise<A
 }
 
 export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  // Only the credentials reach the database; `next` is only ever a redirect, checked as one.
+  const refused = refuseUnsafeInput({ email: form.get("email"), password: form.get("password") });
+  if (refused) return refused;
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
   try {

@@ -4,7 +4,8 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { jsonDepthExceeds } from "@/lib/api/safe-input";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { hookBodySchema, killSwitchSchema } from "@/lib/hooks-config/hook-requests";
 import {
@@ -29,15 +30,21 @@ function revalidateHooks(id?: string) {
  * same schema already), `hookId` and the `version` it was opened on when editing.
  */
 export async function saveHookAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   let createdId: string;
   try {
     const principal = await requireActionRole("operator");
     let raw: unknown;
+    const specText = String(form.get("spec") ?? "");
     try {
-      raw = JSON.parse(String(form.get("spec") ?? ""));
+      if (jsonDepthExceeds(specText)) throw new Error("nested too deeply");
+      raw = JSON.parse(specText);
     } catch {
       return { message: "The form did not send a hook; reload the page and try again." };
     }
+    const unsafeSpec = refuseUnsafeInput(raw);
+    if (unsafeSpec) return unsafeSpec;
     const parsed = hookBodySchema.safeParse(raw);
     if (!parsed.success) return zodToActionState(parsed.error);
     const { db } = await getDatabase();
@@ -57,6 +64,8 @@ export async function saveHookAction(_prev: ActionState, form: FormData): Promis
 }
 
 export async function deleteHookAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const { db } = await getDatabase();
@@ -71,6 +80,8 @@ export async function deleteHookAction(_prev: ActionState, form: FormData): Prom
 const enabledInput = z.object({ id: z.string(), enabled: z.boolean() });
 
 export async function setHookEnabledAction(input: z.input<typeof enabledInput>): Promise<ActionState> {
+  const refused = refuseUnsafeInput(input);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const parsed = enabledInput.safeParse(input);
@@ -87,6 +98,8 @@ export async function setHookEnabledAction(input: z.input<typeof enabledInput>):
 const moveInput = z.object({ id: z.string(), direction: z.enum(["up", "down"]), visibleIds: z.array(z.string()).max(1000).optional() });
 
 export async function moveHookAction(input: z.input<typeof moveInput>): Promise<ActionState> {
+  const refused = refuseUnsafeInput(input);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const parsed = moveInput.safeParse(input);
@@ -103,6 +116,8 @@ export async function moveHookAction(input: z.input<typeof moveInput>): Promise<
 const restoreInput = z.object({ id: z.string(), version: z.number().int().min(1) });
 
 export async function restoreHookVersionAction(input: z.input<typeof restoreInput>): Promise<ActionState> {
+  const refused = refuseUnsafeInput(input);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const parsed = restoreInput.safeParse(input);
@@ -117,6 +132,8 @@ export async function restoreHookVersionAction(input: z.input<typeof restoreInpu
 }
 
 export async function setKillSwitchAction(input: { enabled: boolean }): Promise<ActionState> {
+  const refused = refuseUnsafeInput(input);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = killSwitchSchema.safeParse(input);

@@ -2,11 +2,13 @@
 
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { cancelRun, decideApproval, decisionSchema, startRun, startRunSchema } from "@/lib/runs/run-service";
 
 export async function startRunAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   let id: string;
   try {
     const principal = await requireActionRole("operator");
@@ -21,6 +23,8 @@ export async function startRunAction(_prev: ActionState, form: FormData): Promis
 }
 
 export async function cancelRunAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const { db } = await getDatabase();
@@ -32,6 +36,8 @@ export async function cancelRunAction(_prev: ActionState, form: FormData): Promi
 }
 
 export async function decideApprovalAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const parsed = decisionSchema.safeParse({ decision: form.get("decision"), reason: form.get("reason") || undefined });

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { createScheduleAudited, deleteScheduleAudited, scheduleRequestSchema } from "@/lib/schedules/schedule-service";
 
@@ -24,6 +24,8 @@ function scheduleFromForm(form: FormData) {
 }
 
 export async function createScheduleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const parsed = scheduleRequestSchema.safeParse(scheduleFromForm(form));
@@ -38,6 +40,8 @@ export async function createScheduleAction(_prev: ActionState, form: FormData): 
 }
 
 export async function deleteScheduleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("operator");
     const { db } = await getDatabase();

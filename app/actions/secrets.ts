@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema, splitHosts } from "@/lib/secrets/secret-store";
 
@@ -13,6 +13,8 @@ const secretFormSchema = secretValueSchema.extend({ name: secretNameSchema });
  * commas and spaces; left empty, a stored secret keeps its hosts.
  */
 export async function setSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const hostsText = typeof form.get("hosts") === "string" ? String(form.get("hosts")) : "";
@@ -29,6 +31,8 @@ export async function setSecretAction(_prev: ActionState, form: FormData): Promi
 }
 
 export async function deleteSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const name = secretNameSchema.safeParse(form.get("name"));

@@ -3,12 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
+import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { issueApiToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/auth/account-service";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema } from "@/lib/auth/user-service";
 
 export async function createTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = tokenRequestSchema.safeParse({ name: form.get("name"), role: form.get("role") });
@@ -23,6 +25,8 @@ export async function createTokenAction(_prev: ActionState, form: FormData): Pro
 }
 
 export async function revokeTokenAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const id = z.uuid().safeParse(form.get("id"));
@@ -37,6 +41,8 @@ export async function revokeTokenAction(_prev: ActionState, form: FormData): Pro
 }
 
 export async function createUserAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = newUserSchema.safeParse({ email: form.get("email"), password: form.get("password"), role: form.get("role") });
@@ -51,6 +57,8 @@ export async function createUserAction(_prev: ActionState, form: FormData): Prom
 }
 
 export async function changeUserRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const refused = refuseUnsafeInput(form);
+  if (refused) return refused;
   try {
     const principal = await requireActionRole("admin");
     const parsed = roleChangeSchema.safeParse({ id: form.get("id"), role: form.get("role") });

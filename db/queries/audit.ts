@@ -27,6 +27,29 @@ export async function logAudit(db: Db, entry: AuditEntry) {
   });
 }
 
+/**
+ * Runs `change` and writes its audit row in ONE transaction: both commit or neither does, so a
+ * request that fails half-way leaves no record without its audit row and no audit row without
+ * its record. What only the change knows (the new row's id, the before and after values) comes
+ * from `detail(result)`; `detail` returning null writes no row (the change was a no-op).
+ * Everything `change` reads or writes must go through `tx` (PGlite has one connection: the outer
+ * handle would wait on the transaction); effects outside the database (queue jobs) come after.
+ */
+export async function audited<T>(
+  db: Db,
+  entry: Pick<AuditEntry, "actor" | "action" | "entityType"> & Partial<AuditEntry>,
+  change: (tx: Db) => Promise<T>,
+  detail?: (result: T) => Partial<AuditEntry> | null,
+): Promise<T> {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const result = await change(tx);
+    const more = detail ? detail(result) : {};
+    if (more) await logAudit(tx, { ...entry, ...more });
+    return result;
+  });
+}
+
 export interface AuditFilters {
   entityType?: string;
   entityId?: string;

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { ApiError, issuePath } from "@/lib/api/errors";
+import { unsafeInputIssues } from "@/lib/api/safe-input";
 import { ActionAuthError } from "@/lib/auth/current-principal";
 import { logger } from "@/lib/logger";
 
@@ -20,6 +21,18 @@ export function zodToActionState(error: z.ZodError): ActionState {
   for (const issue of error.issues) fieldErrors[issuePath(issue.path)] ??= issue.message;
   const [path, message] = Object.entries(fieldErrors)[0] ?? ["", "Invalid input"];
   return { message: `${path}: ${message}`, fieldErrors };
+}
+
+/**
+ * The server actions' twin of apiRoute's check: text the database cannot store (NUL, lone
+ * surrogates) anywhere in a form or an input object is refused at its field, before the action
+ * parses it. Undefined when the input is fine.
+ */
+export function refuseUnsafeInput(input: unknown): ActionState | undefined {
+  const issues = unsafeInputIssues(input);
+  if (issues.length === 0) return undefined;
+  const fieldErrors = Object.fromEntries(issues.map((i) => [i.path, i.message]));
+  return { message: `${issues[0].path}: ${issues[0].message}`, fieldErrors };
 }
 
 /** Maps thrown errors to a readable state; unexpected ones are logged and said plainly. */

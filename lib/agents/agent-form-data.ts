@@ -2,6 +2,8 @@
  * Reads the agent form into the shape agentSpecSchema validates. Bad JSON in the script field
  * becomes a field error rather than an exception.
  */
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@/lib/api/safe-input";
+
 export const KNOWN_TOOLS = ["shell", "read_file", "write_file", "list_files", "http_request", "memory"] as const;
 
 function text(form: FormData, key: string): string | undefined {
@@ -29,6 +31,7 @@ export function agentFromForm(form: FormData): { value: Record<string, unknown>;
   const scriptText = text(form, "script");
   if (scriptText) {
     try {
+      if (jsonDepthExceeds(scriptText)) throw new Error(`nested deeper than ${MAX_JSON_DEPTH} levels`);
       script = JSON.parse(scriptText);
     } catch (error) {
       scriptError = `script is not valid JSON: ${(error as Error).message}`;

@@ -3,7 +3,7 @@
  */
 import type { Db } from "@/db/client";
 import { agentToSpec, createAgent, deleteAgent, getAgent, updateAgent } from "@/db/queries/agents";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { deleteHooksOfScope } from "@/db/queries/hooks";
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/roles";
@@ -31,9 +31,16 @@ export async function findAgentOr404(db: Db, ref: string) {
 
 export async function createAgentAudited(db: Db, principal: Principal, spec: AgentSpec) {
   assertMaySetCodeHooks(principal, undefined, spec.codeHooks, "an agent's");
-  const row = await createAgent(db, { spec });
-  if (!row) throw ApiError.conflict(`An agent named "${spec.name}" already exists`);
-  await logAudit(db, { actor: principal.label, action: "agent.create", entityType: "agent", entityId: row.id, after: spec });
+  const row = await audited(
+    db,
+    { actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
+    async (tx) => {
+      const created = await createAgent(tx, { spec });
+      if (!created) throw ApiError.conflict(`An agent named "${spec.name}" already exists`);
+      return created;
+    },
+    (created) => ({ entityId: created.id }),
+  );
   return agentToSpec(row);
 }
 
@@ -44,35 +51,34 @@ export async function updateAgentAudited(
   patch: Partial<AgentSpec>,
   options: { replace?: boolean } = {},
 ) {
-  const existing = await findAgentOr404(db, ref);
-  // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
-  if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
-  if (patch.name && patch.name !== existing.name) {
-    const clash = await getAgent(db, { ref: patch.name });
-    if (clash) throw ApiError.conflict(`An agent named "${patch.name}" already exists`);
-  }
-  const row = await updateAgent(db, { id: existing.id, patch, replace: options.replace });
-  await logAudit(db, {
-    actor: principal.label,
-    action: "agent.update",
-    entityType: "agent",
-    entityId: row.id,
-    before: agentToSpec(existing),
-    after: agentToSpec(row),
-  });
-  return agentToSpec(row);
+  const { updated } = await audited(
+    db,
+    { actor: principal.label, action: "agent.update", entityType: "agent" },
+    async (tx) => {
+      const existing = await findAgentOr404(tx, ref);
+      // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
+      if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
+      if (patch.name && patch.name !== existing.name) {
+        const clash = await getAgent(tx, { ref: patch.name });
+        if (clash) throw ApiError.conflict(`An agent named "${patch.name}" already exists`);
+      }
+      return { existing, updated: await updateAgent(tx, { id: existing.id, patch, replace: options.replace }) };
+    },
+    ({ existing, updated }) => ({ entityId: updated.id, before: agentToSpec(existing), after: agentToSpec(updated) }),
+  );
+  return agentToSpec(updated);
 }
 
 export async function deleteAgentAudited(db: Db, principal: Principal, ref: string) {
-  const existing = await findAgentOr404(db, ref);
-  await deleteAgent(db, { id: existing.id });
-  // Its hooks would never run again; remove them with it, each in the audit trail.
-  const removed = await deleteHooksOfScope(db, { scope: `agent:${existing.id}` });
-  await logAudit(db, {
-    actor: principal.label,
-    action: "agent.delete",
-    entityType: "agent",
-    entityId: existing.id,
-    before: { ...agentToSpec(existing), hooks: removed.map((h) => h.spec) },
-  });
+  await audited(
+    db,
+    { actor: principal.label, action: "agent.delete", entityType: "agent" },
+    async (tx) => {
+      const existing = await findAgentOr404(tx, ref);
+      await deleteAgent(tx, { id: existing.id });
+      // Its hooks would never run again; remove them with it, each in the audit trail.
+      return { existing, removed: await deleteHooksOfScope(tx, { scope: `agent:${existing.id}` }) };
+    },
+    ({ existing, removed }) => ({ entityId: existing.id, before: { ...agentToSpec(existing), hooks: removed.map((h) => h.spec) } }),
+  );
 }

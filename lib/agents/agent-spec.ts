@@ -2,6 +2,7 @@
  * What an agent is (api.md): shared by the API, the agent form, the importers and the agent loop.
  */
 import { z } from "zod";
+import { pgIntSchema } from "@/lib/api/safe-input";
 
 export const toolCallSchema = z.object({
   name: z.string().min(1),
@@ -13,7 +14,7 @@ export const scriptTurnSchema = z.object({
   text: z.string().optional(),
   toolCalls: z.array(toolCallSchema).optional(),
   usage: z
-    .object({ inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) })
+    .object({ inputTokens: pgIntSchema.min(0), outputTokens: pgIntSchema.min(0) })
     .optional(),
 });
 export type ScriptTurn = z.infer<typeof scriptTurnSchema>;
@@ -74,7 +75,7 @@ export const scheduleSpecSchema = z
     agent: z.string().min(1),
     name: z.string().max(200).optional(),
     cron: z.string().min(1).optional(),
-    intervalMs: z.number().int().min(1000).optional(),
+    intervalMs: pgIntSchema.min(1000).optional(),
     prompt: z.string().min(1),
     enabled: z.boolean().default(true),
   })

@@ -1,8 +1,10 @@
 /**
  * The wrapper every route handler goes through: refuse writes from other origins, authenticate,
- * check the role, read and validate the body and query with zod, call, and map every error to
- * api.md's JSON shape. Bad input is a 4xx, never a 500. Answers are never cached (they are private,
- * and some carry a token).
+ * check the role, read and validate the body, query and path with zod, call, and map every error
+ * to api.md's JSON shape. Answers are never cached (they are private, and some carry a token).
+ * Bad input is a 4xx, never a 500: the body is counted as it streams in (413 past the cap), JSON
+ * nested too deep is refused before it is parsed, and text the database cannot store (NUL, lone
+ * surrogates) is a 422 at its path whatever the route's own schema says.
  */
 import type { z } from "zod";
 import { getDatabase, type Db } from "@/db/client";
@@ -12,40 +14,70 @@ import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { logger } from "@/lib/logger";
 import { originVerdict } from "@/lib/security/same-origin";
 import { ApiError, validationError } from "./errors";
+import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "./safe-input";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
   /** Minimum role; `null` for public routes. */
   role: Role | null;
   body?: B;
   query?: Q;
+  /** The path's `[segments]`; a value that fails it names nothing, so the answer is a 404. */
+  params?: P;
 }
 
-export interface RouteContext<B, Q> {
+export interface RouteContext<B, Q, P = Record<string, string>> {
   request: Request;
   db: Db;
   principal: Principal;
   body: B;
   query: Q;
-  params: Record<string, string>;
+  params: P;
 }
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
-export async function readJsonBody(request: Request): Promise<unknown> {
+function tooLarge(): ApiError {
+  return new ApiError(413, "payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
+}
+
+/** The body as text, counted chunk by chunk: reading stops at the cap, whatever the client declared. */
+async function readCappedText(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, "payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    throw new ApiError(413, "payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
   }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readCappedText(request);
   if (!text.trim()) return {};
+  if (jsonDepthExceeds(text)) throw ApiError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch (error) {
     throw ApiError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** Refuses text the database cannot store anywhere in `value`, naming its path. */
+export function assertStorable(value: unknown): void {
+  const issues = unsafeInputIssues(value);
+  if (issues.length > 0) throw new ApiError(422, "validation_failed", `${issues[0].path}: ${issues[0].message}`, issues);
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -98,23 +130,53 @@ export function toErrorResponse(error: unknown): Response {
 
 const ANONYMOUS: Principal = { kind: "user", id: "anonymous", label: "anonymous", role: "viewer" };
 
-export function apiRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  options: RouteOptions<B, Q>,
-  handler: (ctx: RouteContext<Infer<B>, Infer<Q>>) => Promise<Response | unknown>,
-) {
-  return async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+/** The schemas a route declared, readable from its handler (the hostile-input fuzz suite generates from them). */
+export interface RouteSchemas {
+  role: Role | null;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+}
+export type ApiHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & { schemas: RouteSchemas };
+
+export function apiRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
+  options: RouteOptions<B, Q, P>,
+  handler: (ctx: RouteContext<Infer<B>, Infer<Q>, P extends z.ZodType ? z.infer<P> : Record<string, string>>) => Promise<Response | unknown>,
+): ApiHandler {
+  const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     try {
       assertOwnOriginWrite(request);
       const db = (await getDatabase()).db;
       const principal = options.role ? await requirePrincipal(db, request, options.role) : ANONYMOUS;
+      const rawParams = (await context?.params) ?? {};
+      assertStorable(rawParams);
+      const params = options.params ? parseParams(options.params, rawParams) : rawParams;
       const url = new URL(request.url);
-      const query = options.query ? parseWith(options.query, Object.fromEntries(url.searchParams)) : undefined;
-      const body = options.body ? parseWith(options.body, await readJsonBody(request)) : undefined;
-      const params = (await context?.params) ?? {};
-      const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params });
+      const rawQuery = Object.fromEntries(url.searchParams);
+      assertStorable(rawQuery);
+      const query = options.query ? parseWith(options.query, rawQuery) : undefined;
+      let body: unknown;
+      if (options.body) {
+        const raw = await readJsonBody(request);
+        assertStorable(raw);
+        body = parseWith(options.body, raw);
+      }
+      const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
       return noStore(result instanceof Response ? result : Response.json(result));
     } catch (error) {
       return noStore(toErrorResponse(error));
     }
   };
+  return Object.assign(route, { schemas: { role: options.role, body: options.body, query: options.query, params: options.params } });
+}
+
+function parseParams(schema: z.ZodType, params: Record<string, string>): unknown {
+  const result = schema.safeParse(params);
+  if (result.success) return result.data;
+  const error = validationError(result.error);
+  throw new ApiError(404, "not_found", `Nothing at this path: ${error.message}`, error.issues);
 }

@@ -6,9 +6,9 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { announceAccessChange } from "@/db/queries/access-changes";
 import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { createSession, deleteSession } from "@/db/queries/sessions";
-import { createFirstAdmin, getUserByEmail } from "@/db/queries/users";
+import { countUsers, createFirstAdmin, getUserByEmail } from "@/db/queries/users";
 import { ROLES, type Role } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { hashPassword, verifyPassword } from "./password";
@@ -29,32 +29,52 @@ export const tokenRequestSchema = z.object({
 
 export async function issueApiToken(db: Db, params: { name: string; role: Role; userId?: string; actor: string }) {
   const token = newSecretToken("hp_");
-  const row = await createApiToken(db, {
-    name: params.name,
-    role: params.role,
-    userId: params.userId,
-    tokenHash: hashSecretToken(token),
-    prefix: token.slice(0, 10),
-  });
-  await logAudit(db, { actor: params.actor, action: "token.create", entityType: "api_token", entityId: row.id, after: row });
+  const row = await audited(
+    db,
+    { actor: params.actor, action: "token.create", entityType: "api_token" },
+    (tx) => createApiToken(tx, { name: params.name, role: params.role, userId: params.userId, tokenHash: hashSecretToken(token), prefix: token.slice(0, 10) }),
+    (row) => ({ entityId: row.id, after: row }),
+  );
   return { token, ...row };
 }
 
 export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>) {
-  const user = await createFirstAdmin(db, { email: params.email, passwordHash: await hashPassword(params.password) });
-  if (!user) throw ApiError.conflict("Hookplane is already set up; sign in instead");
-  await logAudit(db, { actor: user.email, action: "setup", entityType: "user", entityId: user.id, after: { email: user.email, role: user.role } });
-  const { token } = await issueApiToken(db, { name: "setup", role: "admin", userId: user.id, actor: user.email });
-  return { token, user: { id: user.id, email: user.email, role: user.role } };
+  // Once set up, refuse before the (deliberately slow) hash: the endpoint is public.
+  if ((await countUsers(db)) > 0) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+  const passwordHash = await hashPassword(params.password);
+  // The admin, its token and both audit rows, or none of them.
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const user = await audited(
+      tx,
+      { actor: params.email, action: "setup", entityType: "user" },
+      async (tx) => {
+        const user = await createFirstAdmin(tx, { email: params.email, passwordHash });
+        if (!user) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+        return user;
+      },
+      (user) => ({ actor: user.email, entityId: user.id, after: { email: user.email, role: user.role } }),
+    );
+    const { token } = await issueApiToken(tx, { name: "setup", role: "admin", userId: user.id, actor: user.email });
+    return { token, user: { id: user.id, email: user.email, role: user.role } };
+  });
 }
 
-/** Revokes a token and closes, in every web process, the sockets it opened. */
+/**
+ * Revokes a token and closes, in every web process, the sockets it opened (the notice goes out at
+ * commit). Undefined, and nothing written, when no active token has this id.
+ */
 export async function revokeApiTokenAudited(db: Db, principal: Principal, params: { id: string }) {
-  const row = await revokeApiToken(db, { id: params.id });
-  if (!row) return undefined;
-  await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: row.id });
-  await announceAccessChange(db, { tokenId: row.id });
-  return row;
+  return audited(
+    db,
+    { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: params.id },
+    async (tx) => {
+      const row = await revokeApiToken(tx, { id: params.id });
+      if (row) await announceAccessChange(tx, { tokenId: row.id });
+      return row;
+    },
+    (row) => (row ? {} : null),
+  );
 }
 
 /**

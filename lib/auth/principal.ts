@@ -11,6 +11,15 @@ import { hashSecretToken } from "./secret-token";
 export const SESSION_COOKIE = "hp_session";
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** A cookie that is not valid percent-encoding is no session: the caller is anonymous, not a 500. */
+function decodeCookieValue(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The secret a request presents, before it is checked. */
 export interface Credential {
   kind: "session" | "token";
@@ -21,7 +30,7 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeCookieValue(part.slice(eq + 1).trim());
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { announceAccessChange } from "@/db/queries/access-changes";
 import { revokeUserTokens } from "@/db/queries/api-tokens";
-import { logAudit } from "@/db/queries/audit";
+import { audited, logAudit } from "@/db/queries/audit";
 import { deleteUserSessions } from "@/db/queries/sessions";
 import { countAdmins, createUser, disableUser, getUserByEmail, getUserById, updateUserRole } from "@/db/queries/users";
 import { ROLES } from "@/db/schema";
@@ -16,8 +16,14 @@ export const newUserSchema = credentialsSchema.extend({ role: z.enum(ROLES) });
 
 export async function createUserAudited(db: Db, principal: Principal, input: z.infer<typeof newUserSchema>) {
   if (await getUserByEmail(db, { email: input.email })) throw ApiError.conflict(`${input.email} already has an account`);
-  const user = await createUser(db, { email: input.email, role: input.role, passwordHash: await hashPassword(input.password) });
-  await logAudit(db, { actor: principal.label, action: "user.create", entityType: "user", entityId: user.id, after: { email: user.email, role: user.role } });
+  // Hashed before the transaction: it takes a while and needs no lock.
+  const passwordHash = await hashPassword(input.password);
+  const user = await audited(
+    db,
+    { actor: principal.label, action: "user.create", entityType: "user" },
+    (tx) => createUser(tx, { email: input.email, role: input.role, passwordHash }),
+    (user) => ({ entityId: user.id, after: { email: user.email, role: user.role } }),
+  );
   return { id: user.id, email: user.email, role: user.role };
 }
 

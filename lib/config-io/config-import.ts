@@ -13,6 +13,7 @@ import { createSchedule, listSchedules, updateSchedule, type ScheduleRow } from 
 import { createAgentAudited, updateAgentAudited } from "@/lib/agents/agent-service";
 import { agentSpecSchema, type AgentSpec } from "@/lib/agents/agent-spec";
 import { ApiError, type ApiIssue } from "@/lib/api/errors";
+import { unsafeInputIssues } from "@/lib/api/safe-input";
 import type { Principal } from "@/lib/auth/roles";
 import {
   DialectParseError,
@@ -109,8 +110,14 @@ function readConfig(request: ImportRequest): { dialect: DialectName; detected?: 
     throw invalid(`A ${dialect} config is one text; only standard-agents takes {files}`, [{ path: "content", message: "expected the file's text" }]);
   }
   try {
-    return { dialect, detected, result: importConfig(dialect, content, { agent: request.agent }) };
+    const result = importConfig(dialect, content, { agent: request.agent });
+    // A YAML "\0" or a JSON "\u0000" in the file becomes text the database cannot store.
+    const unsafe = unsafeInputIssues({ agents: result.agents, hooks: result.hooks, schedules: result.schedules });
+    if (unsafe.length > 0) throw invalid(`This ${dialect} config has text that cannot be stored: ${unsafe[0].path}: ${unsafe[0].message}`, unsafe);
+    return { dialect, detected, result };
   } catch (error) {
+    // A parser recursing through a hostile nesting runs out of stack: the file's fault, not ours.
+    if (error instanceof RangeError) throw invalid(`This ${dialect} config is nested too deeply to read`, [{ path: "content", message: "nested too deeply" }]);
     if (!(error instanceof DialectParseError)) throw error;
     const issues = error.issues.map((i) => ({
       path: i.path || "(root)",

@@ -1,6 +1,10 @@
 /**
  * A download of rows as CSV or NDJSON, streamed page by page: the next page is read only when
  * the client has taken the previous one, so exporting a large history holds one page in memory.
+ * The first page is read before the status line, so a query that fails at once is an ordinary
+ * error response. One that fails later cannot change the status any more: the download then ends
+ * with an error line the client can see (NDJSON `{"error": ...}`, CSV `#error,...`) instead of a
+ * cut connection that looks like a network fault.
  */
 import { logger } from "@/lib/logger";
 import { csvLine } from "./csv";
@@ -12,42 +16,49 @@ export interface ExportColumn<T> {
   value: (row: T) => unknown;
 }
 
-export function exportResponse<T>(params: {
+export async function exportResponse<T>(params: {
   format: ExportFormat;
   /** Without the extension; a date is appended, e.g. `hookplane-runs` → `hookplane-runs-2025-01-31.csv`. */
   name: string;
   columns: readonly ExportColumn<T>[];
   pages: AsyncIterable<T[]>;
-}): Response {
+}): Promise<Response> {
   const { format, columns } = params;
   const encoder = new TextEncoder();
   const iterator = params.pages[Symbol.asyncIterator]();
+  let pending: Promise<IteratorResult<T[]>> | undefined = Promise.resolve(await iterator.next());
   let headerSent = false;
+  let rowsSent = 0;
 
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let chunk = "";
+      if (format === "csv" && !headerSent) {
+        chunk += csvLine(columns.map((c) => c.header));
+        headerSent = true;
+      }
       try {
-        let chunk = "";
-        if (format === "csv" && !headerSent) {
-          chunk += csvLine(columns.map((c) => c.header));
-          headerSent = true;
-        }
-        const next = await iterator.next();
+        const next = await (pending ?? iterator.next());
+        pending = undefined;
         if (!next.done) {
           for (const row of next.value) {
             chunk += format === "csv" ? csvLine(columns.map((c) => c.value(row))) : `${JSON.stringify(row)}\n`;
           }
+          rowsSent += next.value.length;
         }
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (next.done) controller.close();
       } catch (error) {
-        // The status line is already sent; all that is left is to cut the download short.
         logger.error({ err: error, export: params.name }, "export failed mid-stream");
-        controller.error(error);
+        const message = `the export stopped after ${rowsSent} rows because of an error on our side (logged); the file is incomplete`;
+        chunk += format === "csv" ? csvLine(["#error", message]) : `${JSON.stringify({ error: { code: "export_failed", message } })}\n`;
+        controller.enqueue(encoder.encode(chunk));
+        controller.close();
+        await iterator.return?.(undefined).catch(() => {});
       }
     },
     async cancel() {
-      await iterator.return?.();
+      await iterator.return?.(undefined);
     },
   });
 

@@ -3,6 +3,7 @@
  * select the same rows.
  */
 import { z } from "zod";
+import { pgDateSchema } from "@/lib/api/safe-input";
 import type { Db } from "@/db/client";
 import type { HookLedgerFilters } from "@/db/queries/hook-invocations";
 import { findAgentOr404 } from "@/lib/agents/agent-service";
@@ -18,8 +19,8 @@ export const ledgerFiltersSchema = z.object({
   matched: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   agent: z.string().optional(),
   runId: z.uuid().optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: pgDateSchema.optional(),
+  to: pgDateSchema.optional(),
   q: z.string().max(200).optional(),
 });
 export type LedgerFiltersQuery = z.infer<typeof ledgerFiltersSchema>;

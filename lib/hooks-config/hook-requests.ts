@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { listQuerySchema } from "@/lib/api/list-query";
+import { pgIntSchema, unsafeTextReason } from "@/lib/api/safe-input";
 import { eventNameSchema, hookSpecSchema, parseHookSpec, scopeSchema } from "@/lib/hooks/spec";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,14 +42,18 @@ export const hookPatchSchema = z.record(z.string(), z.unknown()).superRefine((pa
 });
 export type HookPatch = z.infer<typeof hookPatchSchema>;
 
-export const hookListQuerySchema = listQuerySchema.extend({
+/** The hooks list pages by (scope rank, scope, position, id): the last row's, as `hookListKey` gives it. */
+const hookListKeySchema = z.tuple([pgIntSchema, z.string().max(200).refine((s) => !unsafeTextReason(s)), pgIntSchema, z.string().regex(UUID)]);
+
+export const hookListQuerySchema = listQuerySchema(hookListKeySchema).extend({
   scope: scopeSchema.optional(),
   event: eventNameSchema.optional(),
 });
 
-export const hookVersionsQuerySchema = listQuerySchema;
+/** Newest first; the cursor is the last version number seen. */
+export const hookVersionsQuerySchema = listQuerySchema(z.number().int().min(1).max(2_147_483_647));
 
-export const restoreHookSchema = z.object({ version: z.number().int().min(1) }).strict();
+export const restoreHookSchema = z.object({ version: pgIntSchema.min(1) }).strict();
 
 export const reorderHooksSchema = z
   .object({

@@ -3,7 +3,7 @@
  * actions. Every change to a hook's spec is a new version; reordering changes only positions.
  */
 import type { Db } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
+import { audited, type AuditEntry } from "@/db/queries/audit";
 import {
   createHook,
   deleteHook,
@@ -57,38 +57,51 @@ function keyConflict(spec: HookSpec) {
 
 export async function createHookAudited(db: Db, principal: Principal, input: HookSpec) {
   assertMayConfigure(principal, input.action.type);
-  const spec = { ...input, scope: await resolveHookScope(db, input.scope) };
-  if (await findHookByKey(db, { scope: spec.scope, key: spec.id })) throw keyConflict(spec);
-  const row = await createHook(db, { spec, actor: principal.label });
-  if (!row) throw keyConflict(spec);
-  const created = hookToResource(row);
-  await logAudit(db, { actor: principal.label, action: "hook.create", entityType: "hook", entityId: row.id, after: created });
-  return created;
+  return audited(
+    db,
+    { actor: principal.label, action: "hook.create", entityType: "hook" },
+    async (tx) => {
+      const spec = { ...input, scope: await resolveHookScope(tx, input.scope) };
+      if (await findHookByKey(tx, { scope: spec.scope, key: spec.id })) throw keyConflict(spec);
+      const row = await createHook(tx, { spec, actor: principal.label });
+      if (!row) throw keyConflict(spec);
+      return hookToResource(row);
+    },
+    (created) => ({ entityId: created.id, after: created }),
+  );
+}
+
+type Saved = { saved: ReturnType<typeof hookToResource>; entry: AuditEntry | null };
+
+/** Runs `change` (which reads and writes through `tx`) and its audit row, if it made one, in one transaction. */
+async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Promise<Saved>) {
+  const base = { actor: principal.label, action: "hook.update", entityType: "hook" };
+  return (await audited(db, base, change, (result) => result.entry)).saved;
 }
 
 /**
  * Stores `input` as the next version of `existing`. A spec identical to the current one changes
- * nothing and makes no version.
+ * nothing, makes no version and no audit row.
  */
-async function saveNextVersion(db: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object) {
+async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object): Promise<Saved> {
   assertMayConfigure(principal, specOf(existing).action.type, input.action.type);
   // A hook whose agent was deleted can still be edited or disabled as long as its scope stays.
-  const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(db, input.scope);
+  const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(tx, input.scope);
   const spec = { ...input, scope };
-  if (specToText(spec) === specToText(existing.spec)) return hookToResource(existing);
-  if (await findHookByKey(db, { scope, key: spec.id, exceptId: existing.id })) throw keyConflict(spec);
-  const row = await updateHook(db, { id: existing.id, spec, actor: principal.label });
+  if (specToText(spec) === specToText(existing.spec)) return { saved: hookToResource(existing), entry: null };
+  if (await findHookByKey(tx, { scope, key: spec.id, exceptId: existing.id })) throw keyConflict(spec);
+  const row = await updateHook(tx, { id: existing.id, spec, actor: principal.label });
   if (!row) throw keyConflict(spec);
   const saved = hookToResource(row);
-  await logAudit(db, {
+  const entry = {
     actor: principal.label,
     action: auditAction,
     entityType: "hook",
     entityId: row.id,
     before: hookToResource(existing),
     after: { ...saved, ...note },
-  });
-  return saved;
+  };
+  return { saved, entry };
 }
 
 /**
@@ -96,26 +109,30 @@ async function saveNextVersion(db: Db, principal: Principal, existing: HookRow, 
  * the editor was opened on, so a save never silently overwrites someone else's newer change.
  */
 export async function replaceHookAudited(db: Db, principal: Principal, id: string, spec: HookSpec, options: { expectedVersion?: number } = {}) {
-  const existing = await findHookOr404(db, id);
-  if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
-    throw ApiError.conflict(
-      `This hook changed since you opened it (you edited version ${options.expectedVersion}, it is now at version ${existing.version}); reload to see the change`,
-    );
-  }
-  return saveNextVersion(db, principal, existing, spec, "hook.update");
+  return savedAudited(db, principal, async (tx) => {
+    const existing = await findHookOr404(tx, id);
+    if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
+      throw ApiError.conflict(
+        `This hook changed since you opened it (you edited version ${options.expectedVersion}, it is now at version ${existing.version}); reload to see the change`,
+      );
+    }
+    return saveNextVersion(tx, principal, existing, spec, "hook.update");
+  });
 }
 
 /** PATCH: the given fields over the current version (`null` clears one), validated as a whole. */
 export async function patchHookAudited(db: Db, principal: Principal, id: string, patch: HookPatch) {
-  const existing = await findHookOr404(db, id);
-  const merged: Record<string, unknown> = { ...existing.spec };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  const parsed = parseHookSpec(merged);
-  if (!parsed.success) throw validationError(parsed.error);
-  return saveNextVersion(db, principal, existing, parsed.data, "hook.update");
+  return savedAudited(db, principal, async (tx) => {
+    const existing = await findHookOr404(tx, id);
+    const merged: Record<string, unknown> = { ...existing.spec };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    const parsed = parseHookSpec(merged);
+    if (!parsed.success) throw validationError(parsed.error);
+    return saveNextVersion(tx, principal, existing, parsed.data, "hook.update");
+  });
 }
 
 export async function setHookEnabledAudited(db: Db, principal: Principal, id: string, enabled: boolean) {
@@ -124,42 +141,50 @@ export async function setHookEnabledAudited(db: Db, principal: Principal, id: st
 
 /** Makes an old version current again, as a new version (history is never rewritten). */
 export async function restoreHookVersionAudited(db: Db, principal: Principal, id: string, version: number) {
-  const existing = await findHookOr404(db, id);
-  const stored = await getHookVersion(db, { hookId: existing.id, version });
-  if (!stored) throw ApiError.notFound(`Version ${version} of hook "${existing.key}"`);
-  const parsed = parseHookSpec(stored.spec);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ApiError(422, "validation_failed", `Version ${version} is no longer a valid hook (${issue.path.join(".")}: ${issue.message}); edit the hook instead`);
-  }
-  return saveNextVersion(db, principal, existing, parsed.data, "hook.restore", { restoredFrom: version });
+  return savedAudited(db, principal, async (tx) => {
+    const existing = await findHookOr404(tx, id);
+    const stored = await getHookVersion(tx, { hookId: existing.id, version });
+    if (!stored) throw ApiError.notFound(`Version ${version} of hook "${existing.key}"`);
+    const parsed = parseHookSpec(stored.spec);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ApiError(422, "validation_failed", `Version ${version} is no longer a valid hook (${issue.path.join(".")}: ${issue.message}); edit the hook instead`);
+    }
+    return saveNextVersion(tx, principal, existing, parsed.data, "hook.restore", { restoredFrom: version });
+  });
 }
 
 export async function deleteHookAudited(db: Db, principal: Principal, id: string) {
-  const existing = await findHookOr404(db, id);
-  assertMayConfigure(principal, specOf(existing).action.type);
-  await deleteHook(db, { id: existing.id });
-  await logAudit(db, { actor: principal.label, action: "hook.delete", entityType: "hook", entityId: existing.id, before: hookToResource(existing) });
+  await audited(
+    db,
+    { actor: principal.label, action: "hook.delete", entityType: "hook" },
+    async (tx) => {
+      const existing = await findHookOr404(tx, id);
+      assertMayConfigure(principal, specOf(existing).action.type);
+      await deleteHook(tx, { id: existing.id });
+      return existing;
+    },
+    (existing) => ({ entityId: existing.id, before: hookToResource(existing) }),
+  );
 }
 
 /** Sets the execution order of one scope; `ids` must name every hook of the scope once. */
 export async function reorderHooksAudited(db: Db, principal: Principal, request: ReorderHooksRequest) {
-  const scope = await resolveHookScope(db, request.scope);
-  const result = await reorderHooks(db, { scope, ids: request.ids });
-  if (!result.ok) {
-    throw ApiError.conflict(
-      `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (GET /api/v1/hooks?scope=${scope}), and try again`,
-    );
-  }
-  await logAudit(db, {
-    actor: principal.label,
-    action: "hook.reorder",
-    entityType: "hook_scope",
-    entityId: scope,
-    before: result.beforeKeys,
-    after: result.afterKeys,
-  });
-  return { scope, items: (await listHooks(db, { scope })).map(hookToResource) };
+  return audited(
+    db,
+    { actor: principal.label, action: "hook.reorder", entityType: "hook_scope" },
+    async (tx) => {
+      const scope = await resolveHookScope(tx, request.scope);
+      const result = await reorderHooks(tx, { scope, ids: request.ids });
+      if (!result.ok) {
+        throw ApiError.conflict(
+          `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (GET /api/v1/hooks?scope=${scope}), and try again`,
+        );
+      }
+      return { scope, result, items: (await listHooks(tx, { scope })).map(hookToResource) };
+    },
+    ({ scope, result }) => ({ entityId: scope, before: result.beforeKeys, after: result.afterKeys }),
+  ).then(({ scope, items }) => ({ scope, items }));
 }
 
 /**

@@ -3,20 +3,16 @@
  * audit row for each change.
  */
 import type { Db } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { getKillSwitchState, setKillSwitch } from "@/db/queries/settings";
 import type { Principal } from "@/lib/auth/roles";
 
 export async function setKillSwitchAudited(db: Db, principal: Principal, enabled: boolean) {
-  const before = await getKillSwitchState(db);
-  const after = await setKillSwitch(db, { enabled });
-  await logAudit(db, {
-    actor: principal.label,
-    action: "settings.kill_switch",
-    entityType: "setting",
-    entityId: "hooks_kill_switch",
-    before: { enabled: before.enabled },
-    after: { enabled: after.enabled },
-  });
+  const { after } = await audited(
+    db,
+    { actor: principal.label, action: "settings.kill_switch", entityType: "setting", entityId: "hooks_kill_switch" },
+    async (tx) => ({ before: await getKillSwitchState(tx), after: await setKillSwitch(tx, { enabled }) }),
+    ({ before, after }) => ({ before: { enabled: before.enabled }, after: { enabled: after.enabled } }),
+  );
   return after;
 }

@@ -3,6 +3,7 @@
  * dashboard's links, so a filtered list and its export always select the same runs.
  */
 import { z } from "zod";
+import { pgDateSchema } from "@/lib/api/safe-input";
 import type { Db } from "@/db/client";
 import type { RunFilters } from "@/db/queries/runs";
 import { RUN_STATUSES } from "@/db/schema";
@@ -16,8 +17,8 @@ export const runFiltersSchema = z.object({
   tool: z.string().optional(),
   blocked: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
   q: z.string().max(200).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: pgDateSchema.optional(),
+  to: pgDateSchema.optional(),
   minCost: z.coerce.number().min(0).optional(),
 });
 export type RunFiltersQuery = z.infer<typeof runFiltersSchema>;

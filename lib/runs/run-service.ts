@@ -5,12 +5,13 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getApproval, settleApproval } from "@/db/queries/approvals";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { requestCancel } from "@/db/queries/run-leases";
 import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
 import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/agents/agent-service";
 import { codeHookIdsSchema } from "@/lib/agents/agent-spec";
 import { ApiError } from "@/lib/api/errors";
+import { uuidSchema } from "@/lib/api/safe-input";
 import type { Principal } from "@/lib/auth/roles";
 import { getRunQueue } from "@/lib/worker/run-queue-registry";
 
@@ -64,16 +65,17 @@ export async function startRun(
 }
 
 export async function findRunOr404(db: Db, id: string) {
-  const run = z.uuid().safeParse(id).success ? await getRun(db, { id }) : undefined;
+  const run = uuidSchema.safeParse(id).success ? await getRun(db, { id }) : undefined;
   if (!run) throw ApiError.notFound(`Run "${id}"`);
   return run;
 }
 
 export async function cancelRun(db: Db, principal: Principal, id: string) {
-  const run = await findRunOr404(db, id);
-  if (run.status === "finished") throw ApiError.conflict(`Run already finished (${run.outcome})`);
-  await requestCancel(db, { id });
-  await logAudit(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id });
+  const run = await audited(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id }, async (tx) => {
+    const run = await findRunOr404(tx, id);
+    if (run.status === "finished" || !(await requestCancel(tx, { id }))) throw ApiError.conflict(`Run already finished (${run.outcome})`);
+    return run;
+  });
   // An outside session (the Claude Code bridge) has no worker: its next event sees the flag.
   if (!run.externalSessionId) await getRunQueue().cancel(id);
   return runToApi({ ...run, cancelRequested: true });
@@ -85,23 +87,30 @@ export async function decideApproval(
   id: string,
   input: z.infer<typeof decisionSchema> & { via: string },
 ) {
-  const existing = z.uuid().safeParse(id).success ? await getApproval(db, { id }) : undefined;
+  const existing = uuidSchema.safeParse(id).success ? await getApproval(db, { id }) : undefined;
   if (!existing) throw ApiError.notFound(`Approval "${id}"`);
-  const settled = await settleApproval(db, {
-    id,
-    status: input.decision === "approve" ? "approved" : "denied",
-    decidedBy: principal.label,
-    decidedVia: input.via,
-    reason: input.reason,
-  });
-  if (!settled) {
-    const now = (await getApproval(db, { id })) ?? existing;
-    if (now.status === "abandoned") {
-      throw ApiError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
-    }
-    throw ApiError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
-  }
-  await logAudit(db, { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id, after: settled });
+  const settled = await audited(
+    db,
+    { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
+    async (tx) => {
+      const settled = await settleApproval(tx, {
+        id,
+        status: input.decision === "approve" ? "approved" : "denied",
+        decidedBy: principal.label,
+        decidedVia: input.via,
+        reason: input.reason,
+      });
+      if (!settled) {
+        const now = (await getApproval(tx, { id })) ?? existing;
+        if (now.status === "abandoned") {
+          throw ApiError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
+        }
+        throw ApiError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
+      }
+      return settled;
+    },
+    (settled) => ({ after: settled }),
+  );
   // A parked run resumes now; a held one (and an outside session's held request: no worker runs
   // those) is woken by the NOTIFY of settleApproval.
   const run = await getRun(db, { id: settled.runId });

@@ -4,11 +4,12 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { createHook, deleteHooksOfScope } from "@/db/queries/hooks";
 import { createSchedule, deleteSchedule, getSchedule, listSchedules } from "@/db/queries/schedules";
 import { findAgentOr404 } from "@/lib/agents/agent-service";
 import { ApiError } from "@/lib/api/errors";
+import { pgIntSchema } from "@/lib/api/safe-input";
 import type { Principal } from "@/lib/auth/roles";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { hookSpecSchema } from "@/lib/hooks/spec";
@@ -26,7 +27,7 @@ export const scheduleRequestSchema = z
         if (error) ctx.addIssue({ code: "custom", message: `not a cron expression: ${error}` });
       })
       .optional(),
-    intervalMs: z.number().int().min(1000, "intervalMs is at least 1000 ms").optional(),
+    intervalMs: pgIntSchema.min(1000, "intervalMs is at least 1000 ms").optional(),
     prompt: z.string().min(1).max(100_000),
     enabled: z.boolean().default(true),
     hooks: z.array(hookSpecSchema).max(50).optional(),
@@ -54,24 +55,31 @@ export function scheduleToApi(row: Awaited<ReturnType<typeof getSchedule>> & {})
 }
 
 export async function createScheduleAudited(db: Db, principal: Principal, input: z.infer<typeof scheduleRequestSchema>) {
-  const agent = await findAgentOr404(db, input.agent);
   if (input.hooks?.some((h) => h.action.type === "command" || h.action.type === "code") && !roleAtLeast(principal.role, "admin")) {
     throw ApiError.forbidden("Only admins may create command and code hooks");
   }
-  const row = await createSchedule(db, {
-    agentId: agent.id,
-    name: input.name,
-    cron: input.cron,
-    intervalMs: input.intervalMs,
-    prompt: input.prompt,
-    enabled: input.enabled,
-    nextRunAt: input.enabled ? (nextRunAt(input, new Date()) ?? null) : null,
-  });
-  for (const hook of input.hooks ?? []) {
-    const created = await createHook(db, { spec: { ...hook, scope: `schedule:${row.id}` }, actor: principal.label });
-    if (!created) throw ApiError.conflict(`Two hooks of this schedule share the id "${hook.id}"`);
-  }
-  await logAudit(db, { actor: principal.label, action: "schedule.create", entityType: "schedule", entityId: row.id, after: { ...input, agent: agent.name } });
+  const { row } = await audited(
+    db,
+    { actor: principal.label, action: "schedule.create", entityType: "schedule" },
+    async (tx) => {
+      const agent = await findAgentOr404(tx, input.agent);
+      const row = await createSchedule(tx, {
+        agentId: agent.id,
+        name: input.name,
+        cron: input.cron,
+        intervalMs: input.intervalMs,
+        prompt: input.prompt,
+        enabled: input.enabled,
+        nextRunAt: input.enabled ? (nextRunAt(input, new Date()) ?? null) : null,
+      });
+      for (const hook of input.hooks ?? []) {
+        const created = await createHook(tx, { spec: { ...hook, scope: `schedule:${row.id}` }, actor: principal.label });
+        if (!created) throw ApiError.conflict(`Two hooks of this schedule share the id "${hook.id}"`);
+      }
+      return { row, agentName: agent.name };
+    },
+    ({ row, agentName }) => ({ entityId: row.id, after: { ...input, agent: agentName } }),
+  );
   return scheduleToApi(row);
 }
 
@@ -86,8 +94,15 @@ export async function findScheduleOr404(db: Db, id: string) {
 }
 
 export async function deleteScheduleAudited(db: Db, principal: Principal, id: string) {
-  const row = await findScheduleOr404(db, id);
-  await deleteSchedule(db, { id: row.id });
-  await deleteHooksOfScope(db, { scope: `schedule:${row.id}` });
-  await logAudit(db, { actor: principal.label, action: "schedule.delete", entityType: "schedule", entityId: row.id, before: scheduleToApi(row) });
+  await audited(
+    db,
+    { actor: principal.label, action: "schedule.delete", entityType: "schedule" },
+    async (tx) => {
+      const row = await findScheduleOr404(tx, id);
+      await deleteSchedule(tx, { id: row.id });
+      await deleteHooksOfScope(tx, { scope: `schedule:${row.id}` });
+      return row;
+    },
+    (row) => ({ entityId: row.id, before: scheduleToApi(row) }),
+  );
 }

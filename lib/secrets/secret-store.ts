@@ -7,7 +7,7 @@
 import net from "node:net";
 import { z } from "zod";
 import { resolveDataDir, type Db } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { deleteSecret, getSecretCiphertext, listSecretNames, upsertSecret } from "@/db/queries/secrets";
 import { ApiError } from "@/lib/api/errors";
 import type { Principal } from "@/lib/auth/roles";
@@ -76,20 +76,20 @@ export async function putSecretAudited(
   params: { name: string; value: string; hosts?: string[] },
 ) {
   const hosts = params.hosts ? [...new Set(params.hosts)] : undefined;
-  const saved = await upsertSecret(db, { name: params.name, ciphertext: box.seal(params.name, params.value), hosts });
-  await logAudit(db, {
-    actor: principal.label,
-    action: saved.created ? "secret.create" : "secret.update",
-    entityType: "secret",
-    entityId: params.name,
-    after: { name: params.name, hosts: saved.hosts },
-  });
+  const ciphertext = box.seal(params.name, params.value);
+  const saved = await audited(
+    db,
+    { actor: principal.label, action: "secret.update", entityType: "secret", entityId: params.name },
+    (tx) => upsertSecret(tx, { name: params.name, ciphertext, hosts }),
+    (saved) => ({ ...(saved.created ? { action: "secret.create" } : {}), after: { name: params.name, hosts: saved.hosts } }),
+  );
   return { name: saved.name, hosts: saved.hosts, createdAt: saved.createdAt, updatedAt: saved.updatedAt, created: saved.created };
 }
 
 export async function deleteSecretAudited(db: Db, principal: Principal, params: { name: string }) {
-  if (!(await deleteSecret(db, params))) throw ApiError.notFound(`Secret "${params.name}"`);
-  await logAudit(db, { actor: principal.label, action: "secret.delete", entityType: "secret", entityId: params.name, before: { name: params.name } });
+  await audited(db, { actor: principal.label, action: "secret.delete", entityType: "secret", entityId: params.name, before: { name: params.name } }, async (tx) => {
+    if (!(await deleteSecret(tx, params))) throw ApiError.notFound(`Secret "${params.name}"`);
+  });
 }
 
 /** The decrypted value, or undefined when no secret has that name. Throws SecretDecryptError on a wrong key. */

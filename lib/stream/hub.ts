@@ -15,6 +15,7 @@ import { CHANNELS, type AccessNotice, type ApprovalNotice, type RunEventsNotice,
 import { clientMessageSchema, serialize, type ServerMessage } from "./protocol";
 
 const PAGE = 500;
+export const MAX_TOPICS = 200;
 /** Close codes the client can tell apart: sign in again, or reconnect with the new role. */
 export const CLOSE_ACCESS_ENDED = 4401;
 export const CLOSE_ROLE_CHANGED = 4403;
@@ -151,6 +152,10 @@ export class StreamHub {
     if (!(await this.recheck(sub))) return;
     // Every topic is read-only data; viewers may watch everything.
     if (!roleAtLeast(sub.principal.role, "viewer")) return this.send(sub, { type: "error", message: "forbidden" });
+    // One socket watches a page's worth of runs, not the whole history: its memory stays bounded.
+    if (!sub.topics.has(msg.topic) && sub.topics.size >= MAX_TOPICS) {
+      return this.send(sub, { type: "error", message: `at most ${MAX_TOPICS} topics per connection; unsubscribe from one first` });
+    }
     sub.topics.add(msg.topic);
     this.send(sub, { type: "subscribed", topic: msg.topic });
     if (msg.topic.startsWith("run:")) {

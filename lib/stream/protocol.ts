@@ -5,13 +5,15 @@
  */
 import { z } from "zod";
 
-export const TOPIC_PATTERN = /^(runs|approvals|run:[0-9a-f-]{36})$/;
+/** A run topic names a run's uuid exactly: anything else would reach the database as a bad uuid. */
+export const TOPIC_PATTERN = /^(runs|approvals|run:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 export const clientMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("subscribe"),
     topic: z.string().regex(TOPIC_PATTERN, "topic is runs, approvals or run:<id>"),
-    after: z.number().int().min(0).optional(),
+    /** A seq is a PostgreSQL integer; a larger one would fail the query, not just find nothing. */
+    after: z.number().int().min(0).max(2_147_483_647).optional(),
   }),
   z.object({ type: z.literal("unsubscribe"), topic: z.string().max(100) }),
   z.object({ type: z.literal("ping") }),

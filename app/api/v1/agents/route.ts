@@ -1,12 +1,16 @@
 import { agentToSpec, listAgents } from "@/db/queries/agents";
 import { agentSpecSchema } from "@/lib/agents/agent-spec";
 import { createAgentAudited } from "@/lib/agents/agent-service";
-import { decodeCursor, paginate } from "@/lib/api/cursor";
+import { paginate } from "@/lib/api/cursor";
 import { listQuerySchema } from "@/lib/api/list-query";
 import { apiRoute } from "@/lib/api/route";
+import { agentNameSchema } from "@/lib/agents/agent-spec";
 
-export const GET = apiRoute({ role: "viewer", query: listQuerySchema }, async ({ db, query }) => {
-  const rows = await listAgents(db, { limit: query.limit + 1, afterName: decodeCursor<string>(query.cursor) });
+/** Pages by name; the cursor is the last name seen. */
+const agentsQuerySchema = listQuerySchema(agentNameSchema);
+
+export const GET = apiRoute({ role: "viewer", query: agentsQuerySchema }, async ({ db, query }) => {
+  const rows = await listAgents(db, { limit: query.limit + 1, afterName: query.cursor });
   const page = paginate(rows, query.limit, (row) => row.name);
   return { items: page.items.map(agentToSpec), nextCursor: page.nextCursor };
 });

@@ -1,21 +1,22 @@
 import { z } from "zod";
 import { listAudit } from "@/db/queries/audit";
-import { decodeCursor, paginate } from "@/lib/api/cursor";
-import { listQuerySchema } from "@/lib/api/list-query";
+import { paginate } from "@/lib/api/cursor";
+import { listQuerySchema, serialKeySchema } from "@/lib/api/list-query";
+import { pgDateSchema } from "@/lib/api/safe-input";
 import { apiRoute } from "@/lib/api/route";
 
 /** The config change log: who changed what, with the before and after values. */
-const auditQuerySchema = listQuerySchema.extend({
+const auditQuerySchema = listQuerySchema(serialKeySchema).extend({
   entityType: z.string().max(100).optional(),
   entityId: z.string().max(200).optional(),
   actor: z.string().max(200).optional(),
   action: z.string().max(100).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: pgDateSchema.optional(),
+  to: pgDateSchema.optional(),
 });
 
 export const GET = apiRoute({ role: "viewer", query: auditQuerySchema }, async ({ db, query }) => {
   const { limit, cursor, ...filters } = query;
-  const rows = await listAudit(db, { ...filters, limit: limit + 1, beforeId: decodeCursor<{ id: number }>(cursor)?.id });
+  const rows = await listAudit(db, { ...filters, limit: limit + 1, beforeId: cursor?.id });
   return paginate(rows, limit, (r) => ({ id: r.id }));
 });

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { costByAgent, costByDay, costByModel, dailyBudgets, topRunsByCost } from "@/db/queries/costs";
 import { apiRoute } from "@/lib/api/route";
+import { pgDateSchema } from "@/lib/api/safe-input";
 
 const DAY = 24 * 3600 * 1000;
 
 const costsQuerySchema = z.object({
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: pgDateSchema.optional(),
+  to: pgDateSchema.optional(),
 });
 
 /** Totals per agent, model and day for a window (default: the last 30 days), top runs and budgets. */

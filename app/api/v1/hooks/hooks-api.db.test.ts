@@ -209,7 +209,9 @@ describe("lists and order", () => {
     expect(badEvent.status).toBe(422);
     expect(paths(badEvent.body)).toEqual(["event"]);
     expect((await list("?scope=agent:nobody")).status).toBe(422);
-    expect((await list("?cursor=garbage")).status).toBe(400);
+    const forged = await list("?cursor=garbage");
+    expect(forged.status).toBe(422);
+    expect(paths(forged.body)).toEqual(["cursor"]);
   });
 
   test("pages with cursors in execution order", async () => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { logAudit } from "@/db/queries/audit";
+import { audited } from "@/db/queries/audit";
 import { listPrices, replacePrices } from "@/db/queries/prices";
 import { apiRoute } from "@/lib/api/route";
+import { pgDateSchema } from "@/lib/api/safe-input";
 import { regexError } from "@/lib/hooks/linear-regex";
 
 const priceSchema = z.object({
@@ -15,14 +16,17 @@ const priceSchema = z.object({
   inputUsdPerM: z.number().min(0),
   outputUsdPerM: z.number().min(0),
   cachedUsdPerM: z.number().min(0).default(0),
-  effectiveFrom: z.coerce.date().default(new Date("2020-01-01T00:00:00Z")),
+  effectiveFrom: pgDateSchema.default(new Date("2020-01-01T00:00:00Z")),
 });
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db }) => ({ items: await listPrices(db) }));
 
 export const PUT = apiRoute({ role: "admin", body: z.object({ items: z.array(priceSchema).max(1000) }) }, async ({ db, body, principal }) => {
-  const before = await listPrices(db);
-  const items = await replacePrices(db, { prices: body.items });
-  await logAudit(db, { actor: principal.label, action: "prices.replace", entityType: "model_prices", before, after: items });
+  const { items } = await audited(
+    db,
+    { actor: principal.label, action: "prices.replace", entityType: "model_prices" },
+    async (tx) => ({ before: await listPrices(tx), items: await replacePrices(tx, { prices: body.items }) }),
+    ({ before, items }) => ({ before, after: items }),
+  );
   return { items };
 });

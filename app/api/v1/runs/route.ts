@@ -1,18 +1,20 @@
 import { listRuns, runToApi } from "@/db/queries/runs";
-import { decodeCursor, paginate } from "@/lib/api/cursor";
-import { listQuerySchema } from "@/lib/api/list-query";
+import { z } from "zod";
+import { paginate } from "@/lib/api/cursor";
+import { cursorTimeSchema, listQuerySchema } from "@/lib/api/list-query";
+import { uuidSchema } from "@/lib/api/safe-input";
 import { apiRoute } from "@/lib/api/route";
 import { resolveRunFilters, runFiltersSchema } from "@/lib/runs/run-filters";
 import { startRun, startRunSchema } from "@/lib/runs/run-service";
 
-const runListQuerySchema = listQuerySchema.extend(runFiltersSchema.shape);
+const runListQuerySchema = listQuerySchema(z.object({ createdAt: cursorTimeSchema, id: uuidSchema }).strict()).extend(runFiltersSchema.shape);
 
 export const GET = apiRoute({ role: "viewer", query: runListQuerySchema }, async ({ db, query }) => {
   const { limit, cursor, ...filters } = query;
   const rows = await listRuns(db, {
     ...(await resolveRunFilters(db, filters)),
     limit: limit + 1,
-    before: decodeCursor<{ createdAt: string; id: string }>(cursor),
+    before: cursor,
   });
   const page = paginate(rows, limit, (r) => ({ createdAt: r.createdAt.toISOString(), id: r.id }));
   return { items: page.items.map(runToApi), nextCursor: page.nextCursor };

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute, parseWith } from "@/lib/api/route";
+import { apiRoute } from "@/lib/api/route";
+import { uuidSchema } from "@/lib/api/safe-input";
 import { revokeApiTokenAudited } from "@/lib/auth/account-service";
 
-const paramsSchema = z.object({ id: z.uuid("unknown token") });
-
-export const DELETE = apiRoute({ role: "admin" }, async ({ db, params, principal }) => {
-  const { id } = parseWith(paramsSchema, params);
-  if (!(await revokeApiTokenAudited(db, principal, { id }))) throw ApiError.notFound("Active token");
+export const DELETE = apiRoute({ role: "admin", params: z.object({ id: uuidSchema }) }, async ({ db, params, principal }) => {
+  if (!(await revokeApiTokenAudited(db, principal, { id: params.id }))) throw ApiError.notFound("Active token");
   return { ok: true };
 });

@@ -1,17 +1,15 @@
 import { listHookVersions } from "@/db/queries/hooks";
-import { decodeCursor, paginate } from "@/lib/api/cursor";
+import { paginate } from "@/lib/api/cursor";
 import { apiRoute } from "@/lib/api/route";
 import { hookVersionsQuerySchema } from "@/lib/hooks-config/hook-requests";
 import { findHookOr404 } from "@/lib/hooks-config/hook-service";
 
-/** Newest first; the cursor is the last version number seen. */
 export const GET = apiRoute({ role: "viewer", query: hookVersionsQuerySchema }, async ({ db, params, query }) => {
   const hook = await findHookOr404(db, params.id);
-  const before = decodeCursor<unknown>(query.cursor);
   const rows = await listHookVersions(db, {
     hookId: hook.id,
     limit: query.limit + 1,
-    beforeVersion: Number.isInteger(before) ? (before as number) : undefined,
+    beforeVersion: query.cursor,
   });
   const page = paginate(rows, query.limit, (row) => row.version);
   return {

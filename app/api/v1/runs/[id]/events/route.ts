@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { listRunEventsAfter, listRunEventsTail } from "@/db/queries/run-events";
 import { apiRoute } from "@/lib/api/route";
+import { PG_INT_MAX } from "@/lib/api/safe-input";
 import { findRunOr404 } from "@/lib/runs/run-service";
 
 const eventsQuerySchema = z.object({
-  after: z.coerce.number().int().min(0).default(0),
+  after: z.coerce.number().int().min(0).max(PG_INT_MAX).default(0),
   limit: z.coerce.number().int().min(1).max(5000).default(1000),
   /** Instead of paging from `after`: the last N events (a run's recent context). */
   tail: z.coerce.number().int().min(1).max(200).optional(),
