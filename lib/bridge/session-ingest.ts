@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { resolveDataDir, type DbHandle } from "@/db/client";
+import type { DbHandle } from "@/db/client";
 import { getOrStartExternalRun, listIdleExternalRuns, noteExternalToolUse } from "@/db/queries/external-runs";
 import { getAgent } from "@/db/queries/agents";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
@@ -26,6 +26,7 @@ import { createDbApprovalPort } from "@/lib/runs/approval-port";
 import { processApprovalWaiter } from "@/lib/runs/approval-waiter-registry";
 import { createRunHookRuntime } from "@/lib/runs/hook-runtime-factory";
 import { loadRunHooks } from "@/lib/runs/run-hooks";
+import { ensureWorkspacesDir } from "@/lib/security/code-execution";
 import { createToolRegistry } from "@/lib/tools/tool-registry";
 
 /** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
@@ -151,7 +152,7 @@ async function dispatchToHooks(
 
   const writes: Promise<unknown>[] = [];
   const track = (write: Promise<unknown>) => void writes.push(write);
-  const workspaceDir = path.join(resolveDataDir(), "workspaces", run.id);
+  const workspaceDir = path.join(ensureWorkspacesDir(), run.id);
   const needs = new Set(bound.map((h) => h.action.type));
   if (needs.has("save_json") || needs.has("tool") || needs.has("command")) mkdirSync(workspaceDir, { recursive: true });
   const approvals = needs.has("approve") || needs.has("command") || needs.has("webhook") || needs.has("code")

@@ -3,7 +3,7 @@
  */
 import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ToolPort } from "./ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
 /** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
@@ -20,9 +20,14 @@ export interface HookRuntimeOptions {
   now?: () => number;
   /** Checked on every dispatch: true disables every hook at once, without a restart. */
   killSwitch?: () => boolean;
-  /** Trust gates, from HOOKPLANE_ALLOW_COMMAND_HOOKS / HOOKPLANE_ALLOW_CODE_HOOKS. Default off. */
-  allowCommandHooks?: boolean;
-  allowCodeHooks?: boolean;
+  /**
+   * The one trust switch (HOOKPLANE_ALLOW_CODE_EXECUTION on the server): without it, hooks that
+   * run code (`command`, `code`, a `tool` action naming the shell: trust.ts) fail with the reason
+   * and start nothing. Default off.
+   */
+  allowCodeExecution?: boolean;
+  /** How `command` hooks start their shell; default a plain `sh -c` (the server passes its sandbox). */
+  shellLauncher?: ShellLauncher;
   /** For webhook, slack and discord; default the global fetch. */
   fetch?: typeof fetch;
   /** Hosts webhooks may call (`hooks.example.com`, `*.example.com`); empty = any https host. */

@@ -25,6 +25,7 @@ import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
 import { silentLogger } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
 import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook } from "./runtime-types";
+import { CODE_EXECUTION_OFF } from "./trust";
 
 export interface HookRuntime {
   dispatch(
@@ -63,6 +64,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     slackBaseUrl: (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, ""),
     discordBaseUrl: (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, ""),
     commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(),
+    shellLauncher: options.shellLauncher,
     maxOutputBytes,
   };
 
@@ -429,12 +431,7 @@ function askExecutor(message: string | undefined): AsyncExecutor {
 }
 
 function trustRefusal(hook: CompiledHook, runtime: HookRuntimeOptions): string | undefined {
-  if (hook.trustGate === "command" && !runtime.allowCommandHooks) {
-    return "command hooks are not allowed on this server (the operator enables them with HOOKPLANE_ALLOW_COMMAND_HOOKS=1)";
-  }
-  if (hook.trustGate === "code" && !runtime.allowCodeHooks) {
-    return "code hooks are not allowed on this server (the operator enables them with HOOKPLANE_ALLOW_CODE_HOOKS=1)";
-  }
+  if (hook.runsCode && !runtime.allowCodeExecution) return `${hook.actionType} hook ${hook.id} not run: ${CODE_EXECUTION_OFF}`;
   return undefined;
 }
 

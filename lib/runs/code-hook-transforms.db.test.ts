@@ -75,7 +75,7 @@ beforeAll(async () => {
   outDir = path.join(dir, "out");
   mkdirSync(outDir);
   for (const [file, source] of Object.entries(hooks)) writeFileSync(path.join(dir, file), source);
-  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_HOOKS: "1" });
+  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   expect(registry?.ids().sort()).toEqual([...ALL].sort());
   h = await createRunHarness();
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });

@@ -5,7 +5,6 @@
  * resumed from its checkpoint; every other exit ends it with session.end fired exactly once.
  */
 import { mkdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
@@ -29,6 +28,7 @@ import { createCodeHookTransforms } from "./code-hook-transforms";
 import { createRunHookRuntime } from "./hook-runtime-factory";
 import { createRunEventWriter } from "./run-event-writer";
 import { operatorCodeHooks } from "./operator-code-hooks";
+import { readMetadataFile } from "./metadata-file";
 import { loadRunHooks } from "./run-hooks";
 
 export interface ExecutorDeps {
@@ -44,15 +44,6 @@ export type ExecutionResult = { kind: "finished"; outcome: string } | { kind: "p
 class ParkedForApproval extends LoopInterrupted {
   constructor() {
     super("parked until a person decides");
-  }
-}
-
-async function readJsonFile(file: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    const parsed = JSON.parse(await readFile(file, "utf8"));
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -177,7 +168,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     },
     readMetadata: agent.metadataFile
       ? async () => {
-          metadata = await readJsonFile(path.join(workspaceDir, agent.metadataFile!));
+          metadata = await readMetadataFile(workspaceDir, agent.metadataFile!);
           return metadata;
         }
       : undefined,

@@ -7,7 +7,9 @@ import type { DbHandle } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { deleteExpiredSessions } from "@/db/queries/sessions";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
+import { logger } from "@/lib/logger";
 import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
+import { prepareCodeExecution } from "@/lib/security/code-execution";
 import type { StreamHub } from "@/lib/stream/hub";
 import { startRunQueue } from "@/lib/worker/run-queue";
 import { installRunQueue } from "@/lib/worker/run-queue-registry";
@@ -23,6 +25,7 @@ export function workerConcurrency(): number {
 
 export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {
   await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  prepareCodeExecution(logger);
   await loadOperatorCodeHooks();
   await deleteExpiredSessions(handle.db);
   const queue = await startRunQueue(handle, { concurrency: workerConcurrency() });

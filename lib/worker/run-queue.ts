@@ -7,10 +7,8 @@
  * processes can work the same queue.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import PgBoss from "pg-boss";
 import type { DbHandle } from "@/db/client";
-import { resolveDataDir } from "@/db/client";
 import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
 import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
 import { LoopInterrupted } from "@/lib/agent/loop";
@@ -19,6 +17,7 @@ import { logger } from "@/lib/logger";
 import { startApprovalWaiter } from "@/lib/runs/approval-waiter";
 import { executeRun } from "@/lib/runs/run-executor";
 import { fireDueSchedules } from "@/lib/schedules/scheduler";
+import { ensureWorkspacesDir } from "@/lib/security/code-execution";
 import { watchKillSwitch } from "@/lib/runs/kill-switch";
 
 export const RUN_QUEUE = "hookplane-run";
@@ -54,7 +53,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
   const sweepMs = options.sweepMs ?? envNumber("HOOKPLANE_SWEEP_MS", 2_000);
   const approvalHoldMs = options.approvalHoldMs ?? envNumber("HOOKPLANE_APPROVAL_HOLD_MS", 30_000);
-  const workspacesDir = options.workspacesDir ?? path.join(resolveDataDir(), "workspaces");
+  const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
   const db = handle.db;
 
   const boss =
