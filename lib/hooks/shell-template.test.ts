@@ -5,7 +5,8 @@ import { bindTemplateToEnv } from "./shell-template";
 /** Runs the bound command with sh, as the shell tool does, and returns its stdout. */
 function run(text: string, vars: Record<string, unknown>) {
   const bound = bindTemplateToEnv(text, vars);
-  const result = spawnSync("sh", ["-c", bound.command], { env: { PATH: process.env.PATH, ...bound.env }, encoding: "utf8" });
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...bound.env } as Record<string, string>;
+  const result = spawnSync("sh", ["-c", bound.command], { env: env as NodeJS.ProcessEnv, encoding: "utf8" });
   return { ...bound, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -36,7 +36,8 @@
  * process that is not switching users (the outer `setpriv`), or after the switch (`none`).
  */
 import { spawnSync } from "node:child_process";
-import { chownSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ShellLauncher } from "@/lib/hooks/ports";
@@ -62,25 +63,21 @@ export interface SandboxMounts {
 }
 
 /**
- * Runs inside the new namespaces as their root (argv: workspace, command, "uid:gid" or "", then
- * the mounts as `hide:<dir>` / `tmp:<dir>`). The workspace is held open on fd 3 before the folders
- * above it disappear, then mounted back at its own path (`--no-canonicalize`, or mount would
- * resolve /proc/self/fd/3 to the path, which by then names the empty tmpfs). It stays the first
- * process of the PID namespace, as root, while the command runs as its child: when it dies, the
- * kernel kills everything else in the namespace. Its own stderr goes to /dev/null so a killed
- * step is not reported twice (dash prints "Terminated" for a foreground job killed by a signal);
- * the command gets the real one back from fd 4 before `sh -c` starts it.
+ * Runs inside the new namespaces as their root (argv: workspace, command, "uid:gid" or "", the
+ * fstab of the empty mounts). The workspace is held open on fd 3 before the folders above it
+ * disappear, then mounted back at its own path (`--no-canonicalize`, or mount would resolve
+ * /proc/self/fd/3 to the path, which by then names an empty tmpfs). The tmpfs mounts are one
+ * `mount -a` from a generated fstab: one process instead of one per folder (about 30 ms instead of
+ * 75 ms for six folders on the loaded development machine). This shell stays the first process of
+ * the PID namespace, as root, while the command runs as its child: when it dies, the kernel kills
+ * everything else in the namespace. Its own stderr goes to /dev/null so a killed step is not
+ * reported twice (dash prints "Terminated" for a foreground job killed by a signal); the command
+ * gets the real one back from fd 4 before `sh -c` starts it.
  */
 const NAMESPACE_SETUP = `set -e
-ws=$1 cmd=$2 user=$3
-shift 3
+ws=$1 cmd=$2 user=$3 fstab=$4
 exec 3<"$ws"
-for entry do
-  dir=\${entry#*:}
-  [ -d "$dir" ] || continue
-  case $entry in tmp:*) mode=1777 ;; *) mode=0755 ;; esac
-  mount -t tmpfs -o "mode=$mode,nosuid,nodev,size=256m" hookplane-sandbox "$dir"
-done
+[ -z "$fstab" ] || mount -a -T "$fstab"
 mkdir -p "$ws"
 mount --no-canonicalize --bind /proc/self/fd/3 "$ws"
 exec 3<&-
@@ -93,6 +90,60 @@ if [ -n "$user" ]; then
 else
   setpriv --no-new-privs --inh-caps=-all --bounding-set=-all -- sh -c "$step" hookplane-step "$cmd"
 fi`;
+
+/** fstab escapes for a path: space, tab, newline and backslash as octal. */
+function fstabPath(dir: string): string {
+  return dir.replace(/[ \t\n\\]/g, (ch) => `\\${ch.charCodeAt(0).toString(8).padStart(3, "0")}`);
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * The fstab of the empty mounts, as a root-only file (mount -a cannot read a pipe). Folders that
+ * do not exist are left out (nothing to hide), and so are folders inside another one (its mount
+ * hides them already). Written once per distinct content into a private folder of this process.
+ */
+function fstabFile(mounts: SandboxMounts): string | undefined {
+  const entries = [
+    ...mounts.hide.map((dir) => ({ dir, options: "mode=0755,size=1m" })),
+    ...mounts.privateTmp.map((dir) => ({ dir, options: "mode=1777,size=256m" })),
+  ].filter(
+    (e) => isDirectory(e.dir),
+  );
+  const kept = entries.filter((e) => !entries.some((other) => other !== e && other.dir !== e.dir && isInside(other.dir, e.dir)));
+  const unique = kept.filter((e, i) => kept.findIndex((o) => o.dir === e.dir) === i);
+  if (unique.length === 0) return undefined;
+  const content = unique.map((e) => `hookplane-sandbox ${fstabPath(e.dir)} tmpfs ${e.options},nosuid,nodev 0 0\n`).join("");
+  const g = globalThis as GlobalWithSandbox;
+  const name = `${createHash("sha256").update(content).digest("hex").slice(0, 16)}.fstab`;
+  const write = () => {
+    const dir = (g[FSTAB_DIR] ??= mkdtempSync(path.join(os.tmpdir(), "hookplane-sandbox-")));
+    const file = path.join(dir, name);
+    if (!existsSync(file)) {
+      writeFileSync(`${file}.tmp`, content, { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    }
+    return file;
+  };
+  try {
+    return write();
+  } catch {
+    // The private folder went away (a tmp cleaner): make a new one.
+    g[FSTAB_DIR] = undefined;
+    return write();
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Without namespaces: this shell supervises the step. The parent-death signal (TERM) reaches it
@@ -149,7 +200,6 @@ function giveWorkspace(workspace: string, runAs: ShellSandbox["runAs"]) {
 /** The launcher for `sandbox` with these mounts: every step starts through it. */
 export function sandboxLauncher(sandbox: ShellSandbox, mounts: SandboxMounts): ShellLauncher {
   const user = sandbox.runAs ? `${sandbox.runAs.uid}:${sandbox.runAs.gid}` : "";
-  const mountArgs = [...mounts.hide.map((dir) => `hide:${dir}`), ...mounts.privateTmp.map((dir) => `tmp:${dir}`)];
   return ({ command, cwd }) => {
     if (!cwd) throw new Error("a shell step needs a workspace to run in, and this one has none");
     const workspace = realpathSync(cwd);
@@ -157,7 +207,7 @@ export function sandboxLauncher(sandbox: ShellSandbox, mounts: SandboxMounts): S
     if (sandbox.kind !== "none") {
       return {
         file: "setpriv",
-        args: ["--pdeathsig", "KILL", "--", ...unshareArgs(sandbox.kind, mounts.network), "sh", "-c", NAMESPACE_SETUP, "hookplane-sandbox", workspace, command, user, ...mountArgs],
+        args: ["--pdeathsig", "KILL", "--", ...unshareArgs(sandbox.kind, mounts.network), "sh", "-c", NAMESPACE_SETUP, "hookplane-sandbox", workspace, command, user, fstabFile(mounts) ?? ""],
       };
     }
     if (sandbox.orphanGuard === "process-group") {
@@ -193,7 +243,8 @@ function probe(sandbox: ShellSandbox): string | undefined {
 }
 
 const KEY = Symbol.for("hookplane.shellSandbox");
-type GlobalWithSandbox = typeof globalThis & { [KEY]?: ShellSandbox };
+const FSTAB_DIR = Symbol.for("hookplane.shellSandboxFstabs");
+type GlobalWithSandbox = typeof globalThis & { [KEY]?: ShellSandbox; [FSTAB_DIR]?: string };
 
 /** The best level that holds on this machine, probed once per process (about 50 ms). */
 export function detectShellSandbox(): ShellSandbox {
