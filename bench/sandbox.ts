@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { plainShell, type ShellLauncher } from "@/lib/hooks/ports";
 import { serverShellPolicy } from "@/lib/security/code-execution";
 import { detectShellSandbox } from "@/lib/security/shell-sandbox";
-import { killLeftovers, processesWith, startStepWorker } from "@/lib/security/test-support/step-processes";
+import { killLeftovers, processesWith, startStepWorker, type StepLaunch } from "@/lib/security/test-support/step-processes";
 import { runShell } from "@/lib/tools/shell-tool";
 import { summarize } from "./bench-support";
 
@@ -34,7 +34,7 @@ async function stepLatency(launcher: ShellLauncher, workspace: string, n = 30) {
 }
 
 /** One kill -9 trial: ms from the kill until the step's processes are gone (or "survived"), and the file. */
-async function orphanTrial(kind: "tool" | "command", launch: "sandbox" | "plain") {
+async function orphanTrial(kind: "tool" | "command", launch: StepLaunch) {
   const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookplane-bench-orphan-")));
   const markers = [`sleep 3.${process.pid}${Date.now() % 100000}`];
   try {
