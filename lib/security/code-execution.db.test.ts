@@ -325,6 +325,20 @@ describe("an admin's shell steps (switch on)", () => {
     expect(readFileSync(path.join(workspace, "checked.txt"), "utf8")).toBe(`checking ${INJECTION}\nin single quotes: ${INJECTION}\n`);
   });
 
+  test("the file tools and the shell share the workspace: the step (not root) can change what write_file wrote", async () => {
+    process.env[SWITCH] = "1";
+    const agent = await createAgentAs(admin, {
+      name: "editor",
+      tools: ["write_file", "shell"],
+      script: [{ toolCalls: [{ name: "write_file", input: { path: "notes/a.txt", content: "one\n" } }] }, shellTurn("echo two >> notes/a.txt && cat notes/a.txt"), { text: "done" }],
+    });
+    const { events } = await runToEnd(agent.name);
+    expect(toolOutputs(events)).toEqual([
+      { output: "wrote 4 bytes to notes/a.txt", isError: false },
+      { output: "one\ntwo\n", isError: false },
+    ]);
+  });
+
   test("with HOOKPLANE_SHELL_NETWORK=host a sandboxed step reaches the network (the setting is the one in force)", async () => {
     if (sandbox.kind === "none") return; // no network namespace to leave out
     process.env[SWITCH] = "1";

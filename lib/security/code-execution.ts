@@ -16,7 +16,7 @@ import path from "node:path";
 import { resolveDataDir } from "@/db/client";
 import type { ShellLauncher } from "@/lib/hooks/ports";
 import { CODE_EXECUTION_OFF } from "@/lib/hooks/trust";
-import { detectShellSandbox, sandboxLauncher, type ShellSandbox } from "./shell-sandbox";
+import { detectShellSandbox, giveWorkspace, sandboxLauncher, type ShellSandbox } from "./shell-sandbox";
 
 export const CODE_EXECUTION_SWITCH = "HOOKPLANE_ALLOW_CODE_EXECUTION";
 
@@ -132,6 +132,11 @@ export interface ShellPolicy {
   /** Set when shell steps must not run: the tool answers this instead of starting anything. */
   refusal: string | undefined;
   launcher: ShellLauncher;
+  /**
+   * Called with a run's workspace when its tools are set up, before any tool writes there: the
+   * folder goes to the user shell steps run as, so files the server writes follow it.
+   */
+  prepareWorkspace?: (dir: string) => void;
 }
 
 /**
@@ -147,7 +152,12 @@ export function serverShellPolicy(env: Record<string, string | undefined> = proc
   }
   const refusal = codeExecutionRefusal(settings);
   if (refusal) return { refusal, launcher: refuseToLaunch(refusal) };
-  return { refusal: undefined, launcher: sandboxLauncher(detectShellSandbox(), { ...sandboxMounts(settings, env), network: settings.network }) };
+  const sandbox = detectShellSandbox();
+  return {
+    refusal: undefined,
+    launcher: sandboxLauncher(sandbox, { ...sandboxMounts(settings, env), network: settings.network }),
+    prepareWorkspace: (dir) => giveWorkspace(dir, sandbox.runAs),
+  };
 }
 
 /** A launcher that never starts anything: the last line should a caller skip the refusal. */

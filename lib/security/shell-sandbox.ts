@@ -190,8 +190,11 @@ function unshareArgs(kind: "namespaces" | "user-namespaces", network: "none" | "
   ];
 }
 
-/** Gives the workspace folder to the step's user, so the step can write where it runs. */
-function giveWorkspace(workspace: string, runAs: ShellSandbox["runAs"]) {
+/**
+ * Gives the workspace folder to the step's user, so the step can write where it runs (and files
+ * the server's tools create there follow it: workspace-path.ts giveToWorkspaceOwner).
+ */
+export function giveWorkspace(workspace: string, runAs: ShellSandbox["runAs"]) {
   if (!runAs) return;
   const stat = statSync(workspace);
   if (stat.uid !== runAs.uid || stat.gid !== runAs.gid) chownSync(workspace, runAs.uid, runAs.gid);

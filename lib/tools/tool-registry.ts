@@ -48,6 +48,12 @@ function describeIssues(error: z.ZodError): string {
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const outputCap = options.outputCap ?? DEFAULT_OUTPUT_CAP;
   const shell = options.shell ?? serverShellPolicy();
+  try {
+    shell.prepareWorkspace?.(options.workspaceDir);
+  } catch (error) {
+    // No workspace yet (a registry built before its run made one): the first step gives it.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
   const tools: ToolImplementation[] = [
     shellTool({
       workspaceDir: options.workspaceDir,
