@@ -64,7 +64,7 @@ async function main(t: TestDatabase, dataDir: string) {
     const ws1 = await subscribe(run1.id, () => {
       if (++received === THROUGHPUT_EVENTS) done();
     });
-    const writer = createRunEventWriter(t.db, { runId: run1.id, lastSeq: 0, totals: zeroTotals, toolsUsed: [], blocked: false });
+    const writer = createRunEventWriter(t.db, { runId: run1.id, mode: "owner", lastSeq: 0, totals: zeroTotals, toolsUsed: [], blocked: false });
     const startedAt = performance.now();
     for (let i = 0; i < THROUGHPUT_EVENTS; i++) {
       writer.emit("tool.post", { toolName: "shell", output: `line ${i}`, isError: false, durationMs: 1 });
@@ -94,7 +94,7 @@ async function main(t: TestDatabase, dataDir: string) {
     const run3 = await createRun(t.db, { agentId: agent.id, prompt: "latency", source: "bench" });
     const latencies: number[] = [];
     const ws3 = await subscribe(run3.id, (_seq, data) => latencies.push(performance.now() - Number(data.sentAt)));
-    const writer3 = createRunEventWriter(t.db, { runId: run3.id, lastSeq: 0, totals: zeroTotals, toolsUsed: [], blocked: false });
+    const writer3 = createRunEventWriter(t.db, { runId: run3.id, mode: "owner", lastSeq: 0, totals: zeroTotals, toolsUsed: [], blocked: false });
     const ticks = RATE_SECONDS * 100;
     const rateStart = performance.now();
     for (let tick = 0; tick < ticks; tick++) {

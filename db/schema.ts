@@ -199,7 +199,25 @@ export const runEvents = pgTable(
   (t) => [uniqueIndex("run_events_run_seq_uq").on(t.runId, t.seq)],
 );
 
-export const APPROVAL_STATUSES = ["pending", "approved", "denied", "timed_out"] as const;
+/**
+ * A run's transcript, one row per message, appended as the loop goes: the checkpoint on the run
+ * row stays small (where the loop stands), so saving it costs the same at the 10th step as at the
+ * 10,000th.
+ */
+export const runMessages = pgTable(
+  "run_messages",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    stage: integer("stage").notNull(),
+    idx: integer("idx").notNull(),
+    message: jsonb("message").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.stage, t.idx] })],
+);
+
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "timed_out", "abandoned"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export const approvals = pgTable(
@@ -276,6 +294,8 @@ export const secrets = pgTable("secrets", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull().unique(),
   ciphertext: text("ciphertext").notNull(),
+  /** Hosts a request carrying the value may go to (`api.example.com`, `*.slack.com`); empty: none. */
+  hosts: text("hosts").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -32,7 +32,7 @@ test("import a herdctl agent: detected dialect, preview with warnings, apply, an
   await expect(preview).toContainText("deal-watcher");
   await expect(page.getByTestId("preview-hook")).toHaveCount(2);
   await expect(preview).toContainText("session.end");
-  // A shell hook needs an admin, and the ${ENV} reference became a secret, said as a warning.
+  // A shell hook needs an admin, and the ${ENV} channel is kept as written (not a credential), said as a warning.
   await expect(preview).toContainText("DISCORD_CHANNEL_ID");
   await page.screenshot({ path: testInfo.outputPath("import-preview.png"), fullPage: true });
 

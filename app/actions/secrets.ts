@@ -4,15 +4,20 @@ import { revalidatePath } from "next/cache";
 import { getDatabase } from "@/db/client";
 import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { requireActionRole } from "@/lib/auth/current-principal";
-import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/secrets/secret-store";
+import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema, splitHosts } from "@/lib/secrets/secret-store";
 
 const secretFormSchema = secretValueSchema.extend({ name: secretNameSchema });
 
-/** The value goes in and is never sent back, not even in an error. */
+/**
+ * The value goes in and is never sent back, not even in an error. Hosts are one text, split at
+ * commas and spaces; left empty, a stored secret keeps its hosts.
+ */
 export async function setSecretAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   try {
     const principal = await requireActionRole("admin");
-    const parsed = secretFormSchema.safeParse({ name: form.get("name"), value: form.get("value") });
+    const hostsText = typeof form.get("hosts") === "string" ? String(form.get("hosts")) : "";
+    const hosts = hostsText.trim() ? splitHosts(hostsText) : undefined;
+    const parsed = secretFormSchema.safeParse({ name: form.get("name"), value: form.get("value"), hosts });
     if (!parsed.success) return zodToActionState(parsed.error);
     const { db } = await getDatabase();
     const saved = await putSecretAudited(db, getSecretBox(), principal, parsed.data);

@@ -67,7 +67,7 @@ export function ApprovalInbox({ canDecide }: { canDecide: boolean }) {
                 <tr key={a.id} className="border-t border-zinc-100 dark:border-zinc-800">
                   <td className="py-1.5 font-mono text-xs">{a.toolName}</td>
                   <td className="py-1.5">{a.agentName}</td>
-                  <td className="py-1.5">{a.status === "timed_out" ? "timed out" : a.status}</td>
+                  <td className="py-1.5">{a.status === "timed_out" ? "timed out" : a.status === "abandoned" ? "abandoned (nobody waits)" : a.status}</td>
                   <td className="py-1.5">{a.decidedBy ?? "—"} {a.decidedVia && <span className="text-zinc-500">via {a.decidedVia}</span>}</td>
                   <td className="py-1.5 text-xs text-zinc-500">{formatTime(a.decidedAt)}</td>
                   <td className="py-1.5 text-xs">{a.reason}</td>

@@ -9,6 +9,7 @@ import { apiFetch } from "@/lib/client/api-fetch";
 import { ApprovalCard, type PendingApproval } from "./approval-card";
 import { StatusBadge, formatTime, formatUsd, summarizeEvent } from "./run-format";
 import { addToTimeline, emptyTimeline, spanStatus, type SpanStatus, type TimelineState } from "./timeline-rows";
+import type { ClientMessage } from "@/lib/stream/protocol";
 import { useLiveSocket } from "./use-live-socket";
 
 export interface RunSummary {
@@ -147,6 +148,8 @@ function EventRow({ event, open, onToggle, hooks }: { event: RunEvent; open: boo
 const SPAN_STYLES: Record<SpanStatus, string> = {
   running: "text-sky-700 dark:text-sky-300",
   "waiting approval": "text-violet-700 dark:text-violet-300",
+  abandoned: "text-zinc-500 dark:text-zinc-400",
+  interrupted: "text-amber-700 dark:text-amber-300",
   denied: "text-red-700 dark:text-red-300",
   error: "text-red-700 dark:text-red-300",
   done: "text-emerald-700 dark:text-emerald-300",
@@ -245,7 +248,7 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
 
   // Stored events come in a few large HTTP pages; the socket then streams from the last one
   // (subscribing with `after`), so a 20,000-event run is not 20,000 socket messages.
-  const sendRef = useRef<((msg: unknown) => void) | undefined>(undefined);
+  const sendRef = useRef<((msg: ClientMessage) => void) | undefined>(undefined);
   const historyLoaded = useRef(false);
   const subscribeRun = useCallback(() => {
     if (historyLoaded.current) sendRef.current?.({ type: "subscribe", topic: `run:${run.id}`, after: lastSeq.current });
@@ -284,16 +287,15 @@ export function RunView({ initial, canOperate }: { initial: RunSummary; canOpera
     },
     (msg) => {
       if (msg.type === "event" && msg.runId === run.id) {
-        const seq = Number(msg.seq);
+        const seq = msg.seq;
         if (seq !== lastSeq.current + 1) return; // the hub guarantees order; ignore anything else
         lastSeq.current = seq;
-        const ev = msg.event as { type: string; ts: string; data: Record<string, unknown> };
-        const event = { seq, type: ev.type, ts: ev.ts, data: ev.data };
+        const event = { seq, type: msg.event.type, ts: msg.event.ts, data: msg.event.data };
         if (pausedRef.current) held.current.push(event);
         else enqueue([event]);
         refreshLedger();
-      } else if (msg.type === "run" && (msg.run as RunSummary).id === run.id) {
-        setRun((current) => ({ ...current, ...(msg.run as RunSummary) }));
+      } else if (msg.type === "run" && msg.run.id === run.id) {
+        setRun((current) => ({ ...current, ...(msg.run as unknown as RunSummary) }));
       } else if (msg.type === "approval") {
         void queryClient.invalidateQueries({ queryKey: ["approvals"] });
       }

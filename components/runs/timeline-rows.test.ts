@@ -24,3 +24,19 @@ test("a denied call is a denied span; earlier row objects are not mutated", () =
   const span = next.rows[0];
   expect(span.kind === "span" && spanStatus(span.events)).toBe("denied");
 });
+
+test("a call cut short by a crash reads interrupted; a wait nobody answered before the run ended reads abandoned", () => {
+  const interrupted = [
+    ev(1, "tool.pre", { toolCallId: "c1" }),
+    ev(2, "loop.tool_interrupted", { toolCallId: "c1", retried: false }),
+    ev(3, "tool.post", { toolCallId: "c1", isError: true }),
+  ];
+  expect(spanStatus(interrupted)).toBe("interrupted");
+  const retried = [ev(1, "tool.pre", { toolCallId: "c1" }), ev(2, "loop.tool_interrupted", { toolCallId: "c1", retried: true }), ev(3, "tool.post", { toolCallId: "c1", isError: false })];
+  expect(spanStatus(retried)).toBe("done");
+  const abandoned = [ev(1, "tool.pre", { toolCallId: "c2" }), ev(2, "approval.requested", { toolCallId: "c2" }), ev(3, "approval.settled", { toolCallId: "c2", status: "abandoned" })];
+  expect(spanStatus(abandoned)).toBe("abandoned");
+  let state = emptyTimeline();
+  state = addToTimeline(state, interrupted);
+  expect(state.rows.filter((r) => r.kind === "span")).toHaveLength(1);
+});

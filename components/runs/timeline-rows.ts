@@ -47,13 +47,15 @@ export function addToTimeline(state: TimelineState, events: TimelineEvent[]): Ti
   return { rows, spans };
 }
 
-export type SpanStatus = "running" | "waiting approval" | "denied" | "error" | "done";
+export type SpanStatus = "running" | "waiting approval" | "abandoned" | "interrupted" | "denied" | "error" | "done";
 
 export function spanStatus(events: TimelineEvent[]): SpanStatus {
   const types = new Set(events.map((e) => e.type));
   if (types.has("loop.tool_denied")) return "denied";
   const post = events.find((e) => e.type === "tool.post");
+  if (events.some((e) => e.type === "loop.tool_interrupted" && e.data.retried === false)) return "interrupted";
   if (post) return post.data.isError ? "error" : "done";
   if (types.has("approval.requested") && !types.has("approval.settled")) return "waiting approval";
+  if (events.some((e) => e.type === "approval.settled" && e.data.status === "abandoned")) return "abandoned";
   return "running";
 }

@@ -5,10 +5,11 @@
  * run stream resumes from the last seq it saw (`after`): no gap and no duplicate on reconnect.
  */
 import { useEffect, useRef, useState } from "react";
+import { parseServerMessage, type ClientMessage, type ServerMessage } from "@/lib/stream/protocol";
 
 export type SocketState = "connecting" | "open" | "closed";
 
-export function useLiveSocket(onOpen: (send: (msg: unknown) => void) => void, onMessage: (msg: Record<string, unknown>) => void) {
+export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => void, onMessage: (msg: ServerMessage) => void) {
   const [state, setState] = useState<SocketState>("connecting");
   const handlers = useRef({ onOpen, onMessage });
   handlers.current = { onOpen, onMessage };
@@ -28,11 +29,9 @@ export function useLiveSocket(onOpen: (send: (msg: unknown) => void) => void, on
         handlers.current.onOpen((msg) => socket?.send(JSON.stringify(msg)));
       };
       socket.onmessage = (event) => {
-        try {
-          handlers.current.onMessage(JSON.parse(String(event.data)));
-        } catch {
-          // ignore a malformed frame
-        }
+        // A frame this client does not understand is ignored.
+        const message = parseServerMessage(String(event.data));
+        if (message) handlers.current.onMessage(message);
       };
       socket.onclose = () => {
         setState("closed");

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/lib/stream/channels";
 import type { Db } from "../client";
-import { agents, runs, type RunStatus } from "../schema";
+import { agents, approvals, runMessages, runs, type RunStatus } from "../schema";
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -75,11 +75,12 @@ export async function getRunByExternalSession(db: Db, params: { agentId: string;
   return row;
 }
 
-export async function setRunStatus(db: Db, params: { id: string; status: RunStatus }) {
+/** Moves a run between its live states; a finished run stays finished whoever comes late. */
+export async function setRunStatus(db: Db, params: { id: string; status: Exclude<RunStatus, "finished"> }) {
   await db
     .update(runs)
     .set({ status: params.status, startedAt: sql`coalesce(${runs.startedAt}, now())` })
-    .where(eq(runs.id, params.id));
+    .where(and(eq(runs.id, params.id), sql`${runs.status} <> 'finished'`));
   await announce(db, params.id);
 }
 
@@ -103,23 +104,43 @@ export async function setRunTotals(db: Db, params: { id: string; totals: RunTota
   await announce(db, params.id);
 }
 
+/**
+ * Ends a run. In the same transaction every approval still pending for it is abandoned (nobody
+ * will act on its answer any more, so it can no longer be decided), and the working transcript
+ * the checkpoint needed is dropped. Returns the approvals it abandoned.
+ */
 export async function finishRun(
   db: Db,
   params: { id: string; outcome: string; reason?: string; response?: string; totals?: RunTotals },
-) {
-  await db
-    .update(runs)
-    .set({
-      status: "finished",
-      outcome: params.outcome,
-      reason: params.reason ?? null,
-      response: params.response ?? null,
-      ...(params.totals ?? {}),
-      finishedAt: new Date(),
-      checkpoint: null,
-    })
-    .where(eq(runs.id, params.id));
-  await announce(db, params.id);
+): Promise<{ abandoned: string[] }> {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(runs)
+      .set({
+        status: "finished",
+        outcome: params.outcome,
+        reason: params.reason ?? null,
+        response: params.response ?? null,
+        ...(params.totals ?? {}),
+        finishedAt: new Date(),
+        checkpoint: null,
+      })
+      .where(eq(runs.id, params.id));
+    const abandoned = await tx
+      .update(approvals)
+      .set({
+        status: "abandoned",
+        decidedVia: "abandoned",
+        decidedAt: new Date(),
+        reason: `the run ended (${params.outcome}) before anyone decided`,
+      })
+      .where(and(eq(approvals.runId, params.id), eq(approvals.status, "pending")))
+      .returning({ id: approvals.id });
+    await tx.delete(runMessages).where(eq(runMessages.runId, params.id));
+    await announce(tx, params.id);
+    for (const { id } of abandoned) await tx.execute(sql`select pg_notify(${CHANNELS.approvals}, ${JSON.stringify({ approvalId: id })})`);
+    return { abandoned: abandoned.map((a) => a.id) };
+  });
 }
 
 export async function saveRunCheckpoint(db: Db, params: { id: string; checkpoint: unknown }) {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScriptTurn } from "@/lib/agents/agent-spec";
-import { LoopInterrupted, runAgentSession } from "./loop";
+import { INTERRUPTED_OUTPUT, LoopInterrupted, runAgentSession } from "./loop";
 import type { SessionResult } from "./loop-ports";
 import { createInMemoryCheckpointStore } from "./loop-state";
 import { makeAgent, useFreshHarnesses, type Harness } from "./test-support/session-harness";
@@ -107,7 +107,7 @@ describe("agent loop: checkpoints", () => {
     expect(ranLog(h)).toBe("a\n");
   });
 
-  it("a shutdown (LoopInterrupted) mid-tool ends nothing and the killed tool runs again on resume", async () => {
+  it("a shutdown mid-tool ends nothing; the cut-short shell step is reported as interrupted, not run again", async () => {
     const h = fresh();
     const store = createInMemoryCheckpointStore();
     const shutdown = new AbortController();
@@ -127,14 +127,71 @@ describe("agent loop: checkpoints", () => {
     await expect(runAgentSession(h.options(agent, { checkpoint: store, signal: shutdown.signal }))).rejects.toBeInstanceOf(LoopInterrupted);
     expect(h.count("session.end")).toBe(0);
     expect(ranLog(h)).toBe("once\n");
+    expect(store.saved()!.stage.toolCalls.call_2_1).toMatchObject({ verdict: "allowed", startedAt: expect.any(Number) });
+    expect(store.saved()!.stage.toolCalls.call_2_1.result).toBeUndefined();
 
     const resumed = await runAgentSession(h.options(agent, { checkpoint: store }));
     expect(resumed).toMatchObject({ outcome: "completed", response: "finished" });
-    expect(ranLog(h)).toBe("once\nslow\n");
+    // At most once: the step may have done its work before it was cut short, so it is not repeated.
+    expect(ranLog(h)).toBe("once\n");
     expect(h.count("session.start")).toBe(1);
     expect(h.count("session.end")).toBe(1);
+    expect(h.events.filter((e) => e.type === "loop.tool_interrupted").map((e) => e.data)).toEqual([
+      { toolCallId: "call_2_1", toolName: "shell", retried: false },
+    ]);
+    const posts = h.events.filter((e) => e.type === "tool.post" && e.data.toolCallId === "call_2_1");
+    expect(posts.map((e) => e.data)).toEqual([expect.objectContaining({ output: INTERRUPTED_OUTPUT, isError: true })]);
     // tool.pre of the interrupted call is not asked twice: its verdict was checkpointed.
     expect(h.dispatched.filter((e) => e.type === "tool.pre" && e.data.toolCallId === "call_2_1")).toHaveLength(1);
+  });
+
+  it("a graceful shutdown lets the step in flight finish and records it once; past the grace it is cut short", async () => {
+    for (const graceMs of [5_000, 50]) {
+      const h = fresh();
+      const store = createInMemoryCheckpointStore();
+      const shutdown = new AbortController();
+      const hardStop = new AbortController();
+      const agent = makeAgent({ script: [{ toolCalls: [{ name: "shell", input: { command: "sleep 0.4; echo slow >> ran.log" } }] }, { text: "finished" }] });
+      h.onDispatch((e) => {
+        if (e.type === "tool.pre") {
+          setTimeout(() => {
+            shutdown.abort(new LoopInterrupted("worker shutting down", { hardStop: hardStop.signal }));
+            setTimeout(() => hardStop.abort(), graceMs);
+          }, 100);
+        }
+        return undefined;
+      });
+      await expect(runAgentSession(h.options(agent, { checkpoint: store, signal: shutdown.signal }))).rejects.toBeInstanceOf(LoopInterrupted);
+      const finished = graceMs > 400;
+      expect(ranLog(h)).toBe(finished ? "slow\n" : "");
+      expect(store.saved()!.stage.toolCalls.call_1_1.result !== undefined).toBe(finished);
+      const resumed = await runAgentSession(h.options(agent, { checkpoint: store }));
+      expect(resumed.outcome).toBe("completed");
+      expect(ranLog(h)).toBe(finished ? "slow\n" : "");
+      const posts = h.events.filter((e) => e.type === "tool.post");
+      expect(posts).toHaveLength(1);
+      expect(posts[0].data.output === INTERRUPTED_OUTPUT).toBe(!finished);
+      expect(h.count("loop.tool_interrupted")).toBe(finished ? 0 : 1);
+    }
+  });
+
+  it("a call that only reads is run again after an interruption", async () => {
+    const h = fresh();
+    const store = createInMemoryCheckpointStore();
+    const agent = makeAgent({ script: [{ toolCalls: [{ name: "list_files", input: {} }] }, { text: "listed" }] });
+    const crash = new AbortController();
+    h.onDispatch((e) => {
+      // The worker dies right after the intent is stored: the call never returns.
+      if (e.type === "tool.pre") queueMicrotask(() => crash.abort(new LoopInterrupted("killed")));
+      return undefined;
+    });
+    await expect(runAgentSession(h.options(agent, { checkpoint: store, signal: crash.signal }))).rejects.toBeInstanceOf(LoopInterrupted);
+    const resumed = await runAgentSession(h.options(agent, { checkpoint: store }));
+    expect(resumed.outcome).toBe("completed");
+    expect(h.events.filter((e) => e.type === "loop.tool_interrupted").map((e) => e.data.retried)).toEqual([true]);
+    const post = h.events.filter((e) => e.type === "tool.post");
+    expect(post).toHaveLength(1);
+    expect(post[0].data.isError).toBe(false);
   });
 
   it("checkpoints are plain JSON with the documented shape", async () => {
@@ -150,12 +207,11 @@ describe("agent loop: checkpoints", () => {
       totals: { inputTokens: 60, outputTokens: 6, turns: 3 },
       stage: { index: 0, agentName: "tester", turns: 3, phase: "model", promptSubmitted: true },
     });
-    expect(saved.stage.toolCalls.call_2_2).toMatchObject({
-      toolName: "shell",
-      verdict: "allowed",
-      result: { output: "", isError: false },
-      postFired: true,
-    });
+    // A finished turn's calls live on in the transcript; the checkpoint keeps only the turn in progress.
+    expect(saved.stage.toolCalls).toEqual({});
+    expect(saved.stage.messages).toContainEqual(
+      expect.objectContaining({ role: "tool_result", toolCallId: "call_2_2", toolName: "shell", output: "", isError: false }),
+    );
     expect(store.saves).toBeGreaterThan(10);
   });
 });

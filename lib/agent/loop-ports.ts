@@ -4,6 +4,7 @@
  */
 import type { AgentSpec } from "@/lib/agents/agent-spec";
 import type { EventName, Outcome } from "@/lib/hooks/events";
+import type { SuspendPoint } from "@/lib/hooks/runtime-types";
 import type { ToolRegistry, ToolResult } from "@/lib/tools/tool-types";
 import type { CheckpointStore } from "./loop-state";
 import type { ChatMessage, ModelProvider, TokenUsage, ToolCall } from "./providers/model-provider";
@@ -13,11 +14,15 @@ export type AgentWithId = AgentSpec & { id: string };
 export interface LifecycleEvent {
   type: EventName;
   data: Record<string, unknown>;
+  /** The seq the sink gave the event when it was recorded, if it gives seqs. */
+  seq?: number;
 }
 
 /** The hook runtime's answer for one event (hook-model.md), as far as the loop needs it. */
 export interface DispatchResult {
-  verdict: "allow" | "block" | "skip";
+  /** `suspend`: a hook waits for a person; the loop checkpoints and returns `suspended`. */
+  verdict: "allow" | "block" | "skip" | "suspend";
+  suspended?: SuspendPoint & { abandoned?: string };
   reason?: string;
   /** Injected text: for model.pre into this call, otherwise into the next one. */
   context?: string[];
@@ -26,15 +31,19 @@ export interface DispatchResult {
   output?: string;
 }
 
-/** Runs the hooks bound to an event. Fills in run and agent ids itself. Expected never to throw. */
-export type HookDispatch = (event: LifecycleEvent) => Promise<DispatchResult>;
+/**
+ * Runs the hooks bound to an event. Fills in run and agent ids itself. Expected never to throw.
+ * `resume` continues a dispatch that suspended (the event was recorded then, not again);
+ * with `abandon`, nobody will wait for its approval any more and the chain ends there.
+ */
+export type HookDispatch = (event: LifecycleEvent, resume?: { point: SuspendPoint; abandon?: string }) => Promise<DispatchResult>;
 
 /**
  * Records what happened: every lifecycle event (one call each, before its hooks run) and the
  * loop's own facts (`loop.*`). A throw here means the run cannot be recorded: the loop stops
  * without session.end, and a rerun with the same checkpoint resumes it.
  */
-export type EventSink = (type: string, data: Record<string, unknown>) => void | Promise<void>;
+export type EventSink = (type: string, data: Record<string, unknown>) => number | void | Promise<number | void>;
 
 /** Which agent a transform runs for (a flow's stages each have their own). */
 export interface TransformScope {
@@ -104,7 +113,9 @@ export interface SessionTotals {
   turns: number;
 }
 
-export interface SessionResult {
+/** The run reached an outcome; session.end has fired. */
+export interface SessionEnded {
+  status: "ended";
   outcome: Outcome;
   reason?: string;
   response?: string;
@@ -112,3 +123,19 @@ export interface SessionResult {
   /** The last agent's transcript. */
   messages: ChatMessage[];
 }
+
+/**
+ * The run waits for a person: its checkpoint holds where, and running the session again with
+ * that checkpoint (once the approval settled) continues the waiting dispatch.
+ */
+export interface SessionSuspended {
+  status: "suspended";
+  outcome?: undefined;
+  reason?: undefined;
+  response?: undefined;
+  waitingOn: { event: EventName; approvalId: string; hookId: string };
+  totals: SessionTotals;
+  messages: ChatMessage[];
+}
+
+export type SessionResult = SessionEnded | SessionSuspended;

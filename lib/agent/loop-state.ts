@@ -2,7 +2,9 @@
  * What the agent loop checkpoints after every completed step, so a worker that dies mid-run can
  * resume it without re-running a finished tool call or re-firing one-time events. Plain JSON.
  */
-import type { Outcome } from "@/lib/hooks/events";
+import type { EventPayload } from "@/lib/hooks/event-payloads";
+import type { EventName, Outcome } from "@/lib/hooks/events";
+import type { SuspendPoint } from "@/lib/hooks/runtime-types";
 import type { ToolResult } from "@/lib/tools/tool-types";
 import type { ChatMessage } from "./providers/model-provider";
 
@@ -29,7 +31,12 @@ export interface ToolCallRecord {
   /** After tool.pre (or the agent's tool allowlist) decided. */
   verdict?: "allowed" | "denied";
   reason?: string;
-  /** After the tool ran. */
+  /**
+   * Set, and saved durably, just before the tool runs: a resumed loop that finds it without a
+   * result knows the call started and may have done its work (at most once, see lib/agent/README.md).
+   */
+  startedAt?: number;
+  /** After the tool ran (or, for an interrupted call that is not safe to retry, the interruption). */
   result?: ToolResult;
   durationMs?: number;
   /** After tool.post fired. */
@@ -52,7 +59,7 @@ export interface StageState {
   /** By tool call id. */
   toolCalls: Record<string, ToolCallRecord>;
   /** model.post data of the recorded response while `phase` is `model_post`. */
-  pendingModelPost?: Record<string, unknown>;
+  pendingModelPost?: EventPayload<"model.post">;
 }
 
 export interface CompletedStage {
@@ -72,6 +79,12 @@ export interface LoopState {
   /** Time worked so far; a resumed run's clock continues from here, not from the crash. */
   elapsedMs: number;
   lastMetadata?: Record<string, unknown>;
+  /**
+   * A dispatch waiting for a person: the event was recorded and the hooks before the waiting one
+   * ran; a resumed loop that reaches the same event (same key) continues that dispatch instead of
+   * recording the event again.
+   */
+  suspended?: { event: EventName; key: string; data: Record<string, unknown>; seq?: number; point: SuspendPoint };
   /** Set once the outcome is decided; session.end has fired when `ended` is true. */
   ending?: { outcome: Outcome; reason?: string; response?: string };
   ended: boolean;
@@ -79,7 +92,13 @@ export interface LoopState {
 
 export interface CheckpointStore {
   load(): Promise<LoopState | undefined>;
-  save(state: LoopState): Promise<void>;
+  /**
+   * `durable`: resolve only once the state is stored (before and after a side effect). Otherwise a
+   * store may batch the save with the ones that follow it in the same tick; a crash then replays
+   * those steps, and since their events are written with the checkpoint, the record has no trace
+   * of the first attempt (their hooks may run again).
+   */
+  save(state: LoopState, options?: { durable?: boolean }): Promise<void>;
 }
 
 export function newStage(index: number, agentName: string, prompt: string, started: boolean): StageState {

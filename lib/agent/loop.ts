@@ -7,7 +7,13 @@
  * - cancel and timeout end the run as `cancelled` / `timeout` (no `error` event);
  * - errors of the recording ports (emit, dispatch, checkpoint) are the worker's failures: they
  *   propagate without session.end, and a rerun with the same checkpoint resumes the run.
+ *
+ * Waiting is a state: when a hook waits for a person (dispatch answers `suspend`), the loop saves
+ * its checkpoint and returns `suspended`; run again with that checkpoint, it continues the waiting
+ * dispatch where it stopped (the event is not recorded twice). A cancel or timeout that finds the
+ * run waiting abandons the wait (the hook's ledger row says so) and ends the run.
  */
+import type { EventPayload, FactName, FactPayload } from "@/lib/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/hooks/events";
 import type { ToolDefinition, ToolResult } from "@/lib/tools/tool-types";
 import type {
@@ -15,6 +21,7 @@ import type {
   AgentWithId,
   DispatchResult,
   SessionResult,
+  SessionTotals,
   TransformScope,
 } from "./loop-ports";
 import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
@@ -27,9 +34,16 @@ import { asChatMessage, asToolResult, chatMessageProblem, messageListProblem, to
  * throw it from a port); no session.end fires, and an interrupted tool call runs again on resume.
  */
 export class LoopInterrupted extends Error {
-  constructor(message = "the agent loop was interrupted; resume it from its checkpoint") {
+  /**
+   * A graceful stop: the step in flight (a tool call) may finish and be recorded; only when
+   * `hardStop` aborts (the grace period ran out) is it cut short. Without it, at once.
+   */
+  readonly hardStop?: AbortSignal;
+
+  constructor(message = "the agent loop was interrupted; resume it from its checkpoint", options: { hardStop?: AbortSignal } = {}) {
     super(message);
     this.name = "LoopInterrupted";
+    this.hardStop = options.hardStop;
   }
 }
 
@@ -39,6 +53,11 @@ class StepFailure extends Error {
     super(original instanceof Error ? original.message : String(original));
     this.name = "StepFailure";
   }
+}
+
+/** Unwinds the loop to its top when a dispatch suspended; never leaves runAgentSession. */
+class Suspension {
+  constructor(readonly waitingOn: { event: EventName; approvalId: string; hookId: string }) {}
 }
 
 async function step<T>(work: () => Promise<T> | T): Promise<T> {
@@ -75,6 +94,9 @@ function deniedOutput(reason: string): string {
   return `Denied: ${reason}`;
 }
 
+/** What the model (and tool.post hooks) read for a side-effecting call a crash or shutdown cut short. */
+export const INTERRUPTED_OUTPUT = "interrupted: the previous attempt may or may not have completed";
+
 /** What the model reads for a tool result an after_tool_call transform removed (returned null). */
 export const REMOVED_TOOL_RESULT = "(no result)";
 
@@ -108,7 +130,15 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   // Cancel (the caller's signal) and the wall-clock timeout both abort in-flight provider and tool calls.
   const inflight = new AbortController();
   let timedOut = false;
-  const onCancel = () => inflight.abort(opts.signal?.reason);
+  const onCancel = () => {
+    const reason = opts.signal?.reason;
+    if (reason instanceof LoopInterrupted && reason.hardStop && !reason.hardStop.aborted) {
+      // A graceful shutdown: the step in flight finishes unless the grace period runs out first.
+      reason.hardStop.addEventListener("abort", () => inflight.abort(reason), { once: true });
+      return;
+    }
+    inflight.abort(reason);
+  };
   opts.signal?.addEventListener("abort", onCancel, { once: true });
   if (opts.signal?.aborted) inflight.abort(opts.signal.reason);
   const timer = setTimeout(
@@ -119,9 +149,11 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     Math.max(0, top.timeoutMs - state.elapsedMs),
   );
 
-  const emit = async (type: string, data: Record<string, unknown>) => {
-    await opts.emit(type, data);
+  const emit = async (type: string, data: Record<string, unknown>): Promise<number | undefined> => {
+    return (await opts.emit(type, data)) ?? undefined;
   };
+  /** The loop's own facts, typed by the catalog (lib/hooks/event-payloads.ts). */
+  const fact = <T extends FactName>(type: T, data: FactPayload<T>) => emit(type, data);
 
   const transforms = opts.transforms;
 
@@ -142,12 +174,12 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
       value = await transform(structuredClone(original));
     } catch (err) {
       if (err instanceof LoopInterrupted) throw err;
-      await emit("loop.transform_error", { point, message: errorMessage(err) });
+      await fact("loop.transform_error", { point, message: errorMessage(err) });
       return original;
     }
     const bad = problem(value);
     if (bad !== undefined) {
-      await emit("loop.transform_error", { point, message: `returned an invalid value: ${bad}` });
+      await fact("loop.transform_error", { point, message: `returned an invalid value: ${bad}` });
       return original;
     }
     return value as T;
@@ -156,15 +188,16 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   /** Messages stored since the last checkpoint: after_create_message fires for each once it is saved. */
   const created: { message: ChatMessage; scope: TransformScope }[] = [];
 
-  const save = async () => {
+  const save = async (durable = false) => {
     state.elapsedMs = now() - startedAt;
-    await opts.checkpoint?.save(state);
+    // Messages waiting for after_create_message are reported only once they are stored for good.
+    await opts.checkpoint?.save(state, { durable: durable || created.length > 0 });
     for (const { message, scope } of created.splice(0)) {
       try {
         await transforms!.afterCreateMessage!(structuredClone(message), scope);
       } catch (err) {
         if (err instanceof LoopInterrupted) throw err;
-        await emit("loop.transform_error", { point: "after_create_message", message: errorMessage(err) });
+        await fact("loop.transform_error", { point: "after_create_message", message: errorMessage(err) });
       }
     }
   };
@@ -219,7 +252,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     );
     if (afterCall === null) {
       // Standard Agents drops the result; a tool call must keep one for the providers, so it is empty.
-      await emit("loop.tool_result_removed", { toolCallId: call.id, toolName: call.name });
+      await fact("loop.tool_result_removed", { toolCallId: call.id, toolName: call.name });
       return { output: REMOVED_TOOL_RESULT, isError: false };
     }
     const stored = await transformed(
@@ -231,10 +264,43 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     return asToolResult(stored);
   };
 
-  /** One lifecycle event: recorded once, then its hooks run. */
-  const fire = async (type: EventName, data: Record<string, unknown>): Promise<DispatchResult> => {
-    await emit(type, data);
-    return opts.dispatch({ type, data });
+  /** What tells one firing of an event from another, so a resumed loop finds the one that waits. */
+  const keyOf = (type: EventName, data: Record<string, unknown>) =>
+    typeof data.toolCallId === "string" ? `${type}:${data.toolCallId}` : `${type}:${state.stage.index}:${state.totals.turns}`;
+
+  /**
+   * One lifecycle event: recorded once, then its hooks run. The dispatch that waited for a person
+   * is continued, not repeated, when the resumed loop gets back to it.
+   */
+  const fire = async <T extends EventName>(type: T, data: EventPayload<T>): Promise<DispatchResult> => {
+    const key = keyOf(type, data);
+    const waiting = state.suspended;
+    let result: DispatchResult;
+    let seq: number | undefined;
+    if (waiting && waiting.event === type && waiting.key === key) {
+      seq = waiting.seq;
+      result = await opts.dispatch({ type, data, seq }, { point: waiting.point });
+      state.suspended = undefined;
+    } else {
+      seq = await emit(type, data);
+      result = await opts.dispatch({ type, data, seq });
+    }
+    if (result.verdict === "suspend" && result.suspended && result.suspended.abandoned === undefined) {
+      const { abandoned: _, ...point } = result.suspended;
+      state.suspended = { event: type, key, data, ...(seq !== undefined && { seq }), point };
+      await save();
+      throw new Suspension({ event: type, approvalId: point.approvalId, hookId: point.hookId });
+    }
+    return result;
+  };
+
+  /** The run ends while a hook waits for a person: that hook's row says the wait was abandoned. */
+  const abandonWait = async (why: string) => {
+    const waiting = state.suspended;
+    if (!waiting) return;
+    await opts.dispatch({ type: waiting.event, data: waiting.data, seq: waiting.seq }, { point: waiting.point, abandon: why });
+    state.suspended = undefined;
+    await save();
   };
 
   const queueReminders = (result: DispatchResult) => {
@@ -299,7 +365,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   const flushReminders = async (stage: StageState, agent: AgentWithId, texts: string[], when: "pending" | "model.pre") => {
     if (texts.length === 0) return;
     for (const text of texts) await addMessage(stage, agent, { role: "system_reminder", text });
-    await emit("loop.reminders", { texts, source: when });
+    await fact("loop.reminders", { texts, source: when });
   };
 
   /** Works the tool calls of the last assistant message; each completed step is checkpointed. */
@@ -317,7 +383,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         if (!offered.has(call.name)) {
           record.verdict = "denied";
           record.reason = `tool "${call.name}" is not available to agent ${agent.name}`;
-          await emit("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "agent" });
+          await fact("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "agent" });
           await save();
           continue;
         }
@@ -326,19 +392,33 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         if (pre.verdict === "block") {
           record.verdict = "denied";
           record.reason = pre.reason ?? "blocked by a hook";
-          await emit("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "hook" });
+          await fact("loop.tool_denied", { toolCallId: call.id, toolName: call.name, reason: record.reason, by: "hook" });
         } else record.verdict = "allowed";
         await save();
         if (record.verdict === "denied") continue;
       }
+      if (!record.result && record.startedAt !== undefined && !opts.tools.retrySafe(call.name, call.input)) {
+        // It started before a crash or shutdown and left no result: it may have done its work.
+        // Running it again could do it twice; the model and tool.post hooks decide what comes next.
+        record.result = { output: INTERRUPTED_OUTPUT, isError: true };
+        record.durationMs = 0;
+        await fact("loop.tool_interrupted", { toolCallId: call.id, toolName: call.name, retried: false });
+        await save(true);
+      }
       if (!record.result) {
-        const started = now();
+        if (record.startedAt !== undefined) await fact("loop.tool_interrupted", { toolCallId: call.id, toolName: call.name, retried: true });
+        // The intent is stored before the effect, the result right after it.
+        record.startedAt = now();
+        await save(true);
         const result = await step(() => opts.tools.call(call.name, call.input, inflight.signal));
-        // A tool killed by a shutdown did not finish: leave it unrecorded so the resumed run redoes it.
-        throwIfInterrupted();
-        record.durationMs = now() - started;
+        // A tool cut short by a shutdown did not finish: its intent stays without a result, and the
+        // resumed run reports it as interrupted (or runs it again if it only reads). One that
+        // finished within a graceful shutdown's grace period is recorded before the loop stops.
+        if (inflight.signal.aborted) throwIfInterrupted();
+        record.durationMs = now() - record.startedAt;
         record.result = await resultToStore(agent, call, result);
-        await save();
+        await save(true);
+        throwIfInterrupted();
       }
       const post = await fire("tool.post", {
         toolName: call.name,
@@ -367,7 +447,7 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     const metadata = await readMetadata();
     if (metadata !== undefined && JSON.stringify(metadata) !== JSON.stringify(state.lastMetadata)) {
       state.lastMetadata = metadata;
-      await emit("loop.metadata", { metadata });
+      await fact("loop.metadata", { metadata });
     }
     return true;
   };
@@ -420,7 +500,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
       }
 
       if (stage.phase === "model_post") {
-        const post = await fire("model.post", stage.pendingModelPost ?? {});
+        if (!stage.pendingModelPost) throw new Error("checkpoint in model_post without the response's model.post data");
+        const post = await fire("model.post", stage.pendingModelPost);
         queueReminders(post);
         stage.pendingModelPost = undefined;
         const answer = lastAssistant(stage.messages)!;
@@ -442,6 +523,8 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         const calls = lastAssistant(stage.messages)!.toolCalls;
         if (!(await runToolCalls(agent, stage, calls))) return undefined;
         stage.phase = "model";
+        // The results are in the transcript now; the checkpoint keeps only the turn in progress.
+        stage.toolCalls = {};
         await save();
       }
     }
@@ -516,20 +599,23 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     await save();
   };
 
+  const totals = (): SessionTotals => ({
+    inputTokens: state.totals.inputTokens,
+    outputTokens: state.totals.outputTokens,
+    cachedTokens: state.totals.cachedTokens,
+    costUsd: state.totals.costUsd,
+    durationMs: state.elapsedMs,
+    turns: state.totals.turns,
+  });
+
   const result = (): SessionResult => {
     const ending = state.ending!;
     return {
+      status: "ended",
       outcome: ending.outcome,
       ...(ending.reason !== undefined && { reason: ending.reason }),
       ...(ending.response !== undefined && { response: ending.response }),
-      totals: {
-        inputTokens: state.totals.inputTokens,
-        outputTokens: state.totals.outputTokens,
-        cachedTokens: state.totals.cachedTokens,
-        costUsd: state.totals.costUsd,
-        durationMs: state.elapsedMs,
-        turns: state.totals.turns,
-      },
+      totals: totals(),
       messages: state.stage.messages,
     };
   };
@@ -537,27 +623,46 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
   try {
     if (state.ended) return result();
     if (loaded) {
-      await emit("loop.resumed", { stage: state.stage.index, phase: state.stage.phase, turn: state.totals.turns });
+      await fact("loop.resumed", { stage: state.stage.index, phase: state.stage.phase, turn: state.totals.turns });
+    }
+    // A cancel or timeout that came while the run waited for a person ends it here.
+    if (state.suspended && !state.ending) {
+      const stop = interruption();
+      if (stop) {
+        await abandonWait(stop.reason);
+        end(stop.outcome, stop.reason);
+        await save();
+      }
     }
 
     if (!state.ending) {
       try {
         await runUntilOutcome();
       } catch (err) {
-        if (!(err instanceof StepFailure)) throw err;
-        if (err.original instanceof LoopInterrupted) throw err.original;
-        const stop = interruption();
-        if (stop) end(stop.outcome, stop.reason);
-        else {
-          // hook-model.md: `error` comes just before session.end, so the failed agent stops first.
-          await stopStartedFlowAgent();
-          await fire("error", { message: err.message, stack: trimmedStack(err.original) });
-          end("failed", err.message);
+        if (err instanceof Suspension) {
+          const stop = interruption();
+          if (!stop) return { status: "suspended", waitingOn: err.waitingOn, totals: totals(), messages: state.stage.messages };
+          await abandonWait(stop.reason);
+          end(stop.outcome, stop.reason);
+          await save();
+        } else {
+          if (!(err instanceof StepFailure)) throw err;
+          if (err.original instanceof LoopInterrupted) throw err.original;
+          const stop = interruption();
+          if (stop) end(stop.outcome, stop.reason);
+          else {
+            // hook-model.md: `error` comes just before session.end, so the failed agent stops first.
+            await stopStartedFlowAgent();
+            await fire("error", { message: err.message, stack: trimmedStack(err.original) });
+            end("failed", err.message);
+          }
+          await save();
         }
-        await save();
       }
     }
 
+    // Ended by a limit or a cancel found between steps while a hook still waited for a person.
+    if (state.suspended) await abandonWait(state.ending!.reason ?? state.ending!.outcome);
     await stopStartedFlowAgent();
 
     const ending = state.ending!;

@@ -3,10 +3,9 @@
  * talks over HTTP to the real route handlers (served by node:http in this process) on a fresh
  * database; approvals are decided through the approvals API while the CLI waits.
  */
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runHookplaneCli, type CliResult } from "./hook-cli-runner";
 import { expireIdleSessions } from "./session-ingest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
@@ -27,36 +26,14 @@ import * as runsCancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
 
-const CLI = path.resolve(import.meta.dirname, "../../bin/hookplane.mjs");
-
 let t: TestDatabase;
 let server: RouteServer;
 let operator: string;
 let viewer: string;
 let guardedId: string;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  exitedAt: number;
-  json: () => Record<string, unknown>;
-}
-
 function runCli(args: string[], stdin: unknown, env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, HOOKPLANE_AGENT: undefined, HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr, exitedAt: Date.now(), json: () => JSON.parse(stdout) }));
-    child.stdin.end(typeof stdin === "string" ? stdin : JSON.stringify(stdin));
-  });
+  return runHookplaneCli(args, stdin, { HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator, ...env });
 }
 
 const hook = (agentId: string, spec: Record<string, unknown>) =>
@@ -300,6 +277,24 @@ describe("POST /api/v1/ingest/events", () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error.issues[0].path).toBe("event.type");
     expect((await send({ agent: "guarded", sessionId: "rt-2", event: { type: "tool.pre" } }, viewer)).status).toBe(403);
+  });
+
+  test("a payload that breaks its event's schema is refused at its path, and nothing is recorded", async () => {
+    const before = (await listRuns(t.db, { limit: 500 })).length;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: "tool.pre", data: { toolInput: {} } }, "event.data.toolName"],
+      [{ type: "tool.pre", data: { toolName: 42 } }, "event.data.toolName"],
+      [{ type: "tool.post", data: { toolName: "Bash", isError: "yes" } }, "event.data.isError"],
+      [{ type: "model.post", data: { model: "gpt", inputTokens: -1 } }, "event.data.inputTokens"],
+      [{ type: "session.end", data: { outcome: "exploded" } }, "event.data.outcome"],
+      [{ type: "agent.start", data: {} }, "event.data.agentName"],
+    ];
+    for (const [event, path] of cases) {
+      const res = await send({ agent: "guarded", sessionId: "rt-typed", source: "my-runtime", event });
+      expect(res.status, JSON.stringify(event)).toBe(422);
+      expect(res.body.error.issues.map((i: { path: string }) => i.path)).toContain(path);
+    }
+    expect((await listRuns(t.db, { limit: 500 })).length).toBe(before);
   });
 });
 

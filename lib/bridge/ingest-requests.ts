@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { agentNameSchema } from "@/lib/agents/agent-spec";
-import { EVENT_NAMES } from "@/lib/hooks/events";
+import { ingestPayloadSchema } from "@/lib/hooks/event-payloads";
+import { EVENT_NAMES, type EventName } from "@/lib/hooks/events";
 import type { DispatchResult } from "@/lib/hooks/runtime-types";
 
 /** Events the caller reports; approval.* are Hookplane's own and written by the approval port. */
@@ -21,7 +22,13 @@ export const ingestEventSchema = z
         type: z.enum(INGESTIBLE),
         data: z.record(z.string(), z.unknown()).default({}),
       })
-      .strict(),
+      .strict()
+      // The payload is checked against the event's own schema (the catalog's), issues at their path.
+      .superRefine((event, ctx) => {
+        const checked = ingestPayloadSchema(event.type as EventName).safeParse(event.data);
+        if (checked.success) return;
+        for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: ["data", ...issue.path] } as never);
+      }),
   })
   .strict();
 export type IngestEventRequest = z.infer<typeof ingestEventSchema>;

@@ -5,29 +5,24 @@
  * decision goes back to the caller. No worker executes such a run: its loop runs elsewhere.
  *
  * An `approve` hook holds the caller's request until a person decides or the approval's own
- * timeout policy answers; if the caller goes away first (its request aborts), the answer is a
- * deny nobody reads and the approval stays in the inbox until its timeout.
+ * timeout policy answers; if the caller goes away first (its request aborts), the approval is
+ * abandoned (it can no longer be decided) and nothing records the tool as denied: the agent may
+ * have gone on without the answer. A session that ends abandons what is still pending.
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { DbHandle } from "@/db/client";
-import { getOrStartExternalRun, listIdleExternalRuns, noteExternalToolUse } from "@/db/queries/external-runs";
+import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
-import { appendRunEvents } from "@/db/queries/run-events";
-import { finishRun, getRun, setRunStatus, type RunRow } from "@/db/queries/runs";
+import { getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { finishRun, type RunRow } from "@/db/queries/runs";
 import { findAgentOr404 } from "@/lib/agents/agent-service";
 import type { Principal } from "@/lib/auth/roles";
-import type { HookEvent } from "@/lib/hooks/event";
 import { isBlockingEvent, type EventName } from "@/lib/hooks/events";
 import type { DispatchResult } from "@/lib/hooks/runtime-types";
-import { createDbApprovalPort } from "@/lib/runs/approval-port";
 import { processApprovalWaiter } from "@/lib/runs/approval-waiter-registry";
-import { createRunHookRuntime } from "@/lib/runs/hook-runtime-factory";
-import { loadRunHooks } from "@/lib/runs/run-hooks";
+import { openRunSession, type RunSession } from "@/lib/runs/run-session";
 import { ensureWorkspacesDir } from "@/lib/security/code-execution";
-import { createToolRegistry } from "@/lib/tools/tool-registry";
 
 /** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
 const HOLD_FOR_APPROVAL_MS = 7 * 24 * 3600 * 1000;
@@ -101,25 +96,30 @@ export async function ingestSessionEvent(
   if (run.status === "finished") {
     return { runId: run.id, seq: 0, result: blocking ? denied(`This session was cancelled in Hookplane${run.reason ? `: ${run.reason}` : ""}`) : undefined };
   }
+  const session = await openSession(handle, run, agent, input);
   if (run.cancelRequested) {
-    await endSession(handle, run, agent, { outcome: "cancelled", reason: "cancelled in Hookplane" }, input);
+    await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
     return { runId: run.id, seq: 0, result: blocking ? denied("This session was cancelled in Hookplane") : undefined };
   }
 
-  const seq = await appendRunEvents(db, { runId: run.id, events: [{ type: input.type, data: input.data }] });
-  if (input.type === "tool.pre" && typeof input.data.toolName === "string" && !run.toolsUsed.includes(input.data.toolName)) {
-    await noteExternalToolUse(db, { id: run.id, toolName: input.data.toolName });
-  }
+  const seq = await session.writer.record(input.type, input.data);
   if (!isDispatchedEvent(input.type)) return { runId: run.id, seq };
 
-  const result = await dispatchToHooks(handle, run, agent, input, seq, signal);
-  if (input.type === "tool.pre" && result.verdict === "block") {
-    await appendRunEvents(db, {
-      runId: run.id,
-      events: [{ type: "loop.tool_denied", data: { toolCallId: input.data.toolCallId, toolName: input.data.toolName, reason: result.reason, by: "hook" } }],
+  // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
+  const result = await session.dispatch({ type: input.type, data: input.data, seq }, input.type === "session.end" ? {} : { signal });
+  const callerLeft = signal?.aborted === true;
+  // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
+  // (the agent may well have gone on and run the tool: its tool.post will say so).
+  const deniesTool = input.type === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft));
+  if (deniesTool) {
+    await session.writer.record("loop.tool_denied", {
+      toolCallId: input.data.toolCallId,
+      toolName: input.data.toolName,
+      reason: result.reason ?? result.suspended?.abandoned ?? "no decision",
+      by: "hook",
     });
-    await noteExternalToolUse(db, { id: run.id, toolName: String(input.data.toolName), blocked: true });
   }
+  await session.writer.flush();
   if (input.type === "session.end") {
     await finishRun(db, {
       id: run.id,
@@ -127,74 +127,38 @@ export async function ingestSessionEvent(
       reason: typeof input.data.reason === "string" ? input.data.reason : undefined,
       response: typeof input.data.response === "string" ? input.data.response : undefined,
     });
-  } else if (signal?.aborted) {
-    // The caller left while an approval held it; the run itself goes on.
-    const current = await getRun(db, { id: run.id });
-    if (current?.status === "waiting_approval") await setRunStatus(db, { id: run.id, status: "running" });
   }
-  return { runId: run.id, seq, result };
+  // The caller reads an abandoned wait as a deny: no person said yes.
+  const answer: DispatchResult =
+    result.verdict === "suspend" ? { ...result, verdict: "block", reason: `no decision: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
+  return { runId: run.id, seq, result: answer };
 }
 
 type AgentRef = { id: string; name: string };
 
-async function dispatchToHooks(
-  handle: DbHandle,
-  run: RunRow,
-  agent: AgentRef,
-  input: SessionEvent,
-  seq: number,
-  signal: AbortSignal | undefined,
-): Promise<DispatchResult> {
-  const { db } = handle;
-  const hooks = await loadRunHooks(db, { agentId: agent.id });
-  const bound = hooks.filter((h) => h.event === input.type);
-  if (bound.length === 0) return { verdict: "allow", context: [], reminders: [], ledger: [] };
-
-  const writes: Promise<unknown>[] = [];
-  const track = (write: Promise<unknown>) => void writes.push(write);
+async function openSession(handle: DbHandle, run: RunRow, agent: AgentRef, input: Pick<SessionEvent, "sessionId" | "source">): Promise<RunSession> {
   const workspaceDir = path.join(ensureWorkspacesDir(), run.id);
-  const needs = new Set(bound.map((h) => h.action.type));
-  if (needs.has("save_json") || needs.has("tool") || needs.has("command")) mkdirSync(workspaceDir, { recursive: true });
-  const approvals = needs.has("approve") || needs.has("command") || needs.has("webhook") || needs.has("code")
-    ? createDbApprovalPort({
-        db,
-        waiter: await processApprovalWaiter(handle),
-        holdMs: HOLD_FOR_APPROVAL_MS,
-        // The bridge holds the caller's request instead of parking: nothing to resume later.
-        park: () => {},
-        emit: (type, data) => track(appendRunEvents(db, { runId: run.id, events: [{ type, data }] })),
-      })
-    : undefined;
-  const tools = needs.has("tool")
-    ? createToolRegistry({
-        workspaceDir,
-        memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
-        allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
-      })
-    : undefined;
-  const runtime = createRunHookRuntime({ db, approvals, tools, eventSeq: () => seq, track });
-  const event: HookEvent = {
-    type: input.type as EventName,
-    runId: run.id,
-    agentId: agent.id,
-    agentName: agent.name,
-    sessionId: input.sessionId,
-    ts: Date.now(),
-    data: input.data,
+  mkdirSync(workspaceDir, { recursive: true });
+  return openRunSession({
+    db: handle.db,
+    run,
+    agent,
+    mode: "bridge",
+    waiter: await processApprovalWaiter(handle),
+    // The bridge holds the caller's request while a person decides: its own timeout ends it sooner.
+    holdMs: HOLD_FOR_APPROVAL_MS,
     workspaceDir,
-    triggerType: input.source,
-  };
-  // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
-  const result = await runtime.dispatch(hooks, event, input.type === "session.end" ? {} : { signal });
-  await Promise.all(writes);
-  return result;
+    eventFields: { sessionId: input.sessionId, triggerType: input.source },
+  });
 }
 
-async function endSession(handle: DbHandle, run: RunRow, agent: AgentRef, end: { outcome: string; reason: string }, input: SessionEvent) {
-  const event: SessionEvent = { ...input, type: "session.end", data: { outcome: end.outcome, reason: end.reason } };
-  const seq = await appendRunEvents(handle.db, { runId: run.id, events: [{ type: "session.end", data: event.data }] });
-  await dispatchToHooks(handle, run, agent, event, seq, undefined);
-  await finishRun(handle.db, { id: run.id, outcome: end.outcome, reason: end.reason });
+/** session.end with its hooks, then the run is finished (and its pending approvals abandoned). */
+async function endSession(db: Db, session: RunSession, end: { outcome: string; reason: string }) {
+  const data = { outcome: end.outcome, reason: end.reason };
+  const seq = await session.writer.record("session.end", data);
+  await session.dispatch({ type: "session.end", data, seq });
+  await session.writer.flush();
+  await finishRun(db, { id: session.runId, outcome: end.outcome, reason: end.reason });
 }
 
 /**
@@ -207,13 +171,8 @@ export async function expireIdleSessions(handle: DbHandle, idleMs: number): Prom
     const agent = await getAgent(handle.db, { ref: run.agentId });
     if (!agent) continue;
     const minutes = Math.round(idleMs / 60_000);
-    await endSession(
-      handle,
-      run,
-      { id: agent.id, name: agent.name },
-      { outcome: "timeout", reason: `no event from the session for ${minutes} min` },
-      { agent: agent.name, sessionId: run.externalSessionId!, source: run.source, type: "session.end", data: {}, title: run.prompt },
-    );
+    const session = await openSession(handle, run, { id: agent.id, name: agent.name }, { sessionId: run.externalSessionId!, source: run.source });
+    await endSession(handle.db, session, { outcome: "timeout", reason: `no event from the session for ${minutes} min` });
     ended++;
   }
   return ended;

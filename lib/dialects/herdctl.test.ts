@@ -27,7 +27,8 @@ describe("herdctl import: the seed's examples", () => {
         event: "session.end",
         scope: "agent:price-checker",
         when: "metadata.shouldNotify",
-        action: discord("${secret:DISCORD_CHANNEL_ID}"),
+        // A channel is not a credential: the variable is kept as written, with a warning to replace it.
+        action: discord("${DISCORD_CHANNEL_ID}"),
         onFailure: "continue",
       },
     ]);
@@ -39,7 +40,7 @@ describe("herdctl import: the seed's examples", () => {
       { id: "after-run-1", event: "session.end", scope: "agent:snippet", action: { type: "command", command: "echo 'Job completed'" }, timeoutMs: 30_000, onFailure: "continue" },
     ]);
     expect(snippet("on-error.yaml").hooks).toEqual([
-      { id: "on-error-1", event: "error", scope: "agent:snippet", action: discord("${secret:ALERT_CHANNEL_ID}"), onFailure: "continue" },
+      { id: "on-error-1", event: "error", scope: "agent:snippet", action: discord("${ALERT_CHANNEL_ID}"), onFailure: "continue" },
     ]);
   });
 
@@ -194,11 +195,12 @@ describe("herdctl export", () => {
         event: "session.end",
         scope: "agent:reporter",
         onOutcomes: ["completed"],
-        action: { type: "webhook", url: "https://ci.example.com/${secret:PATH}", method: "PUT", headers: { Authorization: "Bearer ${secret:CI_TOKEN}" } },
+        // A secret in the userinfo round-trips as ${ENV}; ${PATH} in the path is not a secret and stays as written.
+        action: { type: "webhook", url: "https://ci:${secret:CI_PASS}@ci.example.com/${PATH}", method: "PUT", headers: { Authorization: "Bearer ${secret:CI_TOKEN}" } },
         timeoutMs: 10_000,
         onFailure: "continue",
       },
-      { id: "ping", name: "Ping", event: "session.end", scope: "agent:reporter", onOutcomes: ["failed", "timeout", "cancelled"], action: { type: "discord", channel: "${secret:CHAN}", tokenSecret: "DISCORD_BOT_TOKEN" }, onFailure: "continue" },
+      { id: "ping", name: "Ping", event: "session.end", scope: "agent:reporter", onOutcomes: ["failed", "timeout", "cancelled"], action: { type: "discord", channel: "${CHAN}", tokenSecret: "DISCORD_BOT_TOKEN" }, onFailure: "continue" },
       // herdctl files list after_run before on_error; hooks of different events keep no mutual order.
       { id: "alert", name: "Alert", event: "error", scope: "agent:reporter", action: { type: "slack", channel: "C1", tokenSecret: "SLACK_TOKEN" }, onFailure: "block" },
     ],

@@ -124,9 +124,27 @@ function readAgent(root: ObjectReader, name: string, ctx: ImportContext): AgentS
 function secretsFrom(text: string, path: string, ctx: ImportContext): string {
   const { text: converted, names } = envToSecretReferences(text);
   for (const env of names) {
-    ctx.warn(path, `herdctl reads the environment variable ${env}; Hookplane substitutes the secret "${env}" instead (create it)`);
+    ctx.warn(path, `herdctl reads the environment variable ${env}; Hookplane substitutes the secret "${env}" instead (create it, with the hosts it may be sent to)`);
   }
   return converted;
+}
+
+/**
+ * A secret may stand only where it carries a credential (a header, a URL's userinfo): `${ENV}`
+ * anywhere else (a URL's host or path, a channel) is kept as written, with a warning to replace it.
+ */
+function keptAsWritten(text: string, path: string, ctx: ImportContext): string {
+  for (const env of envToSecretReferences(text).names) {
+    ctx.warn(path, `herdctl reads the environment variable ${env} here; Hookplane uses secrets only in headers and URL userinfo, so "\${${env}}" is kept as written: replace it with the value`);
+  }
+  return text;
+}
+
+/** `https://user:${TOKEN}@host/${PATH}`: the userinfo's variables become secrets, the rest stays. */
+function urlFrom(url: string, path: string, ctx: ImportContext): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*@)(.*)$/is.exec(url);
+  if (!m) return keptAsWritten(url, path, ctx);
+  return m[1] + secretsFrom(m[2], path, ctx) + keptAsWritten(m[3], path, ctx);
 }
 
 function readHook(item: ListItem, bucket: string, event: EventName, scope: string, ctx: ImportContext): HookSpecInput | undefined {
@@ -154,14 +172,14 @@ function readHook(item: ListItem, bucket: string, event: EventName, scope: strin
     }
     timeoutMs = hook.number("timeout", { integer: true, positive: true, unit: "milliseconds" }) ?? DEFAULT_TIMEOUT_MS.webhook;
     if (url !== undefined && (method === "POST" || method === "PUT")) {
-      action = { type: "webhook", url: secretsFrom(url, hook.at("url"), ctx), method, headers };
+      action = { type: "webhook", url: urlFrom(url, hook.at("url"), ctx), method, headers };
     }
   } else if (type === "discord" || type === "slack") {
     const channel = hook.string("channel_id", { required: true });
     const tokenSecret = hook.string("bot_token_env", { required: type === "discord" }) ?? "SLACK_BOT_TOKEN";
     if (channel !== undefined) {
       ctx.warn(hook.at("bot_token_env"), `herdctl reads the bot token from the environment variable ${tokenSecret}; Hookplane reads the secret "${tokenSecret}" (create it)`);
-      action = { type, channel: secretsFrom(channel, hook.at("channel_id"), ctx), tokenSecret };
+      action = { type, channel: keptAsWritten(channel, hook.at("channel_id"), ctx), tokenSecret };
     }
   } else if (type !== undefined) {
     const hint = nearestName(type, HOOK_TYPES);

@@ -6,7 +6,7 @@
  */
 import { agentSpecSchema, scheduleSpecSchema, type AgentSpecInput } from "@/lib/agents/agent-spec";
 import { nearestName } from "@/lib/hooks/events";
-import { hookSpecSchema, type HookSpecInput } from "@/lib/hooks/spec";
+import { parseHookSpec, type HookSpecInput } from "@/lib/hooks/spec";
 import type { ZodError } from "zod";
 import { DialectParseError, type DialectIssue } from "./dialect-error";
 import { ObjectReader, joinPath, type IssueSink } from "./field-reader";
@@ -104,7 +104,8 @@ export class ImportContext implements IssueSink {
       if (!parsed.success) this.issues.push(...zodIssues(parsed.error, path, this.canonicalPaths));
     }
     for (const { spec, path } of this.hooks) {
-      const parsed = hookSpecSchema.safeParse(spec);
+      // The whole-hook rules too (where secrets and URLs may point), at the dialect's own path.
+      const parsed = parseHookSpec(spec);
       if (!parsed.success) this.issues.push(...zodIssues(parsed.error, path, this.canonicalPaths));
     }
     for (const { spec, path } of this.schedules) {

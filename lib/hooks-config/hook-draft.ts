@@ -68,7 +68,7 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     actionTimeout("Default 5000."),
   ],
   webhook: [
-    { name: "url", label: "URL", kind: "text", hint: "https, or http to loopback.", placeholder: "https://hooks.example.com/agent" },
+    { name: "url", label: "URL", kind: "text", hint: "https (or http to a host on the admin's allow-list). Secrets only in headers or user:${secret:NAME}@ in the URL.", placeholder: "https://hooks.example.com/agent" },
     { name: "method", label: "Method", kind: "select", options: ["POST", "PUT"] },
     { name: "headers", label: "Headers (JSON)", kind: "json", hint: "An object of strings; ${secret:NAME} is substituted.", placeholder: '{"Authorization": "Bearer ${secret:HOOK_TOKEN}"}' },
     actionTimeout("Empty uses the hook timeout or the action's default."),

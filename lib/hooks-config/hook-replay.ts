@@ -27,7 +27,7 @@ export interface ReplayDifference {
   seq: number;
   toolName?: string;
   before: "allow" | "block";
-  after: "allow" | "block" | "skip";
+  after: "allow" | "block" | "skip" | "suspend";
   reason?: string;
   blockedBefore?: string;
 }

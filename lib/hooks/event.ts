@@ -12,6 +12,8 @@ export interface HookEvent {
   sessionId?: string;
   /** Epoch milliseconds or an ISO string. */
   ts: number | string;
+  /** The event's seq in the run's stream, when it was recorded first (the ledger rows point at it). */
+  seq?: number;
   /** The payload of hook-model.md's event table: toolName/toolInput, outcome/response, message... */
   data: Record<string, unknown>;
   /** What the agent wrote into its metadata file (herdctl `metadata_file`). */

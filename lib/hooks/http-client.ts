@@ -1,17 +1,25 @@
 /**
- * The only way hooks reach the network. Rules from Loom's trust model: https, or plain http to
- * loopback only; an optional host allowlist; redirects followed only within the same host (a
- * webhook must not be bounced to an internal service); a timeout; a cap on the response size.
+ * The only way hooks reach the network, through the server's one outbound guard (lib/outbound):
+ * http(s) only; private, loopback, link-local and metadata targets only for hosts on the admin's
+ * allow-list, checked on the resolved addresses of every hop; plain http only to those allow-listed
+ * hosts (nothing readable crosses the internet); redirects followed only within the same host (a
+ * webhook must not be bounced elsewhere with its headers); a timeout; a cap on the response size.
  */
+import { hostMatchesAny, normalizeHost } from "../outbound/address-policy";
+import { mayBePrivate, preflight, type OutboundPolicy } from "../outbound/outbound-guard";
+import { OutboundError, type OutboundTransport } from "../outbound/outbound-request";
+
 export interface SafeFetchPolicy {
-  fetch: typeof fetch;
-  /** Hosts hooks may call (`api.example.com`, `*.example.com`); empty or undefined = any. */
-  allowHosts?: readonly string[];
+  /** Sends one guarded request (lib/outbound's sendOutbound); tests may replace the network. */
+  transport: OutboundTransport;
+  outbound: OutboundPolicy;
+  /** When non-empty, the only hosts that may be called (`api.example.com`, `*.example.com`). */
+  onlyHosts?: readonly string[];
   maxResponseBytes: number;
 }
 
 export interface SafeFetchRequest {
-  url: string;
+  url: string | URL;
   method: "GET" | "POST" | "PUT";
   headers: Record<string, string>;
   body?: string;
@@ -39,31 +47,29 @@ const MAX_REDIRECTS = 5;
 /** Throws HookHttpError with a readable message; never follows a redirect to another host. */
 export async function safeFetch(policy: SafeFetchPolicy, req: SafeFetchRequest): Promise<SafeFetchResponse> {
   let url = checkUrl(req.url, policy);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, req.timeoutMs);
-  const onAbort = () => controller.abort();
-  if (req.signal.aborted) controller.abort();
-  else req.signal.addEventListener("abort", onAbort, { once: true });
+  const deadline = Date.now() + req.timeoutMs;
   let method: string = req.method;
   let body = req.body;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await policy.fetch(url, {
+      const response = await policy.transport(policy.outbound, {
+        url,
         method,
         headers: req.headers,
         body,
-        redirect: "manual",
-        signal: controller.signal,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        signal: req.signal,
+        maxResponseBytes: policy.maxResponseBytes,
       });
-      const location = response.headers.get("location");
+      const location = header(response.headers.location);
       if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel();
         if (hop >= MAX_REDIRECTS) throw new HookHttpError(`too many redirects (more than ${MAX_REDIRECTS})`);
-        const next = new URL(location, url);
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new HookHttpError("the redirect's location is not a URL");
+        }
         if (next.host !== url.host || next.protocol !== url.protocol) {
           throw new HookHttpError(`redirect to another host refused: ${next.protocol}//${next.host}`);
         }
@@ -76,75 +82,50 @@ export async function safeFetch(policy: SafeFetchPolicy, req: SafeFetchRequest):
       }
       return {
         status: response.status,
-        body: await readCapped(response, policy.maxResponseBytes),
-        contentType: response.headers.get("content-type") ?? "",
+        body: response.body.toString("utf8"),
+        contentType: header(response.headers["content-type"]) ?? "",
       };
     }
   } catch (error) {
     if (error instanceof HookHttpError) throw error;
-    if (timedOut) throw new HookHttpError(`no response within ${req.timeoutMs} ms`, true);
-    if (req.signal.aborted) throw new HookHttpError("aborted");
-    throw new HookHttpError(`request to ${url.host} failed: ${describeFetchError(error)}`);
-  } finally {
-    clearTimeout(timer);
-    req.signal.removeEventListener("abort", onAbort);
+    if (error instanceof OutboundError) {
+      if (error.kind === "timeout") throw new HookHttpError(`no response within ${req.timeoutMs} ms`, true);
+      throw new HookHttpError(error.message);
+    }
+    throw new HookHttpError(`request to ${normalizeHost(url.hostname)} failed`);
   }
 }
 
-/** Validates a hook URL against the policy; also used at compile time for early errors. */
-export function checkUrl(raw: string, policy: Pick<SafeFetchPolicy, "allowHosts">): URL {
+/**
+ * Checks a hook URL against the policy before anything is sent: the scheme, plain http only to
+ * allow-listed hosts, the older only-these-hosts list, and names and IP literals the guard refuses.
+ */
+export function checkUrl(raw: string | URL, policy: Pick<SafeFetchPolicy, "outbound" | "onlyHosts">): URL {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = typeof raw === "string" ? new URL(raw) : raw;
   } catch {
     throw new HookHttpError(`invalid URL: ${raw}`);
   }
-  if (url.protocol === "http:") {
-    if (!isLoopback(url.hostname)) {
-      throw new HookHttpError(`plain http is allowed only to loopback; use https for ${url.host}`);
-    }
-  } else if (url.protocol !== "https:") {
-    throw new HookHttpError(`unsupported protocol ${url.protocol} (https only)`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new HookHttpError(`unsupported protocol ${url.protocol} (http and https only)`);
   }
-  const allow = policy.allowHosts;
-  if (allow && allow.length > 0 && !allow.some((pattern) => hostMatches(url.hostname, pattern))) {
-    throw new HookHttpError(`host ${url.hostname} is not in the webhook allowlist`);
+  const host = normalizeHost(url.hostname);
+  if (url.protocol === "http:" && !mayBePrivate(host, policy.outbound)) {
+    throw new HookHttpError(`plain http is allowed only to hosts on the admin's allow-list (HOOKPLANE_ALLOW_PRIVATE_HOSTS); use https for ${host}`);
+  }
+  const only = policy.onlyHosts;
+  if (only && only.length > 0 && !hostMatchesAny(host, only)) {
+    throw new HookHttpError(`host ${host} is not in the webhook allowlist`);
+  }
+  try {
+    preflight(url, policy.outbound);
+  } catch (error) {
+    throw new HookHttpError((error as Error).message);
   }
   return url;
 }
 
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-function hostMatches(hostname: string, pattern: string): boolean {
-  const host = hostname.toLowerCase();
-  const p = pattern.toLowerCase();
-  return p.startsWith("*.") ? host.endsWith(p.slice(1)) : host === p;
-}
-
-async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = maxBytes - size;
-    chunks.push(value.length > room ? value.subarray(0, room) : value);
-    size += Math.min(value.length, room);
-    if (size >= maxBytes) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
-  return error instanceof Error ? error.message : String(error);
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

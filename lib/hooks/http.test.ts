@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { OutboundTransport } from "../outbound/outbound-request";
 import { createHookRuntime } from "./runtime";
 import type { HookRuntimeOptions } from "./runtime-types";
 import { closedPort, event, hook, json, startServer, toolPre, type LocalServer } from "./testing/fakes";
@@ -13,8 +14,17 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-const secrets = { get: (name: string) => ({ CI_TOKEN: "ci-token-9876", SLACK_BOT_TOKEN: "xoxb-slack-123", DISCORD_BOT_TOKEN: "discord-bot-456" })[name] };
-const runtime = (extra: HookRuntimeOptions = {}) => createHookRuntime({ secrets, ...extra });
+const secrets = {
+  get: (name: string) =>
+    ({
+      CI_TOKEN: { value: "ci-token-9876", hosts: ["127.0.0.1"] },
+      SLACK_BOT_TOKEN: { value: "xoxb-slack-123", hosts: ["slack.com", "127.0.0.1"] },
+      DISCORD_BOT_TOKEN: { value: "discord-bot-456", hosts: ["discord.com", "127.0.0.1"] },
+    })[name],
+};
+// The local servers listen on loopback, which the guard refuses unless the allow-list names it.
+const loopbackAllowed = { allowPrivateHosts: ["127.0.0.1", "localhost"] };
+const runtime = (extra: HookRuntimeOptions = {}) => createHookRuntime({ secrets, outbound: loopbackAllowed, ...extra });
 const ended = (outcome: string, extra: Record<string, unknown> = {}) =>
   event("session.end", { outcome, response: "Price check complete: Staples Hyken at $159.99", durationMs: 330_000, ...extra }, { metadata: { shouldNotify: true, lowestPrice: 159.99 } });
 
@@ -69,16 +79,16 @@ describe("webhook", () => {
     const h = hook({ id: "gone", event: "session.end", action: { type: "webhook", url: `http://127.0.0.1:${port}/x` } });
     const result = await runtime().dispatch([h], ended("failed"));
     expect(result.ledger[0]).toMatchObject({ failed: true, verdict: "allow", timedOut: false });
-    expect(result.ledger[0].reason).toContain("ECONNREFUSED");
+    // One message whatever went wrong: the answer must not tell open ports from closed ones.
+    expect(result.ledger[0].reason).toBe(`could not connect to 127.0.0.1 (onFailure: continue)`);
   });
 
-  it("plain http is allowed only to loopback", async () => {
+  it("plain http goes only to hosts on the allow-list", async () => {
     const h = hook({ id: "h", event: "session.end", action: { type: "webhook", url: "http://{{vars.host}}/x" } });
     const result = await runtime().dispatch([h], event("session.end", { outcome: "completed" }, { vars: { host: "example.com" } }));
-    expect(result.ledger[0].reason).toContain("plain http is allowed only to loopback");
-    expect(() => hook({ id: "h", event: "session.end", action: { type: "webhook", url: "http://example.com/x" } })).not.toThrow();
+    expect(result.ledger[0].reason).toContain("plain http is allowed only to hosts on the admin's allow-list");
     const stored = hook({ id: "h2", event: "tool.pre", action: { type: "webhook", url: "http://example.com/x" } });
-    expect((await runtime().dispatch([stored], toolPre("x"))).reason).toContain("invalid action: plain http is allowed only to loopback");
+    expect((await runtime().dispatch([stored], toolPre("x"))).reason).toContain("plain http is allowed only to hosts on the admin's allow-list");
   });
 
   it("enforces the host allowlist", async () => {
@@ -163,13 +173,13 @@ describe("slack and discord notifications (herdctl)", () => {
     expect(result.ledger[0].reason).toBe("secret NOPE is not set (onFailure: continue)");
   });
 
-  it("defaults to the real Slack and Discord APIs (never called here: fetch is injected)", async () => {
+  it("defaults to the real Slack and Discord APIs (never called here: the transport is injected)", async () => {
     const urls: string[] = [];
-    const fakeFetch = (async (url: URL | string) => {
-      urls.push(String(url));
-      return new Response(JSON.stringify({ ok: true }), { status: 200 });
-    }) as typeof fetch;
-    const rt = createHookRuntime({ secrets, fetch: fakeFetch });
+    const transport: OutboundTransport = async (_policy, req) => {
+      urls.push(req.url.href);
+      return { status: 200, statusMessage: "OK", headers: {}, body: Buffer.from(JSON.stringify({ ok: true })), totalBytes: 11 };
+    };
+    const rt = createHookRuntime({ secrets, transport });
     await rt.dispatch(
       [
         hook({ id: "s", event: "session.end", action: { type: "slack", channel: "C1", tokenSecret: "SLACK_BOT_TOKEN" } }),

@@ -13,6 +13,7 @@ export type {
   OnTimeout,
   ToolPort,
   SecretPort,
+  SecretValue,
   LedgerSink,
   HookLogger,
 } from "./ports";

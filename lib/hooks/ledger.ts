@@ -3,6 +3,7 @@
  * and the hook health panel read these. Rows have one fixed shape (cheap to allocate, one insert).
  */
 import type { EventName } from "./events";
+import type { ApprovalDecision } from "./ports";
 import type { HookActionType } from "./spec";
 
 export type HookVerdict = "allow" | "block" | "skip";
@@ -30,8 +31,11 @@ export interface LedgerEntry {
   stderr: string | undefined;
   /** What the hook gave the model (output or injected context), capped and redacted. */
   output: string | undefined;
-  /** Approvals: who decided, and whether it was the timeout policy that did. */
-  approval: { decision: "approve" | "deny"; decidedBy?: string; reason?: string; timedOut: boolean } | undefined;
+  /**
+   * Approvals: who decided, through what, when it was asked and decided, and whether it was the
+   * timeout policy that did. One row per approval, written when it settled (pending → status).
+   */
+  approval: ApprovalDecision | undefined;
   startedAt: number;
   durationMs: number;
 }

@@ -18,21 +18,45 @@ export interface ApprovalRequest {
   message?: string;
 }
 
+/** Where an approval stands once nobody is waiting on it any more. */
+export type SettledApprovalStatus = "approved" | "denied" | "timed_out" | "abandoned";
+
 export interface ApprovalDecision {
   decision: "approve" | "deny";
   decidedBy?: string;
   reason?: string;
   /** True when nobody decided in time and the onTimeout policy answered. Not a person's "no". */
   timedOut: boolean;
+  /** What a durable port knows besides the answer, for the ledger: pending → status, who, when, through what. */
+  approvalId?: string;
+  status?: SettledApprovalStatus;
+  decidedVia?: string;
+  requestedAt?: string;
+  decidedAt?: string;
+}
+
+/** Nobody has decided yet and the caller should not wait here: the run suspends on `approvalId`. */
+export interface ApprovalPending {
+  pending: true;
+  approvalId: string;
+}
+
+export type ApprovalAnswer = ApprovalDecision | ApprovalPending;
+
+export function isPending(answer: ApprovalAnswer): answer is ApprovalPending {
+  return (answer as ApprovalPending).pending === true;
 }
 
 /**
  * Asks a person. The port owns the durable wait (a row in the approval inbox, the dashboard, the
- * API) and applies `onTimeout`; the runtime also enforces `timeoutMs` itself in case a port never
- * answers. `signal` aborts when the run is cancelled.
+ * API) and applies `onTimeout`. It answers with the decision, or `pending` when the run should
+ * stop waiting in memory and suspend (resumed when the decision comes). A decision may be
+ * `abandoned`: nobody waits for it any more (the caller left), and it can no longer be decided.
+ * The runtime also enforces `timeoutMs` itself in case a port never answers. `signal` aborts when
+ * the run is cancelled or the caller stops waiting.
  */
 export interface ApprovalPort {
-  request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision>;
+  request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
 }
 
 export interface ToolCallOptions {
@@ -76,9 +100,22 @@ export interface ShellLaunch {
 /** `sh -c command`: no sandbox, for tests and embedders that bring their own isolation. */
 export const plainShell: ShellLauncher = (step) => ({ file: "sh", args: ["-c", step.command] });
 
-/** Decrypted secret values by name; asked only for the names a hook references. */
+/** A decrypted secret and the destinations its owner lets it go to. */
+export interface SecretValue {
+  value: string;
+  /**
+   * Hosts a request carrying the value may go to (`api.example.com`, `*.slack.com`); empty: none,
+   * the value can reach only a command hook's environment.
+   */
+  hosts: readonly string[];
+}
+
+/**
+ * Decrypted secrets by name; asked only for the names a hook references. A bare string is a value
+ * bound to no host.
+ */
 export interface SecretPort {
-  get(name: string): Promise<string | undefined> | string | undefined;
+  get(name: string): Promise<SecretValue | string | undefined> | SecretValue | string | undefined;
 }
 
 /** Receives the ledger rows of one dispatch at once (one insert per dispatch, not per hook). */

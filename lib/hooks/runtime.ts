@@ -15,16 +15,22 @@ import { isBlockingEvent } from "./events";
 import { compileHooks, type CompiledHook, type CompiledHookSet } from "./compiled-hooks";
 import {
   isFailure,
+  isSuspend,
+  type ActionFailure,
   type ActionOutcome,
+  type ActionResult,
+  type ActionSuspend,
   type ActionRun,
   type AsyncExecutor,
   type ExecutorOptions,
 } from "./executors/types";
 import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
-import { silentLogger } from "./ports";
+import { PUBLIC_ONLY } from "../outbound/outbound-guard";
+import { sendOutbound } from "../outbound/outbound-request";
+import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
-import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook } from "./runtime-types";
+import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook, SuspendPoint } from "./runtime-types";
 import { CODE_EXECUTION_OFF } from "./trust";
 
 export interface HookRuntime {
@@ -53,6 +59,12 @@ const NOTHING_BOUND_PROMISE = Promise.resolve(NOTHING_BOUND);
 
 export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const outbound = options.outbound ?? PUBLIC_ONLY;
+  const transport = options.transport ?? sendOutbound;
+  const slackBaseUrl = (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, "");
+  const discordBaseUrl = (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, "");
+  // Base URLs the operator configured are trusted like the allow-list; the defaults are public.
+  const operatorHosts = [options.slackBaseUrl, options.discordBaseUrl].flatMap((u) => (u ? [hostOf(u)] : []));
   const executorOptions: ExecutorOptions = {
     approvals: options.approvals,
     tools: options.tools,
@@ -60,9 +72,14 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     codeHooks: options.codeHooks,
     logger: options.logger ?? silentLogger,
     now: options.now ?? Date.now,
-    http: { fetch: options.fetch ?? globalThis.fetch, allowHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
-    slackBaseUrl: (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, ""),
-    discordBaseUrl: (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, ""),
+    http: { transport, outbound, onlyHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
+    noticeHttp: {
+      transport,
+      outbound: operatorHosts.length ? { ...outbound, allowPrivateHosts: [...outbound.allowPrivateHosts, ...operatorHosts] } : outbound,
+      maxResponseBytes: maxOutputBytes,
+    },
+    slackBaseUrl,
+    discordBaseUrl,
     commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(),
     shellLauncher: options.shellLauncher,
     maxOutputBytes,
@@ -78,8 +95,14 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
       const bound = set.byEvent.get(event.type);
       if (!bound || bound.length === 0) return NOTHING_BOUND_PROMISE;
       const state = new Dispatch(bound, event, opts?.signal, executorOptions);
-      if (options.killSwitch?.()) return Promise.resolve(state.killAll(options.ledger));
-      const result = state.runFrom(0, options, executorOptions);
+      const from = opts?.resume ? state.resumeFrom(opts.resume) : 0;
+      if (options.killSwitch?.()) return Promise.resolve(state.killAll(options.ledger, from));
+      if (opts?.resume && opts.abandon !== undefined) {
+        // The waiting hook is gone (edited away while the run waited): nothing is left to abandon.
+        if (bound[from]?.id !== opts.resume.hookId) return NOTHING_BOUND_PROMISE;
+        return Promise.resolve(state.abandonAt(from, opts.resume, opts.abandon, options.ledger));
+      }
+      const result = state.runFrom(from, options, executorOptions);
       return result instanceof Promise ? result : Promise.resolve(result);
     } catch (error) {
       // Only a bug can get here; the loop must still get an answer, and it fails closed.
@@ -115,6 +138,10 @@ class Dispatch implements ActionRun {
   reminders: string[] | undefined;
   /** Once set, the remaining hooks are recorded as not run, with this reason. */
   stopped: string | undefined;
+  suspended: DispatchResult["suspended"];
+  /** The ledger rows this dispatch writes: a resumed one starts at its waiting hook, a suspended one ends before it. */
+  private recordFrom = 0;
+  private recordTo: number | undefined;
   hook!: RuntimeHook;
   shadow = false;
   readonly blocking: boolean;
@@ -163,12 +190,50 @@ class Dispatch implements ActionRun {
   }
 
   /** Synchronous executors name no secrets. */
-  secrets(): Promise<ReadonlyMap<string, string>> {
+  secrets(): Promise<ReadonlyMap<string, SecretValue>> {
     return Promise.resolve(new Map());
   }
 
-  killAll(sink: HookRuntimeOptions["ledger"]): DispatchResult {
-    for (let i = 0; i < this.hooks.length; i++) {
+  /**
+   * Picks a suspended dispatch up at its waiting hook, with what the hooks before it said. If that
+   * hook is gone (the chain was edited while the run waited), the whole chain runs again.
+   */
+  resumeFrom(point: SuspendPoint): number {
+    const index = this.hooks.findIndex((h) => h.id === point.hookId);
+    if (index < 0) return 0;
+    if (point.context?.length) this.contextTexts = [...point.context];
+    if (point.outputs?.length) this.outputs = [...point.outputs];
+    if (point.reminders?.length) this.reminders = [...point.reminders];
+    this.recordFrom = index;
+    return index;
+  }
+
+  /** Nobody waits for the approval any more: its hook's row says so, and the chain ends there. */
+  abandonAt(index: number, point: SuspendPoint, why: string, sink: HookRuntimeOptions["ledger"]): DispatchResult {
+    const hook = this.hooks[index];
+    const entry = newEntry(hook, this.event, this.startedAt);
+    this.ledger[index] = entry;
+    entry.matched = true;
+    this.markAbandoned(hook, entry, { suspend: { approvalId: point.approvalId, abandoned: why } });
+    for (let i = index + 1; i < this.hooks.length; i++) {
+      const rest = newEntry(this.hooks[i], this.event, this.startedAt);
+      rest.reason = this.stopped;
+      this.ledger[i] = rest;
+    }
+    return this.finish(sink);
+  }
+
+  private markAbandoned(hook: CompiledHook, entry: LedgerEntry, outcome: ActionSuspend) {
+    const { approvalId, abandoned, approval } = outcome.suspend;
+    entry.reason = capText(`abandoned: ${abandoned}`, REASON_CAP);
+    entry.approval = { decision: "deny", timedOut: false, ...approval, approvalId, status: "abandoned", reason: abandoned };
+    this.verdict = "suspend";
+    this.suspended = { hookId: hook.id, approvalId, abandoned };
+    this.stopped = `not run: the approval of hook ${hook.id} was abandoned`;
+  }
+
+  killAll(sink: HookRuntimeOptions["ledger"], from = 0): DispatchResult {
+    for (let i = from; i < this.hooks.length; i++) {
       const entry = newEntry(this.hooks[i], this.event, this.startedAt);
       entry.reason = "kill switch: every hook is disabled";
       this.ledger[i] = entry;
@@ -204,6 +269,8 @@ class Dispatch implements ActionRun {
       } catch (error) {
         outcome = { failure: `the hook threw: ${describe(error)}` };
       }
+      // Only async executors (approve) can wait for a person.
+      if (isSuspend(outcome)) outcome = { failure: "an in-process hook cannot wait for a person" };
       this.apply(hook, entry, outcome, noRedaction);
     }
     return this.finish(runtime.ledger);
@@ -221,14 +288,35 @@ class Dispatch implements ActionRun {
     entry.startedAt = started;
     const run = new AsyncRun(this, hook);
     let outcome = await runWithDeadline(executor, run, this.signal);
-    if (!isFailure(outcome) && outcome.ask) {
-      outcome = this.blocking
-        ? { ...(await runWithDeadline(askExecutor(outcome.ask.message), run, this.signal)), stdout: outcome.stdout, stderr: outcome.stderr }
-        : { ...outcome, reason: `asked for approval on ${this.event.type}, which cannot wait: allowed` };
+    if (!isFailure(outcome) && !isSuspend(outcome) && outcome.ask) {
+      if (this.blocking) {
+        const asked = await runWithDeadline(askExecutor(outcome.ask.message), run, this.signal);
+        outcome = isSuspend(asked) ? asked : { ...asked, stdout: outcome.stdout, stderr: outcome.stderr };
+      } else outcome = { ...outcome, reason: `asked for approval on ${this.event.type}, which cannot wait: allowed` };
     }
     entry.durationMs = options.now() - started;
-    this.apply(hook, entry, outcome, run.redactor);
+    if (isSuspend(outcome)) {
+      if (outcome.suspend.abandoned === undefined) return this.suspendAt(index, hook, outcome, runtime.ledger);
+      this.markAbandoned(hook, entry, outcome);
+    } else this.apply(hook, entry, outcome, run.redactor);
     return this.runFrom(index + 1, runtime, options);
+  }
+
+  /**
+   * A person has not decided: the dispatch ends here with `suspend`. The rows of the hooks that
+   * ran are written now; the waiting hook's row is written once, when the run resumes and it settles.
+   */
+  private suspendAt(index: number, hook: CompiledHook, outcome: ActionSuspend, sink: HookRuntimeOptions["ledger"]): DispatchResult {
+    this.verdict = "suspend";
+    this.suspended = {
+      hookId: hook.id,
+      approvalId: outcome.suspend.approvalId,
+      ...(this.contextTexts && { context: [...this.contextTexts] }),
+      ...(this.outputs && { outputs: [...this.outputs] }),
+      ...(this.reminders && { reminders: [...this.reminders] }),
+    };
+    this.recordTo = index;
+    return this.finish(sink);
   }
 
   private whyNotMatched(hook: CompiledHook): string | undefined {
@@ -259,7 +347,7 @@ class Dispatch implements ActionRun {
   }
 
   /** Turns one hook's outcome into ledger fields and, unless shadowed, into the dispatch's result. */
-  private apply(hook: CompiledHook, entry: LedgerEntry, outcome: ActionOutcome, redact: Redactor) {
+  private apply(hook: CompiledHook, entry: LedgerEntry, outcome: ActionResult | ActionFailure, redact: Redactor) {
     entry.exitCode = outcome.exitCode;
     if (outcome.stdout) entry.stdout = capText(redact(outcome.stdout), LEDGER_TEXT_CAP);
     if (outcome.stderr) entry.stderr = capText(redact(outcome.stderr), LEDGER_TEXT_CAP);
@@ -331,10 +419,12 @@ class Dispatch implements ActionRun {
     return typeof tool === "string" ? tool : this.event.type;
   }
 
-  private finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
-    if (sink) {
+  finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
+    const written =
+      this.recordFrom === 0 && this.recordTo === undefined ? this.ledger : this.ledger.slice(this.recordFrom, this.recordTo).filter(Boolean);
+    if (sink && written.length > 0) {
       try {
-        const pending = sink.record(this.ledger, this.event);
+        const pending = sink.record(written, this.event);
         if (pending) pending.catch((error) => this.options.logger.error("hook ledger sink failed", { error: describe(error) }));
       } catch (error) {
         this.options.logger.error("hook ledger sink failed", { error: describe(error) });
@@ -347,8 +437,9 @@ class Dispatch implements ActionRun {
       context: this.contextTexts ?? NO_TEXTS,
       output: this.outputs?.join("\n\n"),
       reminders: this.reminders ?? NO_TEXTS,
-      ledger: this.ledger,
+      ledger: written,
       approval: this.approval,
+      ...(this.suspended && { suspended: this.suspended }),
     };
   }
 }
@@ -360,7 +451,7 @@ class AsyncRun implements ActionRun {
   readonly event: HookEvent;
   readonly options: ExecutorOptions;
   redactor: Redactor = noRedaction;
-  private resolved: Promise<ReadonlyMap<string, string>> | undefined;
+  private resolved: Promise<ReadonlyMap<string, SecretValue>> | undefined;
 
   constructor(
     private readonly dispatch: Dispatch,
@@ -378,21 +469,22 @@ class AsyncRun implements ActionRun {
   templateVars = () => this.dispatch.templateVars();
 
   /** Only the secrets this hook names are ever resolved; each value found joins the redactor. */
-  secrets(): Promise<ReadonlyMap<string, string>> {
+  secrets(): Promise<ReadonlyMap<string, SecretValue>> {
     return (this.resolved ??= this.resolveSecrets());
   }
 
-  private async resolveSecrets(): Promise<ReadonlyMap<string, string>> {
+  private async resolveSecrets(): Promise<ReadonlyMap<string, SecretValue>> {
     const names = this.compiled.action?.secretNames ?? [];
-    const values = new Map<string, string>();
+    const secrets = new Map<string, SecretValue>();
     const port = this.options.secrets;
-    if (!port || names.length === 0) return values;
+    if (!port || names.length === 0) return secrets;
     for (const name of names) {
-      const value = await port.get(name);
-      if (value !== undefined) values.set(name, value);
+      const found = await port.get(name);
+      if (found === undefined) continue;
+      secrets.set(name, typeof found === "string" ? { value: found, hosts: [] } : found);
     }
-    this.redactor = createRedactor(values.values());
-    return values;
+    this.redactor = createRedactor([...secrets.values()].map((s) => s.value));
+    return secrets;
   }
 }
 
@@ -457,6 +549,14 @@ function newEntry(hook: CompiledHook, event: HookEvent, startedAt: number): Ledg
     startedAt,
     durationMs: 0,
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
 }
 
 function pickBaseEnv(): Record<string, string> {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { EVENT_NAMES, OUTCOMES, isBlockingEvent, nearestName, type EventName } from "./events";
 import { regexError } from "./linear-regex";
 import { compileMatcher } from "./matcher";
+import { egressIssues } from "./secret-placement";
 import { compileWhen } from "./when";
 
 export const eventNameSchema = z.string().superRefine((value, ctx) => {
@@ -60,11 +61,13 @@ export const toolAction = z.object({
   skipIf: regexSchema.optional(),
   timeoutMs: durationMs.optional(),
 });
+const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name is letters, digits and '_'");
+
 export const commandAction = z.object({
   type: z.literal("command"),
   command: z.string().min(1),
   /** Secrets this command may see, exposed as environment variables of the same name. */
-  secrets: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name is letters, digits and '_'")).optional(),
+  secrets: z.array(secretName).optional(),
   /** Default 5 s (Loom); a timeout is a failure and follows onFailure (blocks by default on gates). */
   timeoutMs: durationMs.optional(),
 });
@@ -78,13 +81,15 @@ export const webhookAction = z.object({
 export const slackAction = z.object({
   type: z.literal("slack"),
   channel: z.string().min(1),
-  tokenSecret: z.string().min(1),
+  /** The secret holding the bot token; its hosts must include Slack's API host. */
+  tokenSecret: secretName,
   timeoutMs: durationMs.optional(),
 });
 export const discordAction = z.object({
   type: z.literal("discord"),
   channel: z.string().min(1),
-  tokenSecret: z.string().min(1),
+  /** The secret holding the bot token; its hosts must include Discord's API host. */
+  tokenSecret: secretName,
   timeoutMs: durationMs.optional(),
 });
 export const logAction = z.object({ type: z.literal("log"), message: z.string().optional() });
@@ -159,6 +164,9 @@ export type HookSpec = z.infer<typeof hookSpecSchema>;
 /**
  * The schema plus the rules that span fields (kept out of `hookSpecSchema` so it stays a plain
  * object others can `.partial()` or `.extend()`). Use this where a whole hook is accepted.
+ * Where secrets and URLs may point (secret-placement.ts) is judged here too, not in the schema: a
+ * stored hook that breaks those rules must still load and then fail under its onFailure when it
+ * fires (a gate blocks), not be skipped as unreadable.
  */
 export function parseHookSpec(input: unknown): z.ZodSafeParseResult<HookSpec> {
   const parsed = hookSpecSchema.safeParse(input);
@@ -185,6 +193,9 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
       message: `onOutcomes filters session.end only; this hook is on ${spec.event}`,
       input: spec.onOutcomes,
     });
+  }
+  for (const issue of egressIssues(spec.action)) {
+    issues.push({ code: "custom", path: ["action", ...issue.path], message: issue.message, input: undefined });
   }
   return issues;
 }

@@ -1,65 +1,86 @@
 /**
  * The durable approval port of a run: the question is a row in `approvals` (found again, not asked
  * twice, when a resumed run reaches the same tool call), the answer comes from the dashboard or
- * the API. A run holds its worker for a short while; past that it parks (`waiting_approval`) and
- * gives the slot back, and the decision or the timeout sweeper resumes it from its checkpoint.
+ * the API. A caller holds for a while (`holdMs`); past that, the port answers `pending` and the run
+ * suspends, giving its worker back; the decision or the timeout sweeper resumes it. A caller that
+ * nobody will resume (a bridged request) abandons the approval when it stops waiting instead.
  */
 import type { Db } from "@/db/client";
 import { getApproval, getOrCreateApproval, settleApproval, type ApprovalRow } from "@/db/queries/approvals";
 import { setRunStatus } from "@/db/queries/runs";
-import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "@/lib/hooks/ports";
+import type { ApprovalAnswer, ApprovalDecision, ApprovalPort, ApprovalRequest } from "@/lib/hooks/ports";
 import type { ApprovalWaiter } from "./approval-waiter";
+
+export type ApprovalAnnouncement = "approval.requested" | "approval.settled";
 
 export interface ApprovalPortDeps {
   db: Db;
   waiter: ApprovalWaiter;
-  /** How long a run keeps its worker while a person decides, before it parks. */
+  /** How long a caller keeps waiting in memory before the run suspends (or, for `abandon`, the most it waits). */
   holdMs: number;
-  /** Parks the run: aborts the loop with LoopInterrupted so it resumes later. */
-  park(): void;
-  /** Records approval.requested / approval.settled in the run's event stream. */
-  emit(type: "approval.requested" | "approval.settled", data: Record<string, unknown>): void;
+  /**
+   * When the caller stops waiting (its signal aborts, or the hold ends): `suspend` answers
+   * `pending` and the run resumes later; `abandon` settles the approval as abandoned, since
+   * nobody will come back for it (the bridge's held HTTP request).
+   */
+  whenCallerLeaves: "suspend" | "abandon";
+  /** Records approval.requested / approval.settled in the run's stream and runs their hooks. */
+  announce(type: ApprovalAnnouncement, data: Record<string, unknown>): void | Promise<void>;
   now?: () => number;
 }
 
-function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
+/** What the ledger and the hooks learn of a settled approval: the answer, who, how, when. */
+export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
+  const common = {
+    approvalId: row.id,
+    decidedVia: row.decidedVia ?? undefined,
+    requestedAt: row.requestedAt.toISOString(),
+    decidedAt: row.decidedAt?.toISOString(),
+    ...(row.decidedBy && { decidedBy: row.decidedBy }),
+    ...(row.reason && { reason: row.reason }),
+  };
   switch (row.status) {
     case "approved":
-      return { decision: "approve", decidedBy: row.decidedBy ?? undefined, reason: row.reason ?? undefined, timedOut: false };
+      return { ...common, decision: "approve", status: "approved", timedOut: false };
     case "denied":
-      return { decision: "deny", decidedBy: row.decidedBy ?? undefined, reason: row.reason ?? undefined, timedOut: false };
+      return { ...common, decision: "deny", status: "denied", timedOut: false };
     case "timed_out":
-      return {
-        decision: row.onTimeout === "allow" ? "approve" : "deny",
-        reason: row.reason ?? "no decision in time",
-        timedOut: true,
-      };
+      return { ...common, decision: row.onTimeout === "allow" ? "approve" : "deny", status: "timed_out", reason: row.reason ?? "no decision in time", timedOut: true };
+    case "abandoned":
+      return { ...common, decision: "deny", status: "abandoned", timedOut: false };
     default:
       return undefined;
   }
 }
 
+/** approval.settled's payload (hook-model.md). */
+export function settledAnnouncement(row: ApprovalRow, decision: ApprovalDecision): Record<string, unknown> {
+  return {
+    approvalId: row.id,
+    toolCallId: row.toolCallId,
+    toolName: row.toolName,
+    toolInput: row.toolInput,
+    hookId: row.hookKey,
+    status: decision.status,
+    decision: decision.decision,
+    decidedBy: decision.decidedBy,
+    decidedVia: decision.decidedVia,
+    reason: decision.reason,
+    timedOut: decision.timedOut,
+  };
+}
+
 export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
   const now = deps.now ?? Date.now;
 
-  const settled = (row: ApprovalRow, decision: ApprovalDecision, fresh: boolean) => {
-    if (fresh) {
-      deps.emit("approval.settled", {
-        approvalId: row.id,
-        toolCallId: row.toolCallId,
-        toolName: row.toolName,
-        toolInput: row.toolInput,
-        decision: decision.decision,
-        decidedBy: decision.decidedBy,
-        reason: decision.reason,
-        timedOut: decision.timedOut,
-      });
-    }
+  const settled = async (row: ApprovalRow): Promise<ApprovalDecision> => {
+    const decision = decisionOf(row)!;
+    await deps.announce("approval.settled", settledAnnouncement(row, decision));
     return decision;
   };
 
   return {
-    async request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision> {
+    async request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
       const { row: first, created } = await getOrCreateApproval(deps.db, {
         runId: req.runId,
         hookKey: req.hookId,
@@ -72,7 +93,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
       });
       let row = first;
       if (created) {
-        deps.emit("approval.requested", {
+        await deps.announce("approval.requested", {
           approvalId: row.id,
           toolCallId: row.toolCallId,
           toolName: row.toolName,
@@ -82,35 +103,40 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
           expiresAt: row.expiresAt?.toISOString(),
         });
       }
-      // A resumed run finds the answer it parked for; it was announced when it was given.
-      const known = decisionOf(row);
-      if (known) return settled(row, known, true);
+      // A resumed run finds the answer it suspended for, and says so once, now.
+      if (row.status !== "pending") return settled(row);
 
       await setRunStatus(deps.db, { id: req.runId, status: "waiting_approval" });
       const holdUntil = now() + deps.holdMs;
       for (;;) {
         const expiresAt = row.expiresAt?.getTime() ?? Infinity;
         if (now() >= expiresAt) {
-          const timedOut = await settleApproval(deps.db, {
-            id: row.id,
-            status: "timed_out",
-            decidedVia: "timeout",
-            reason: `no decision within ${req.timeoutMs} ms; onTimeout ${req.onTimeout}`,
-          });
-          row = timedOut ?? (await getApproval(deps.db, { id: row.id }))!;
+          row =
+            (await settleApproval(deps.db, {
+              id: row.id,
+              status: "timed_out",
+              decidedVia: "timeout",
+              reason: `no decision within ${req.timeoutMs} ms; onTimeout ${req.onTimeout}`,
+            })) ?? (await getApproval(deps.db, { id: row.id }))!;
           break;
         }
         if (now() >= holdUntil || signal?.aborted) {
-          if (!signal?.aborted) deps.park();
-          // Whatever we return is discarded: the loop sees the interruption and stops.
-          return { decision: "deny", reason: "run parked until a decision", timedOut: false };
+          if (deps.whenCallerLeaves === "suspend") return { pending: true, approvalId: row.id };
+          row =
+            (await settleApproval(deps.db, {
+              id: row.id,
+              status: "abandoned",
+              decidedVia: "abandoned",
+              reason: "the caller stopped waiting for a decision",
+            })) ?? (await getApproval(deps.db, { id: row.id }))!;
+          break;
         }
         await deps.waiter.wait(row.id, Math.min(expiresAt, holdUntil) - now(), signal);
         row = (await getApproval(deps.db, { id: row.id }))!;
         if (row.status !== "pending") break;
       }
       await setRunStatus(deps.db, { id: req.runId, status: "running" });
-      return settled(row, decisionOf(row)!, true);
+      return settled(row);
     },
   };
 }

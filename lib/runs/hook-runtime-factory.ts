@@ -7,21 +7,24 @@ import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
 import type { HookEvent } from "@/lib/hooks/event";
 import type { LedgerEntry } from "@/lib/hooks/ledger";
-import type { ApprovalPort, SecretPort, ToolPort } from "@/lib/hooks/ports";
+import type { ApprovalPort, SecretPort, SecretValue, ToolPort } from "@/lib/hooks/ports";
 import { createHookRuntime, type HookRuntime } from "@/lib/hooks/runtime";
 import { logger } from "@/lib/logger";
+import { outboundConfigFromEnv } from "@/lib/outbound/outbound-config";
 import type { SecretBox } from "@/lib/secrets/secret-box";
+import { getSecretBox, readSecret, secretHostSchema, splitHosts } from "@/lib/secrets/secret-store";
 import { serverShellPolicy } from "@/lib/security/code-execution";
-import { getSecretBox, readSecretValue } from "@/lib/secrets/secret-store";
 import { killSwitchOn } from "./kill-switch";
 import { operatorCodeHooks } from "./operator-code-hooks";
 
 export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
   const shell = serverShellPolicy(env);
+  const outbound = outboundConfigFromEnv(env);
   return {
     allowCodeExecution: shell.refusal === undefined,
     shellLauncher: shell.launcher,
-    allowHosts: (env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    outbound: outbound.policy,
+    allowHosts: outbound.webhookOnlyHosts,
     slackBaseUrl: env.HOOKPLANE_SLACK_BASE_URL,
     discordBaseUrl: env.HOOKPLANE_DISCORD_BASE_URL,
   };
@@ -55,23 +58,35 @@ export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, ev
 
 /**
  * The secret store first, then `HOOKPLANE_SECRET_<NAME>` for operators who keep secrets in the
- * environment. Each name is read and decrypted at most once per runtime (one run); a failed read
- * is not cached, so the next hook tries again. A value the key cannot open throws, and the hook
- * fails with that message rather than running without its secret.
+ * environment, bound to the hosts of `HOOKPLANE_SECRET_<NAME>_HOSTS` (none without it: usable by
+ * command hooks only). Each name is read and decrypted at most once per runtime (one run); a failed
+ * read is not cached, so the next hook tries again. A value the key cannot open throws, and the
+ * hook fails with that message rather than running without its secret.
  */
 export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, env: Record<string, string | undefined> = process.env): SecretPort {
-  const cache = new Map<string, Promise<string | undefined>>();
+  const cache = new Map<string, Promise<SecretValue | undefined>>();
   return {
     get(name) {
       let value = cache.get(name);
       if (!value) {
-        value = readSecretValue(db, box, { name }).then((stored) => stored ?? env[`HOOKPLANE_SECRET_${name}`]);
+        value = readSecret(db, box, { name }).then((stored) => stored ?? envSecret(env, name));
         value.catch(() => cache.delete(name));
         cache.set(name, value);
       }
       return value;
     },
   };
+}
+
+function envSecret(env: Record<string, string | undefined>, name: string): SecretValue | undefined {
+  const value = env[`HOOKPLANE_SECRET_${name}`];
+  if (value === undefined) return undefined;
+  // Only well-formed host names count: a bare `*` or a URL would undo the binding.
+  const hosts = splitHosts(env[`HOOKPLANE_SECRET_${name}_HOSTS`] ?? "").flatMap((h) => {
+    const parsed = secretHostSchema.safeParse(h);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return { value, hosts };
 }
 
 export interface RunRuntimeDeps {
@@ -83,6 +98,8 @@ export interface RunRuntimeDeps {
   /** Collects ledger writes so the caller can await them before a checkpoint. */
   track?: (write: Promise<unknown>) => void;
   persistLedger?: boolean;
+  /** Takes the ledger rows of each dispatch instead of inserting them (a run session batches them). */
+  ledger?: (entries: readonly LedgerEntry[], event: HookEvent) => void;
 }
 
 export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
@@ -98,12 +115,13 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
       warn: (message, details) => logger.warn(details ?? {}, message),
       error: (message, details) => logger.error(details ?? {}, message),
     },
-    ledger:
-      deps.persistLedger === false
+    ledger: deps.ledger
+      ? { record: deps.ledger }
+      : deps.persistLedger === false
         ? undefined
         : {
             record(entries, event) {
-              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, deps.eventSeq?.()) }).catch((error) =>
+              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, event.seq ?? deps.eventSeq?.()) }).catch((error) =>
                 logger.error({ err: error }, "ledger write failed"),
               );
               deps.track?.(write);

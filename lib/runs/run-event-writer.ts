@@ -1,78 +1,168 @@
 /**
- * Records a run's events: seqs are handed out here (the worker holding the run's claim is its only
- * writer), events are buffered and flushed in order, many per transaction, with the run's running
- * totals. `flush()` is awaited before each checkpoint, so a checkpoint never runs ahead of the
- * events it implies; a resumed run continues from the stored high-water mark.
+ * Records a run: its events, the hook ledger rows of its dispatches, new transcript messages, the
+ * totals they add and the loop's checkpoint, written together (db appendRunRecords: one
+ * transaction per flush). Totals are computed here and nowhere else, from the events themselves.
+ *
+ * Two modes:
+ * - `owner`: the worker holding the run's lease is its only writer, so seqs are handed out here
+ *   and events are buffered; a flush goes out on the next turn of the event loop (so an event,
+ *   its hooks' ledger rows and the checkpoint after them usually share one transaction) or when
+ *   the loop saves a checkpoint, which never runs ahead of the events it implies.
+ * - `shared`: an outside session (the bridge) may send several requests at once; each event is
+ *   written at once and the database hands out its seq.
  */
 import type { Db } from "@/db/client";
-import { appendRunEvents, type NewRunEvent } from "@/db/queries/run-events";
-import { setRunTotals, type RunTotals } from "@/db/queries/runs";
+import type { NewHookInvocation } from "@/db/queries/hook-invocations";
+import { appendRunRecords, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
+import type { RunTotals } from "@/db/queries/runs";
+
+export interface RunRecordExtras {
+  checkpoint?: unknown;
+  messages?: { stage: number; idx: number; message: Record<string, unknown> }[];
+}
 
 export interface RunEventWriter {
-  /** Queues an event; returns its seq. Throws if an earlier flush failed. */
+  /** Owner mode: queues an event and returns its seq. Throws if an earlier flush failed. */
   emit(type: string, data: Record<string, unknown>): number;
-  flush(): Promise<void>;
+  /** Either mode: records an event and resolves with its seq (shared mode: once it is written). */
+  record(type: string, data: Record<string, unknown>): Promise<number>;
+  /** Queues ledger rows; they go out with the next flush. */
+  ledger(rows: NewHookInvocation[]): void;
+  /** Writes everything queued, with the extras, in one transaction. */
+  flush(extras?: RunRecordExtras): Promise<void>;
+  /** Queues a checkpoint (replacing a queued one) and messages; they go out with the next flush. */
+  stage(extras: RunRecordExtras): void;
   readonly lastSeq: number;
+  /** The run's totals as this writer knows them (owner mode: exact). */
   readonly totals: RunTotals;
 }
 
-export function createRunEventWriter(db: Db, params: { runId: string; lastSeq: number; totals: RunTotals; toolsUsed: string[]; blocked: boolean }): RunEventWriter {
+export interface RunEventWriterParams {
+  runId: string;
+  mode: "owner" | "shared";
+  lastSeq: number;
+  totals: RunTotals;
+  toolsUsed: string[];
+  blocked: boolean;
+}
+
+function emptyDelta(): RunTotalsDelta {
+  return { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, toolsUsed: [], blocked: false };
+}
+
+export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunEventWriter {
   let lastSeq = params.lastSeq;
-  let buffer: (NewRunEvent & { seq: number })[] = [];
+  let events: (NewRunEvent & { seq?: number })[] = [];
+  let ledgerRows: NewHookInvocation[] = [];
+  let delta: RunTotalsDelta | undefined;
   let flushing: Promise<void> = Promise.resolve();
+  let scheduled = false;
   let failure: unknown;
-  let totalsDirty = false;
   const totals = { ...params.totals };
   const toolsUsed = new Set(params.toolsUsed);
   let blocked = params.blocked;
 
+  /** The totals an event adds: tokens and cost on model.post, a new tool on tool.pre, a denial. */
   const observe = (type: string, data: Record<string, unknown>) => {
     if (type === "model.post") {
-      totals.inputTokens += Number(data.inputTokens ?? 0);
-      totals.outputTokens += Number(data.outputTokens ?? 0);
-      totals.cachedTokens += Number(data.cachedTokens ?? 0);
-      totals.costUsd += Number(data.costUsd ?? 0);
-      totalsDirty = true;
+      const d = (delta ??= emptyDelta());
+      const add = (key: "inputTokens" | "outputTokens" | "cachedTokens" | "costUsd") => {
+        const n = Number(data[key] ?? 0);
+        if (Number.isFinite(n)) {
+          d[key] += n;
+          totals[key] += n;
+        }
+      };
+      add("inputTokens");
+      add("outputTokens");
+      add("cachedTokens");
+      add("costUsd");
     } else if (type === "tool.pre" && typeof data.toolName === "string" && !toolsUsed.has(data.toolName)) {
       toolsUsed.add(data.toolName);
-      totalsDirty = true;
+      (delta ??= emptyDelta()).toolsUsed.push(data.toolName);
     } else if (type === "loop.tool_denied" && !blocked) {
       blocked = true;
-      totalsDirty = true;
+      (delta ??= emptyDelta()).blocked = true;
     }
   };
 
-  const drain = async () => {
-    while (buffer.length > 0) {
-      const batch = buffer;
-      buffer = [];
-      await appendRunEvents(db, { runId: params.runId, events: batch });
-      if (totalsDirty) {
-        totalsDirty = false;
-        await setRunTotals(db, { id: params.runId, totals: { ...totals }, toolsUsed: [...toolsUsed], blocked });
-      }
-    }
+  let stagedCheckpoint: { value: unknown } | undefined;
+  let stagedMessages: NonNullable<RunRecordExtras["messages"]> = [];
+
+  const write = async (extras: RunRecordExtras = {}) => {
+    const batch = events;
+    const rows = ledgerRows;
+    const added = delta;
+    const checkpoint = extras.checkpoint !== undefined ? { value: extras.checkpoint } : stagedCheckpoint;
+    const messages = extras.messages ? [...stagedMessages, ...extras.messages] : stagedMessages;
+    events = [];
+    ledgerRows = [];
+    delta = undefined;
+    stagedCheckpoint = undefined;
+    stagedMessages = [];
+    return appendRunRecords(db, {
+      runId: params.runId,
+      events: batch,
+      ledger: rows,
+      totals: added,
+      messages,
+      ...(checkpoint && { checkpoint: checkpoint.value }),
+    });
+  };
+
+  const enqueue = (extras?: RunRecordExtras): Promise<number> => {
+    const done = flushing.then(() => {
+      if (failure) throw failure;
+      return write(extras);
+    });
+    flushing = done.then(
+      () => undefined,
+      (error) => {
+        failure ??= error;
+      },
+    );
+    return done;
   };
 
   const schedule = () => {
-    flushing = flushing.then(drain).catch((error) => {
-      failure ??= error;
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void enqueue().catch(() => {});
     });
-    return flushing;
   };
 
   return {
     emit(type, data) {
+      if (params.mode !== "owner") throw new Error("emit is for the run's owner; a shared writer records with record()");
       if (failure) throw failure;
       observe(type, data);
       lastSeq += 1;
-      buffer.push({ seq: lastSeq, type, data, ts: new Date() });
-      if (buffer.length === 1) queueMicrotask(() => void schedule());
+      events.push({ type, data, ts: new Date() });
+      schedule();
       return lastSeq;
     },
-    async flush() {
-      await schedule();
+    async record(type, data) {
+      if (params.mode === "owner") return this.emit(type, data);
+      observe(type, data);
+      events.push({ type, data, ts: new Date() });
+      lastSeq = await enqueue();
+      return lastSeq;
+    },
+    ledger(rows) {
+      if (rows.length === 0) return;
+      ledgerRows.push(...rows);
+      if (params.mode === "owner") schedule();
+    },
+    async flush(extras) {
+      await enqueue(extras);
+    },
+    stage(extras) {
       if (failure) throw failure;
+      if (extras.checkpoint !== undefined) stagedCheckpoint = { value: extras.checkpoint };
+      if (extras.messages?.length) stagedMessages.push(...extras.messages);
+      schedule();
     },
     get lastSeq() {
       return lastSeq;

@@ -1,35 +1,31 @@
 /**
- * Executes one run on this worker: wires the agent loop to the hook runtime, the tool registry,
- * the price table and the run's event stream, checkpoints after every step, and finishes the run
- * row. A LoopInterrupted (parked on an approval, or the worker shutting down) leaves the run to be
- * resumed from its checkpoint; every other exit ends it with session.end fired exactly once.
+ * Executes one run on this worker: opens the run session (recorder, tools, approvals, hooks),
+ * wires the agent loop to it and to the price table, and finishes the run row. A run that waits
+ * for a person comes back `suspended` (status waiting_approval, worker slot given back) and is
+ * resumed from its checkpoint when the approval settles; a LoopInterrupted (shutdown, lost lease)
+ * leaves it to be resumed elsewhere; every other exit ends it with session.end fired exactly once.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
-import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import { listPrices } from "@/db/queries/prices";
 import { recordRunFailure } from "@/db/queries/run-leases";
 import { appendRunEvents } from "@/db/queries/run-events";
-import { finishRun, getRun, saveRunCheckpoint, setRunStatus } from "@/db/queries/runs";
+import { finishRun, getRun, setRunStatus } from "@/db/queries/runs";
 import { recordScheduleResponse } from "@/db/queries/schedules";
-import type { AgentWithId } from "@/lib/agent/loop-ports";
+import type { AgentWithId, LifecycleEvent } from "@/lib/agent/loop-ports";
 import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/agent/loop";
-import type { LoopState } from "@/lib/agent/loop-state";
 import { createProvider } from "@/lib/agent/providers/create-provider";
 import { costOfUsage, pickPrice } from "@/lib/costs/price-table";
-import type { HookEvent } from "@/lib/hooks/event";
+import type { SuspendPoint } from "@/lib/hooks/runtime-types";
 import { logger } from "@/lib/logger";
-import { createToolRegistry } from "@/lib/tools/tool-registry";
-import { createDbApprovalPort } from "./approval-port";
 import type { ApprovalWaiter } from "./approval-waiter";
 import { createCodeHookTransforms } from "./code-hook-transforms";
-import { createRunHookRuntime } from "./hook-runtime-factory";
-import { createRunEventWriter } from "./run-event-writer";
 import { operatorCodeHooks } from "./operator-code-hooks";
 import { readMetadataFile } from "./metadata-file";
-import { loadRunHooks } from "./run-hooks";
+import { createRunCheckpointStore } from "./run-checkpoint-store";
+import { openRunSession } from "./run-session";
 
 export interface ExecutorDeps {
   db: Db;
@@ -39,13 +35,11 @@ export interface ExecutorDeps {
   approvalHoldMs: number;
 }
 
-export type ExecutionResult = { kind: "finished"; outcome: string } | { kind: "parked" } | { kind: "interrupted" } | { kind: "skipped" };
-
-class ParkedForApproval extends LoopInterrupted {
-  constructor() {
-    super("parked until a person decides");
-  }
-}
+export type ExecutionResult =
+  | { kind: "finished"; outcome: string }
+  | { kind: "suspended"; approvalId: string }
+  | { kind: "interrupted" }
+  | { kind: "skipped" };
 
 /** `controller` is owned by the caller so cancel and shutdown can abort it. */
 export async function executeRun(deps: ExecutorDeps, runId: string, controller: AbortController): Promise<ExecutionResult> {
@@ -59,43 +53,22 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
   if (run.cancelRequested) controller.abort();
 
   await setRunStatus(db, { id: runId, status: "running" });
-  const writer = createRunEventWriter(db, {
-    runId,
-    lastSeq: run.lastSeq,
-    totals: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, cachedTokens: run.cachedTokens, costUsd: run.costUsd },
-    toolsUsed: run.toolsUsed,
-    blocked: run.blocked,
-  });
-  const pendingWrites = new Set<Promise<unknown>>();
-  const track = (write: Promise<unknown>) => {
-    pendingWrites.add(write);
-    void write.finally(() => pendingWrites.delete(write));
-  };
-  const settleWrites = async () => {
-    await writer.flush();
-    await Promise.all([...pendingWrites]);
-  };
-
   const workspaceDir = path.join(deps.workspacesDir, runId);
   mkdirSync(workspaceDir, { recursive: true });
-  const tools = createToolRegistry({
-    workspaceDir,
-    memory: {
-      read: (name) => readMemoryNote(db, { name }),
-      append: (name, text) => appendMemoryNote(db, { name, text }),
-    },
-    allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
-  });
-  const approvals = createDbApprovalPort({
+  let metadata: Record<string, unknown> | undefined;
+  const session = await openRunSession({
     db,
+    run,
+    agent,
+    mode: "worker",
     waiter: deps.waiter,
     holdMs: deps.approvalHoldMs,
-    park: () => controller.abort(new ParkedForApproval()),
-    emit: (type, data) => writer.emit(type, data),
+    workspaceDir,
+    eventFields: { scheduleId: run.scheduleId ?? undefined, triggerType: run.source },
+    vars: run.vars ?? undefined,
+    metadata: () => metadata,
   });
-  let dispatchSeq: number | undefined;
-  const runtime = createRunHookRuntime({ db, approvals, tools, eventSeq: () => dispatchSeq, track });
-  const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
+  const { writer } = session;
   const prices = await listPrices(db);
   // Standard Agents' transform hooks: the operator's defineHook modules the run (or else the agent) names.
   const transforms = await createCodeHookTransforms({
@@ -112,33 +85,15 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     },
     reportMissing: !run.checkpoint,
   });
-  let metadata: Record<string, unknown> | undefined;
 
-  const dispatch = async (event: { type: HookEvent["type"]; data: Record<string, unknown> }) => {
-    dispatchSeq = writer.lastSeq;
+  const dispatch = async (event: LifecycleEvent, resume?: { point: SuspendPoint; abandon?: string }) => {
     // session.end and error must run their hooks even after a cancel (an audit trail that skips
-    // aborted runs is not one), so they get no abort signal.
-    const informational = event.type === "session.end" || event.type === "error";
-    const result = await runtime.dispatch(
-      hooks,
-      {
-        type: event.type,
-        runId,
-        agentId: agent.id,
-        agentName: agent.name,
-        ts: Date.now(),
-        data: event.data,
-        metadata: metadata ?? (event.data.metadata as Record<string, unknown> | undefined),
-        workspaceDir,
-        scheduleId: run.scheduleId ?? undefined,
-        triggerType: run.source,
-        vars:
-          event.type === "session.end" && typeof event.data.response === "string"
-            ? { ...(run.vars ?? {}), response: event.data.response }
-            : (run.vars ?? undefined),
-      },
-      informational ? {} : { signal: controller.signal },
-    );
+    // aborted runs is not one), and an abandoned wait is written whatever the signal says.
+    const informational = event.type === "session.end" || event.type === "error" || resume?.abandon !== undefined;
+    const result = await session.dispatch(event, {
+      ...(informational ? {} : { signal: controller.signal }),
+      ...(resume && { resume: resume.point, abandon: resume.abandon }),
+    });
     if (controller.signal.aborted && controller.signal.reason instanceof LoopInterrupted) throw controller.signal.reason;
     return result;
   };
@@ -148,24 +103,16 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     runId,
     prompt: run.prompt,
     providerFor: (a: AgentWithId) => createProvider(a.model, { script: a.script }),
-    tools,
+    tools: session.tools,
     dispatch,
-    emit: (type: string, data: Record<string, unknown>) => {
-      writer.emit(type, data);
-    },
+    emit: (type: string, data: Record<string, unknown>) => writer.emit(type, data),
     costOf: (model: string, usage: { inputTokens: number; outputTokens: number; cachedTokens: number }) =>
       costOfUsage(pickPrice(prices, model), usage),
     signal: controller.signal,
     vars: run.vars ?? undefined,
     // Tailored AI: on a scheduled run, before-run tool hook outputs are prepended to the prompt.
     prependSessionStartOutput: Boolean(run.scheduleId),
-    checkpoint: {
-      load: async () => (run.checkpoint as LoopState | null) ?? undefined,
-      save: async (state: LoopState) => {
-        await settleWrites();
-        await saveRunCheckpoint(db, { id: runId, checkpoint: state });
-      },
-    },
+    checkpoint: createRunCheckpointStore(db, { runId, stored: run.checkpoint, writer }),
     readMetadata: agent.metadataFile
       ? async () => {
           metadata = await readMetadataFile(workspaceDir, agent.metadataFile!);
@@ -181,7 +128,12 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
 
   try {
     const result = agent.flow?.length ? await runFlow(options) : await runAgentSession(options);
-    await settleWrites();
+    await writer.flush();
+    if (result.status === "suspended") {
+      // Waiting is a state: the checkpoint says where, the approval says on what.
+      await setRunStatus(db, { id: runId, status: "waiting_approval" });
+      return { kind: "suspended", approvalId: result.waitingOn.approvalId };
+    }
     await finishRun(db, {
       id: runId,
       outcome: result.outcome,
@@ -192,12 +144,13 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     if (run.scheduleId) await recordScheduleResponse(db, { id: run.scheduleId, response: result.response ?? null });
     return { kind: "finished", outcome: result.outcome };
   } catch (error) {
-    await settleWrites().catch(() => {});
-    if (error instanceof ParkedForApproval) return { kind: "parked" };
+    await writer.flush().catch(() => {});
     if (error instanceof LoopInterrupted) return { kind: "interrupted" };
     const failures = await recordRunFailure(db, { id: runId }).catch(() => 0);
     if (failures < MAX_RECORDING_FAILURES) {
       logger.error({ err: error, runId, failures }, "run could not be recorded; it will be resumed from its checkpoint");
+      // Back off before giving the run back, so a database that blinks has time to come back.
+      await sleep(Math.min(RECORDING_BACKOFF_MS * 2 ** Math.max(0, failures - 1), 10_000), controller.signal);
       return { kind: "interrupted" };
     }
     // A run that fails the same way every time would be resumed forever: end it, saying why.
@@ -215,5 +168,17 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
   }
 }
 
-/** Executions in a row whose events or checkpoint could not be written before a run is failed. */
-const MAX_RECORDING_FAILURES = 3;
+/**
+ * Executions in a row whose events or checkpoint could not be written before a run is failed.
+ * The count goes back to 0 with every step stored (appendRunRecords), so blips that heal over a
+ * long run never add up.
+ */
+const MAX_RECORDING_FAILURES = 5;
+const RECORDING_BACKOFF_MS = 500;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}

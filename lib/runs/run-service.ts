@@ -94,7 +94,13 @@ export async function decideApproval(
     decidedVia: input.via,
     reason: input.reason,
   });
-  if (!settled) throw ApiError.conflict(`This approval was already settled (${existing.status}) by ${existing.decidedBy ?? existing.decidedVia}`);
+  if (!settled) {
+    const now = (await getApproval(db, { id })) ?? existing;
+    if (now.status === "abandoned") {
+      throw ApiError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
+    }
+    throw ApiError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
+  }
   await logAudit(db, { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id, after: settled });
   // A parked run resumes now; a held one (and an outside session's held request: no worker runs
   // those) is woken by the NOTIFY of settleApproval.

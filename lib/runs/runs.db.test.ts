@@ -199,6 +199,6 @@ test("a run whose events cannot be recorded is failed after a few attempts, not 
   await h.queue.enqueue(run.id);
   const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 30_000);
   expect(done.outcome).toBe("failed");
-  expect(done.reason).toMatch(/gave up after 3 attempts/);
-  expect(done.failures).toBe(3);
+  expect(done.reason).toMatch(/gave up after 5 attempts/);
+  expect(done.failures).toBe(5);
 });

@@ -1,8 +1,10 @@
 /**
- * Secrets as the API, the dashboard and the hook runtime see them: names are public, values go
- * in sealed and come out only to the runtime, for the hooks that name them. Audit rows record
- * who set or deleted which name, never a value.
+ * Secrets as the API, the dashboard and the hook runtime see them: names and hosts are public,
+ * values go in sealed and come out only to the runtime, for the hooks that name them, bound to the
+ * hosts an admin set with them. Audit rows record who set or deleted which name and hosts, never a
+ * value.
  */
+import net from "node:net";
 import { z } from "zod";
 import { resolveDataDir, type Db } from "@/db/client";
 import { logAudit } from "@/db/queries/audit";
@@ -17,7 +19,37 @@ export const secretNameSchema = z
   .max(128)
   .regex(/^[A-Z][A-Z0-9_]*$/, "a secret name is upper case letters, digits and _, starting with a letter (e.g. SLACK_TOKEN)");
 
-export const secretValueSchema = z.object({ value: z.string().min(1, "the value is empty").max(64 * 1024) });
+/** One destination: `api.example.com`, `*.slack.com`, `127.0.0.1` or `[::1]`; never a bare `*`. */
+export const secretHostSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .refine(
+    (host) =>
+      /^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(host) ||
+      net.isIPv6(host.replace(/^\[|\]$/g, "")),
+    { message: "a host name (api.example.com), a subdomain pattern (*.example.com) or an IP address; no scheme, port or path" },
+  );
+
+export const secretHostsSchema = z.array(secretHostSchema).max(50);
+
+export const secretValueSchema = z.object({
+  value: z.string().min(1, "the value is empty").max(64 * 1024),
+  /**
+   * Where the value may be sent. Omitted: a stored secret keeps its hosts (a new one gets none, and
+   * no hook can send it anywhere until an admin names its hosts).
+   */
+  hosts: secretHostsSchema.optional(),
+});
+
+/** `a.example.com, *.slack.com` (the Settings form and `HOOKPLANE_SECRET_<NAME>_HOSTS`) → a list. */
+export function splitHosts(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
 
 const BOX_KEY = Symbol.for("hookplane.secretBox");
 type GlobalWithBox = typeof globalThis & { [BOX_KEY]?: SecretBox };
@@ -37,16 +69,22 @@ export async function listSecrets(db: Db) {
   return listSecretNames(db);
 }
 
-export async function putSecretAudited(db: Db, box: SecretBox, principal: Principal, params: { name: string; value: string }) {
-  const saved = await upsertSecret(db, { name: params.name, ciphertext: box.seal(params.name, params.value) });
+export async function putSecretAudited(
+  db: Db,
+  box: SecretBox,
+  principal: Principal,
+  params: { name: string; value: string; hosts?: string[] },
+) {
+  const hosts = params.hosts ? [...new Set(params.hosts)] : undefined;
+  const saved = await upsertSecret(db, { name: params.name, ciphertext: box.seal(params.name, params.value), hosts });
   await logAudit(db, {
     actor: principal.label,
     action: saved.created ? "secret.create" : "secret.update",
     entityType: "secret",
     entityId: params.name,
-    after: { name: params.name },
+    after: { name: params.name, hosts: saved.hosts },
   });
-  return { name: saved.name, createdAt: saved.createdAt, updatedAt: saved.updatedAt, created: saved.created };
+  return { name: saved.name, hosts: saved.hosts, createdAt: saved.createdAt, updatedAt: saved.updatedAt, created: saved.created };
 }
 
 export async function deleteSecretAudited(db: Db, principal: Principal, params: { name: string }) {
@@ -56,6 +94,11 @@ export async function deleteSecretAudited(db: Db, principal: Principal, params: 
 
 /** The decrypted value, or undefined when no secret has that name. Throws SecretDecryptError on a wrong key. */
 export async function readSecretValue(db: Db, box: () => SecretBox, params: { name: string }): Promise<string | undefined> {
+  return (await readSecret(db, box, params))?.value;
+}
+
+/** The decrypted value and its hosts. Throws SecretDecryptError on a wrong key. */
+export async function readSecret(db: Db, box: () => SecretBox, params: { name: string }): Promise<{ value: string; hosts: string[] } | undefined> {
   const sealed = await getSecretCiphertext(db, params);
-  return sealed === undefined ? undefined : box().open(params.name, sealed);
+  return sealed === undefined ? undefined : { value: box().open(params.name, sealed.ciphertext), hosts: sealed.hosts };
 }

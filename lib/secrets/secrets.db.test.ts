@@ -28,6 +28,8 @@ const originalKey = process.env.HOOKPLANE_SECRET_KEY;
 
 beforeAll(async () => {
   process.env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("base64");
+  // The listener is on loopback, which the outbound guard refuses unless the allow-list names it.
+  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
   forgetSecretBox();
   t = await createTestDatabase();
   installDatabase(t);
@@ -46,6 +48,7 @@ afterEach(() => {
   received.length = 0;
 });
 afterAll(async () => {
+  delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
   await new Promise((r) => webhook.close(r));
   await t.drop();
   if (originalKey === undefined) delete process.env.HOOKPLANE_SECRET_KEY;
@@ -58,15 +61,17 @@ const del = (token: string, name: string) => callRoute(nameRoute.DELETE, { metho
 const list = (token: string) => callRoute(listRoute.GET, { token });
 
 test("set, replace, list and delete: the value is sealed at rest and never in an answer or an audit row", async () => {
-  const created = await put(admin, "DEPLOY_TOKEN", { value: VALUE });
+  const created = await put(admin, "DEPLOY_TOKEN", { value: VALUE, hosts: ["deploy.example.com"] });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ name: "DEPLOY_TOKEN" });
+  expect(created.body).toMatchObject({ name: "DEPLOY_TOKEN", hosts: ["deploy.example.com"] });
+  // Hosts omitted: the stored ones stay.
   const replaced = await put(admin, "DEPLOY_TOKEN", { value: `${VALUE}-2` });
   expect(replaced.status).toBe(200);
+  expect(replaced.body).toMatchObject({ hosts: ["deploy.example.com"] });
 
   const listed = await list(admin);
   expect(listed.status).toBe(200);
-  expect(listed.body.items).toEqual([{ name: "DEPLOY_TOKEN", createdAt: expect.any(String), updatedAt: expect.any(String) }]);
+  expect(listed.body.items).toEqual([{ name: "DEPLOY_TOKEN", hosts: ["deploy.example.com"], createdAt: expect.any(String), updatedAt: expect.any(String) }]);
 
   const { rows } = await t.execute("select ciphertext from secrets where name = 'DEPLOY_TOKEN'");
   expect(String(rows[0].ciphertext)).not.toContain(VALUE);
@@ -95,6 +100,11 @@ test("only admins, only upper-case names, never an empty value", async () => {
   const empty = await put(admin, "EMPTY", { value: "" });
   expect(empty.status).toBe(422);
   expect(empty.body.error.issues[0].path).toBe("value");
+  for (const bad of ["*", "https://x.example.com", "x.example.com:443", "x.example.com/path"]) {
+    const badHost = await put(admin, "HOSTED", { value: "abcd", hosts: ["ok.example.com", bad] });
+    expect(badHost.status).toBe(422);
+    expect(badHost.body.error.issues[0].path).toBe("hosts[1]");
+  }
   expect((await del(admin, "9BAD")).status).toBe(422);
 });
 
@@ -126,8 +136,8 @@ async function dispatchWebhook(secretName: string) {
   return { result, ledger: await listRunHookInvocations(t.db, { runId: run.id }) };
 }
 
-test("a webhook hook naming ${secret:NAME} sends the stored value; the ledger shows it redacted", async () => {
-  expect((await put(admin, "HOOK_TOKEN", { value: VALUE })).status).toBe(201);
+test("a webhook hook naming ${secret:NAME} sends the stored value to a host it lists; the ledger shows it redacted", async () => {
+  expect((await put(admin, "HOOK_TOKEN", { value: VALUE, hosts: ["127.0.0.1"] })).status).toBe(201);
   const { result, ledger } = await dispatchWebhook("HOOK_TOKEN");
 
   expect(received).toHaveLength(1);
@@ -138,18 +148,23 @@ test("a webhook hook naming ${secret:NAME} sends the stored value; the ledger sh
   expect(JSON.stringify(ledger)).not.toContain(VALUE);
 });
 
-test("a name missing from the store falls back to HOOKPLANE_SECRET_<NAME>", async () => {
+test("a name missing from the store falls back to HOOKPLANE_SECRET_<NAME>, sent only to HOOKPLANE_SECRET_<NAME>_HOSTS", async () => {
   process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN = "from-the-environment";
   try {
+    const unbound = await dispatchWebhook("ENV_ONLY_TOKEN");
+    expect(received).toHaveLength(0);
+    expect(unbound.ledger[0]).toMatchObject({ failed: true, reason: expect.stringContaining("secret ENV_ONLY_TOKEN may not be sent to 127.0.0.1") });
+    process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN_HOSTS = "hooks.example.com, 127.0.0.1";
     await dispatchWebhook("ENV_ONLY_TOKEN");
     expect(received[0].authorization).toBe("Bearer from-the-environment");
   } finally {
     delete process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN;
+    delete process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN_HOSTS;
   }
 });
 
 test("a value sealed with another key fails clearly, in the store and in the hook that needs it", async () => {
-  expect((await put(admin, "ROTATED_TOKEN", { value: VALUE })).status).toBe(201);
+  expect((await put(admin, "ROTATED_TOKEN", { value: VALUE, hosts: ["127.0.0.1"] })).status).toBe(201);
   process.env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("hex");
   forgetSecretBox();
 

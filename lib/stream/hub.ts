@@ -4,22 +4,12 @@
  * so replay (`after`) and live delivery are one mechanism: no gap, no duplicate, in order.
  */
 import type { WebSocket } from "ws";
-import { z } from "zod";
 import type { DbHandle } from "@/db/client";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { logger } from "@/lib/logger";
 import { CHANNELS, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
-
-const clientMessageSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("subscribe"),
-    topic: z.string().regex(/^(runs|approvals|run:[0-9a-f-]{36})$/, "topic is runs, approvals or run:<id>"),
-    after: z.number().int().min(0).optional(),
-  }),
-  z.object({ type: z.literal("unsubscribe"), topic: z.string() }),
-  z.object({ type: z.literal("ping") }),
-]);
+import { clientMessageSchema, serialize, type ServerMessage } from "./protocol";
 
 const PAGE = 500;
 
@@ -145,7 +135,7 @@ export class StreamHub {
       const rows = await listRunEventsAfter(this.handle.db, { runId, after: from, limit: PAGE });
       if (rows.length === 0) return;
       for (const row of rows) {
-        const message = JSON.stringify({ type: "event", runId, seq: row.seq, event: { type: row.type, ts: row.ts, data: row.data } });
+        const message = serialize({ type: "event", runId, seq: row.seq, event: { type: row.type, ts: row.ts.toISOString(), data: row.data } });
         for (const sub of watchers) {
           const last = sub.runs.get(runId);
           if (last === undefined || row.seq !== last + 1) continue;
@@ -193,8 +183,8 @@ export class StreamHub {
     })();
   }
 
-  private send(sub: Subscriber, message: unknown): void {
-    if (sub.socket.readyState === sub.socket.OPEN) sub.socket.send(JSON.stringify(message));
+  private send(sub: Subscriber, message: ServerMessage): void {
+    if (sub.socket.readyState === sub.socket.OPEN) sub.socket.send(serialize(message));
   }
 }
 

@@ -29,6 +29,7 @@ async function asToolResult(requested: string, work: () => Promise<ToolResult>):
 export function readFileTool(workspaceDir: string, outputCap: number): ToolImplementation {
   return defineTool({
     name: "read_file",
+    retrySafe: true,
     description: "Read a text file from the workspace. Paths are relative to the workspace folder.",
     input: z.object({
       path: z.string().min(1).describe("file path relative to the workspace"),
@@ -87,6 +88,7 @@ export function writeFileTool(workspaceDir: string): ToolImplementation {
 export function listFilesTool(workspaceDir: string, outputCap: number): ToolImplementation {
   return defineTool({
     name: "list_files",
+    retrySafe: true,
     description:
       "List the entries of a workspace folder, one per line; folders end with '/', symbolic links with '@'.",
     input: z.object({

@@ -1,17 +1,18 @@
 /**
  * The `http_request` tool: one request, no redirects followed, a timeout and a response size cap,
- * and no private network unless the operator allows it (see network-guard.ts).
+ * through the same outbound guard as webhooks and notices (lib/outbound): no private network
+ * unless the admin's allow-list names the host.
  */
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
 import { z } from "zod";
 import { CappedBuffer } from "./output-cap";
-import { PrivateAddressError, guardedLookup, isPrivateAddress } from "./network-guard";
+import { normalizeHost } from "@/lib/outbound/address-policy";
+import { OutboundRefused, connectOptions, type OutboundPolicy } from "@/lib/outbound/outbound-guard";
 import { defineTool, toolError, type ToolImplementation, type ToolResult } from "./tool-types";
 
 export interface HttpRequestToolOptions {
-  allowPrivateNetwork: boolean;
+  outbound: OutboundPolicy;
   timeoutMs: number;
   outputCap: number;
 }
@@ -35,13 +36,11 @@ export function httpRequest(
   } catch {
     return Promise.resolve(toolError(`invalid URL: ${input.url}`));
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return Promise.resolve(toolError(`refused: only http and https URLs (got ${url.protocol})`));
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  // IP literals never go through `lookup`, so they are checked here.
-  if (!options.allowPrivateNetwork && net.isIP(host) && isPrivateAddress(host)) {
-    return Promise.resolve(toolError(new PrivateAddressError(host, host).message));
+  let connect: ReturnType<typeof connectOptions>;
+  try {
+    connect = connectOptions(url, options.outbound);
+  } catch (error) {
+    return Promise.resolve(toolError((error as Error).message));
   }
 
   return new Promise((resolve) => {
@@ -59,7 +58,8 @@ export function httpRequest(
       {
         method: input.method,
         headers: input.headers,
-        lookup: options.allowPrivateNetwork ? undefined : (guardedLookup as never),
+        lookup: connect.lookup as never,
+        agent: connect.agent,
         signal,
       },
       (response) => {
@@ -87,9 +87,10 @@ export function httpRequest(
       done(toolError(`timed out after ${options.timeoutMs} ms: ${input.method} ${url.href}`));
     }, options.timeoutMs);
     request.on("error", (err: NodeJS.ErrnoException) => {
-      if (err instanceof PrivateAddressError || err.code === "EPRIVATEADDRESS") done(toolError(err.message));
+      if (err instanceof OutboundRefused || err.code === "EOUTBOUNDREFUSED") done(toolError(err.message));
       else if (signal?.aborted) done(toolError("cancelled"));
-      else done(toolError(`request failed: ${err.message}`));
+      // One message for refused, reset and unreachable: the answer must not map ports.
+      else done(toolError(`request failed: could not connect to ${normalizeHost(url.hostname)}`));
     });
     if (input.body !== undefined) request.write(input.body);
     request.end();
@@ -102,7 +103,7 @@ export function httpRequestTool(options: HttpRequestToolOptions): ToolImplementa
     description:
       "Make one HTTP request and return the status, content type and body (capped). Redirects are not " +
       "followed." +
-      (options.allowPrivateNetwork ? "" : " Private, loopback and link-local addresses are refused."),
+      (options.outbound.allowPrivateHosts.includes("*") ? "" : " Private, loopback and link-local addresses are refused."),
     input: inputSchema,
     run: (input, signal) => httpRequest(input, options, signal),
   });

@@ -22,6 +22,8 @@ export function memoryTool(store: MemoryStore, outputCap: number): ToolImplement
       file: noteName.describe("note name, e.g. context.md"),
       text: z.string().optional().describe("text to append (action 'append')"),
     }),
+    // Reading a note again is harmless; appending twice is not.
+    retrySafe: ({ action }) => action === "read",
     async run({ action, file, text }) {
       if (action === "read") return toolOutput(capOutput((await store.read(file)) ?? "", outputCap));
       if (text === undefined || text === "") return toolError("append needs a non-empty 'text'");

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { serverShellPolicy, type ShellPolicy } from "@/lib/security/code-execution";
 import { listFilesTool, readFileTool, writeFileTool } from "./file-tools";
+import { outboundConfigFromEnv } from "@/lib/outbound/outbound-config";
+import type { OutboundPolicy } from "@/lib/outbound/outbound-guard";
 import { httpRequestTool } from "./http-request-tool";
 import type { MemoryStore } from "./memory-store";
 import { memoryTool } from "./memory-tool";
@@ -16,7 +18,9 @@ export interface ToolRegistryOptions {
   workspaceDir: string;
   /** Without a store the `memory` tool is not offered. */
   memory?: MemoryStore;
-  /** Lets http_request reach loopback and private networks (tests, trusted installs). Default false. */
+  /** Where http_request may go; default the admin's allow-list from the environment (outbound-config.ts). */
+  outbound?: OutboundPolicy;
+  /** Older switch: true lets http_request reach every private host (the allow-list `*`). */
   allowPrivateNetwork?: boolean;
   shellTimeoutMs?: number;
   httpTimeoutMs?: number;
@@ -67,13 +71,18 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     writeFileTool(options.workspaceDir),
     listFilesTool(options.workspaceDir, outputCap),
     httpRequestTool({
-      allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      outbound: outboundOf(options),
       timeoutMs: options.httpTimeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
       outputCap,
     }),
   ];
   if (options.memory) tools.push(memoryTool(options.memory, outputCap));
   return registryOf(tools);
+}
+
+function outboundOf(options: ToolRegistryOptions): OutboundPolicy {
+  const policy = options.outbound ?? outboundConfigFromEnv().policy;
+  return options.allowPrivateNetwork ? { ...policy, allowPrivateHosts: [...policy.allowPrivateHosts, "*"] } : policy;
 }
 
 /** A registry over any list of tools; tests and callers with extra tools build theirs with it. */
@@ -92,6 +101,12 @@ export function registryOf(tools: ToolImplementation[]): ToolRegistry {
       const parsed = tool.input.safeParse(input ?? {});
       if (!parsed.success) return toolError(`invalid input for ${name}: ${describeIssues(parsed.error)}`);
       return tool.run(parsed.data, signal, options);
+    },
+    retrySafe(name, input) {
+      const declared = byName.get(name)?.retrySafe;
+      if (typeof declared !== "function") return declared === true;
+      const parsed = byName.get(name)!.input.safeParse(input ?? {});
+      return parsed.success && declared(parsed.data);
     },
   };
 }

@@ -27,6 +27,11 @@ export interface ToolRegistry {
   list(): ToolDefinition[];
   /** Never throws for an unknown tool or bad input; throws only when the tool's own infrastructure fails. */
   call(name: string, input: unknown, signal?: AbortSignal, options?: ToolCallOptions): Promise<ToolResult>;
+  /**
+   * Whether running this call again after a crash is harmless (it only reads). A call that started
+   * and left no result is re-run only then; any other is reported as interrupted.
+   */
+  retrySafe(name: string, input: unknown): boolean;
 }
 
 export function toolError(output: string): ToolResult {
@@ -43,6 +48,8 @@ export interface ToolImplementation<Input = unknown> {
   description: string;
   input: import("zod").ZodType<Input>;
   run(input: Input, signal: AbortSignal | undefined, options?: ToolCallOptions): Promise<ToolResult>;
+  /** Declared by tools that only read (true, or per input); anything else is treated as a side effect. */
+  retrySafe?: boolean | ((input: Input) => boolean);
 }
 
 /** Erases the input type so tools of different inputs fit in one list. */

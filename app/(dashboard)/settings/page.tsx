@@ -15,6 +15,7 @@ import { listUsers } from "@/db/queries/users";
 import { requirePagePrincipal } from "@/lib/auth/current-principal";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { listSchedulesForApi } from "@/lib/schedules/schedule-service";
+import { outboundConfigFromEnv } from "@/lib/outbound/outbound-config";
 import { listSecrets } from "@/lib/secrets/secret-store";
 import { codeExecutionStatus } from "@/lib/security/code-execution";
 import { DataTable } from "@/components/ui/data-table";
@@ -72,7 +73,7 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
       </Section>
       <Section
         title="Secrets"
-        description="Encrypted at rest (AES-256-GCM). Values are write-only: hooks that name ${secret:NAME} get them, people only see names."
+        description="Encrypted at rest (AES-256-GCM). Values are write-only: people see names and hosts; a hook may send a value only in a header, URL userinfo or notice token, and only to the secret's hosts."
         testId="secrets-section"
       >
         {secrets.length > 0 ? (
@@ -81,6 +82,7 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
               <tr>
                 <th className="py-1 font-medium">Name</th>
                 <th className="py-1 font-medium">Value</th>
+                <th className="py-1 font-medium">Hosts</th>
                 <th className="py-1 font-medium">Updated</th>
                 <th />
               </tr>
@@ -94,6 +96,9 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                   <td className="py-1.5 text-zinc-400" aria-label="hidden value">
                     ••••••••
                   </td>
+                  <td className="py-1.5 font-mono text-xs" data-testid="secret-hosts">
+                    {s.hosts.length > 0 ? s.hosts.join(", ") : <span className="font-sans text-zinc-400">none: usable by command hooks only</span>}
+                  </td>
                   <td className="py-1.5 text-zinc-500">{when(s.updatedAt)}</td>
                   <td className="py-1.5 text-right">
                     <DeleteSecretButton name={s.name} />
@@ -104,7 +109,8 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
           </table>
         ) : (
           <p className="mb-4 text-sm text-zinc-500" data-testid="no-secrets">
-            No secrets stored yet. Hooks can also read HOOKPLANE_SECRET_&lt;NAME&gt; from the server&apos;s environment.
+            No secrets stored yet. Hooks can also read HOOKPLANE_SECRET_&lt;NAME&gt; from the server&apos;s environment, sent only to
+            the hosts of HOOKPLANE_SECRET_&lt;NAME&gt;_HOSTS.
           </p>
         )}
         <SetSecretForm />
@@ -117,6 +123,7 @@ export default async function SettingsPage() {
   const principal = await requirePagePrincipal();
   // The same reading the runtime, the tool registry and the code hook loader use.
   const codeExecution = codeExecutionStatus();
+  const outbound = outboundConfigFromEnv();
   const isAdmin = principal.role === "admin";
   const canEditSchedules = roleAtLeast(principal.role, "operator");
   const { db } = await getDatabase();
@@ -151,6 +158,17 @@ export default async function SettingsPage() {
           testId="code-execution-section"
         >
           <CodeExecutionStatusList status={codeExecution} />
+        </Section>
+        <Section title="Outbound requests" description="Set by the operator in the environment; read only here.">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
+            <dt className="font-mono text-xs">HOOKPLANE_ALLOW_PRIVATE_HOSTS</dt>
+            <dd data-testid="outbound-allow-list">
+              {outbound.policy.allowPrivateHosts.length > 0
+                ? `webhooks, notices and http_request may reach private or loopback addresses of: ${outbound.policy.allowPrivateHosts.join(", ")}`
+                : "empty: webhooks, notices and http_request reach public addresses only"}
+              {outbound.webhookOnlyHosts.length > 0 && ` (webhooks only to: ${outbound.webhookOnlyHosts.join(", ")})`}
+            </dd>
+          </dl>
         </Section>
       </div>
     </>

@@ -49,7 +49,8 @@ describe("herdctl conformance", () => {
 
   it("when: metadata.shouldNotify sends the Discord alert only when the agent asked", async () => {
     server = await startServer((_req, res) => json(res, 200, { id: "m1" }));
-    const rt = createHookRuntime({ secrets: { get: () => "bot-token-xyz" }, discordBaseUrl: server.url });
+    // The token may go only to the hosts its secret names: here the local stand-in for Discord.
+    const rt = createHookRuntime({ secrets: { get: () => ({ value: "bot-token-xyz", hosts: ["127.0.0.1"] }) }, discordBaseUrl: server.url });
     const alert = hook({ id: "price-alert", event: "session.end", when: "metadata.shouldNotify", action: { type: "discord", channel: "123", tokenSecret: "DISCORD_BOT_TOKEN" } });
     const quiet = await rt.dispatch([alert], afterRun("completed", { shouldNotify: false }));
     expect(quiet.ledger[0]).toMatchObject({ matched: false, reason: "when metadata.shouldNotify is falsy" });

@@ -1,10 +1,12 @@
 /**
  * `approve`: pause until a person decides (Loom `approve`, Claude Code `ask`). The approval port
  * owns the durable wait; the runtime still enforces `timeoutMs` for a port that never answers. A
- * timeout is recorded as a timeout (`timedOut: true`), never as a person's "no".
+ * timeout is recorded as a timeout (`timedOut: true`), never as a person's "no". When the port
+ * answers `pending`, waiting is a state: the hook suspends the run (no verdict, no ledger row yet)
+ * and is asked again when the run resumes.
  */
 import { compileGlobs } from "../matcher";
-import type { ApprovalDecision, OnTimeout } from "../ports";
+import { isPending, type ApprovalAnswer, type ApprovalDecision, type OnTimeout } from "../ports";
 import type { ApproveAction } from "../spec";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 
@@ -39,6 +41,8 @@ export interface ApprovalAsk {
 }
 
 const TIMED_OUT = Symbol("timed out");
+/** How long a port may take to say where an approval stands once its caller stopped waiting. */
+const ABORT_GRACE_MS = 2_000;
 const ABORTED = Symbol("aborted");
 
 export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: ApprovalAsk): Promise<ActionOutcome> {
@@ -55,7 +59,7 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
   let onAbort: (() => void) | undefined;
   let portAnswered = false;
   try {
-    const waits: Promise<ApprovalDecision | typeof TIMED_OUT | typeof ABORTED>[] = [
+    const asked = Promise.resolve(
       port.request(
         {
           runId: run.event.runId,
@@ -69,6 +73,9 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
         },
         controller.signal,
       ),
+    );
+    const waits: Promise<ApprovalAnswer | typeof TIMED_OUT | typeof ABORTED>[] = [
+      asked,
       new Promise((resolve) => {
         onAbort = () => resolve(ABORTED);
         if (signal.aborted) onAbort();
@@ -77,9 +84,19 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
     ];
     // "wait" means no runtime deadline: the port (durable) decides how long a person may take.
     if (onTimeout !== "wait") waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs))));
-    const answer = await Promise.race(waits);
+    let answer = await Promise.race(waits);
+    if (answer === ABORTED) {
+      // The run stops waiting (cancel, shutdown, a caller that left): a durable port answers at
+      // once with where the approval stands (pending: the run suspends; or abandoned).
+      controller.abort();
+      answer = await Promise.race([asked, new Promise<typeof ABORTED>((resolve) => setTimeout(() => resolve(ABORTED), ABORT_GRACE_MS))]);
+    }
     portAnswered = answer !== TIMED_OUT && answer !== ABORTED;
     if (answer === ABORTED) return { failure: "aborted while waiting for an approval" };
+    if (answer !== TIMED_OUT && isPending(answer)) return { suspend: { approvalId: answer.approvalId } };
+    if (answer !== TIMED_OUT && answer.status === "abandoned") {
+      return { suspend: { approvalId: answer.approvalId ?? "", abandoned: answer.reason ?? "nobody waits for it any more", approval: answer } };
+    }
     const decision: ApprovalDecision =
       answer === TIMED_OUT
         ? { decision: onTimeout === "allow" ? "approve" : "deny", timedOut: true, reason: `no decision within ${timeoutMs} ms` }
@@ -96,7 +113,7 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
 }
 
 function approvalOutcome(decision: ApprovalDecision, onTimeout: OnTimeout): ActionOutcome {
-  const by = decision.decidedBy ? ` by ${decision.decidedBy}` : "";
+  const by = decision.decidedBy ? ` by ${decision.decidedBy}${decision.decidedVia ? ` via ${decision.decidedVia}` : ""}` : "";
   const why = decision.reason ? `: ${decision.reason}` : "";
   if (decision.timedOut) {
     return {

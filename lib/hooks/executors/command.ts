@@ -8,6 +8,7 @@
 import { runCommand, type CommandResult } from "../command-runner";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
 import type { CommandAction } from "../spec";
+import type { SecretValue } from "../ports";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 
 export function compileCommand(action: CommandAction, timeoutMs: number): CompiledAction {
@@ -35,7 +36,7 @@ export function compileCommand(action: CommandAction, timeoutMs: number): Compil
   };
 }
 
-function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, string>): Record<string, string> {
+function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, SecretValue>): Record<string, string> {
   const data = run.event.data;
   const env: Record<string, string> = {
     ...run.options.commandBaseEnv,
@@ -47,7 +48,8 @@ function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, string>): Recor
     RUN_ID: run.event.runId,
     HOOK_ID: run.hook.id,
   };
-  for (const [name, value] of secrets) env[name] = value;
+  // A command is admin-enabled code on this server; a secret's hosts bind requests Hookplane sends.
+  for (const [name, secret] of secrets) env[name] = secret.value;
   return env;
 }
 

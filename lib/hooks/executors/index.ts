@@ -2,6 +2,7 @@
  * One place that maps an action type to its executor and documents each action's default timeout.
  * The effective timeout is the action's own `timeoutMs`, else the hook's, else this default.
  */
+import { egressIssues } from "../secret-placement";
 import type { HookAction, HookActionType } from "../spec";
 import { compileApprove } from "./approve";
 import { compileLog, compileSaveJson } from "./audit";
@@ -30,6 +31,10 @@ export const DEFAULT_TIMEOUT_MS: Record<HookActionType, number | undefined> = {
 
 /** Throws with a readable message when the action cannot be compiled (bad regex, bad URL). */
 export function compileAction(action: HookAction, hookTimeoutMs: number | undefined): CompiledAction {
+  // The save-time rules again, for stored hooks saved before them (or written to the database
+  // directly): such a hook fails under its onFailure when it fires, and nothing is sent.
+  const issue = egressIssues(action)[0];
+  if (issue) throw new Error(`action.${issue.path.join(".")}: ${issue.message}`);
   const own = (action as { timeoutMs?: number }).timeoutMs;
   const timeout = own ?? hookTimeoutMs ?? DEFAULT_TIMEOUT_MS[action.type] ?? 10_000;
   switch (action.type) {

@@ -1,10 +1,12 @@
 /**
  * `slack` and `discord`: herdctl's one-way notifications. Title = agent name and run id; colour by
  * outcome (green completed, red failed, yellow timeout or cancelled); duration, event, metadata
- * fields and the truncated output. Base URLs come from the runtime options so tests use a local
- * server.
+ * fields and the truncated output. Base URLs come from the runtime options (operator
+ * configuration, so their hosts pass the outbound guard even when private: tests use a local
+ * server). The token secret must list the service's host among its hosts, or nothing is sent.
  */
 import { HookHttpError, safeFetch } from "../http-client";
+import { secretsNotAllowedFor } from "../secret-placement";
 import type { DiscordAction, SlackAction } from "../spec";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 
@@ -66,10 +68,14 @@ function compileNotice(action: SlackAction | DiscordAction, timeoutMs: number, s
       async: true,
       timeoutMs: undefined,
       async run(run, signal) {
-        const token = (await run.secrets()).get(action.tokenSecret);
+        const secrets = await run.secrets();
+        const token = secrets.get(action.tokenSecret);
         if (!token) return { failure: `secret ${action.tokenSecret} is not set` };
+        const url = shape.url(run);
+        const notAllowed = secretsNotAllowedFor(hostOf(url), secrets);
+        if (notAllowed) return { failure: notAllowed };
         const body = shape.body(summarize(run), run);
-        return post(run, signal, shape.url(run), shape.authorization(token), body, timeoutMs, shape.slackEnvelope);
+        return post(run, signal, url, shape.authorization(token.value), body, timeoutMs, shape.slackEnvelope);
       },
     },
   };
@@ -124,7 +130,7 @@ async function post(
   slackEnvelope: boolean,
 ): Promise<ActionOutcome> {
   try {
-    const response = await safeFetch(run.options.http, {
+    const response = await safeFetch(run.options.noticeHttp, {
       url,
       method: "POST",
       headers: { "content-type": "application/json; charset=utf-8", authorization },
@@ -144,6 +150,14 @@ async function post(
   } catch (error) {
     const e = error as HookHttpError;
     return { failure: e.message, timedOut: e.timedOut === true };
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
   }
 }
 

@@ -1,38 +1,45 @@
 /**
  * `tool`: Tailored AI's hooks: call a registered tool with `{{template}}` args; `skipIf` (a regex
  * over the output) skips the remaining hooks, and on session.start the agent loop. A non-empty
- * output is handed back (scheduled runs prepend it to the prompt). For the shell tool, template
- * values reach the command as environment variables, never as shell text (shell-template.ts).
+ * output is handed back (scheduled runs prepend it to the prompt).
+ *
+ * A tool's input is text a file, a memory note or the transcript can hold, so secrets reach a
+ * tool only as `http_request`'s credentials (secret-placement.ts): header values and the URL's
+ * userinfo, sent only to a host every named secret lists, the userinfo as an `authorization` header.
+ * For the shell tool, template values reach the command as environment variables, never as shell
+ * text (shell-template.ts).
  */
 import { compileLinearRegex } from "../linear-regex";
+import { basicAuthorization, splitUserinfo } from "../outbound-url";
+import { secretsNotAllowedFor } from "../secret-placement";
 import type { ToolAction } from "../spec";
 import type { ToolCallOptions } from "../ports";
 import { bindTemplateToEnv } from "../shell-template";
-import { mapStrings, renderTemplate, secretNamesIn, substituteSecrets, type TemplateVars } from "../template";
+import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn, type TemplateVars } from "../template";
 import { SHELL_TOOL } from "../trust";
-import type { CompiledAction } from "./types";
+import type { ActionRun, CompiledAction } from "./types";
 
 export function compileTool(action: ToolAction, timeoutMs: number): CompiledAction {
   const skipIf = action.skipIf ? compileLinearRegex(action.skipIf) : undefined;
+  const secretNames = action.tool === "http_request" ? [...secretNamesIn(action.args)] : [];
   return {
-    secretNames: [...secretNamesIn(action.args)],
+    secretNames,
     executor: {
       async: true,
       timeoutMs,
       async run(run, signal) {
         const tools = run.options.tools;
         if (!tools) return { failure: "no tool port is configured" };
-        const secrets = await run.secrets();
         const vars = run.templateVars();
         const context = run.context();
-        const { args, options } =
-          action.tool === SHELL_TOOL
-            ? shellArgs(action.args ?? {}, vars, context, secrets)
-            : {
-                args: mapStrings(action.args ?? {}, (text) => substituteSecrets(renderTemplate(text, vars, context), secrets)) as Record<string, unknown>,
-                options: undefined,
-              };
-        const result = await tools.call(action.tool, args, signal, options);
+        const shell = action.tool === SHELL_TOOL ? shellArgs(action.args ?? {}, vars, context) : undefined;
+        let args = shell?.args ?? (mapStrings(action.args ?? {}, (text) => renderTemplate(text, vars, context)) as Record<string, unknown>);
+        if (secretNames.length > 0) {
+          const credentials = await httpCredentials(action, args, run);
+          if (credentials.failure !== undefined) return { failure: credentials.failure };
+          args = credentials.args;
+        }
+        const result = await tools.call(action.tool, args, signal, shell?.options);
         if (result.isError) return { failure: `tool ${action.tool} failed: ${result.output}`, stdout: result.output };
         const output = result.output ?? "";
         if (skipIf?.test(output)) {
@@ -44,17 +51,38 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
   };
 }
 
-/**
- * The shell's `command` with its placeholders bound to variables. Secrets are substituted only in
- * the hook's own text: a template value that spells `${secret:X}` stays data.
- */
-function shellArgs(
-  raw: Record<string, unknown>,
-  vars: TemplateVars,
-  context: Record<string, unknown>,
-  secrets: ReadonlyMap<string, string>,
-): { args: Record<string, unknown>; options: ToolCallOptions } {
+/** http_request's args with the secrets in its headers and userinfo, once the host is allowed. */
+async function httpCredentials(
+  action: ToolAction,
+  rendered: Record<string, unknown>,
+  run: ActionRun,
+): Promise<{ args: Record<string, unknown>; failure?: undefined } | { failure: string }> {
+  const secrets = await run.secrets();
+  const rawUrl = typeof rendered.url === "string" ? rendered.url : "";
+  const { url, userinfo } = splitUserinfo(rawUrl);
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return { failure: `tool ${action.tool}: invalid URL ${url}` };
+  }
+  const notAllowed = secretsNotAllowedFor(host, secrets);
+  if (notAllowed) return { failure: notAllowed };
+  const values = new Map([...secrets].map(([name, s]) => [name, s.value]));
+  const vars = run.templateVars();
+  const context = run.context();
+  const headers = {
+    ...(mapStrings(action.args?.headers ?? {}, (text) => renderWithSecrets(text, vars, context, values)) as Record<string, string>),
+  };
+  if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+    headers.authorization = basicAuthorization(userinfo, values);
+  }
+  return { args: { ...rendered, url, headers } };
+}
+
+/** The shell's `command` with its placeholders bound to environment variables (values stay data). */
+function shellArgs(raw: Record<string, unknown>, vars: TemplateVars, context: Record<string, unknown>): { args: Record<string, unknown>; options: ToolCallOptions } {
   if (typeof raw.command !== "string") return { args: raw, options: {} };
   const bound = bindTemplateToEnv(raw.command, vars, context);
-  return { args: { ...raw, command: substituteSecrets(bound.command, secrets) }, options: { env: bound.env } };
+  return { args: { ...raw, command: bound.command }, options: { env: bound.env } };
 }

@@ -5,7 +5,7 @@
  */
 import type { HookContext, HookEvent } from "../event";
 import type { HookVerdict } from "../ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, ShellLauncher, ToolPort } from "../ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, SecretValue, ShellLauncher, ToolPort } from "../ports";
 import type { CodeHookRegistry } from "../code-hooks";
 import type { SafeFetchPolicy } from "../http-client";
 import type { RuntimeHook } from "../runtime-types";
@@ -34,10 +34,23 @@ export interface ActionFailure {
   stderr?: string;
 }
 
-export type ActionOutcome = ActionResult | ActionFailure;
+/**
+ * The hook waits on a person and nobody has decided: the run suspends on `approvalId` and this
+ * hook runs again when it resumes. `abandoned` instead says nobody waits any more (the caller left,
+ * the run ended): the hook's ledger row is final and the rest of the chain does not run.
+ */
+export interface ActionSuspend {
+  suspend: { approvalId: string; abandoned?: string; approval?: ApprovalDecision };
+}
+
+export type ActionOutcome = ActionResult | ActionFailure | ActionSuspend;
 
 export function isFailure(outcome: ActionOutcome): outcome is ActionFailure {
   return (outcome as ActionFailure).failure !== undefined;
+}
+
+export function isSuspend(outcome: ActionOutcome): outcome is ActionSuspend {
+  return (outcome as ActionSuspend).suspend !== undefined;
 }
 
 /** What the runtime was configured with, as executors see it. */
@@ -48,7 +61,10 @@ export interface ExecutorOptions {
   codeHooks?: CodeHookRegistry;
   logger: HookLogger;
   now: () => number;
+  /** Webhooks: the admin's allow-list, and the older only-these-hosts list. */
   http: SafeFetchPolicy;
+  /** Slack and Discord: the allow-list plus the configured base URLs' hosts (operator configuration). */
+  noticeHttp: SafeFetchPolicy;
   slackBaseUrl: string;
   discordBaseUrl: string;
   /** The environment a command starts from (PATH, HOME, LANG...), before hook vars and secrets. */
@@ -74,8 +90,8 @@ export interface ActionRun {
   templateVars(): Record<string, unknown>;
   shadow: boolean;
   options: ExecutorOptions;
-  /** Resolved values of the secrets this hook names; the runtime redacts them from the ledger. */
-  secrets(): Promise<ReadonlyMap<string, string>>;
+  /** Resolved secrets this hook names, with their hosts; the runtime redacts their values from the ledger. */
+  secrets(): Promise<ReadonlyMap<string, SecretValue>>;
 }
 
 export type SyncExecutor = { async: false; run(run: ActionRun): ActionOutcome };

@@ -1,18 +1,20 @@
 /**
- * `webhook`: POST or PUT the event context as JSON (herdctl, Loom). Headers may use
- * `${secret:NAME}`; secret values are scrubbed from the body. A JSON response may carry a decision
- * in the same forms a command's stdout can.
+ * `webhook`: POST or PUT the event context as JSON (herdctl, Loom). Header values and the URL's
+ * userinfo may use `${secret:NAME}`, and only when every secret the hook names lists the URL's host
+ * among its own; userinfo becomes a Basic `authorization` header. Secret values are scrubbed from
+ * the body. A JSON response may carry a decision in the same forms a command's stdout can.
  */
+import { normalizeHost } from "../../outbound/address-policy";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
 import { HookHttpError, checkUrl, safeFetch } from "../http-client";
+import { basicAuthorization, splitUserinfo } from "../outbound-url";
 import { createRedactor } from "../redact";
+import { secretsNotAllowedFor } from "../secret-placement";
 import type { WebhookAction } from "../spec";
-import { mapStrings, renderTemplate, secretNamesIn, substituteSecrets } from "../template";
+import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
 import type { ActionOutcome, CompiledAction } from "./types";
 
 export function compileWebhook(action: WebhookAction, timeoutMs: number): CompiledAction {
-  // A fixed URL is checked now so a bad one fails when the hook is saved, not when it first fires.
-  if (!action.url.includes("{{") && !action.url.includes("${")) checkUrl(action.url, {});
   return {
     secretNames: [...secretNamesIn({ url: action.url, headers: action.headers })],
     executor: {
@@ -22,16 +24,29 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
         const secrets = await run.secrets();
         const vars = run.templateVars();
         const context = run.context();
-        const render = (text: string) => substituteSecrets(renderTemplate(text, vars, context), secrets);
-        const headers = {
+        // The URL is rendered without secret values: they go in headers only, after the checks.
+        const { url: bare, userinfo } = splitUserinfo(renderTemplate(action.url, vars, context));
+        let url: URL;
+        try {
+          url = checkUrl(bare, run.options.http);
+        } catch (error) {
+          return { failure: (error as HookHttpError).message };
+        }
+        const notAllowed = secretsNotAllowedFor(url.hostname, secrets);
+        if (notAllowed) return { failure: notAllowed };
+        const values = new Map([...secrets].map(([name, s]) => [name, s.value]));
+        const headers: Record<string, string> = {
           "content-type": "application/json",
           "user-agent": "hookplane-hooks",
-          ...(mapStrings(action.headers ?? {}, render) as Record<string, string>),
+          ...(mapStrings(action.headers ?? {}, (text) => renderWithSecrets(text, vars, context, values)) as Record<string, string>),
         };
-        const body = createRedactor(secrets.values())(JSON.stringify(context));
+        if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+          headers.authorization = basicAuthorization(userinfo, values);
+        }
+        const body = createRedactor(values.values())(JSON.stringify(context));
         try {
           const response = await safeFetch(run.options.http, {
-            url: render(action.url),
+            url,
             method: action.method ?? "POST",
             headers,
             body,
@@ -47,7 +62,7 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
           return { ...answer, exitCode: response.status, stdout: response.body };
         } catch (error) {
           const e = error as HookHttpError;
-          return { failure: e.message, timedOut: e.timedOut === true };
+          return { failure: e.message || `request to ${normalizeHost(url.hostname)} failed`, timedOut: e.timedOut === true };
         }
       },
     },

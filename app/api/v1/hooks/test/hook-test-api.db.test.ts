@@ -16,6 +16,8 @@ let webhookUrl: string;
 const received: unknown[] = [];
 
 beforeAll(async () => {
+  // The webhook below listens on loopback, which the outbound guard refuses unless allow-listed.
+  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
   t = await createTestDatabase();
   installDatabase(t);
   admin = (await setupFirstAdmin(t.db, { email: "a@example.com", password: "long enough" })).token;
@@ -33,6 +35,7 @@ beforeAll(async () => {
   webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
 });
 afterAll(async () => {
+  delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
   await new Promise((r) => webhook.close(r));
   await t.drop();
 });

@@ -4,10 +4,13 @@ import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, 
 
 const paramsSchema = z.object({ name: secretNameSchema });
 
-/** Sets or replaces a value; the answer names the secret and never echoes the value. */
+/**
+ * Sets or replaces a value and the hosts it may be sent to (`hosts` omitted: a stored secret keeps
+ * its hosts); the answer names the secret and its hosts and never echoes the value.
+ */
 export const PUT = apiRoute({ role: "admin", body: secretValueSchema }, async ({ db, body, params, principal }) => {
   const { name } = parseWith(paramsSchema, params);
-  const { created, ...saved } = await putSecretAudited(db, getSecretBox(), principal, { name, value: body.value });
+  const { created, ...saved } = await putSecretAudited(db, getSecretBox(), principal, { name, value: body.value, hosts: body.hosts });
   return Response.json(saved, { status: created ? 201 : 200 });
 });
 

@@ -1,0 +1,112 @@
+/**
+ * What each event carries: one zod schema per event of hook-model.md's table, plus the facts the
+ * agent loop and the bridges record about themselves (`loop.*`, `turn.end`, ...). The loop's
+ * `emit`/`fire`, the ingest endpoints and the stream all use these, so a payload means the same
+ * thing wherever it is read. Objects are loose: a runtime may add fields (Claude Code's `cwd`),
+ * never drop or retype the ones named here.
+ */
+import { z } from "zod";
+import { OUTCOMES, type EventName } from "./events";
+
+const count = z.number().int().min(0);
+const text = z.string().max(1_000_000);
+const name = z.string().min(1).max(500);
+
+const toolCall = { toolName: name, toolInput: z.unknown(), toolCallId: z.string().min(1).max(500) };
+
+const approvalFacts = {
+  approvalId: z.string().min(1),
+  toolCallId: z.string().nullish(),
+  toolName: z.string().nullish(),
+  toolInput: z.unknown(),
+  hookId: z.string().optional(),
+};
+
+/** The lifecycle events hooks bind to. */
+export const EVENT_PAYLOADS = {
+  "session.start": z.looseObject({ prompt: text }),
+  "user.prompt.submit": z.looseObject({ prompt: text }),
+  "model.pre": z.looseObject({ turn: count, messageCount: count }),
+  "model.post": z.looseObject({
+    model: name,
+    stopReason: z.string().optional(),
+    inputTokens: count,
+    outputTokens: count,
+    cachedTokens: count,
+    costUsd: z.number().min(0),
+    toolCallCount: count,
+    text: z.string(),
+  }),
+  "tool.pre": z.looseObject(toolCall),
+  "tool.post": z.looseObject({ ...toolCall, output: z.unknown(), isError: z.boolean(), durationMs: z.number().min(0) }),
+  "approval.requested": z.looseObject({ ...approvalFacts, message: z.string().optional(), expiresAt: z.string().optional() }),
+  "approval.settled": z.looseObject({
+    ...approvalFacts,
+    status: z.enum(["approved", "denied", "timed_out", "abandoned"]),
+    decision: z.enum(["approve", "deny"]),
+    decidedBy: z.string().optional(),
+    decidedVia: z.string().optional(),
+    reason: z.string().optional(),
+    timedOut: z.boolean(),
+  }),
+  "agent.start": z.looseObject({ agentName: name }),
+  "agent.stop": z.looseObject({ agentName: name }),
+  error: z.looseObject({ message: text, stack: z.string().optional() }),
+  "session.end": z.looseObject({
+    outcome: z.enum(OUTCOMES),
+    reason: z.string().optional(),
+    response: z.string().optional(),
+    inputTokens: count.optional(),
+    outputTokens: count.optional(),
+    costUsd: z.number().min(0).optional(),
+    durationMs: z.number().min(0).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+} satisfies Record<EventName, z.ZodType>;
+
+/** What the loop and the bridges record about themselves; hooks do not bind to these. */
+export const FACT_PAYLOADS = {
+  "loop.tool_denied": z.looseObject({ toolCallId: z.unknown(), toolName: z.unknown(), reason: z.string(), by: z.enum(["hook", "agent"]) }),
+  "loop.resumed": z.looseObject({ stage: count, phase: z.string(), turn: count }),
+  "loop.reminders": z.looseObject({ texts: z.array(z.string()), source: z.enum(["pending", "model.pre"]) }),
+  "loop.metadata": z.looseObject({ metadata: z.record(z.string(), z.unknown()) }),
+  "loop.transform_error": z.looseObject({ point: z.string(), message: z.string() }),
+  "loop.tool_result_removed": z.looseObject({ toolCallId: z.string(), toolName: z.string() }),
+  /** A call that started before a crash or shutdown and left no result: run again (it only reads) or not. */
+  "loop.tool_interrupted": z.looseObject({ toolCallId: z.string(), toolName: z.string(), retried: z.boolean() }),
+  "code_hook.error": z.looseObject({}),
+  "code_hook.missing": z.looseObject({}),
+  /** Claude Code's Stop: one answer of the agent ended (not the session). */
+  "turn.end": z.looseObject({ stopHookActive: z.boolean(), response: z.string().optional() }),
+} as const;
+
+export type EventPayload<T extends EventName> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+export type FactName = keyof typeof FACT_PAYLOADS;
+export type FactPayload<T extends FactName> = z.infer<(typeof FACT_PAYLOADS)[T]>;
+
+/** The fields an outside runtime must send for each event; the rest may be left out. */
+const INGEST_REQUIRED: Record<EventName, string[]> = {
+  "session.start": [],
+  "user.prompt.submit": ["prompt"],
+  "model.pre": [],
+  "model.post": ["model"],
+  "tool.pre": ["toolName"],
+  "tool.post": ["toolName"],
+  "approval.requested": ["approvalId"],
+  "approval.settled": ["approvalId", "status", "decision"],
+  "agent.start": ["agentName"],
+  "agent.stop": ["agentName"],
+  error: ["message"],
+  "session.end": [],
+};
+
+/**
+ * The ingest endpoints' view of a lifecycle payload: every named field keeps its type, but only
+ * the ones that say what happened are required (an outside runtime may not know a duration, and
+ * the server makes up a tool call's id when none is given).
+ */
+export function ingestPayloadSchema(type: EventName): z.ZodType<Record<string, unknown>> {
+  const schema = (EVENT_PAYLOADS[type] as unknown as z.ZodObject).partial();
+  const required = INGEST_REQUIRED[type];
+  return required.length === 0 ? schema : schema.required(Object.fromEntries(required.map((k) => [k, true])) as never);
+}
