@@ -1,6 +1,7 @@
 /**
  * Hookplane's process: Next (dashboard + API) and the WebSocket stream hub on one port.
- * Upgrades are handled only for /api/ws so Next's own (dev HMR) upgrades keep working.
+ * Upgrades are handled only for /api/ws so Next's own (dev HMR) upgrades keep working. Every
+ * request passes the web edge first (security headers, client address, server-action Origin).
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
  */
 import { createServer } from "node:http";
@@ -10,6 +11,7 @@ import { getApproval } from "@/db/queries/approvals";
 import { getRun, runToApi } from "@/db/queries/runs";
 import { seedDemoData } from "@/lib/demo/seed-demo";
 import { logger } from "@/lib/logger";
+import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/security/web-edge";
 import { StreamHub } from "@/lib/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/runtime/background";
@@ -37,10 +39,12 @@ async function main() {
   const background: Background = await startBackground(handle, hub);
   await hub.start();
 
+  const edge = webEdgeOptionsFromEnv(process.env, dev);
   let inFlight = 0;
   const server = createServer((req, res) => {
     inFlight++;
     res.on("close", () => inFlight--);
+    if (!guardWebRequest(req, res, edge)) return;
     handleRequest(req, res).catch((error) => {
       logger.error({ err: error }, "request failed");
       if (!res.headersSent) res.writeHead(500).end();

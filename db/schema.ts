@@ -59,11 +59,16 @@ export const apiTokens = pgTable("api_tokens", {
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
 });
 
-/** Failed sign-ins per key (email), to slow down guessing across every web process. */
+/**
+ * Sign-in attempts counted per key (a client address, or an account from one address), to slow
+ * down guessing across every web process. `lockedUntil` is set in the same statement that counts,
+ * so parallel attempts cannot slip past a lock (lib/auth/sign-in-throttle.ts).
+ */
 export const signInFailures = pgTable("sign_in_failures", {
   key: text("key").primaryKey(),
   failures: integer("failures").notNull().default(0),
   lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
 });
 
 export const agents = pgTable("agents", {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { AgentPages, AuthPages } from "./pages";
+import { AgentPages, AuthPages, dashboardApi } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 const viewer = { email: "viewer@example.com", password: "viewer password 1" };
@@ -69,7 +69,7 @@ test("a viewer sees agents but cannot edit them", async ({ page }, testInfo) => 
   // Going around the UI does not help: the page and the API both refuse.
   await page.goto("/agents/new");
   await expect(page).toHaveURL(/\/agents$/);
-  const response = await page.request.post("/api/v1/agents", { data: { name: "sneaky" } });
+  const response = await dashboardApi(page).post("/api/v1/agents", { data: { name: "sneaky" } });
   expect(response.status()).toBe(403);
   await page.screenshot({ path: testInfo.outputPath("viewer.png"), fullPage: true });
 });

@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { AuthPages } from "./pages";
+import { AuthPages, dashboardApi } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
 test("an approve hook holds a shell call; approving from the inbox resumes the run", async ({ page }, testInfo) => {
   await new AuthPages(page).signIn(admin.email, admin.password);
   // Set up through the API with the browser's session: an agent whose shell calls need a person.
-  const agent = await page.request.post("/api/v1/agents", {
+  const agent = await dashboardApi(page).post("/api/v1/agents", {
     data: {
       name: "deployer",
       tools: ["shell"],
@@ -14,11 +14,11 @@ test("an approve hook holds a shell call; approving from the inbox resumes the r
     },
   });
   expect(agent.status()).toBe(201);
-  const hook = await page.request.post("/api/v1/hooks", {
+  const hook = await dashboardApi(page).post("/api/v1/hooks", {
     data: { id: "ask-before-shell", event: "tool.pre", scope: "agent:deployer", matcher: "shell", action: { type: "approve", timeoutMs: 600000, onTimeout: "deny" } },
   });
   expect(hook.status()).toBe(201);
-  const run = await page.request.post("/api/v1/runs", { data: { agent: "deployer", prompt: "ship it" } });
+  const run = await dashboardApi(page).post("/api/v1/runs", { data: { agent: "deployer", prompt: "ship it" } });
   expect(run.status()).toBe(202);
   const { id } = await run.json();
 

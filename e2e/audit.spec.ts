@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { AuditPages, AuthPages } from "./pages";
+import { AuditPages, AuthPages, dashboardApi } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
@@ -64,8 +64,8 @@ test("search the audit: find the no-prod block in the ledger, download the expor
   // A throwaway agent, so the demo agents other specs use stay as seeded.
   const probe = `audit-probe-${Date.now()}`;
   const spec = { name: probe, model: "scripted", tools: ["read_file"], maxTurns: 3, timeoutMs: 60_000 };
-  expect((await page.request.post("/api/v1/agents", { data: { ...spec, description: "Reads the docs" } })).status()).toBe(201);
-  const patched = await page.request.patch(`/api/v1/agents/${probe}`, { data: { ...spec, description: "Reads the docs, audited" } });
+  expect((await dashboardApi(page).post("/api/v1/agents", { data: { ...spec, description: "Reads the docs" } })).status()).toBe(201);
+  const patched = await dashboardApi(page).patch(`/api/v1/agents/${probe}`, { data: { ...spec, description: "Reads the docs, audited" } });
   expect(patched.status()).toBe(200);
   await page.getByTestId("audit-tab-changes").click();
   await page.getByTestId("audit-entity-type").selectOption("agent");
@@ -79,5 +79,5 @@ test("search the audit: find the no-prod block in the ledger, download the expor
   await expect(diff.locator('[data-diff="added"]').filter({ hasText: "description" })).toHaveText(/"Reads the docs, audited",?$/);
   await expect(audit.changeRows().and(page.locator('[data-action="agent.create"]')).filter({ hasText: probe })).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("audit.png"), fullPage: true });
-  expect((await page.request.delete(`/api/v1/agents/${probe}`)).status()).toBe(204);
+  expect((await dashboardApi(page).delete(`/api/v1/agents/${probe}`)).status()).toBe(204);
 });

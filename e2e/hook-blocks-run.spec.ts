@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { AuthPages, HookPages } from "./pages";
+import { AuthPages, dashboardApi, HookPages } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
 test("a hook created in the editor blocks a run, live, and the run view says which hook and why", async ({ page }, testInfo) => {
   await new AuthPages(page).signIn(admin.email, admin.password);
-  const created = await page.request.post("/api/v1/agents", {
+  const created = await dashboardApi(page).post("/api/v1/agents", {
     data: {
       name: "cleaner",
       tools: ["shell"],

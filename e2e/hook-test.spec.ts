@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { AuthPages, HookPages } from "./pages";
+import { AuthPages, dashboardApi, HookPages } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
 test("try a hook against a recorded event, then replay a draft over past runs", async ({ page }, testInfo) => {
   await new AuthPages(page).signIn(admin.email, admin.password);
   // A past run of coding-agent, whose no-prod guard blocked a write under /srv/prod.
-  const started = await page.request.post("/api/v1/runs", { data: { agent: "coding-agent", prompt: "bump replicas" } });
+  const started = await dashboardApi(page).post("/api/v1/runs", { data: { agent: "coding-agent", prompt: "bump replicas" } });
   const { id } = await started.json();
   await expect.poll(async () => (await (await page.request.get(`/api/v1/runs/${id}`)).json()).status, { timeout: 20_000 }).toBe("finished");
 

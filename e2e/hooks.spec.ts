@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { AuthPages, HookPages } from "./pages";
+import { AuthPages, dashboardApi, HookPages } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
@@ -15,7 +15,7 @@ let createdHookId: string | undefined;
 
 // The later specs expect the seeded guard alone on coding-agent: remove ours even when a step failed.
 test.afterEach(async ({ page }) => {
-  if (createdHookId) await page.request.delete(`/api/v1/hooks/${createdHookId}`);
+  if (createdHookId) await dashboardApi(page).delete(`/api/v1/hooks/${createdHookId}`);
   createdHookId = undefined;
 });
 
@@ -95,6 +95,6 @@ test("a viewer reads hooks but cannot change them", async ({ page }) => {
   await expect(hooks.field("Deny if (regex)")).toBeDisabled();
   await expect(page.getByTestId("save-hook")).toHaveCount(0);
   await expect(page.getByTestId("delete-hook")).toHaveCount(0);
-  const response = await page.request.patch(`${page.url().replace(/\/hooks\//, "/api/v1/hooks/")}`, { data: { enabled: false } });
+  const response = await dashboardApi(page).patch(`${page.url().replace(/\/hooks\//, "/api/v1/hooks/")}`, { data: { enabled: false } });
   expect(response.status()).toBe(403);
 });

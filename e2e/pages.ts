@@ -1,7 +1,22 @@
 /**
  * Page objects for the journeys: each knows its testids so specs read as the user's steps.
  */
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+type WriteOptions = NonNullable<Parameters<APIRequestContext["post"]>[1]>;
+
+/**
+ * The API as the dashboard's own scripts call it: the session cookie plus the headers a browser
+ * adds to a same-origin fetch (Origin, JSON). A bare `page.request` write sends no Origin, and the
+ * API refuses cookie writes without one as cross-site (lib/api/route.ts).
+ */
+export function dashboardApi(page: Page) {
+  // Before the first navigation (or after a crash) the page is about:blank: use the suite's base URL.
+  const origin = () => new URL(page.url().startsWith("http") ? page.url() : test.info().project.use.baseURL!).origin;
+  const write = (method: "post" | "put" | "patch" | "delete") => (url: string, options: WriteOptions = {}) =>
+    page.request[method](url, { ...options, headers: { origin: origin(), "content-type": "application/json", ...options.headers } });
+  return { post: write("post"), put: write("put"), patch: write("patch"), delete: write("delete") };
+}
 
 export class AuthPages {
   constructor(private readonly page: Page) {}

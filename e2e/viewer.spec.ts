@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { AuditPages, AuthPages, CostPages } from "./pages";
+import { AuditPages, AuthPages, dashboardApi, CostPages } from "./pages";
 
 // 00-first-run.spec.ts creates this viewer; the specs share one server and run in file order.
 const viewer = { email: "viewer@example.com", password: "viewer password 1" };
@@ -36,12 +36,12 @@ test("a viewer sees every section and can change nothing", async ({ page }, test
 
   // And around the UI, every write is refused by the API.
   const writes = [
-    page.request.post("/api/v1/runs", { data: { agent: "coding-agent", prompt: "x" } }),
-    page.request.post("/api/v1/hooks", { data: { id: "x", event: "tool.pre", action: { type: "log" } } }),
-    page.request.patch("/api/v1/agents/coding-agent", { data: { maxTurns: 2 } }),
-    page.request.put("/api/v1/prices", { data: { items: [] } }),
-    page.request.post("/api/v1/tokens", { data: { name: "t", role: "admin" } }),
-    page.request.post("/api/v1/config/import", { data: { dialect: "hookplane", content: "agents: []" } }),
+    dashboardApi(page).post("/api/v1/runs", { data: { agent: "coding-agent", prompt: "x" } }),
+    dashboardApi(page).post("/api/v1/hooks", { data: { id: "x", event: "tool.pre", action: { type: "log" } } }),
+    dashboardApi(page).patch("/api/v1/agents/coding-agent", { data: { maxTurns: 2 } }),
+    dashboardApi(page).put("/api/v1/prices", { data: { items: [] } }),
+    dashboardApi(page).post("/api/v1/tokens", { data: { name: "t", role: "admin" } }),
+    dashboardApi(page).post("/api/v1/config/import", { data: { dialect: "hookplane", content: "agents: []" } }),
   ];
   for (const response of await Promise.all(writes)) expect(response.status()).toBe(403);
   // Reading works.

@@ -1,11 +1,13 @@
 "use server";
 
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
 import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
 import { credentialsSchema, setupFirstAdmin, signIn, signOut } from "@/lib/auth/account-service";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "@/lib/auth/principal";
+import { safeRedirectPath } from "@/lib/auth/redirect-target";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/security/client-address";
 
 async function setSessionCookie(token: string) {
   (await cookies()).set(SESSION_COOKIE, token, {
@@ -21,13 +23,18 @@ function credentialsFrom(form: FormData) {
   return credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
 }
 
+/** Written by the web edge (server.ts) from the socket, never by the client. */
+async function clientAddress(): Promise<string> {
+  return (await headers()).get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+}
+
 export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const parsed = credentialsFrom(form);
   if (!parsed.success) return zodToActionState(parsed.error);
   try {
     const { db } = await getDatabase();
     await setupFirstAdmin(db, parsed.data);
-    const session = await signIn(db, parsed.data);
+    const session = await signIn(db, { ...parsed.data, address: await clientAddress() });
     await setSessionCookie(session.sessionToken);
   } catch (error) {
     return errorToActionState(error);
@@ -40,13 +47,14 @@ export async function signInAction(_prev: ActionState, form: FormData): Promise<
   if (!parsed.success) return zodToActionState(parsed.error);
   try {
     const { db } = await getDatabase();
-    const session = await signIn(db, parsed.data);
+    const session = await signIn(db, { ...parsed.data, address: await clientAddress() });
     await setSessionCookie(session.sessionToken);
   } catch (error) {
     return errorToActionState(error);
   }
-  const next = String(form.get("next") ?? "");
-  redirect(next.startsWith("/") && !next.startsWith("//") ? next : "/agents");
+  // The fallback is the dashboard's home itself: a redirect to "/" (which redirects on to
+  // /agents) leaves the address bar at "/" after a server action in Next 16.
+  redirect(safeRedirectPath(form.get("next"), "/agents"));
 }
 
 export async function signOutAction(): Promise<void> {

@@ -3,10 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDatabase } from "@/db/client";
-import { logAudit } from "@/db/queries/audit";
-import { revokeApiToken } from "@/db/queries/api-tokens";
 import { errorToActionState, zodToActionState, type ActionState } from "@/lib/actions/action-state";
-import { issueApiToken, tokenRequestSchema } from "@/lib/auth/account-service";
+import { issueApiToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/auth/account-service";
 import { requireActionRole } from "@/lib/auth/current-principal";
 import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema } from "@/lib/auth/user-service";
 
@@ -30,9 +28,7 @@ export async function revokeTokenAction(_prev: ActionState, form: FormData): Pro
     const id = z.uuid().safeParse(form.get("id"));
     if (!id.success) return { message: "Unknown token" };
     const { db } = await getDatabase();
-    if (await revokeApiToken(db, { id: id.data })) {
-      await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: id.data });
-    }
+    await revokeApiTokenAudited(db, principal, { id: id.data });
     revalidatePath("/settings");
     return { ok: true, message: "Token revoked" };
   } catch (error) {

@@ -33,9 +33,12 @@ export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => vo
         const message = parseServerMessage(String(event.data));
         if (message) handlers.current.onMessage(message);
       };
-      socket.onclose = () => {
+      socket.onclose = (event) => {
         setState("closed");
-        if (disposed) return;
+        // 4401: the session was signed out, revoked or removed; reconnecting would only be refused.
+        if (disposed || event.code === 4401) return;
+        // 4403: the user's role changed; come back at once with the new one.
+        if (event.code === 4403) retry = 0;
         timer = setTimeout(connect, Math.min(10_000, 500 * 2 ** retry++));
       };
     };

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../client";
-import { apiTokens, type Role } from "../schema";
+import { apiTokens, users, type Role } from "../schema";
 
 export async function createApiToken(
   db: Db,
@@ -16,10 +16,19 @@ export async function createApiToken(
   return row;
 }
 
+/** An unrevoked token with its owner's current role and state (no owner: a token made by a token). */
 export async function getActiveToken(db: Db, params: { tokenHash: string }) {
   const [row] = await db
-    .select()
+    .select({
+      id: apiTokens.id,
+      name: apiTokens.name,
+      role: apiTokens.role,
+      userId: apiTokens.userId,
+      ownerRole: users.role,
+      ownerDisabled: users.disabled,
+    })
     .from(apiTokens)
+    .leftJoin(users, eq(users.id, apiTokens.userId))
     .where(and(eq(apiTokens.tokenHash, params.tokenHash), isNull(apiTokens.revokedAt)));
   return row;
 }
@@ -41,6 +50,14 @@ export async function listApiTokens(db: Db) {
     })
     .from(apiTokens)
     .orderBy(desc(apiTokens.createdAt));
+}
+
+export async function revokeUserTokens(db: Db, params: { userId: string }) {
+  return db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiTokens.userId, params.userId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
 }
 
 export async function revokeApiToken(db: Db, params: { id: string }) {

@@ -23,6 +23,10 @@ export async function deleteSession(db: Db, params: { tokenHash: string }) {
   await db.delete(sessions).where(eq(sessions.tokenHash, params.tokenHash));
 }
 
+export async function deleteUserSessions(db: Db, params: { userId: string }) {
+  await db.delete(sessions).where(eq(sessions.userId, params.userId));
+}
+
 export async function deleteExpiredSessions(db: Db) {
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
 }

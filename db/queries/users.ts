@@ -45,8 +45,16 @@ export async function updateUserRole(db: Db, params: { id: string; role: Role })
 }
 
 export async function getUserById(db: Db, params: { id: string }) {
-  const [row] = await db.select({ id: users.id, email: users.email, role: users.role }).from(users).where(eq(users.id, params.id));
+  const [row] = await db
+    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled })
+    .from(users)
+    .where(eq(users.id, params.id));
   return row;
+}
+
+/** Removal keeps the row (audit rows and decisions still name it) but nothing signs in as it again. */
+export async function disableUser(db: Db, params: { id: string }) {
+  await db.update(users).set({ disabled: true }).where(eq(users.id, params.id));
 }
 
 export async function countAdmins(db: Db): Promise<number> {

@@ -65,13 +65,18 @@ async function handle(routes: RouteEntry[], req: IncomingMessage, res: ServerRes
   res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not_found", message: `${req.method} ${url.pathname}` } }));
 }
 
-export async function startRouteServer(routes: RouteEntry[], port = 0): Promise<RouteServer> {
-  const server = createServer((req, res) => {
+/** The request listener of startRouteServer, for a test that puts something in front of it. */
+export function routeRequestListener(routes: RouteEntry[]) {
+  return (req: IncomingMessage, res: ServerResponse) => {
     handle(routes, req, res).catch((error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end(String(error));
     });
-  });
+  };
+}
+
+export async function startRouteServer(routes: RouteEntry[], port = 0): Promise<RouteServer> {
+  const server = createServer(routeRequestListener(routes));
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {

@@ -1,18 +1,21 @@
 /**
  * Setup, sign-in and API tokens: the rules shared by the API and the browser's server actions.
  */
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { createApiToken } from "@/db/queries/api-tokens";
+import { announceAccessChange } from "@/db/queries/access-changes";
+import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
 import { logAudit } from "@/db/queries/audit";
 import { createSession, deleteSession } from "@/db/queries/sessions";
-import { clearSignInFailures, getSignInFailures, recordSignInFailure } from "@/db/queries/sign-in-failures";
 import { createFirstAdmin, getUserByEmail } from "@/db/queries/users";
 import { ROLES, type Role } from "@/db/schema";
 import { ApiError } from "@/lib/api/errors";
 import { hashPassword, verifyPassword } from "./password";
 import { SESSION_TTL_MS } from "./principal";
+import type { Principal } from "./roles";
 import { hashSecretToken, newSecretToken } from "./secret-token";
+import { beginSignInAttempt } from "./sign-in-throttle";
 
 export const credentialsSchema = z.object({
   email: z.email("enter a valid email address").max(320),
@@ -23,10 +26,6 @@ export const tokenRequestSchema = z.object({
   name: z.string().trim().min(1, "name the token").max(100),
   role: z.enum(ROLES),
 });
-
-/** Failures allowed before sign-in slows down, and the longest wait. */
-const FREE_FAILURES = 5;
-const MAX_LOCK_MS = 5 * 60 * 1000;
 
 export async function issueApiToken(db: Db, params: { name: string; role: Role; userId?: string; actor: string }) {
   const token = newSecretToken("hp_");
@@ -49,32 +48,48 @@ export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentials
   return { token, user: { id: user.id, email: user.email, role: user.role } };
 }
 
-function lockRemainingMs(failures: number, lastFailureAt: Date): number {
-  if (failures < FREE_FAILURES) return 0;
-  const lockMs = Math.min(MAX_LOCK_MS, 1000 * 2 ** (failures - FREE_FAILURES));
-  return Math.max(0, lastFailureAt.getTime() + lockMs - Date.now());
+/** Revokes a token and closes, in every web process, the sockets it opened. */
+export async function revokeApiTokenAudited(db: Db, principal: Principal, params: { id: string }) {
+  const row = await revokeApiToken(db, { id: params.id });
+  if (!row) return undefined;
+  await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: row.id });
+  await announceAccessChange(db, { tokenId: row.id });
+  return row;
 }
 
-/** Verifies credentials and opens a session; repeated failures for an email are slowed down. */
-export async function signIn(db: Db, params: z.infer<typeof credentialsSchema>) {
-  const key = params.email.toLowerCase();
-  const record = await getSignInFailures(db, { key });
-  const waitMs = record ? lockRemainingMs(record.failures, record.lastFailureAt) : 0;
-  if (waitMs > 0) {
-    throw new ApiError(429, "too_many_attempts", `Too many failed sign-ins; try again in ${Math.ceil(waitMs / 1000)} s`);
-  }
-  const user = await getUserByEmail(db, { email: key });
-  const ok = user && !user.disabled && (await verifyPassword(params.password, user.passwordHash));
-  if (!ok) {
-    await recordSignInFailure(db, { key });
+/**
+ * Checked against when the email has no account, so an unknown email costs the same hash as a
+ * known one and answer times do not tell which emails have accounts. Made once per process.
+ */
+let dummyHash: Promise<string> | undefined;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  return dummyHash;
+}
+
+/**
+ * Verifies credentials and opens a session. Attempts are throttled per client address and per
+ * account from that address (sign-in-throttle.ts); known and unknown emails take the same path.
+ */
+export async function signIn(db: Db, params: z.infer<typeof credentialsSchema> & { /** lib/security/client-address.ts */ address: string }) {
+  const email = params.email.toLowerCase();
+  const attempt = await beginSignInAttempt(db, { email, address: params.address });
+  const user = await getUserByEmail(db, { email });
+  const matches = await verifyPassword(params.password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || user.disabled || !matches) {
+    await attempt.failed();
     throw new ApiError(401, "invalid_credentials", "Wrong email or password");
   }
-  await clearSignInFailures(db, { key });
+  await attempt.succeeded();
   const sessionToken = newSecretToken("");
   await createSession(db, { tokenHash: hashSecretToken(sessionToken), userId: user.id, ttlMs: SESSION_TTL_MS });
   return { sessionToken, user: { id: user.id, email: user.email, role: user.role } };
 }
 
+/** Ends the session and closes, in every web process, the sockets it opened. */
 export async function signOut(db: Db, sessionToken: string | undefined) {
-  if (sessionToken) await deleteSession(db, { tokenHash: hashSecretToken(sessionToken) });
+  if (!sessionToken) return;
+  const sessionHash = hashSecretToken(sessionToken);
+  await deleteSession(db, { tokenHash: sessionHash });
+  await announceAccessChange(db, { sessionHash });
 }

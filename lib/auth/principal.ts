@@ -5,11 +5,17 @@
 import type { Db } from "@/db/client";
 import { getActiveToken, touchToken } from "@/db/queries/api-tokens";
 import { getSessionUser } from "@/db/queries/sessions";
-import type { Principal } from "./roles";
+import { lesserRole, type Principal } from "./roles";
 import { hashSecretToken } from "./secret-token";
 
 export const SESSION_COOKIE = "hp_session";
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** The secret a request presents, before it is checked. */
+export interface Credential {
+  kind: "session" | "token";
+  secret: string;
+}
 
 export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {
   if (!cookieHeader) return undefined;
@@ -20,19 +26,44 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
   return undefined;
 }
 
+export function bearerToken(headers: { get(name: string): string | null }): string | undefined {
+  const auth = headers.get("authorization");
+  return auth?.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : undefined;
+}
+
+export function credentialFromHeaders(headers: { get(name: string): string | null }, queryToken?: string | null): Credential | undefined {
+  const bearer = bearerToken(headers);
+  if (bearer !== undefined) return { kind: "token", secret: bearer };
+  if (queryToken) return { kind: "token", secret: queryToken };
+  const session = readCookie(headers.get("cookie"), SESSION_COOKIE);
+  return session ? { kind: "session", secret: session } : undefined;
+}
+
 export async function principalFromSessionToken(db: Db, token: string | undefined): Promise<Principal | undefined> {
   if (!token) return undefined;
   const user = await getSessionUser(db, { tokenHash: hashSecretToken(token) });
   return user ? { kind: "user", id: user.id, userId: user.id, label: user.email, role: user.role } : undefined;
 }
 
+/**
+ * A token acts with the lesser of its own role and its owner's role now, so demoting a person
+ * demotes their tokens; a removed (disabled) owner's tokens act no more. A token with no owner
+ * (made by another token) keeps its own role.
+ */
 export async function principalFromApiToken(db: Db, token: string | undefined): Promise<Principal | undefined> {
   if (!token) return undefined;
   const row = await getActiveToken(db, { tokenHash: hashSecretToken(token) });
   if (!row) return undefined;
+  if (row.userId && (row.ownerDisabled !== false || !row.ownerRole)) return undefined;
   // Best effort: a failed "last used" stamp must not fail the request.
   touchToken(db, { id: row.id }).catch(() => {});
-  return { kind: "token", id: row.id, userId: row.userId ?? undefined, label: `token:${row.name}`, role: row.role };
+  const role = row.ownerRole ? lesserRole(row.role, row.ownerRole) : row.role;
+  return { kind: "token", id: row.id, userId: row.userId ?? undefined, label: `token:${row.name}`, role };
+}
+
+export function principalFromCredential(db: Db, credential: Credential | undefined): Promise<Principal | undefined> {
+  if (!credential) return Promise.resolve(undefined);
+  return credential.kind === "token" ? principalFromApiToken(db, credential.secret) : principalFromSessionToken(db, credential.secret);
 }
 
 export async function principalFromHeaders(
@@ -40,8 +71,5 @@ export async function principalFromHeaders(
   headers: { get(name: string): string | null },
   queryToken?: string | null,
 ): Promise<Principal | undefined> {
-  const auth = headers.get("authorization");
-  if (auth?.toLowerCase().startsWith("bearer ")) return principalFromApiToken(db, auth.slice(7).trim());
-  if (queryToken) return principalFromApiToken(db, queryToken);
-  return principalFromSessionToken(db, readCookie(headers.get("cookie"), SESSION_COOKIE));
+  return principalFromCredential(db, credentialFromHeaders(headers, queryToken));
 }

@@ -6,6 +6,10 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
 }
 
+export function lesserRole(a: Role, b: Role): Role {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
 /** Who is acting: a signed-in user or an API token. */
 export interface Principal {
   kind: "user" | "token";

@@ -6,6 +6,8 @@ export const CHANNELS = {
   runEvents: "hp_run_events",
   runs: "hp_runs",
   approvals: "hp_approvals",
+  /** A credential ended or a user's role changed: every web process rechecks its sockets. */
+  access: "hp_access",
 } as const;
 
 /** `seq` is the highest seq now stored for the run. */
@@ -18,4 +20,11 @@ export interface RunNotice {
 }
 export interface ApprovalNotice {
   approvalId: string;
+}
+/** Names whose access changed: a signed-out session, a revoked token, a demoted or removed user. */
+export interface AccessNotice {
+  userId?: string;
+  tokenId?: string;
+  /** SHA-256 of the session cookie (the `sessions.token_hash`). */
+  sessionHash?: string;
 }

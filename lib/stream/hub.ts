@@ -2,23 +2,45 @@
  * The stream hub: WebSocket subscribers by topic (`run:<id>`, `runs`, `approvals`), fed by
  * LISTEN. Run events are delivered by reading the stored rows after each subscriber's last seq,
  * so replay (`after`) and live delivery are one mechanism: no gap, no duplicate, in order.
+ * A socket lives only as long as the credential it was opened with: an access notice (sign-out,
+ * revoked token, demoted or removed user) closes it in every process, and every subscription
+ * rechecks the credential first.
  */
 import type { WebSocket } from "ws";
 import type { DbHandle } from "@/db/client";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { logger } from "@/lib/logger";
-import { CHANNELS, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
+import { CHANNELS, type AccessNotice, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
 import { clientMessageSchema, serialize, type ServerMessage } from "./protocol";
 
 const PAGE = 500;
+/** Close codes the client can tell apart: sign in again, or reconnect with the new role. */
+export const CLOSE_ACCESS_ENDED = 4401;
+export const CLOSE_ROLE_CHANGED = 4403;
+
+/** What a socket stands on, so an access notice can find it and the hub can check it again. */
+export interface SocketGrounds {
+  /** SHA-256 of the session cookie, when a session opened the socket. */
+  sessionHash?: string;
+  /** The principal the credential grants now; undefined once it no longer holds. */
+  recheck(): Promise<Principal | undefined>;
+}
 
 interface Subscriber {
   socket: WebSocket;
   principal: Principal;
+  grounds?: SocketGrounds;
   /** run id → last seq delivered to this socket */
   runs: Map<string, number>;
   topics: Set<string>;
+  /** Client messages are handled one at a time, in order, since subscribing awaits a recheck. */
+  inbox: Promise<void>;
+}
+
+export interface HubOptions {
+  /** How often every socket's credential is checked again (expired sessions, a missed notice). */
+  recheckEveryMs?: number;
 }
 
 /** Readers of the rows a notice names; runs and approvals land with the runs issue. */
@@ -34,10 +56,12 @@ export class StreamHub {
   /** row key → read in flight; `also` are new subscribers owed the current row */
   private rowPumps = new Map<string, { again: boolean; also: Set<Subscriber> }>();
   private unlisten: (() => Promise<void>)[] = [];
+  private sweep?: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly handle: DbHandle,
     private readonly readers: HubReaders = {},
+    private readonly options: HubOptions = {},
   ) {}
 
   async start(): Promise<void> {
@@ -56,10 +80,19 @@ export class StreamHub {
           this.broadcastRow("approvals", "approval", notice.approvalId, () => this.readers.readApproval?.(notice.approvalId));
         }
       }),
+      await this.handle.listen(CHANNELS.access, (payload) => {
+        const notice = safeJson<AccessNotice>(payload);
+        if (notice) for (const sub of this.subscribers) if (standsOn(sub, notice)) void this.recheck(sub);
+      }),
     );
+    this.sweep = setInterval(() => {
+      for (const sub of this.subscribers) void this.recheck(sub);
+    }, this.options.recheckEveryMs ?? 60_000);
+    this.sweep.unref();
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.sweep);
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => {});
     for (const sub of this.subscribers) sub.socket.close(1001, "server shutting down");
     this.subscribers.clear();
@@ -69,16 +102,39 @@ export class StreamHub {
     return this.subscribers.size;
   }
 
-  attach(socket: WebSocket, principal: Principal): void {
-    const sub: Subscriber = { socket, principal, runs: new Map(), topics: new Set() };
+  /** `grounds` ties the socket to its credential; without them it lives until it closes. */
+  attach(socket: WebSocket, principal: Principal, grounds?: SocketGrounds): void {
+    const sub: Subscriber = { socket, principal, grounds, runs: new Map(), topics: new Set(), inbox: Promise.resolve() };
     this.subscribers.add(sub);
     socket.on("close", () => this.subscribers.delete(sub));
     socket.on("error", () => this.subscribers.delete(sub));
-    socket.on("message", (raw) => this.onMessage(sub, raw.toString()));
+    socket.on("message", (raw) => {
+      sub.inbox = sub.inbox.then(() => this.onMessage(sub, raw.toString())).catch((error) => logger.warn({ err: error }, "stream message failed"));
+    });
     this.send(sub, { type: "hello", role: principal.role });
   }
 
-  private onMessage(sub: Subscriber, raw: string): void {
+  /**
+   * Checks the socket's credential again; closes the socket when it has ended or now grants
+   * another role (the client reconnects and gets the new one). Fails closed.
+   */
+  private async recheck(sub: Subscriber): Promise<boolean> {
+    if (!sub.grounds) return true;
+    let now: Principal | undefined;
+    try {
+      now = await sub.grounds.recheck();
+    } catch (error) {
+      logger.warn({ err: error }, "stream credential recheck failed; closing the socket");
+    }
+    if (now && now.role === sub.principal.role) return true;
+    this.subscribers.delete(sub);
+    if (sub.socket.readyState === sub.socket.OPEN || sub.socket.readyState === sub.socket.CONNECTING) {
+      sub.socket.close(now ? CLOSE_ROLE_CHANGED : CLOSE_ACCESS_ENDED, now ? "role changed: reconnect" : "signed out or revoked");
+    }
+    return false;
+  }
+
+  private async onMessage(sub: Subscriber, raw: string): Promise<void> {
     const parsed = clientMessageSchema.safeParse(safeJson(raw));
     if (!parsed.success) {
       this.send(sub, { type: "error", message: parsed.error.issues.map((i) => `${i.path.join(".") || "message"}: ${i.message}`).join("; ") });
@@ -91,6 +147,8 @@ export class StreamHub {
       if (msg.topic.startsWith("run:")) sub.runs.delete(msg.topic.slice(4));
       return;
     }
+    // A subscription stands on the credential as it is now, not as it was at the upgrade.
+    if (!(await this.recheck(sub))) return;
     // Every topic is read-only data; viewers may watch everything.
     if (!roleAtLeast(sub.principal.role, "viewer")) return this.send(sub, { type: "error", message: "forbidden" });
     sub.topics.add(msg.topic);
@@ -186,6 +244,15 @@ export class StreamHub {
   private send(sub: Subscriber, message: ServerMessage): void {
     if (sub.socket.readyState === sub.socket.OPEN) sub.socket.send(serialize(message));
   }
+}
+
+function standsOn(sub: Subscriber, notice: AccessNotice): boolean {
+  const { principal, grounds } = sub;
+  return (
+    (notice.userId !== undefined && principal.userId === notice.userId) ||
+    (notice.tokenId !== undefined && principal.kind === "token" && principal.id === notice.tokenId) ||
+    (notice.sessionHash !== undefined && grounds?.sessionHash === notice.sessionHash)
+  );
 }
 
 function safeJson<T = unknown>(text: string): T | undefined {

@@ -3,6 +3,7 @@ import { signInAction } from "@/app/actions/auth";
 import { CredentialsForm } from "@/components/auth/credentials-form";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
+import { safeRedirectPath } from "@/lib/auth/redirect-target";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
@@ -11,10 +12,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { db } = await getDatabase();
   if ((await countUsers(db)) === 0) redirect("/setup");
   const { next } = await searchParams;
+  // Only a path of ours is carried into the form; the action checks it again.
+  const target = next === undefined ? undefined : safeRedirectPath(next, "/agents");
   return (
     <>
       <h1 className="mb-6 text-xl font-semibold">Sign in</h1>
-      <CredentialsForm action={signInAction} submitLabel="Sign in" next={next} testId="sign-in-form" />
+      <CredentialsForm action={signInAction} submitLabel="Sign in" next={target} testId="sign-in-form" />
     </>
   );
 }

@@ -1,11 +1,12 @@
-import { logAudit } from "@/db/queries/audit";
-import { revokeApiToken } from "@/db/queries/api-tokens";
+import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute, parseWith } from "@/lib/api/route";
+import { revokeApiTokenAudited } from "@/lib/auth/account-service";
+
+const paramsSchema = z.object({ id: z.uuid("unknown token") });
 
 export const DELETE = apiRoute({ role: "admin" }, async ({ db, params, principal }) => {
-  const row = await revokeApiToken(db, { id: params.id });
-  if (!row) throw ApiError.notFound("Active token");
-  await logAudit(db, { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: row.id });
+  const { id } = parseWith(paramsSchema, params);
+  if (!(await revokeApiTokenAudited(db, principal, { id }))) throw ApiError.notFound("Active token");
   return { ok: true };
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "sign_in_failures" ADD COLUMN "locked_until" timestamp with time zone;
