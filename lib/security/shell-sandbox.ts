@@ -110,9 +110,10 @@ function isInside(parent: string, child: string): boolean {
  * hides them already). Written once per distinct content into a private folder of this process.
  */
 function fstabFile(mounts: SandboxMounts): string | undefined {
+  // A folder in both lists (HOME=/tmp) stays writable: the private-tmp entry comes first and wins.
   const entries = [
-    ...mounts.hide.map((dir) => ({ dir, options: "mode=0755,size=1m" })),
     ...mounts.privateTmp.map((dir) => ({ dir, options: "mode=1777,size=256m" })),
+    ...mounts.hide.map((dir) => ({ dir, options: "mode=0755,size=1m" })),
   ].filter(
     (e) => isDirectory(e.dir),
   );
