@@ -40,7 +40,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ShellLauncher } from "@/lib/hooks/ports";
@@ -107,7 +107,8 @@ function isInside(parent: string, child: string): boolean {
 /**
  * The fstab of the empty mounts, as a root-only file (mount -a cannot read a pipe). Folders that
  * do not exist are left out (nothing to hide), and so are folders inside another one (its mount
- * hides them already). Written once per distinct content into a private folder of this process.
+ * hides them already). Written once per distinct content (named by its hash) into a folder only
+ * this user can enter, shared by this user's processes.
  */
 function fstabFile(mounts: SandboxMounts): string | undefined {
   // A folder in both lists (HOME=/tmp) stays writable: the private-tmp entry comes first and wins.
@@ -124,11 +125,12 @@ function fstabFile(mounts: SandboxMounts): string | undefined {
   const g = globalThis as GlobalWithSandbox;
   const name = `${createHash("sha256").update(content).digest("hex").slice(0, 16)}.fstab`;
   const write = () => {
-    const dir = (g[FSTAB_DIR] ??= mkdtempSync(path.join(os.tmpdir(), "hookplane-sandbox-")));
+    const dir = (g[FSTAB_DIR] ??= privateFolder());
     const file = path.join(dir, name);
     if (!existsSync(file)) {
-      writeFileSync(`${file}.tmp`, content, { mode: 0o600 });
-      renameSync(`${file}.tmp`, file);
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, content, { mode: 0o600 });
+      renameSync(temp, file);
     }
     return file;
   };
@@ -139,6 +141,23 @@ function fstabFile(mounts: SandboxMounts): string | undefined {
     g[FSTAB_DIR] = undefined;
     return write();
   }
+}
+
+/**
+ * `<tmpdir>/hookplane-sandbox-<uid>`, 0700 and ours; if someone else made that name first (or it
+ * is a link), a fresh folder of this process instead.
+ */
+function privateFolder(): string {
+  const uid = process.getuid?.() ?? 0;
+  const dir = path.join(os.tmpdir(), `hookplane-sandbox-${uid}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const stat = lstatSync(dir);
+  if (stat.isDirectory() && stat.uid === uid && (stat.mode & 0o777) === 0o700) return dir;
+  return mkdtempSync(path.join(os.tmpdir(), "hookplane-sandbox-"));
 }
 
 function isDirectory(dir: string): boolean {
