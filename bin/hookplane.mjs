@@ -6,6 +6,7 @@
  * global fetch for the same reason: fetch loads undici on first use, ~25 ms.
  *
  *   hookplane hook claude-code --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
+ *   hookplane audit verify [--json] [--url URL]
  *   hookplane worker
  *
  * Exit codes of `hook claude-code` (Claude Code's convention):
@@ -24,6 +25,10 @@ const USAGE = `Usage:
       Reads a Claude Code hook's stdin JSON, asks Hookplane, prints Claude Code's JSON answer.
       Env: HOOKPLANE_URL (default http://127.0.0.1:3000), HOOKPLANE_TOKEN (operator token),
            HOOKPLANE_AGENT (instead of --agent), HOOKPLANE_TIMEOUT_MS (default 590000).
+  hookplane audit verify [--json] [--url URL]
+      Seals and checks the hash chains of the audit log and the hook ledger; names the first
+      broken row. Exit 0 intact, 1 broken, 2 could not check. Env: HOOKPLANE_URL,
+      HOOKPLANE_TOKEN (an admin token).
   hookplane worker
       Works queued runs (needs DATABASE_URL; see npm run worker).`;
 
@@ -34,6 +39,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--fail-open") flags.failOpen = true;
+    else if (arg === "--json") flags.json = true;
     else if (arg === "--help" || arg === "-h") flags.help = true;
     else if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
@@ -55,14 +61,18 @@ function readStdin() {
   });
 }
 
-/** POSTs `body`; resolves {status, text} or rejects with a reason a person can act on. */
+/** POSTs `body` (GETs when it is undefined); resolves {status, text} or rejects with a reason a person can act on. */
 async function post(url, headers, body, timeoutMs) {
   const target = new URL(url);
   const request = target.protocol === "https:" ? (await import("node:https")).request : httpRequest;
+  const options =
+    body === undefined
+      ? { method: "GET", headers }
+      : { method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } };
   return new Promise((resolve, reject) => {
     const req = request(
       target,
-      { method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      options,
       (res) => {
         const chunks = [];
         res.on("data", (chunk) => chunks.push(chunk));
@@ -126,6 +136,48 @@ async function hookClaudeCode(flags) {
   process.stdout.write(response.text.endsWith("\n") ? response.text : `${response.text}\n`, () => process.exit(0));
 }
 
+function describeChain(name, chain) {
+  const unsealed = chain.unsealed ? ` (${chain.unsealed} appended since, not yet sealed)` : "";
+  const lines = [];
+  if (!chain.firstBroken) {
+    const head = chain.head ? `, head #${chain.head.position} ${chain.head.hash}` : "";
+    lines.push(`${name}: intact, ${chain.rows} rows${unsealed}${head}`);
+    if (chain.anchor) lines.push(`  starts after retention at #${chain.anchor.position} (days before ${chain.anchor.before})`);
+    return lines;
+  }
+  const broken = chain.firstBroken;
+  lines.push(`${name}: BROKEN at ${broken.table} row id ${broken.id}, position ${broken.position}: ${broken.problem}`);
+  lines.push(`  expected hash ${broken.expectedHash || "(none: the row should not be there)"}`);
+  lines.push(`  stored hash   ${broken.storedHash}`);
+  lines.push(`  ${chain.rows} rows in the chain${unsealed}`);
+  return lines;
+}
+
+/** `hookplane audit verify`: exit 0 when both chains hold, 1 when one is broken, 2 when it could not check. */
+async function auditVerify(flags) {
+  const base = (flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+  const token = process.env.HOOKPLANE_TOKEN;
+  const fail = (message) => process.stderr.write(`hookplane: ${message}\n`, () => process.exit(2));
+  if (!token) return fail("HOOKPLANE_TOKEN is not set (an admin token: Settings, API tokens)");
+  let response;
+  try {
+    response = await post(`${base}/api/v1/audit/verify`, { authorization: `Bearer ${token}` }, undefined, 10 * 60_000);
+  } catch (error) {
+    return fail(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`);
+  }
+  if (response.status !== 200) return fail(`Hookplane at ${base} answered ${response.status}: ${errorMessageOf(response.text)}`);
+  let report;
+  try {
+    report = JSON.parse(response.text);
+  } catch {
+    return fail(`Hookplane at ${base} answered something that is not JSON`);
+  }
+  const text = flags.json
+    ? `${JSON.stringify(report, null, 2)}\n`
+    : `${[...describeChain("audit log", report.audit), ...describeChain("hook ledger", report.ledger)].join("\n")}\n`;
+  process.stdout.write(text, () => process.exit(report.ok ? 0 : 1));
+}
+
 async function worker() {
   const { spawn } = await import("node:child_process");
   const { fileURLToPath } = await import("node:url");
@@ -158,6 +210,7 @@ async function main() {
     process.exit(command || flags.help ? 0 : 1);
   }
   if (command === "hook" && sub === "claude-code") return hookClaudeCode(flags);
+  if (command === "audit" && sub === "verify") return auditVerify(flags);
   if (command === "worker") return worker();
   process.stderr.write(`hookplane: unknown command "${flags.positional.join(" ")}"\n${USAGE}\n`);
   // A misspelt hook command must not let a tool call through.

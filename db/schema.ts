@@ -3,8 +3,10 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -15,10 +17,29 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * The hash chain of an append-only table (lib/audit-chain/chain-hash.ts): rows are inserted with
+ * both NULL and the sealer fills them, once, in batches (db/queries/hash-chain.ts). A trigger
+ * (drizzle/0009_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
+ */
+const chainColumns = () => ({
+  /** Position in the chain, 1, 2, 3, ... with no gap; NULL until sealed. */
+  chainSeq: bigint("chain_seq", { mode: "number" }),
+  /** sha256(previous row's hash || canonical JSON of this row's content), hex. */
+  hash: text("hash"),
+});
+const chainIndexes = (table: string, t: { id: AnyPgColumn; chainSeq: AnyPgColumn; hash: AnyPgColumn }) => [
+  uniqueIndex(`${table}_chain_seq_uq`).on(t.chainSeq).where(sql`chain_seq is not null`),
+  // The sealer's work list; rows leave it when sealed, so it stays as small as the backlog.
+  index(`${table}_unsealed_idx`).on(t.id).where(sql`chain_seq is null`),
+  check(`${table}_chain_sealed_ck`, sql`(chain_seq is null) = (hash is null)`),
+];
 
 export const ROLES = ["viewer", "operator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -252,12 +273,16 @@ export const approvals = pgTable(
   ],
 );
 
-/** The hook ledger: one row per hook considered for an event. */
+/**
+ * The hook ledger: one row per hook considered for an event. Append-only and hash-chained; no
+ * foreign key to runs, because a ledger row outlives its run (deleting an agent deletes its runs,
+ * never the record of what its hooks decided).
+ */
 export const hookInvocations = pgTable(
   "hook_invocations",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    runId: uuid("run_id").references(() => runs.id, { onDelete: "cascade" }),
+    runId: uuid("run_id"),
     eventSeq: integer("event_seq"),
     event: text("event").notNull(),
     hookKey: text("hook_key").notNull(),
@@ -280,8 +305,13 @@ export const hookInvocations = pgTable(
     output: text("output"),
     durationMs: doublePrecision("duration_ms"),
     createdAt: createdAt(),
+    ...chainColumns(),
   },
-  (t) => [index("hook_invocations_run_idx").on(t.runId), index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt)],
+  (t) => [
+    index("hook_invocations_run_idx").on(t.runId),
+    index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt),
+    ...chainIndexes("hook_invocations", t),
+  ],
 );
 
 export const modelPrices = pgTable("model_prices", {
@@ -305,6 +335,7 @@ export const secrets = pgTable("secrets", {
   updatedAt: updatedAt(),
 });
 
+/** Who changed what, with before and after values. Append-only and hash-chained like the ledger. */
 export const auditLog = pgTable(
   "audit_log",
   {
@@ -316,8 +347,32 @@ export const auditLog = pgTable(
     before: jsonb("before"),
     after: jsonb("after"),
     createdAt: createdAt(),
+    ...chainColumns(),
   },
-  (t) => [index("audit_log_entity_idx").on(t.entityType, t.entityId), index("audit_log_created_idx").on(t.createdAt)],
+  (t) => [
+    index("audit_log_entity_idx").on(t.entityType, t.entityId),
+    index("audit_log_created_idx").on(t.createdAt),
+    ...chainIndexes("audit_log", t),
+  ],
+);
+
+/**
+ * Written by retention just before it deletes the oldest whole days of a chained table: the last
+ * deleted position and its hash, which the oldest remaining row links to. Append-only too.
+ */
+export const chainAnchors = pgTable(
+  "chain_anchors",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tableName: text("table_name").notNull(),
+    chainSeq: bigint("chain_seq", { mode: "number" }).notNull(),
+    hash: text("hash").notNull(),
+    /** Rows created before this UTC midnight were eligible. */
+    before: timestamp("before", { withTimezone: true }).notNull(),
+    deletedRows: integer("deleted_rows").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("chain_anchors_table_seq_uq").on(t.tableName, t.chainSeq)],
 );
 
 /** Named notes for the `memory` tool. */

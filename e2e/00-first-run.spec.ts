@@ -72,4 +72,10 @@ test("a viewer sees agents but cannot edit them", async ({ page }, testInfo) => 
   const response = await dashboardApi(page).post("/api/v1/agents", { data: { name: "sneaky" } });
   expect(response.status()).toBe(403);
   await page.screenshot({ path: testInfo.outputPath("viewer.png"), fullPage: true });
+  // The audit's integrity check is an admin's: no tab, no panel, and its API refuses.
+  await page.goto("/audit?tab=integrity");
+  await expect(page.getByTestId("audit-tab-sessions")).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("audit-tab-integrity")).toHaveCount(0);
+  await expect(page.getByTestId("integrity-panel")).toHaveCount(0);
+  expect((await page.request.get("/api/v1/audit/verify")).status()).toBe(403);
 });

@@ -80,4 +80,11 @@ test("search the audit: find the no-prod block in the ledger, download the expor
   await expect(audit.changeRows().and(page.locator('[data-action="agent.create"]')).filter({ hasText: probe })).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("audit.png"), fullPage: true });
   expect((await dashboardApi(page).delete(`/api/v1/agents/${probe}`)).status()).toBe(204);
+
+  // The admin's integrity check: both hash chains hold after all of the above.
+  await audit.open("integrity");
+  await page.getByTestId("verify-integrity").click();
+  await expect(page.getByTestId("integrity-audit")).toHaveAttribute("data-status", "intact");
+  await expect(page.getByTestId("integrity-ledger")).toHaveAttribute("data-status", "intact");
+  await expect(page.getByTestId("integrity-ledger")).toContainText(/\d+ rows in the chain/);
 });

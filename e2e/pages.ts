@@ -141,7 +141,7 @@ export class CostPages {
 export class AuditPages {
   constructor(private readonly page: Page) {}
 
-  async open(tab: "sessions" | "ledger" | "changes" = "sessions") {
+  async open(tab: "sessions" | "ledger" | "changes" | "integrity" = "sessions") {
     await this.page.getByTestId("nav-audit").click();
     await expect(this.page).toHaveURL(/\/audit/);
     await this.page.getByTestId(`audit-tab-${tab}`).click();

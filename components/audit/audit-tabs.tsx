@@ -2,21 +2,28 @@ import { clsx } from "clsx";
 import Link from "next/link";
 
 export const AUDIT_TABS = [
-  { value: "sessions", label: "Sessions" },
-  { value: "ledger", label: "Hook ledger" },
-  { value: "changes", label: "Config changes" },
+  { value: "sessions", label: "Sessions", adminOnly: false },
+  { value: "ledger", label: "Hook ledger", adminOnly: false },
+  { value: "changes", label: "Config changes", adminOnly: false },
+  // The integrity check names rows and hashes of both chains; like its API, admins only.
+  { value: "integrity", label: "Integrity", adminOnly: true },
 ] as const;
 export type AuditTab = (typeof AUDIT_TABS)[number]["value"];
 
-export function auditTabOf(value: string | string[] | undefined): AuditTab {
-  return AUDIT_TABS.find((t) => t.value === value)?.value ?? "sessions";
+function visibleTabs(isAdmin: boolean) {
+  return AUDIT_TABS.filter((t) => isAdmin || !t.adminOnly);
+}
+
+/** The tab a URL asks for, when this user may see it; else the first. */
+export function auditTabOf(value: string | string[] | undefined, isAdmin: boolean): AuditTab {
+  return visibleTabs(isAdmin).find((t) => t.value === value)?.value ?? "sessions";
 }
 
 /** Tabs are links (`?tab=ledger`), so the open tab is part of a shared URL. */
-export function AuditTabs({ current }: { current: AuditTab }) {
+export function AuditTabs({ current, isAdmin }: { current: AuditTab; isAdmin: boolean }) {
   return (
     <nav className="mb-5 flex gap-1 border-b border-zinc-200 dark:border-zinc-800" aria-label="Audit views">
-      {AUDIT_TABS.map((tab) => (
+      {visibleTabs(isAdmin).map((tab) => (
         <Link
           key={tab.value}
           href={`/audit?tab=${tab.value}`}

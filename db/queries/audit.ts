@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, like, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
+import { deleteChainDaysBefore } from "./hash-chain";
 
 export interface AuditEntry {
   actor: string;
@@ -11,7 +12,10 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-/** One call beside every mutation: who changed what, with the before and after values. */
+/**
+ * One call beside every mutation: who changed what, with the before and after values. The log is
+ * append-only (rows go in unsealed; the sealer chains them) and nothing here updates or deletes.
+ */
 export async function logAudit(db: Db, entry: AuditEntry) {
   await db.insert(auditLog).values({
     actor: entry.actor,
@@ -52,4 +56,9 @@ export async function listAudit(db: Db, params: AuditFilters & { beforeId?: numb
     .where(where.length ? and(...where) : undefined)
     .orderBy(desc(auditLog.id))
     .limit(params.limit);
+}
+
+/** Retention: the audit log's whole UTC days before `before`, oldest first, keeping the chain verifiable. */
+export async function deleteAuditDaysBefore(db: Db, params: { before: Date }) {
+  return deleteChainDaysBefore(db, { table: "audit_log", before: params.before });
 }

@@ -1,13 +1,24 @@
 import { and, asc, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runs } from "../schema";
+import { deleteChainDaysBefore } from "./hash-chain";
 
-export type NewHookInvocation = typeof hookInvocations.$inferInsert;
+/** A ledger row as written: its chain position and hash are the sealer's (db/queries/hash-chain.ts). */
+export type NewHookInvocation = Omit<typeof hookInvocations.$inferInsert, "chainSeq" | "hash">;
 
-/** One insert per dispatch: the ledger rows of every hook considered for one event. */
+/**
+ * One insert per dispatch: the ledger rows of every hook considered for one event. The ledger is
+ * append-only: rows go in unsealed and no query here updates or deletes them; an approval's row is
+ * written once, when it settles. The periodic sealer chains them shortly after.
+ */
 export async function insertHookInvocations(db: Db, params: { rows: NewHookInvocation[] }) {
   if (params.rows.length === 0) return;
   await db.insert(hookInvocations).values(params.rows);
+}
+
+/** Retention: the ledger's whole UTC days before `before`, oldest first, keeping the chain verifiable. */
+export async function deleteLedgerDaysBefore(db: Db, params: { before: Date }) {
+  return deleteChainDaysBefore(db, { table: "hook_invocations", before: params.before });
 }
 
 export async function listRunHookInvocations(db: Db, params: { runId: string }) {

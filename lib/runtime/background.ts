@@ -1,11 +1,12 @@
 /**
  * Background work a web process runs beside the dashboard: the run queue (working runs unless
- * HOOKPLANE_WORKER_CONCURRENCY=0) and the price table seed. Stopping drains it before the
- * database closes.
+ * HOOKPLANE_WORKER_CONCURRENCY=0), the hash-chain sealer (a web process writes audit rows even
+ * when it works no runs) and the price table seed. Stopping drains it before the database closes.
  */
 import type { DbHandle } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { deleteExpiredSessions } from "@/db/queries/sessions";
+import { startChainSealer } from "@/lib/audit-chain/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
 import { logger } from "@/lib/logger";
 import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
@@ -30,10 +31,12 @@ export async function startBackground(handle: DbHandle, _hub: StreamHub): Promis
   await deleteExpiredSessions(handle.db);
   const queue = await startRunQueue(handle, { concurrency: workerConcurrency() });
   installRunQueue(queue);
+  const sealer = startChainSealer(handle.db);
   return {
     async stop() {
       await queue.stop();
       installRunQueue(undefined);
+      await sealer.stop();
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { closeDatabase, getDatabase } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { startChainSealer } from "@/lib/audit-chain/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
 import { logger } from "@/lib/logger";
 import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
@@ -22,6 +23,7 @@ async function main() {
   await loadOperatorCodeHooks();
   const concurrency = Math.max(1, workerConcurrency());
   const queue = await startRunQueue(handle, { concurrency });
+  const sealer = startChainSealer(handle.db);
   logger.info({ concurrency, pid: process.pid }, "worker started");
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -29,6 +31,7 @@ async function main() {
     closing = true;
     logger.info({ signal }, "worker stopping");
     await queue.stop();
+    await sealer.stop();
     await closeDatabase();
     process.exit(0);
   };

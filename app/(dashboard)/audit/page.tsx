@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { AuditTabs, auditTabOf } from "@/components/audit/audit-tabs";
 import { ConfigChangeLog } from "@/components/audit/config-change-log";
+import { IntegrityPanel } from "@/components/audit/integrity-panel";
 import { LedgerSearch } from "@/components/audit/ledger-search";
 import { SessionSearch } from "@/components/audit/session-search";
 import { PageHeader } from "@/components/ui/page-header";
@@ -12,8 +13,9 @@ import { requirePagePrincipal } from "@/lib/auth/current-principal";
 export const metadata = { title: "Audit" };
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePagePrincipal();
-  const tab = auditTabOf((await searchParams).tab);
+  const principal = await requirePagePrincipal();
+  const isAdmin = principal.role === "admin";
+  const tab = auditTabOf((await searchParams).tab, isAdmin);
   const { db } = await getDatabase();
   const agents = (await listAgents(db, { limit: 500 })).map((a) => a.name);
   const hookKeys = tab === "ledger" ? [...new Set((await listHooks(db)).map((h) => h.key))].sort() : [];
@@ -23,11 +25,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         title="Audit"
         description="Search past sessions and the hook ledger, export what you find, and review every configuration change. Filters live in the URL."
       />
-      <AuditTabs current={tab} />
+      <AuditTabs current={tab} isAdmin={isAdmin} />
       <Suspense>
         {tab === "sessions" && <SessionSearch agents={agents} />}
         {tab === "ledger" && <LedgerSearch agents={agents} hookKeys={hookKeys} />}
         {tab === "changes" && <ConfigChangeLog />}
+        {tab === "integrity" && isAdmin && <IntegrityPanel />}
       </Suspense>
     </>
   );

@@ -3,6 +3,7 @@
  * hook fill the ledger; the ledger search, the runs and ledger exports and the config change log
  * must find exactly what happened.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
 import { callRoute } from "@/lib/api/test-client";
@@ -125,8 +126,14 @@ beforeAll(async () => {
   runIds.quiet = (await startRun(h.t.db, operator, { agent: "quiet", prompt: "take notes" })).id;
   await waitForRun(h.t, runIds.tricky, (r) => r.status === "finished");
   await waitForRun(h.t, runIds.quiet, (r) => r.status === "finished");
-  // The first run's ledger happened ten days ago: outside "this week".
-  await h.t.execute(`update hook_invocations set created_at = now() - interval '10 days' where run_id = '${runIds.older}'`);
+  // The first run's ledger happened ten days ago: outside "this week". The ledger is append-only,
+  // so the fixture backdates it the only way left: with its triggers off, as a superuser could
+  // (the rows are not sealed yet, so the hash chain still verifies).
+  await h.t.db.transaction(async (tx) => {
+    await tx.execute(sql`alter table hook_invocations disable trigger user`);
+    await tx.execute(sql`update hook_invocations set created_at = now() - interval '10 days' where run_id = ${runIds.older} and chain_seq is null`);
+    await tx.execute(sql`alter table hook_invocations enable trigger user`);
+  });
 });
 afterAll(async () => {
   await h.close();
