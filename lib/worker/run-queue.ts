@@ -14,10 +14,8 @@
  * between leaves an active job behind and an unclaimed run, which the sweeper wakes again.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import PgBoss from "pg-boss";
 import type { DbHandle } from "@/db/client";
-import { resolveDataDir } from "@/db/client";
 import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
 import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
 import { LoopInterrupted } from "@/lib/agent/loop";
@@ -26,6 +24,7 @@ import { logger } from "@/lib/logger";
 import { startApprovalWaiter } from "@/lib/runs/approval-waiter";
 import { executeRun } from "@/lib/runs/run-executor";
 import { fireDueSchedules } from "@/lib/schedules/scheduler";
+import { ensureWorkspacesDir } from "@/lib/security/code-execution";
 import { watchKillSwitch } from "@/lib/runs/kill-switch";
 import { createWakeSignal } from "./wake-signal";
 
@@ -76,7 +75,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
   const sweepMs = options.sweepMs ?? envNumber("HOOKPLANE_SWEEP_MS", 2_000);
   const approvalHoldMs = options.approvalHoldMs ?? envNumber("HOOKPLANE_APPROVAL_HOLD_MS", 30_000);
-  const workspacesDir = options.workspacesDir ?? path.join(resolveDataDir(), "workspaces");
+  const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
   const db = handle.db;
 
   // A completed wake-up is worth nothing: archived after an hour (not pg-boss's 12), the job table
