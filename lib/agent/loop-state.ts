@@ -85,6 +85,11 @@ export interface LoopState {
    * recording the event again.
    */
   suspended?: { event: EventName; key: string; data: Record<string, unknown>; seq?: number; point: SuspendPoint };
+  /**
+   * An event recorded whose dispatch has not finished: saved with the event, so a loop resumed
+   * after a crash dispatches it again without recording it twice.
+   */
+  firing?: { event: EventName; key: string; seq?: number };
   /** Set once the outcome is decided; session.end has fired when `ended` is true. */
   ending?: { outcome: Outcome; reason?: string; response?: string };
   ended: boolean;

@@ -69,10 +69,11 @@ describe("agent loop: transforms (Standard Agents' transform hooks)", () => {
       "before_store_tool_result(checked)",
       "after_create_message(tool_result)",
       "before_create_message(system_reminder)",
+      // Stored with model.pre's record (the event and the note that it fired go out together).
+      "after_create_message(system_reminder)",
       "filter_messages(tester, 4)",
       "prefilter_llm_history(3)",
       "before_create_message(assistant)",
-      "after_create_message(system_reminder)",
       "after_create_message(assistant)",
     ]);
 

@@ -281,10 +281,18 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
       seq = waiting.seq;
       result = await opts.dispatch({ type, data, seq }, { point: waiting.point });
       state.suspended = undefined;
+    } else if (state.firing && state.firing.event === type && state.firing.key === key) {
+      // Recorded before a crash, its hooks cut short: they run again, the event is not re-recorded.
+      seq = state.firing.seq;
+      result = await opts.dispatch({ type, data, seq });
     } else {
       seq = await emit(type, data);
+      // The event and the note that it was recorded are stored together (one batch).
+      state.firing = { event: type, key, ...(seq !== undefined && { seq }) };
+      await save();
       result = await opts.dispatch({ type, data, seq });
     }
+    state.firing = undefined;
     if (result.verdict === "suspend" && result.suspended && result.suspended.abandoned === undefined) {
       const { abandoned: _, ...point } = result.suspended;
       state.suspended = { event: type, key, data, ...(seq !== undefined && { seq }), point };
