@@ -36,7 +36,7 @@ async function stepLatency(launcher: ShellLauncher, workspace: string, n = 30) {
 /** One kill -9 trial: ms from the kill until the step's processes are gone (or "survived"), and the file. */
 async function orphanTrial(kind: "tool" | "command", launch: StepLaunch) {
   const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookplane-bench-orphan-")));
-  const markers = [`sleep 3.${process.pid}${Date.now() % 100000}`];
+  const markers = [`sleep 3.000${process.pid}${Date.now() % 100000}`];
   try {
     const { worker } = await startStepWorker({ workspace, kind, launch, command: `${markers[0]}; echo done >> file` });
     const sleeping = () => processesWith(markers, [worker.pid!]).some((p) => p.cmdline.startsWith("sleep "));

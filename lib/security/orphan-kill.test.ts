@@ -31,8 +31,9 @@ afterEach(async () => {
 async function startStep(kind: "tool" | "command", launch: StepLaunch, as?: { uid: number; gid: number; home: string }): Promise<Trial> {
   const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookplane-orphan-")));
   if (as) chownSync(workspace, as.uid, as.gid);
-  // A unique sleep duration marks the sleep process itself; the shells carry the whole text.
-  const markers = [`sleep 3.${process.pid}${Date.now() % 100000}`];
+  // A unique sleep duration (3 s and a few nanoseconds) marks the sleep process itself; the shells
+  // carry the whole text.
+  const markers = [`sleep 3.000${process.pid}${Date.now() % 100000}`];
   const file = path.join(workspace, "file");
   const { worker, level } = await startStepWorker({ workspace, kind, launch, as, command: `${markers[0]}; echo done >> file` });
   cleanups.push(async () => {
@@ -94,7 +95,9 @@ it("control: a plain detached sh outlives its worker and writes the file (what t
   const trial = await startStep("tool", "plain");
   await killWorker(trial);
   expect(processesWith(trial.markers).length).toBeGreaterThan(0);
-  await sleep(1_500);
+  // It finishes on its own, however loaded the machine: wait for the file (up to 5 s more).
+  const deadline = Date.now() + 5_000;
+  while (!existsSync(trial.file) && Date.now() < deadline) await sleep(50);
   expect(readFileSync(trial.file, "utf8")).toBe("done\n");
 }, 30_000);
 
