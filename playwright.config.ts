@@ -36,7 +36,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "warn" },
+    // Running code is on: the journeys run an admin's agents with the shell tool (in the sandbox).
+    env: { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "warn", HOOKPLANE_ALLOW_CODE_EXECUTION: "1" },
     stdout: "pipe",
     stderr: "pipe",
   },

@@ -8,7 +8,7 @@
  *   4. peak resident memory of the server while streaming and of a worker with 20 concurrent runs.
  * Needs a production build (`npm run build`), since the server is the real server.ts.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import WebSocket from "ws";
 import { createAgent } from "@/db/queries/agents";
@@ -31,6 +31,8 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 const zeroTotals = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 };
 
 async function main(t: TestDatabase, dataDir: string) {
+  // The runs' shell steps run (sandboxed), in workspaces beside the data folder, not in it.
+  const workspacesDir = `${dataDir}-workspaces`;
   const port = 3600 + Math.floor(Math.random() * 300);
   const base = `http://127.0.0.1:${port}`;
   const server = startServer(t, port, dataDir);
@@ -113,6 +115,8 @@ async function main(t: TestDatabase, dataDir: string) {
       DATABASE_URL: t.databaseUrl,
       HOOKPLANE_DATA_DIR: dataDir,
       HOOKPLANE_WORKER_CONCURRENCY: "20",
+      HOOKPLANE_ALLOW_CODE_EXECUTION: "1",
+      HOOKPLANE_WORKSPACES_DIR: workspacesDir,
     });
     const queue = await startRunQueue(t, { concurrency: 0 });
     installRunQueue(queue);
@@ -142,7 +146,7 @@ async function main(t: TestDatabase, dataDir: string) {
       }
       const decidedAt = Date.now();
       await fetch(`${base}/api/v1/approvals/${approvalId}/decision`, { method: "POST", headers: auth, body: JSON.stringify({ decision: "approve" }) });
-      const file = path.join(dataDir, "workspaces", id, "started.txt");
+      const file = path.join(workspacesDir, id, "started.txt");
       while (!existsSync(file) || readFileSync(file, "utf8").trim() === "") await new Promise((r) => setTimeout(r, 5));
       approvalLatencies.push(Number(readFileSync(file, "utf8").trim()) - decidedAt);
     }
@@ -187,6 +191,7 @@ async function main(t: TestDatabase, dataDir: string) {
   } finally {
     if (worker) await stop(worker);
     await stop(server);
+    rmSync(workspacesDir, { recursive: true, force: true });
   }
 }
 

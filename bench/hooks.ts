@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { createHookRuntime, type HookEvent, type RuntimeHook } from "../lib/hooks";
 
-const runtime = createHookRuntime({ allowCommandHooks: true });
+const runtime = createHookRuntime({ allowCodeExecution: true });
 
 /**
  * Loom's no-prod hook as a canonical spec: block writes under /srv/prod. The literal pattern is a

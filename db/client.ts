@@ -89,8 +89,8 @@ async function openPostgres(url: string): Promise<DbHandle> {
   };
 }
 
-export function resolveDataDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.HOOKPLANE_DATA_DIR ?? "./.hookplane");
+export function resolveDataDir(env: Record<string, string | undefined> = process.env): string {
+  return path.resolve(/*turbopackIgnore: true*/ env.HOOKPLANE_DATA_DIR ?? "./.hookplane");
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {

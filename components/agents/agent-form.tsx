@@ -65,7 +65,7 @@ export function AgentForm({ agent, readOnly }: { agent?: AgentValues; readOnly: 
           </Field>
         </div>
         <div className="grid gap-5 md:grid-cols-2">
-          <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes; hooks see it as metadata." error={errors.metadataFile}>
+          <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes, relative to its workspace; hooks see it as metadata." error={errors.metadataFile}>
             <TextInput id="metadataFile" name="metadataFile" defaultValue={agent?.metadataFile} placeholder="metadata.json" />
           </Field>
           <Field label="Flow" htmlFor="flow" hint="Agents run in sequence, comma-separated." error={errors.flow}>

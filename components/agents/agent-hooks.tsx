@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { HookBadges } from "@/components/hooks/hook-badges";
+import { actionRunsCode } from "@/lib/hooks/trust";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 
@@ -41,7 +42,7 @@ export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks
       ) : (
         <ol className="space-y-2" data-testid="agent-hooks">
           {hooks.map((hook) => {
-            const action = hook.spec.action as { type?: string } | undefined;
+            const action = hook.spec.action as { type?: string; tool?: unknown } | undefined;
             const matcher = typeof hook.spec.matcher === "string" ? hook.spec.matcher : undefined;
             const when = typeof hook.spec.when === "string" ? hook.spec.when : undefined;
             return (
@@ -53,7 +54,7 @@ export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks
                 >
                   <span className="block font-medium">{String(hook.spec.name ?? hook.key)}</span>
                   <span className="mt-1.5 block">
-                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} />
+                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} runsCode={actionRunsCode({ type: action?.type ?? "", tool: action?.tool })} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} />
                   </span>
                   {(matcher || when) && (
                     <span className="mt-1 block font-mono text-xs text-zinc-500">

@@ -38,7 +38,7 @@ export function ImportPreview({ summary }: { summary: ImportSummary }) {
       </p>
       {summary.requiresAdmin.length > 0 && (
         <p role="note" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200" data-testid="import-requires-admin">
-          {summary.requiresAdmin.length} command or code hook(s) run code on the server: only an admin can apply this import ({summary.requiresAdmin.join(", ")}).
+          {summary.requiresAdmin.length} item(s) run code on the server (command or code hooks, shell tool hooks, agents with the shell): only an admin can apply this import ({summary.requiresAdmin.join(", ")}).
         </p>
       )}
       {summary.conflicts.length > 0 && (

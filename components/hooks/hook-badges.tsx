@@ -17,8 +17,8 @@ export function Badge({ tone = "zinc", mono, children, testId }: { tone?: keyof 
   );
 }
 
-/** What a hook does at a glance: event, action, and whether it is live. */
-export function HookBadges({ event, actionType, enabled, mode }: { event: string; actionType: string; enabled: boolean; mode?: string }) {
+/** What a hook does at a glance: event, action, whether it runs code (admin only), and whether it is live. */
+export function HookBadges({ event, actionType, enabled, mode, runsCode }: { event: string; actionType: string; enabled: boolean; mode?: string; runsCode?: boolean }) {
   return (
     <span className="flex flex-wrap items-center gap-1.5">
       <Badge tone="indigo" mono testId="hook-event">
@@ -27,7 +27,7 @@ export function HookBadges({ event, actionType, enabled, mode }: { event: string
       <Badge mono testId="hook-action">
         {actionType}
       </Badge>
-      {(actionType === "command" || actionType === "code") && <Badge tone="red">admin only</Badge>}
+      {runsCode && <Badge tone="red">admin only</Badge>}
       {mode === "shadow" && (
         <Badge tone="amber" testId="hook-shadow">
           shadow

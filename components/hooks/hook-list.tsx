@@ -3,6 +3,7 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { HookResource } from "@/db/queries/hooks";
 import { groupByScope, type ScopeOption } from "@/lib/hooks-config/hook-scopes";
+import { actionRunsCode } from "@/lib/hooks/trust";
 import { HookBadges } from "./hook-badges";
 import { HookRowControls } from "./hook-row-controls";
 
@@ -57,7 +58,7 @@ export function HookList({
             <ol className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
               {group.hooks.map((hook, index) => {
                 const label = hook.spec.name ?? hook.key;
-                const trusted = hook.spec.action.type === "command" || hook.spec.action.type === "code";
+                const trusted = actionRunsCode(hook.spec.action);
                 return (
                   <li key={hook.id} className="flex items-center gap-4 px-4 py-3" data-testid="hook-row" data-hook-key={hook.key}>
                     <span className="w-6 shrink-0 text-right font-mono text-xs text-zinc-400" aria-label={`Position ${index + 1}`}>
@@ -69,7 +70,7 @@ export function HookList({
                           {label}
                         </Link>
                         {hook.spec.name && <span className="font-mono text-xs text-zinc-500">{hook.key}</span>}
-                        <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} enabled={hook.enabled} mode={hook.spec.mode} />
+                        <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={trusted} enabled={hook.enabled} mode={hook.spec.mode} />
                       </div>
                       {(hook.spec.matcher || hook.spec.when || hook.spec.onOutcomes) && (
                         <p className="mt-1 truncate font-mono text-xs text-zinc-500" data-testid="hook-conditions">
@@ -92,7 +93,7 @@ export function HookList({
                         first={index === 0}
                         last={index === group.hooks.length - 1}
                         visibleIds={visibleIds}
-                        disabledReason={trusted && !isAdmin ? `Only admins may change ${hook.spec.action.type} hooks` : undefined}
+                        disabledReason={trusted && !isAdmin ? "Only admins may change hooks that run code on the server" : undefined}
                       />
                     )}
                   </li>

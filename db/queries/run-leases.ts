@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, not, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { runs } from "../schema";
 
@@ -45,11 +45,30 @@ export async function releaseAllLeases(db: Db) {
 }
 
 /**
- * Runs that need a worker and have none: started but unclaimed or with a lapsed claim, parked on
- * an approval that is now settled, or asked to cancel.
+ * Runs that need a worker and have none: started but unclaimed or with a lapsed claim, queued with
+ * no wake-up on the way (the enqueue after createRun never happened, or the process that fetched
+ * the wake-up died before claiming the run), parked on an approval that is now settled, or parked
+ * and asked to cancel. A run that already has a wake-up waiting in the queue is left alone: it is
+ * merely waiting for a free slot, and a second wake-up would only be drained as a duplicate.
  */
-export async function listOrphanedRuns(db: Db, params: { queuedOlderThanMs: number }) {
+export async function listOrphanedRuns(
+  db: Db,
+  params: {
+    /** pg-boss queue of the wake-ups, whose jobs carry the run id as singleton key. */
+    queue: string;
+    /** A queued run younger than this is still being enqueued by whoever created it. */
+    queuedOlderThanMs: number;
+    /** A wake-up fetched (active) longer ago than this and whose run is still unclaimed was lost with its process. */
+    fetchedOlderThanMs: number;
+  },
+) {
   const unclaimed = or(isNull(runs.leaseOwner), lt(runs.leaseExpiresAt, sql`now()`));
+  // Aliased by hand: drizzle leaves columns unqualified in a one-table select.
+  const wakeUpOnTheWay = sql`exists (
+    select 1 from pgboss.job j
+    where j.name = ${params.queue} and j.singleton_key = "runs"."id"::text
+      and (j.state < 'active' or (j.state = 'active' and j.started_on > now() - ${`${params.fetchedOlderThanMs} milliseconds`}::interval))
+  )`;
   const rows = await db
     .select({ id: runs.id })
     .from(runs)
@@ -65,11 +84,11 @@ export async function listOrphanedRuns(db: Db, params: { queuedOlderThanMs: numb
             eq(runs.status, "waiting_approval"),
             or(
               eq(runs.cancelRequested, true),
-              // Aliased by hand: drizzle leaves columns unqualified in a one-table select.
               sql`not exists (select 1 from approvals a where a.run_id = "runs"."id" and a.status = 'pending')`,
             ),
           ),
         ),
+        not(wakeUpOnTheWay),
       ),
     )
     .limit(100);

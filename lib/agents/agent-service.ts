@@ -6,8 +6,9 @@ import { agentToSpec, createAgent, deleteAgent, getAgent, updateAgent } from "@/
 import { audited } from "@/db/queries/audit";
 import { deleteHooksOfScope } from "@/db/queries/hooks";
 import { ApiError } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/roles";
+import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { mayConfigureAction } from "@/lib/hooks-config/hook-service";
+import { SHELL_TOOL, toolsRunCode } from "@/lib/hooks/trust";
 import type { AgentSpec } from "./agent-spec";
 
 const sameIds = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) =>
@@ -19,8 +20,20 @@ const sameIds = (a: readonly string[] | null | undefined, b: readonly string[] |
  * much a change as adding one. `before` is the agent's current list (undefined for a new agent).
  */
 export function assertMaySetCodeHooks(principal: Pick<Principal, "role">, before: readonly string[] | null | undefined, after: readonly string[] | null | undefined, what: string) {
-  if (sameIds(before, after) || mayConfigureAction(principal, "code")) return;
+  if (sameIds(before, after) || mayConfigureAction(principal, { type: "code" })) return;
   throw ApiError.forbidden(`Only admins may choose ${what} code hooks: they run modules from the operator's hooks folder. You are ${principal.role}.`);
+}
+
+/**
+ * An agent offered the shell tool (by name or `*`) runs commands on the server: only an admin
+ * creates one, gives an agent the shell, or changes any field of one that has it (its
+ * instructions and script steer the shell as much as the tool list does).
+ */
+export function assertMayConfigureAgent(principal: Pick<Principal, "role">, name: string, before: { tools?: readonly string[] | null } | undefined, after: { tools?: readonly string[] | null }) {
+  if (roleAtLeast(principal.role, "admin") || (!toolsRunCode(before?.tools) && !toolsRunCode(after.tools))) return;
+  throw ApiError.forbidden(
+    `Only admins may create or change an agent with the ${SHELL_TOOL} tool (${name}): it runs shell commands on the server. You are ${principal.role}.`,
+  );
 }
 
 export async function findAgentOr404(db: Db, ref: string) {
@@ -31,6 +44,7 @@ export async function findAgentOr404(db: Db, ref: string) {
 
 export async function createAgentAudited(db: Db, principal: Principal, spec: AgentSpec) {
   assertMaySetCodeHooks(principal, undefined, spec.codeHooks, "an agent's");
+  assertMayConfigureAgent(principal, spec.name, undefined, spec);
   const row = await audited(
     db,
     { actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
@@ -56,6 +70,8 @@ export async function updateAgentAudited(
     { actor: principal.label, action: "agent.update", entityType: "agent" },
     async (tx) => {
       const existing = await findAgentOr404(tx, ref);
+      // A patch that leaves tools out keeps them, unless it replaces the whole agent.
+      assertMayConfigureAgent(principal, existing.name, existing, { tools: "tools" in patch || options.replace ? patch.tools : existing.tools });
       // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
       if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
       if (patch.name && patch.name !== existing.name) {

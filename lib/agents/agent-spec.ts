@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { pgIntSchema } from "@/lib/api/safe-input";
+import { workspacePathProblem } from "@/lib/tools/workspace-relative";
 
 export const toolCallSchema = z.object({
   name: z.string().min(1),
@@ -46,7 +47,15 @@ export const agentSpecSchema = z.object({
   budgetUsd: z.number().min(0).optional(),
   dailyBudgetUsd: z.number().min(0).optional(),
   script: z.array(scriptTurnSchema).optional(),
-  metadataFile: z.string().min(1).optional(),
+  /** herdctl's metadata file, read from the run's workspace: confined to it, at save and at run time. */
+  metadataFile: z
+    .string()
+    .min(1)
+    .superRefine((value, ctx) => {
+      const problem = workspacePathProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   /** Multi-agent flow: names of agents run in sequence, each answer the next one's prompt. */
   flow: z.array(agentNameSchema).optional(),
   /**

@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { resolveDataDir, type Db, type DbHandle } from "@/db/client";
+import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
 import { finishRun, type RunRow } from "@/db/queries/runs";
@@ -22,6 +22,7 @@ import { isBlockingEvent, type EventName } from "@/lib/hooks/events";
 import type { DispatchResult } from "@/lib/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/runs/approval-waiter-registry";
 import { openRunSession, type RunSession } from "@/lib/runs/run-session";
+import { ensureWorkspacesDir } from "@/lib/security/code-execution";
 
 /** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
 const HOLD_FOR_APPROVAL_MS = 7 * 24 * 3600 * 1000;
@@ -136,7 +137,7 @@ export async function ingestSessionEvent(
 type AgentRef = { id: string; name: string };
 
 async function openSession(handle: DbHandle, run: RunRow, agent: AgentRef, input: Pick<SessionEvent, "sessionId" | "source">): Promise<RunSession> {
-  const workspaceDir = path.join(resolveDataDir(), "workspaces", run.id);
+  const workspaceDir = path.join(ensureWorkspacesDir(), run.id);
   mkdirSync(workspaceDir, { recursive: true });
   return openRunSession({
     db: handle.db,

@@ -14,7 +14,7 @@ import { createAgentAudited, updateAgentAudited } from "@/lib/agents/agent-servi
 import { agentSpecSchema, type AgentSpec } from "@/lib/agents/agent-spec";
 import { ApiError, type ApiIssue } from "@/lib/api/errors";
 import { unsafeInputIssues } from "@/lib/api/safe-input";
-import type { Principal } from "@/lib/auth/roles";
+import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import {
   DialectParseError,
   detectDialect,
@@ -26,6 +26,7 @@ import {
 } from "@/lib/dialects";
 import { createHookAudited, mayConfigureAction, replaceHookAudited } from "@/lib/hooks-config/hook-service";
 import { parseHookSpec, type HookSpec } from "@/lib/hooks/spec";
+import { toolsRunCode } from "@/lib/hooks/trust";
 import { cronError, nextRunAt } from "@/lib/schedules/next-run";
 import type { ImportRequest, OnConflict } from "./import-request";
 
@@ -83,7 +84,7 @@ export interface ImportSummary {
   agents: { path: string; name: string; outcome: ItemOutcome; implicit: boolean; id?: string }[];
   hooks: { path: string; id: string; name?: string; event: string; scope: string; action: string; matcher?: string; outcome: ItemOutcome }[];
   schedules: { path: string; name: string; agent: string; cron?: string; intervalMs?: number; outcome: ItemOutcome; hooks: number }[];
-  /** Paths of command/code hooks: importing them takes the admin role. */
+  /** Paths of what runs code (command/code hooks, shell tool hooks, agents with the shell): importing them takes the admin role. */
   requiresAdmin: string[];
   /** What exists already (a dry run under onConflict "fail"; applying it is a 409 with these issues). */
   conflicts: ApiIssue[];
@@ -251,6 +252,17 @@ function allHooksOf(plan: ImportPlan): PlannedHook[] {
   return [...plan.hooks, ...plan.schedules.flatMap((s) => s.hooks)];
 }
 
+/** The items `principal` may not write because they run code on the server (lib/hooks/trust.ts). */
+function adminOnlyItems(plan: ImportPlan, principal: Pick<Principal, "role">): { path: string; label: string }[] {
+  if (roleAtLeast(principal.role, "admin")) return [];
+  return [
+    ...plan.agents.filter((a) => a.outcome !== "skip" && toolsRunCode(a.spec.tools)).map((a) => ({ path: a.path, label: `${a.path} (agent ${a.spec.name}, shell tool)` })),
+    ...allHooksOf(plan)
+      .filter((h) => h.outcome !== "skip" && !mayConfigureAction(principal, h.spec.action))
+      .map((h) => ({ path: h.path, label: `${h.path} (${h.spec.id}, ${h.spec.action.type})` })),
+  ];
+}
+
 function summarize(plan: ImportPlan, dry: boolean, agentIds: Map<string, string> = new Map()): ImportSummary {
   const count = (outcome: ItemOutcome): Counts => ({
     agents: plan.agents.filter((a) => a.outcome === outcome).map((a) => a.spec.name),
@@ -282,9 +294,7 @@ function summarize(plan: ImportPlan, dry: boolean, agentIds: Map<string, string>
       outcome: h.outcome,
     })),
     schedules: plan.schedules.map((s) => ({ path: s.path, name: s.name, agent: s.agent, ...s.timing, outcome: s.outcome, hooks: s.hooks.length })),
-    requiresAdmin: allHooksOf(plan)
-      .filter((h) => h.outcome !== "skip" && !mayConfigureAction({ role: "viewer" }, h.spec.action.type))
-      .map((h) => h.path),
+    requiresAdmin: adminOnlyItems(plan, { role: "viewer" }).map((item) => item.path),
     conflicts: plan.conflicts,
     warnings: plan.warnings,
   };
@@ -325,10 +335,12 @@ export async function importConfigAudited(db: Db, principal: Principal, request:
   const plan = await planImport(db, request);
   const preview = summarize(plan, request.dry);
   if (request.dry) return preview;
-  const adminOnly = allHooksOf(plan).filter((h) => h.outcome !== "skip" && !mayConfigureAction(principal, h.spec.action.type));
+  const adminOnly = adminOnlyItems(plan, principal);
   if (adminOnly.length > 0) {
-    const list = adminOnly.map((h) => `${h.path} (${h.spec.id}, ${h.spec.action.type})`).join(", ");
-    throw ApiError.forbidden(`Only admins may import command or code hooks (they run code on the server): ${list}. You are ${principal.role}.`);
+    const list = adminOnly.map((item) => item.label).join(", ");
+    throw ApiError.forbidden(
+      `Only admins may import what runs code on the server (command and code hooks, tool hooks calling the shell, agents with the shell tool): ${list}. You are ${principal.role}.`,
+    );
   }
 
   const agentIds = new Map<string, string>();

@@ -164,7 +164,7 @@ describe("POST /api/v1/config/import", () => {
     const settings = readFixture("claude-code/settings.json");
     const refused = await importFile({ dialect: "claude-code", content: settings, agent: "coder" });
     expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toMatch(/Only admins may import command or code hooks.*hooks\[0\] \(pre-tool-use-1, command\)/);
+    expect(refused.body.error.message).toMatch(/Only admins may import what runs code on the server .*hooks\[0\] \(pre-tool-use-1, command\)/);
     expect(await getAgent(t.db, { ref: "coder" })).toBeUndefined();
 
     const preview = await importFile({ dialect: "claude-code", content: settings, agent: "coder", dry: true });

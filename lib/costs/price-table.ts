@@ -21,12 +21,22 @@ export interface Usage {
 }
 
 /** A pattern that does not compile matches nothing (the editor refuses to save one). */
+/** Compiled price patterns: the table is asked on every model call, and RE2 compiling is not cheap. */
+const compiled = new Map<string, { test(text: string): boolean } | null>();
+const COMPILED_CAP = 1_000;
+
 export function matchesModel(pattern: string, model: string): boolean {
-  try {
-    return compileLinearRegex(pattern).test(model);
-  } catch {
-    return false;
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    try {
+      regex = compileLinearRegex(pattern);
+    } catch {
+      regex = null;
+    }
+    if (compiled.size >= COMPILED_CAP) compiled.clear();
+    compiled.set(pattern, regex);
   }
+  return regex !== null && regex.test(model);
 }
 
 export function pickPrice<P extends ModelPrice>(prices: readonly P[], model: string, at: Date = new Date()): P | undefined {

@@ -33,12 +33,13 @@ export interface ReplayDifference {
 }
 
 export async function replayHook(db: Db, principal: Principal, body: z.infer<typeof hookReplaySchema>) {
+  // Who may run it first: an operator learns no more about a hook that runs code than "admins only".
+  assertMayRun(principal, [body.hook]);
   if (!REPLAYABLE.has(body.hook.action.type)) {
     throw new ApiError(422, "not_replayable", `Replay runs only in-process actions (${[...REPLAYABLE].join(", ")}); "${body.hook.action.type}" would call out once per past event`, [
       { path: "hook.action.type", message: "not replayable" },
     ]);
   }
-  assertMayRun(principal, [body.hook]);
   const agent = await findAgentOr404(db, body.agent);
   const runIds = await listLatestRunIds(db, { agentId: agent.id, limit: body.runs });
   const events = await listEventsOfRuns(db, { runIds, types: [body.hook.event] });

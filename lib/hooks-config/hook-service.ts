@@ -18,25 +18,30 @@ import {
 } from "@/db/queries/hooks";
 import { ApiError, validationError } from "@/lib/api/errors";
 import { roleAtLeast, type Principal } from "@/lib/auth/roles";
-import { parseHookSpec, type HookActionType, type HookSpec } from "@/lib/hooks/spec";
+import { parseHookSpec, type HookSpec } from "@/lib/hooks/spec";
+import { actionRunsCode, SHELL_TOOL } from "@/lib/hooks/trust";
 import { isUuid, type HookPatch, type ReorderHooksRequest } from "./hook-requests";
 import { resolveHookScope } from "./hook-scope";
 import { specToText } from "./spec-text";
 
-/** Actions that run the operator's code on the server (hook-model.md, Trust). */
-const ADMIN_ONLY_ACTIONS: Partial<Record<HookActionType, string>> = {
-  command: "they run shell commands on the server",
-  code: "they run modules from the operator's hooks folder",
-};
+type ActionRef = { type: string; tool?: unknown };
 
-export function mayConfigureAction(principal: Pick<Principal, "role">, type: HookActionType): boolean {
-  return !ADMIN_ONLY_ACTIONS[type] || roleAtLeast(principal.role, "admin");
+/** Hooks that run code on the server (lib/hooks/trust.ts) are an admin's to create, change or delete. */
+export function mayConfigureAction(principal: Pick<Principal, "role">, action: ActionRef): boolean {
+  return !actionRunsCode(action) || roleAtLeast(principal.role, "admin");
 }
 
-function assertMayConfigure(principal: Principal, ...types: HookActionType[]) {
-  for (const type of types) {
-    if (!mayConfigureAction(principal, type)) {
-      throw ApiError.forbidden(`Only admins may create or change ${type} hooks: ${ADMIN_ONLY_ACTIONS[type]}. You are ${principal.role}.`);
+/** What an admin-only action is, for the 403 message. */
+export function describeCodeAction(action: ActionRef): string {
+  if (action.type === "command") return "command hooks: they run shell commands on the server";
+  if (action.type === "code") return "code hooks: they run modules from the operator's hooks folder";
+  return `tool hooks that call the ${SHELL_TOOL} tool: they run shell commands on the server`;
+}
+
+function assertMayConfigure(principal: Principal, ...actions: ActionRef[]) {
+  for (const action of actions) {
+    if (!mayConfigureAction(principal, action)) {
+      throw ApiError.forbidden(`Only admins may create or change ${describeCodeAction(action)}. You are ${principal.role}.`);
     }
   }
 }
@@ -56,7 +61,7 @@ function keyConflict(spec: HookSpec) {
 }
 
 export async function createHookAudited(db: Db, principal: Principal, input: HookSpec) {
-  assertMayConfigure(principal, input.action.type);
+  assertMayConfigure(principal, input.action);
   return audited(
     db,
     { actor: principal.label, action: "hook.create", entityType: "hook" },
@@ -84,7 +89,7 @@ async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Pr
  * nothing, makes no version and no audit row.
  */
 async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object): Promise<Saved> {
-  assertMayConfigure(principal, specOf(existing).action.type, input.action.type);
+  assertMayConfigure(principal, specOf(existing).action, input.action);
   // A hook whose agent was deleted can still be edited or disabled as long as its scope stays.
   const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(tx, input.scope);
   const spec = { ...input, scope };
@@ -160,7 +165,7 @@ export async function deleteHookAudited(db: Db, principal: Principal, id: string
     { actor: principal.label, action: "hook.delete", entityType: "hook" },
     async (tx) => {
       const existing = await findHookOr404(tx, id);
-      assertMayConfigure(principal, specOf(existing).action.type);
+      assertMayConfigure(principal, specOf(existing).action);
       await deleteHook(tx, { id: existing.id });
       return existing;
     },

@@ -5,7 +5,6 @@
  * Nobody is asked for an approval: the hook's timeout policy answers, marked as such.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -16,9 +15,12 @@ import { roleAtLeast } from "@/lib/auth/roles";
 import { EVENT_NAMES } from "@/lib/hooks/events";
 import type { ApprovalPort } from "@/lib/hooks/ports";
 import { hookSpecSchema } from "@/lib/hooks/spec";
+import { actionRunsCode } from "@/lib/hooks/trust";
 import type { HookRuntime } from "@/lib/hooks/runtime";
 import { createRunHookRuntime } from "@/lib/runs/hook-runtime-factory";
+import { ensureWorkspacesDir } from "@/lib/security/code-execution";
 import { createToolRegistry } from "@/lib/tools/tool-registry";
+import { describeCodeAction } from "./hook-service";
 
 export const hookTrialSchema = z
   .object({
@@ -46,15 +48,17 @@ const askNobody: ApprovalPort = {
   },
 };
 
-export function assertMayRun(principal: Principal, hooks: readonly { action: { type: string } }[]) {
-  if (hooks.some((h) => h.action.type === "command" || h.action.type === "code") && !roleAtLeast(principal.role, "admin")) {
-    throw ApiError.forbidden("Only admins may run command and code hooks, even in a test");
+/** Trying a hook runs it: what runs code is an admin's to try too (the switch still applies). */
+export function assertMayRun(principal: Principal, hooks: readonly { id?: string; action: { type: string; tool?: unknown } }[]) {
+  const runsCode = hooks.find((h) => actionRunsCode(h.action));
+  if (runsCode && !roleAtLeast(principal.role, "admin")) {
+    throw ApiError.forbidden(`Only admins may run ${describeCodeAction(runsCode.action)}, even in a test (hook ${runsCode.id ?? "?"}). You are ${principal.role}.`);
   }
 }
 
 /** A runtime for trials: no ledger rows stored, nobody asked, tools in a throwaway workspace. */
 export async function withTrialRuntime<T>(db: Db, work: (runtime: HookRuntime, workspaceDir: string) => Promise<T>): Promise<T> {
-  const workspaceDir = await mkdtemp(path.join(tmpdir(), "hookplane-trial-"));
+  const workspaceDir = await mkdtemp(path.join(ensureWorkspacesDir(), "trial-"));
   try {
     const runtime = createRunHookRuntime({
       db,

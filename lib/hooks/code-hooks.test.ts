@@ -121,13 +121,13 @@ describe("code action in a hook spec", () => {
   const spec = hook({ id: "guard", event: "tool.pre", action: { type: "code", module: "no_deletes" } });
 
   it("calls the code hook with the event context and reads its decision", async () => {
-    const runtime = createHookRuntime({ allowCodeHooks: true, codeHooks: registry });
+    const runtime = createHookRuntime({ allowCodeExecution: true, codeHooks: registry });
     expect(await runtime.dispatch([spec], toolPre("delete_file"))).toMatchObject({ verdict: "block", reason: "deletes need a ticket" });
     expect((await runtime.dispatch([spec], toolPre("read_file"))).verdict).toBe("allow");
   });
 
   it("an uninstalled module fails under onFailure", async () => {
-    const runtime = createHookRuntime({ allowCodeHooks: true, codeHooks: createCodeHookRegistry([]) });
+    const runtime = createHookRuntime({ allowCodeExecution: true, codeHooks: createCodeHookRegistry([]) });
     expect(await runtime.dispatch([spec], toolPre("x"))).toMatchObject({ verdict: "block", reason: "code hook no_deletes is not installed in the hooks folder" });
   });
 });

@@ -2,9 +2,11 @@
  * Runs one shell command the way git, husky, Claude Code and Loom hooks run: `sh -c`, the event
  * context as JSON on stdin, output captured up to a cap. The child leads its own process group so a
  * timeout can stop everything it started (SIGTERM to the group, SIGKILL one second later), not just
- * the shell.
+ * the shell. What wraps the shell is the launcher's choice: the server's sandbox also makes the
+ * whole tree die with the process that started it (lib/security/shell-sandbox.ts).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { plainShell, type ShellLauncher } from "./ports";
 
 export interface CommandRequest {
   command: string;
@@ -16,6 +18,8 @@ export interface CommandRequest {
   signal?: AbortSignal;
   /** Between SIGTERM and SIGKILL; herdctl's one second. */
   killGraceMs?: number;
+  /** How the shell is started (the server's sandbox); default a plain `sh -c`. */
+  launcher?: ShellLauncher;
 }
 
 export interface CommandResult {
@@ -41,12 +45,21 @@ export function runCommand(req: CommandRequest): Promise<CommandResult> {
     let lastResort: NodeJS.Timeout | undefined;
     let exitTimer: NodeJS.Timeout | undefined;
 
-    const child = spawn("sh", ["-c", req.command], {
-      cwd: req.cwd,
-      env: req.env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      const { file, args, uid, gid } = (req.launcher ?? plainShell)({ command: req.command, cwd: req.cwd });
+      child = spawn(file, args, {
+        uid,
+        gid,
+        cwd: req.cwd,
+        env: req.env as NodeJS.ProcessEnv,
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      resolve({ exitCode: null, signal: null, stdout: "", stderr: "", truncated: false, timedOut: false, aborted: false, spawnError: (error as Error).message });
+      return;
+    }
 
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
       if (settled) return;

@@ -9,7 +9,7 @@ import { createHookRuntime } from "./runtime";
 import type { RuntimeHook } from "./runtime-types";
 import { approvals, event, hook, toolPre } from "./testing/fakes";
 
-const runtime = createHookRuntime({ allowCommandHooks: true, secrets: { get: (n) => (n === "API_TOKEN" ? "tok-abcdef-123" : undefined) } });
+const runtime = createHookRuntime({ allowCodeExecution: true, secrets: { get: (n) => (n === "API_TOKEN" ? "tok-abcdef-123" : undefined) } });
 const gate = (command: string, extra: Partial<RuntimeHook> = {}) =>
   hook({ id: "cmd", event: "tool.pre", action: { type: "command", command }, ...extra } as never);
 
@@ -27,7 +27,7 @@ describe("command hooks", () => {
   it("sees a minimal environment: no server secrets, only the secrets it names", async () => {
     process.env.HOOKPLANE_TEST_LEAK = "server-only-value";
     try {
-      const rt = createHookRuntime({ allowCommandHooks: true, secrets: { get: () => "tok-abcdef-123" } });
+      const rt = createHookRuntime({ allowCodeExecution: true, secrets: { get: () => "tok-abcdef-123" } });
       const named = hook({ id: "n", event: "session.end", action: { type: "command", command: "env", secrets: ["API_TOKEN"] } });
       const result = await rt.dispatch([named], event("session.end", { outcome: "completed" }));
       const stdout = result.ledger[0].stdout!;
@@ -138,7 +138,7 @@ describe("command hooks", () => {
 
   it("maps Claude Code's ask to an approval request", async () => {
     const port = approvals({ decision: "deny", decidedBy: "ops", timedOut: false });
-    const rt = createHookRuntime({ allowCommandHooks: true, approvals: port });
+    const rt = createHookRuntime({ allowCodeExecution: true, approvals: port });
     const out = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"rm -rf?"}}`;
     const result = await rt.dispatch([gate(`echo '${out}'`)], toolPre("Bash", { command: "rm -rf /" }));
     expect(port.requests[0]).toMatchObject({ hookId: "cmd", toolName: "Bash", message: "rm -rf?" });

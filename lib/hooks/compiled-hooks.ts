@@ -10,6 +10,7 @@ import type { CompiledAction } from "./executors/types";
 import { compileMatcher, type NameMatcher } from "./matcher";
 import type { RuntimeHook } from "./runtime-types";
 import { GATING_ACTIONS, type HookActionType } from "./spec";
+import { actionRunsCode } from "./trust";
 import { compileWhen, type WhenCondition } from "./when";
 
 export interface CompiledHook {
@@ -30,7 +31,8 @@ export interface CompiledHook {
   /** Why the hook cannot run (a bad regex in a stored hook); it then fails under onFailure. */
   readonly compileError: string | undefined;
   readonly failureBlocks: boolean;
-  readonly trustGate: "command" | "code" | undefined;
+  /** Runs a process or loads code (trust.ts): only behind the operator's switch. */
+  readonly runsCode: boolean;
 }
 
 export interface CompiledHookSet {
@@ -99,7 +101,7 @@ export function compileHook(hook: RuntimeHook): CompiledHook {
     compileError,
     failureBlocks:
       hook.onFailure !== undefined ? hook.onFailure === "block" : GATING_ACTIONS.has(actionType) && isBlockingEvent(hook.event),
-    trustGate: actionType === "command" ? "command" : actionType === "code" ? "code" : undefined,
+    runsCode: hook.action ? actionRunsCode(hook.action) : false,
   });
   hookCache.set(hook, compiled);
   return compiled;

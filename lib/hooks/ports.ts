@@ -59,9 +59,46 @@ export interface ApprovalPort {
   request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
 }
 
-export interface ToolPort {
-  call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ output: string; isError?: boolean }>;
+export interface ToolCallOptions {
+  /**
+   * Extra environment of a process the tool starts (the shell): how template values reach a
+   * command as data (shell-template.ts). Tools that start no process ignore it.
+   */
+  env?: Record<string, string>;
 }
+
+export interface ToolPort {
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    options?: ToolCallOptions,
+  ): Promise<{ output: string; isError?: boolean }>;
+}
+
+/** One shell step: `command` for `sh -c`, in the workspace `cwd`. */
+export interface ShellStep {
+  command: string;
+  cwd: string | undefined;
+}
+
+/**
+ * How a shell step is started: the program and arguments that end in `sh -c <command>`. The app
+ * gives the runtime its sandbox (lib/security/shell-sandbox.ts); the default is a plain `sh -c`.
+ * May throw (no workspace for a sandboxed step): the step then fails with that message.
+ */
+export type ShellLauncher = (step: ShellStep) => ShellLaunch;
+
+/** What to spawn; `uid`/`gid` make Node itself switch users (when nothing in `args` does). */
+export interface ShellLaunch {
+  file: string;
+  args: string[];
+  uid?: number;
+  gid?: number;
+}
+
+/** `sh -c command`: no sandbox, for tests and embedders that bring their own isolation. */
+export const plainShell: ShellLauncher = (step) => ({ file: "sh", args: ["-c", step.command] });
 
 /** A decrypted secret and the destinations its owner lets it go to. */
 export interface SecretValue {

@@ -5,7 +5,7 @@ import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
 import type { OutboundPolicy } from "../outbound/outbound-guard";
 import type { OutboundTransport } from "../outbound/outbound-request";
-import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ToolPort } from "./ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
 /** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
@@ -22,9 +22,14 @@ export interface HookRuntimeOptions {
   now?: () => number;
   /** Checked on every dispatch: true disables every hook at once, without a restart. */
   killSwitch?: () => boolean;
-  /** Trust gates, from HOOKPLANE_ALLOW_COMMAND_HOOKS / HOOKPLANE_ALLOW_CODE_HOOKS. Default off. */
-  allowCommandHooks?: boolean;
-  allowCodeHooks?: boolean;
+  /**
+   * The one trust switch (HOOKPLANE_ALLOW_CODE_EXECUTION on the server): without it, hooks that
+   * run code (`command`, `code`, a `tool` action naming the shell: trust.ts) fail with the reason
+   * and start nothing. Default off.
+   */
+  allowCodeExecution?: boolean;
+  /** How `command` hooks start their shell; default a plain `sh -c` (the server passes its sandbox). */
+  shellLauncher?: ShellLauncher;
   /**
    * Where webhooks and notices may go: the admin's allow-list of hosts that may be private or
    * loopback (lib/outbound/outbound-config.ts reads it). Default: public hosts only.

@@ -136,12 +136,12 @@ describe("failures", () => {
   });
 
   it("fails closed for gates on blocking events, open for notifications", async () => {
-    const runtime = createHookRuntime({ allowCommandHooks: false });
+    const runtime = createHookRuntime({ allowCodeExecution: false });
     const gate = hook({ id: "gate", event: "tool.pre", action: { type: "command", command: "true" } });
     const notify = hook({ id: "notify", event: "session.end", action: { type: "command", command: "true" } });
     const blocked = await runtime.dispatch([gate], toolPre("x"));
     expect(blocked.verdict).toBe("block");
-    expect(blocked.reason).toContain("HOOKPLANE_ALLOW_COMMAND_HOOKS");
+    expect(blocked.reason).toBe("command hook gate not run: running code on this server is off (the server's operator turns it on with HOOKPLANE_ALLOW_CODE_EXECUTION=1)");
     const ended = await runtime.dispatch([notify], event("session.end", { outcome: "completed" }));
     expect(ended.verdict).toBe("allow");
     expect(ended.ledger[0]).toMatchObject({ failed: true, verdict: "allow" });
@@ -152,7 +152,20 @@ describe("failures", () => {
     const h = hook({ id: "code", event: "tool.pre", onFailure: "continue", action: { type: "code", module: "x" } });
     const result = await createHookRuntime().dispatch([h], toolPre("x"));
     expect(result.verdict).toBe("allow");
-    expect(result.ledger[0].reason).toContain("HOOKPLANE_ALLOW_CODE_HOOKS");
+    expect(result.ledger[0].reason).toContain("HOOKPLANE_ALLOW_CODE_EXECUTION=1");
+  });
+
+  it("refuses a tool hook naming the shell without the switch, and never calls the tool", async () => {
+    const calls: string[] = [];
+    const tools = { call: async (name: string) => (calls.push(name), { output: "ran" }) };
+    const shell = hook({ id: "sh", event: "tool.pre", action: { type: "tool", tool: "shell", args: { command: "id -un" } } });
+    const memory = hook({ id: "mem", event: "tool.pre", action: { type: "tool", tool: "memory", args: { action: "read", file: "a.md" } } });
+    const off = await createHookRuntime({ tools }).dispatch([memory, shell], toolPre("x"));
+    expect(off).toMatchObject({ verdict: "block", blockedBy: "sh", reason: expect.stringContaining("tool hook sh not run: running code on this server is off") });
+    expect(calls).toEqual(["memory"]);
+    const on = await createHookRuntime({ tools, allowCodeExecution: true }).dispatch([shell], toolPre("x"));
+    expect(on.verdict).toBe("allow");
+    expect(calls).toEqual(["memory", "shell"]);
   });
 
   it("a throwing port resolves to a failure, not an exception", async () => {

@@ -31,6 +31,7 @@ import { sendOutbound } from "../outbound/outbound-request";
 import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
 import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook, SuspendPoint } from "./runtime-types";
+import { CODE_EXECUTION_OFF } from "./trust";
 
 export interface HookRuntime {
   dispatch(
@@ -80,6 +81,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     slackBaseUrl,
     discordBaseUrl,
     commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(),
+    shellLauncher: options.shellLauncher,
     maxOutputBytes,
   };
 
@@ -521,12 +523,7 @@ function askExecutor(message: string | undefined): AsyncExecutor {
 }
 
 function trustRefusal(hook: CompiledHook, runtime: HookRuntimeOptions): string | undefined {
-  if (hook.trustGate === "command" && !runtime.allowCommandHooks) {
-    return "command hooks are not allowed on this server (the operator enables them with HOOKPLANE_ALLOW_COMMAND_HOOKS=1)";
-  }
-  if (hook.trustGate === "code" && !runtime.allowCodeHooks) {
-    return "code hooks are not allowed on this server (the operator enables them with HOOKPLANE_ALLOW_CODE_HOOKS=1)";
-  }
+  if (hook.runsCode && !runtime.allowCodeExecution) return `${hook.actionType} hook ${hook.id} not run: ${CODE_EXECUTION_OFF}`;
   return undefined;
 }
 

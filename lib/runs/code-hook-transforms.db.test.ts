@@ -75,7 +75,9 @@ beforeAll(async () => {
   outDir = path.join(dir, "out");
   mkdirSync(outDir);
   for (const [file, source] of Object.entries(hooks)) writeFileSync(path.join(dir, file), source);
-  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_HOOKS: "1" });
+  // Code hooks load and the agents' shell steps run: running code is on.
+  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
+  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   expect(registry?.ids().sort()).toEqual([...ALL].sort());
   h = await createRunHarness();
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
@@ -83,6 +85,7 @@ beforeAll(async () => {
   adminToken = (await issueApiToken(h.t.db, { name: "admin", role: "admin", actor: "test" })).token;
 });
 afterAll(async () => {
+  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
   await h.close();
   (globalThis as Record<symbol, unknown>)[Symbol.for("hookplane.codeHooks")] = undefined;
   rmSync(dir, { recursive: true, force: true });

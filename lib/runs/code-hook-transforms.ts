@@ -39,7 +39,7 @@ export interface CodeHookTransformOptions {
   timeoutMs?: number;
 }
 
-const OFF_REASON = "code hooks are off (set HOOKPLANE_ALLOW_CODE_HOOKS=1 and HOOKPLANE_HOOKS_DIR)";
+const OFF_REASON = "code hooks are off (set HOOKPLANE_ALLOW_CODE_EXECUTION=1 and HOOKPLANE_HOOKS_DIR)";
 const NOT_INSTALLED = "not installed in HOOKPLANE_HOOKS_DIR";
 
 /**

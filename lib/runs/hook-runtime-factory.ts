@@ -1,6 +1,7 @@
 /**
- * One configured hook runtime per run: the operator's trust switches from the environment, the
- * kill switch, and the run's ports. Used by the worker, the hook test endpoint and the bridge.
+ * One configured hook runtime per run: the operator's code-execution switch and sandbox
+ * (lib/security/code-execution.ts), the outbound settings, the kill switch, and the run's ports.
+ * Used by the worker, the hook test endpoint and the bridge.
  */
 import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
@@ -12,15 +13,16 @@ import { logger } from "@/lib/logger";
 import { outboundConfigFromEnv } from "@/lib/outbound/outbound-config";
 import type { SecretBox } from "@/lib/secrets/secret-box";
 import { getSecretBox, readSecret, secretHostSchema, splitHosts } from "@/lib/secrets/secret-store";
+import { serverShellPolicy } from "@/lib/security/code-execution";
 import { killSwitchOn } from "./kill-switch";
 import { operatorCodeHooks } from "./operator-code-hooks";
 
 export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const on = (v: string | undefined) => v === "1" || v === "true";
+  const shell = serverShellPolicy(env);
   const outbound = outboundConfigFromEnv(env);
   return {
-    allowCommandHooks: on(env.HOOKPLANE_ALLOW_COMMAND_HOOKS),
-    allowCodeHooks: on(env.HOOKPLANE_ALLOW_CODE_HOOKS),
+    allowCodeExecution: shell.refusal === undefined,
+    shellLauncher: shell.launcher,
     outbound: outbound.policy,
     allowHosts: outbound.webhookOnlyHosts,
     slackBaseUrl: env.HOOKPLANE_SLACK_BASE_URL,

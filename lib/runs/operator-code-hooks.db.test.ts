@@ -36,22 +36,22 @@ test("without the operator's switch the folder is not loaded and code hooks fail
   expect(await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir })).toBeUndefined();
   const result = await tryHooks(t.db, admin, { hook: codeHook, event: { type: "tool.pre", toolName: "shell", toolInput: { password: "x" } } });
   expect(result.verdict).toBe("block");
-  expect(result.reason).toMatch(/HOOKPLANE_ALLOW_CODE_HOOKS|not installed/);
+  expect(result.reason).toMatch(/HOOKPLANE_ALLOW_CODE_EXECUTION=1/);
 });
 
 test("with the switch, modules in the folder are discovered and decide; a broken one is left out", async () => {
-  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_HOOKS: "1" });
+  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   expect(registry?.ids()).toEqual(["no_passwords"]);
   expect(operatorCodeHooks()).toBe(registry);
-  const previous = process.env.HOOKPLANE_ALLOW_CODE_HOOKS;
-  process.env.HOOKPLANE_ALLOW_CODE_HOOKS = "1";
+  const previous = process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
   try {
     const blocked = await tryHooks(t.db, admin, { hook: codeHook, event: { type: "tool.pre", toolName: "shell", toolInput: { password: "hunter2" } } });
     expect(blocked).toMatchObject({ verdict: "block", reason: expect.stringContaining("must not carry passwords") });
     const allowed = await tryHooks(t.db, admin, { hook: codeHook, event: { type: "tool.pre", toolName: "shell", toolInput: { command: "ls" } } });
     expect(allowed.verdict).toBe("allow");
   } finally {
-    if (previous === undefined) delete process.env.HOOKPLANE_ALLOW_CODE_HOOKS;
-    else process.env.HOOKPLANE_ALLOW_CODE_HOOKS = previous;
+    if (previous === undefined) delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+    else process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = previous;
   }
 });

@@ -1,18 +1,18 @@
 /**
  * The operator's code hooks (`defineHook` modules in HOOKPLANE_HOOKS_DIR), loaded once per process
- * at start, before any run, and read synchronously by every hook runtime. Loaded only when the
- * operator allows code hooks; a module that fails to load is logged and left out.
+ * at start, before any run, and read synchronously by every hook runtime. Loaded only when running
+ * code is on (HOOKPLANE_ALLOW_CODE_EXECUTION); a module that fails to load is logged and left out.
  */
 import { loadCodeHooks, type CodeHookRegistry } from "@/lib/hooks/code-hooks";
 import { logger } from "@/lib/logger";
+import { codeExecutionAllowed } from "@/lib/security/code-execution";
 
 const KEY = Symbol.for("hookplane.codeHooks");
 type GlobalWithHooks = typeof globalThis & { [KEY]?: CodeHookRegistry };
 
 export async function loadOperatorCodeHooks(env: Record<string, string | undefined> = process.env): Promise<CodeHookRegistry | undefined> {
   const dir = env.HOOKPLANE_HOOKS_DIR;
-  const allowed = env.HOOKPLANE_ALLOW_CODE_HOOKS === "1" || env.HOOKPLANE_ALLOW_CODE_HOOKS === "true";
-  if (!dir || !allowed) return undefined;
+  if (!dir || !codeExecutionAllowed(env)) return undefined;
   const { registry, errors } = await loadCodeHooks(dir);
   for (const error of errors) logger.error({ file: error.file, reason: error.message }, "code hook not loaded");
   logger.info({ dir, hooks: registry.ids() }, "code hooks loaded");

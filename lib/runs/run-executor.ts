@@ -6,7 +6,6 @@
  * leaves it to be resumed elsewhere; every other exit ends it with session.end fired exactly once.
  */
 import { mkdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
@@ -24,6 +23,7 @@ import { logger } from "@/lib/logger";
 import type { ApprovalWaiter } from "./approval-waiter";
 import { createCodeHookTransforms } from "./code-hook-transforms";
 import { operatorCodeHooks } from "./operator-code-hooks";
+import { readMetadataFile } from "./metadata-file";
 import { createRunCheckpointStore } from "./run-checkpoint-store";
 import { openRunSession } from "./run-session";
 
@@ -40,15 +40,6 @@ export type ExecutionResult =
   | { kind: "suspended"; approvalId: string }
   | { kind: "interrupted" }
   | { kind: "skipped" };
-
-async function readJsonFile(file: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    const parsed = JSON.parse(await readFile(file, "utf8"));
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** `controller` is owned by the caller so cancel and shutdown can abort it. */
 export async function executeRun(deps: ExecutorDeps, runId: string, controller: AbortController): Promise<ExecutionResult> {
@@ -124,7 +115,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     checkpoint: createRunCheckpointStore(db, { runId, stored: run.checkpoint, writer }),
     readMetadata: agent.metadataFile
       ? async () => {
-          metadata = await readJsonFile(path.join(workspaceDir, agent.metadataFile!));
+          metadata = await readMetadataFile(workspaceDir, agent.metadataFile!);
           return metadata;
         }
       : undefined,

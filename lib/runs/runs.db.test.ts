@@ -13,11 +13,14 @@ let h: RunHarness;
 let operatorToken: string;
 
 beforeAll(async () => {
+  // These runs use the shell tool: running code is on (an admin's agents, through the sandbox).
+  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
   h = await createRunHarness();
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
   operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
 });
 afterAll(async () => {
+  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
   await h.close();
 });
 

@@ -8,7 +8,9 @@ import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { deleteExpiredSessions } from "@/db/queries/sessions";
 import { startChainSealer } from "@/lib/audit-chain/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
+import { logger } from "@/lib/logger";
 import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
+import { prepareCodeExecution } from "@/lib/security/code-execution";
 import type { StreamHub } from "@/lib/stream/hub";
 import { startRunQueue } from "@/lib/worker/run-queue";
 import { installRunQueue } from "@/lib/worker/run-queue-registry";
@@ -24,6 +26,7 @@ export function workerConcurrency(): number {
 
 export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {
   await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  prepareCodeExecution(logger);
   await loadOperatorCodeHooks();
   await deleteExpiredSessions(handle.db);
   const queue = await startRunQueue(handle, { concurrency: workerConcurrency() });

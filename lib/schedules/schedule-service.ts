@@ -11,8 +11,8 @@ import { findAgentOr404 } from "@/lib/agents/agent-service";
 import { ApiError } from "@/lib/api/errors";
 import { pgIntSchema } from "@/lib/api/safe-input";
 import type { Principal } from "@/lib/auth/roles";
-import { roleAtLeast } from "@/lib/auth/roles";
 import { hookSpecSchema } from "@/lib/hooks/spec";
+import { describeCodeAction, mayConfigureAction } from "@/lib/hooks-config/hook-service";
 import { cronError, nextRunAt } from "./next-run";
 
 export const scheduleRequestSchema = z
@@ -55,9 +55,8 @@ export function scheduleToApi(row: Awaited<ReturnType<typeof getSchedule>> & {})
 }
 
 export async function createScheduleAudited(db: Db, principal: Principal, input: z.infer<typeof scheduleRequestSchema>) {
-  if (input.hooks?.some((h) => h.action.type === "command" || h.action.type === "code") && !roleAtLeast(principal.role, "admin")) {
-    throw ApiError.forbidden("Only admins may create command and code hooks");
-  }
+  const runsCode = input.hooks?.find((h) => !mayConfigureAction(principal, h.action));
+  if (runsCode) throw ApiError.forbidden(`Only admins may create ${describeCodeAction(runsCode.action)}. You are ${principal.role}.`);
   const { row } = await audited(
     db,
     { actor: principal.label, action: "schedule.create", entityType: "schedule" },

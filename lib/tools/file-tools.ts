@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { capOutput } from "./output-cap";
 import { defineTool, toolError, toolOutput, type ToolImplementation, type ToolResult } from "./tool-types";
-import { WorkspaceEscapeError, resolveInWorkspace, toWorkspaceRelative } from "./workspace-path";
+import { WorkspaceEscapeError, giveToWorkspaceOwner, makeParents, resolveInWorkspace, toWorkspaceRelative } from "./workspace-path";
 
 const LIST_LIMIT = 1000;
 
@@ -65,7 +65,7 @@ export function writeFileTool(workspaceDir: string): ToolImplementation {
     run: ({ path: requested, content }) =>
       asToolResult(requested, async () => {
         const real = await resolveInWorkspace(workspaceDir, requested);
-        await fs.mkdir(path.dirname(real), { recursive: true });
+        const dirs = await makeParents(path.dirname(real));
         // Re-check after mkdir, then O_NOFOLLOW: a symlink planted in between must not be followed.
         const checked = await resolveInWorkspace(workspaceDir, requested);
         const handle = await fs.open(
@@ -74,6 +74,7 @@ export function writeFileTool(workspaceDir: string): ToolImplementation {
           0o644,
         );
         try {
+          await giveToWorkspaceOwner(workspaceDir, { dirs, file: handle });
           await handle.writeFile(content, "utf8");
         } finally {
           await handle.close();

@@ -3,7 +3,9 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createToolRegistry } from "./tool-registry";
+import { plainShell } from "@/lib/hooks/ports";
+import { serverShellPolicy, type ShellPolicy } from "@/lib/security/code-execution";
+import { createToolRegistry as createRegistry, type ToolRegistryOptions } from "./tool-registry";
 
 let workspace: string;
 
@@ -14,7 +16,27 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-describe("shell tool", () => {
+it("is refused while running code is off, and starts nothing", async () => {
+  const previous = process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  try {
+    const result = await createRegistry({ workspaceDir: workspace }).call("shell", { command: "touch ran" });
+    expect(result).toEqual({ output: expect.stringMatching(/^refused: running code on this server is off .*HOOKPLANE_ALLOW_CODE_EXECUTION=1/), isError: true });
+    expect(existsSync(path.join(workspace, "ran"))).toBe(false);
+  } finally {
+    if (previous !== undefined) process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = previous;
+  }
+});
+
+// The same behaviour started plainly and through this machine's sandbox (switch on).
+const shells: [string, () => ShellPolicy][] = [
+  ["plain sh", () => ({ refusal: undefined, launcher: plainShell })],
+  ["the server's sandbox", () => serverShellPolicy({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" })],
+];
+
+describe.each(shells)("shell tool (%s)", (_name, policy) => {
+  const createToolRegistry = (options: ToolRegistryOptions) => createRegistry({ ...options, shell: policy() });
+
   it("runs in the workspace and returns stdout and stderr", async () => {
     const tools = createToolRegistry({ workspaceDir: workspace });
     const result = await tools.call("shell", { command: "pwd; echo oops >&2" });

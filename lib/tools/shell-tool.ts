@@ -1,9 +1,11 @@
 /**
  * The `shell` tool: `sh -c` in the run's workspace, in its own process group so a timeout or a
- * cancel kills everything the command started, not just the shell.
+ * cancel kills everything the command started, not just the shell. The server starts it through
+ * its sandbox launcher (lib/security/shell-sandbox.ts) and refuses it while running code is off.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { z } from "zod";
+import { plainShell, type ShellLauncher, type ToolCallOptions } from "@/lib/hooks/ports";
 import { CappedBuffer } from "./output-cap";
 import { defineTool, type ToolImplementation, type ToolResult } from "./tool-types";
 
@@ -21,6 +23,10 @@ export interface ShellToolOptions {
    * environment holds API keys and database URLs an agent must not read.
    */
   env?: Record<string, string | undefined>;
+  /** How the shell is started; default a plain `sh -c` (the registry passes the server's sandbox). */
+  launcher?: ShellLauncher;
+  /** Set when running code is off: every call answers this and starts nothing. */
+  refusal?: string;
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -31,24 +37,41 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-export function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal): Promise<ToolResult> {
-  const env: Record<string, string | undefined> = options.env ?? {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    HOME: options.workspaceDir,
-    LANG: "C.UTF-8",
+export function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal, call?: ToolCallOptions): Promise<ToolResult> {
+  const env: Record<string, string | undefined> = {
+    ...(options.env ?? {
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      HOME: options.workspaceDir,
+      LANG: "C.UTF-8",
+    }),
+    // A tool hook's template values, as data (lib/hooks/shell-template.ts).
+    ...call?.env,
   };
   return new Promise((resolve) => {
+    if (options.refusal) {
+      resolve({ output: `refused: ${options.refusal}`, isError: true });
+      return;
+    }
     if (signal?.aborted) {
       resolve({ output: "cancelled before the command started", isError: true });
       return;
     }
     const output = new CappedBuffer(options.outputCap);
-    const child = spawn("sh", ["-c", command], {
-      cwd: options.workspaceDir,
-      env: env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    let child: ChildProcess;
+    try {
+      const { file, args, uid, gid } = (options.launcher ?? plainShell)({ command, cwd: options.workspaceDir });
+      child = spawn(file, args, {
+        cwd: options.workspaceDir,
+        env: env as NodeJS.ProcessEnv,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        uid,
+        gid,
+      });
+    } catch (error) {
+      resolve({ output: `could not start the shell: ${(error as Error).message}`, isError: true });
+      return;
+    }
     let stopped: "timeout" | "cancelled" | undefined;
     let exitCode: number | null = null;
     let exitSignal: NodeJS.Signals | null = null;
@@ -114,6 +137,6 @@ export function shellTool(options: ShellToolOptions): ToolImplementation {
       "Run a shell command (sh -c) in the workspace folder. Returns combined stdout and stderr; " +
       `a non-zero exit is an error. Times out after ${options.timeoutMs} ms.`,
     input: z.object({ command: z.string().min(1).describe("the command line, run with sh -c") }),
-    run: ({ command }, signal) => runShell(command, options, signal),
+    run: ({ command }, signal, call) => runShell(command, options, signal, call),
   });
 }

@@ -3,6 +3,7 @@
  * runtime, so both see the same tools with the same confinement.
  */
 import { z } from "zod";
+import { serverShellPolicy, type ShellPolicy } from "@/lib/security/code-execution";
 import { listFilesTool, readFileTool, writeFileTool } from "./file-tools";
 import { outboundConfigFromEnv } from "@/lib/outbound/outbound-config";
 import type { OutboundPolicy } from "@/lib/outbound/outbound-guard";
@@ -27,6 +28,11 @@ export interface ToolRegistryOptions {
   outputCap?: number;
   /** Environment of shell commands; see ShellToolOptions.env for the default. */
   shellEnv?: Record<string, string | undefined>;
+  /**
+   * Whether and how `shell` runs. Default: the server's policy (refused unless
+   * HOOKPLANE_ALLOW_CODE_EXECUTION is on, then sandboxed), so no caller gets a shell by forgetting.
+   */
+  shell?: ShellPolicy;
 }
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -45,12 +51,21 @@ function describeIssues(error: z.ZodError): string {
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const outputCap = options.outputCap ?? DEFAULT_OUTPUT_CAP;
+  const shell = options.shell ?? serverShellPolicy();
+  try {
+    shell.prepareWorkspace?.(options.workspaceDir);
+  } catch (error) {
+    // No workspace yet (a registry built before its run made one): the first step gives it.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
   const tools: ToolImplementation[] = [
     shellTool({
       workspaceDir: options.workspaceDir,
       timeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
       outputCap,
       env: options.shellEnv,
+      launcher: shell.launcher,
+      refusal: shell.refusal,
     }),
     readFileTool(options.workspaceDir, outputCap),
     writeFileTool(options.workspaceDir),
@@ -80,12 +95,12 @@ export function registryOf(tools: ToolImplementation[]): ToolRegistry {
   }));
   return {
     list: () => definitions.map((d) => ({ ...d })),
-    async call(name, input, signal) {
+    async call(name, input, signal, options) {
       const tool = byName.get(name);
       if (!tool) return toolError(`unknown tool "${name}" (available: ${[...byName.keys()].join(", ")})`);
       const parsed = tool.input.safeParse(input ?? {});
       if (!parsed.success) return toolError(`invalid input for ${name}: ${describeIssues(parsed.error)}`);
-      return tool.run(parsed.data, signal);
+      return tool.run(parsed.data, signal, options);
     },
     retrySafe(name, input) {
       const declared = byName.get(name)?.retrySafe;

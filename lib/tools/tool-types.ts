@@ -2,6 +2,10 @@
  * What a tool is, for the model and for `tool` hooks alike: one registry serves both, so a hook
  * sees exactly the tool an agent would.
  */
+import type { ToolCallOptions } from "@/lib/hooks/ports";
+
+/** How a hook calls a tool beyond its input: `env` carries template values into the shell. */
+export type { ToolCallOptions };
 
 /** What a model is told about a tool; `inputSchema` is a JSON Schema object. */
 export interface ToolDefinition {
@@ -22,7 +26,7 @@ export interface ToolResult {
 export interface ToolRegistry {
   list(): ToolDefinition[];
   /** Never throws for an unknown tool or bad input; throws only when the tool's own infrastructure fails. */
-  call(name: string, input: unknown, signal?: AbortSignal): Promise<ToolResult>;
+  call(name: string, input: unknown, signal?: AbortSignal, options?: ToolCallOptions): Promise<ToolResult>;
   /**
    * Whether running this call again after a crash is harmless (it only reads). A call that started
    * and left no result is re-run only then; any other is reported as interrupted.
@@ -43,7 +47,7 @@ export interface ToolImplementation<Input = unknown> {
   name: string;
   description: string;
   input: import("zod").ZodType<Input>;
-  run(input: Input, signal: AbortSignal | undefined): Promise<ToolResult>;
+  run(input: Input, signal: AbortSignal | undefined, options?: ToolCallOptions): Promise<ToolResult>;
   /** Declared by tools that only read (true, or per input); anything else is treated as a side effect. */
   retrySafe?: boolean | ((input: Input) => boolean);
 }

@@ -58,3 +58,28 @@ export async function toWorkspaceRelative(workspaceDir: string, absolute: string
   const root = await fs.realpath(workspaceDir);
   return path.relative(root, absolute) || ".";
 }
+
+/**
+ * Files and folders the server (root) creates in a workspace are given to the workspace's owner,
+ * the user shell steps run as (lib/security/shell-sandbox.ts), so a step can change what a file
+ * tool or a hook wrote. A no-op unless the server is root and the workspace belongs to another user.
+ */
+export async function giveToWorkspaceOwner(workspaceDir: string, created: { dirs?: readonly string[]; file?: fs.FileHandle }): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const owner = await fs.stat(workspaceDir);
+  if (owner.uid === 0) return;
+  for (const dir of created.dirs ?? []) await fs.lchown(dir, owner.uid, owner.gid);
+  await created.file?.chown(owner.uid, owner.gid);
+}
+
+/** `mkdir -p` that says which folders it made (outermost first), for giveToWorkspaceOwner. */
+export async function makeParents(dir: string): Promise<string[]> {
+  const first = await fs.mkdir(dir, { recursive: true });
+  if (!first) return [];
+  const made = [dir];
+  for (let at = dir; at !== first && path.dirname(at) !== at; ) {
+    at = path.dirname(at);
+    made.unshift(at);
+  }
+  return made;
+}

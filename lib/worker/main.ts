@@ -8,6 +8,7 @@ import { startChainSealer } from "@/lib/audit-chain/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
 import { logger } from "@/lib/logger";
 import { loadOperatorCodeHooks } from "@/lib/runs/operator-code-hooks";
+import { prepareCodeExecution } from "@/lib/security/code-execution";
 import { workerConcurrency } from "@/lib/runtime/background";
 import { startRunQueue } from "./run-queue";
 
@@ -18,6 +19,7 @@ async function main() {
     process.exit(1);
   }
   await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  prepareCodeExecution(logger);
   await loadOperatorCodeHooks();
   const concurrency = Math.max(1, workerConcurrency());
   const queue = await startRunQueue(handle, { concurrency });

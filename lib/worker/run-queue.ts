@@ -5,12 +5,17 @@
  * timed out, and cancelled parked runs back to the queue, so nothing waits on a lost process.
  * Embedded, pg-boss runs on PGlite through its executeSql adapter; on PostgreSQL any number of
  * processes can work the same queue.
+ *
+ * The queue holds at most one waiting wake-up per run: the queue's `short` policy with the run id
+ * as singleton key lets one job per key be `created` however many are `active`, so a run waiting
+ * for a slot is never queued twice, while a wake-up sent during its execution (a decision, a
+ * cancel) still gets in. Each worker fetches as many jobs as it has free slots, and completes a job
+ * only once it has claimed the job's run (or found it needs no work here); a process that dies in
+ * between leaves an active job behind and an unclaimed run, which the sweeper wakes again.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import PgBoss from "pg-boss";
 import type { DbHandle } from "@/db/client";
-import { resolveDataDir } from "@/db/client";
 import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
 import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
 import { LoopInterrupted } from "@/lib/agent/loop";
@@ -19,12 +24,28 @@ import { logger } from "@/lib/logger";
 import { startApprovalWaiter } from "@/lib/runs/approval-waiter";
 import { executeRun } from "@/lib/runs/run-executor";
 import { fireDueSchedules } from "@/lib/schedules/scheduler";
+import { ensureWorkspacesDir } from "@/lib/security/code-execution";
 import { watchKillSwitch } from "@/lib/runs/kill-switch";
+import { createWakeSignal } from "./wake-signal";
 
 export const RUN_QUEUE = "hookplane-run";
+/** How long a step in flight may go on after a shutdown began (the process itself has 10 s). */
+const STEP_GRACE_MS = 8_000;
 const IDLE_CHECK_MS = 60_000;
 const WAKE_CHANNEL = "hp_worker_wake";
 const CANCEL_CHANNEL = "hp_run_cancel";
+/** How often an idle worker looks at the queue without a NOTIFY (one lost on a reconnect, say). */
+const POLL_MS = 500;
+/**
+ * A wake-up job only lives from fetch to claim (milliseconds); one still active after this was
+ * fetched by a process that died, and pg-boss's maintenance ends it (the sweeper has long since
+ * woken its run again).
+ */
+const QUEUE_OPTIONS = { policy: "short", retryLimit: 0, expireInSeconds: 15 * 60 } as const;
+
+interface WakeUp {
+  runId: string;
+}
 
 export interface RunQueueOptions {
   /** Runs this process executes at once; 0 = enqueue only. */
@@ -54,40 +75,47 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
   const sweepMs = options.sweepMs ?? envNumber("HOOKPLANE_SWEEP_MS", 2_000);
   const approvalHoldMs = options.approvalHoldMs ?? envNumber("HOOKPLANE_APPROVAL_HOLD_MS", 30_000);
-  const workspacesDir = options.workspacesDir ?? path.join(resolveDataDir(), "workspaces");
+  const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
   const db = handle.db;
 
+  // A completed wake-up is worth nothing: archived after an hour (not pg-boss's 12), the job table
+  // the sweeper scans for wake-ups on the way stays small.
+  const bossOptions = { supervise: true, schedule: false, archiveCompletedAfterSeconds: 3600 };
   const boss =
     handle.kind === "pglite"
-      ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, supervise: true, schedule: false })
-      : new PgBoss({ connectionString: handle.url, max: 3, supervise: true, schedule: false });
+      ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, ...bossOptions })
+      : new PgBoss({ connectionString: handle.url, max: 3, ...bossOptions });
   boss.on("error", (error) => logger.warn({ err: error }, "pg-boss error"));
   await boss.start();
-  if (!(await boss.getQueue(RUN_QUEUE))) {
-    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, retryLimit: 0, expireInSeconds: 23 * 3600 }).catch(() => {});
+  const existing = await boss.getQueue(RUN_QUEUE);
+  if (!existing) {
+    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, ...QUEUE_OPTIONS }).catch(() => {});
+  } else if (existing.policy !== QUEUE_OPTIONS.policy || existing.expireInSeconds !== QUEUE_OPTIONS.expireInSeconds) {
+    // A database from before the one-wake-up-per-run policy: its queue was `standard`.
+    await boss.updateQueue(RUN_QUEUE, { name: RUN_QUEUE, ...QUEUE_OPTIONS });
   }
   // The embedded database belongs to this process alone: any claim in it died with the last one.
   if (handle.kind === "pglite") await releaseAllLeases(db);
 
   const waiter = await startApprovalWaiter(handle);
   const stopKillSwitch = await watchKillSwitch(db);
+  /** Runs this process has claimed and executes. */
   const running = new Map<string, AbortController>();
+  /** Runs whose wake-up this process fetched and is claiming: they hold a slot already. */
+  const claiming = new Set<string>();
+  const wake = createWakeSignal();
   let stopping = false;
-  let workerId: string | undefined;
-  let freeSlot: (() => void) | undefined;
 
-  const execute = async (runId: string) => {
-    // Duplicate wake-ups are normal (a decision, the sweeper); one local execution per run.
-    if (running.has(runId)) return;
-    const controller = new AbortController();
-    running.set(runId, controller);
-    const claimed = await claimRun(db, { id: runId, owner, ttlMs: leaseMs }).catch(() => undefined);
-    if (!claimed) {
-      // finished, or another live worker has it
-      running.delete(runId);
-      freeSlot?.();
-      return;
-    }
+  const enqueue = async (runId: string) => {
+    const jobId = await boss.send(RUN_QUEUE, { runId } satisfies WakeUp, { singletonKey: runId });
+    // No job: the run already has a wake-up waiting, and whoever takes that one looks at it anew.
+    if (jobId) await handle.notify(WAKE_CHANNEL, "1");
+  };
+
+  const complete = (jobId: string) =>
+    boss.complete(RUN_QUEUE, jobId).catch((error) => logger.warn({ err: error, jobId }, "could not complete a run wake-up"));
+
+  const execute = async (runId: string, controller: AbortController) => {
     try {
       const result = await executeRun({ db, waiter, workspacesDir, approvalHoldMs }, runId, controller);
       logger.info({ runId, result }, "run step done");
@@ -96,34 +124,80 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     } finally {
       running.delete(runId);
       await releaseRun(db, { id: runId, owner }).catch(() => {});
-      freeSlot?.();
+      wake.notify();
     }
   };
 
-  const waitForSlot = async () => {
-    while (running.size >= options.concurrency && !stopping) {
-      await new Promise<void>((resolve) => (freeSlot = resolve));
+  const take = async (job: { id: string; data: WakeUp }) => {
+    const { runId } = job.data;
+    if (running.has(runId) || claiming.has(runId)) {
+      // This process has the run already. Whatever the wake-up was for is in the database (a
+      // settled approval, a cancel flag): the execution sees it, or, if the run parks first, the
+      // sweeper does.
+      await complete(job.id);
+      return;
     }
+    claiming.add(runId);
+    let claimed: Awaited<ReturnType<typeof claimRun>>;
+    try {
+      claimed = await claimRun(db, { id: runId, owner, ttlMs: leaseMs });
+    } catch (error) {
+      // The job stays active and the run unclaimed: the sweeper wakes it once the job is stale.
+      logger.warn({ err: error, runId }, "could not claim a run");
+      claiming.delete(runId);
+      wake.notify();
+      return;
+    }
+    claiming.delete(runId);
+    if (!claimed) {
+      // Finished, or held by another live worker: this wake-up has nothing to do here.
+      await complete(job.id);
+      wake.notify();
+      return;
+    }
+    const controller = new AbortController();
+    running.set(runId, controller);
+    // The lease carries the run from here on, so the wake-up is done.
+    await complete(job.id);
+    if (stopping) {
+      // Claimed just as the process began to stop: hand the run straight back to the queue.
+      await releaseRun(db, { id: runId, owner }).catch(() => {});
+      await enqueue(runId).catch(() => {});
+      running.delete(runId);
+      return;
+    }
+    await execute(runId, controller);
   };
 
-  if (options.concurrency > 0) {
-    workerId = await boss.work<{ runId: string }>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await waitForSlot();
-      if (stopping) throw new Error("worker stopping");
-      // The job only wakes us; the run's own row and lease carry the state, so the job ends here.
-      void execute(job.data.runId);
-    });
-  }
+  /** Fetches as many wake-ups as there are free slots, whenever a slot frees or a NOTIFY comes. */
+  const pump = async () => {
+    while (!stopping) {
+      const free = options.concurrency - running.size - claiming.size;
+      if (free <= 0) {
+        await wake.wait(POLL_MS);
+        continue;
+      }
+      const jobs = await boss.fetch<WakeUp>(RUN_QUEUE, { batchSize: free }).catch((error) => {
+        logger.warn({ err: error }, "could not fetch run wake-ups");
+        return [];
+      });
+      if (stopping) {
+        // Fetched as the process stops: a fresh wake-up for each, for another worker to take.
+        for (const job of jobs) {
+          await enqueue(job.data.runId).catch(() => {});
+          await complete(job.id);
+        }
+        break;
+      }
+      for (const job of jobs) void take(job).catch((error) => logger.error({ err: error, jobId: job.id }, "run wake-up failed"));
+      // A short batch means the queue is drained: sleep until a NOTIFY, a free slot or the poll.
+      if (jobs.length < free) await wake.wait(POLL_MS);
+    }
+  };
+  const pumping = options.concurrency > 0 ? pump() : Promise.resolve();
 
-  const unlistenWake = await handle.listen(WAKE_CHANNEL, () => {
-    if (workerId) boss.notifyWorker(workerId);
-  });
+  const unlistenWake = await handle.listen(WAKE_CHANNEL, () => wake.notify());
   const unlistenCancel = await handle.listen(CANCEL_CHANNEL, (runId) => running.get(runId)?.abort());
-
-  const enqueue = async (runId: string) => {
-    await boss.send(RUN_QUEUE, { runId });
-    await handle.notify(WAKE_CHANNEL, "1");
-  };
 
   const heartbeat = setInterval(async () => {
     try {
@@ -156,8 +230,13 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
         lastIdleCheck = Date.now();
         await expireIdleSessions(handle, sessionIdleMs);
       }
-      for (const runId of await listOrphanedRuns(db, { queuedOlderThanMs: Math.max(5_000, sweepMs * 3) })) {
-        if (!running.has(runId)) await enqueue(runId);
+      const orphaned = await listOrphanedRuns(db, {
+        queue: RUN_QUEUE,
+        queuedOlderThanMs: Math.max(5_000, sweepMs * 3),
+        fetchedOlderThanMs: leaseMs,
+      });
+      for (const runId of orphaned) {
+        if (!running.has(runId) && !claiming.has(runId)) await enqueue(runId);
       }
     } catch (error) {
       logger.warn({ err: error }, "run sweeper failed");
@@ -177,14 +256,20 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     },
     async stop() {
       stopping = true;
-      freeSlot?.();
+      wake.notify();
+      await pumping;
       clearInterval(heartbeat);
       clearInterval(sweeper);
       stopKillSwitch();
       // Interrupted runs keep their checkpoint and are resumed by the next worker.
-      for (const controller of running.values()) controller.abort(new LoopInterrupted("worker shutting down"));
+      // Steps in flight may finish within the grace period (and are recorded once); what still
+      // runs when it ends is cut short and reported as interrupted on resume.
+      const hardStop = new AbortController();
+      const grace = setTimeout(() => hardStop.abort(), STEP_GRACE_MS);
+      for (const controller of running.values()) controller.abort(new LoopInterrupted("worker shutting down", { hardStop: hardStop.signal }));
       const deadline = Date.now() + 10_000;
-      while (running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      while (running.size + claiming.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      clearTimeout(grace);
       await unlistenWake().catch(() => {});
       await unlistenCancel().catch(() => {});
       await waiter.stop().catch(() => {});

@@ -17,6 +17,7 @@ import { startRunQueue, type RunQueue } from "./run-queue";
 describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
   let t: TestDatabase;
   let dataDir: string;
+  let workspacesDir: string;
   let queue: RunQueue;
   const workers: ChildProcess[] = [];
 
@@ -26,6 +27,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
         ...process.env,
         DATABASE_URL: t.databaseUrl,
         HOOKPLANE_DATA_DIR: dataDir,
+        // Shell steps run (in the sandbox), in workspaces outside the data directory.
+        HOOKPLANE_ALLOW_CODE_EXECUTION: "1",
+        HOOKPLANE_WORKSPACES_DIR: workspacesDir,
         HOOKPLANE_LEASE_MS: "1500",
         HOOKPLANE_SWEEP_MS: "300",
         HOOKPLANE_WORKER_CONCURRENCY: "2",
@@ -41,8 +45,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
     t = await createTestDatabase();
     installDatabase(t);
     dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-crash-"));
+    workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-crash-workspaces-"));
     // This process only enqueues; the workers are separate processes.
-    queue = await startRunQueue(t, { concurrency: 0, workspacesDir: path.join(dataDir, "workspaces") });
+    queue = await startRunQueue(t, { concurrency: 0, workspacesDir });
   });
 
   afterAll(async () => {
@@ -50,6 +55,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
     await queue.stop();
     await t.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(workspacesDir, { recursive: true, force: true });
   });
 
   test("the run finishes on another worker with each finished tool call run once", async () => {
@@ -76,7 +82,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
     const done = await waitForRun(t, run.id, (r) => r.status === "finished", 60_000);
     expect(done.outcome).toBe("completed");
     expect(done.response).toBe("all done");
-    const log = readFileSync(path.join(dataDir, "workspaces", run.id, "log.txt"), "utf8");
+    const log = readFileSync(path.join(workspacesDir, run.id, "log.txt"), "utf8");
     // The finished call did not run again. (The interrupted `sleep` ran again: it never finished.)
     expect(log).toBe("one\n");
     const events = await runEvents(t, run.id);

@@ -1,3 +1,4 @@
+import { CodeExecutionStatusList } from "@/components/settings/code-execution-status";
 import { CreateScheduleForm } from "@/components/settings/create-schedule-form";
 import { CreateTokenForm } from "@/components/settings/create-token-form";
 import { CreateUserForm } from "@/components/settings/create-user-form";
@@ -16,6 +17,7 @@ import { roleAtLeast, type Principal } from "@/lib/auth/roles";
 import { listSchedulesForApi } from "@/lib/schedules/schedule-service";
 import { outboundConfigFromEnv } from "@/lib/outbound/outbound-config";
 import { listSecrets } from "@/lib/secrets/secret-store";
+import { codeExecutionStatus } from "@/lib/security/code-execution";
 import { DataTable } from "@/components/ui/data-table";
 
 export const metadata = { title: "Settings" };
@@ -119,10 +121,8 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
 
 export default async function SettingsPage() {
   const principal = await requirePagePrincipal();
-  const trust = {
-    command: process.env.HOOKPLANE_ALLOW_COMMAND_HOOKS === "1",
-    code: process.env.HOOKPLANE_ALLOW_CODE_HOOKS === "1",
-  };
+  // The same reading the runtime, the tool registry and the code hook loader use.
+  const codeExecution = codeExecutionStatus();
   const outbound = outboundConfigFromEnv();
   const isAdmin = principal.role === "admin";
   const canEditSchedules = roleAtLeast(principal.role, "operator");
@@ -152,12 +152,15 @@ export default async function SettingsPage() {
             </div>
           )}
         </Section>
-        <Section title="Hook trust switches" description="Set by the operator in the environment; read only here.">
+        <Section
+          title="Running code on the server"
+          description="One switch, set by the server's operator in the environment and read only here; configuring what runs code takes an admin."
+          testId="code-execution-section"
+        >
+          <CodeExecutionStatusList status={codeExecution} />
+        </Section>
+        <Section title="Outbound requests" description="Set by the operator in the environment; read only here.">
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
-            <dt className="font-mono text-xs">HOOKPLANE_ALLOW_COMMAND_HOOKS</dt>
-            <dd>{trust.command ? "on: command hooks run" : "off: command hooks fail with a clear reason"}</dd>
-            <dt className="font-mono text-xs">HOOKPLANE_ALLOW_CODE_HOOKS</dt>
-            <dd>{trust.code ? "on: code hooks run" : "off: code hooks fail with a clear reason"}</dd>
             <dt className="font-mono text-xs">HOOKPLANE_ALLOW_PRIVATE_HOSTS</dt>
             <dd data-testid="outbound-allow-list">
               {outbound.policy.allowPrivateHosts.length > 0

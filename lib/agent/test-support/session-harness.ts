@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { agentSpecSchema, type AgentSpecInput, type ScriptTurn } from "@/lib/agents/agent-spec";
 import type { EventName } from "@/lib/hooks/events";
+import { plainShell } from "@/lib/hooks/ports";
 import { createToolRegistry } from "@/lib/tools/tool-registry";
 import type { ToolRegistry } from "@/lib/tools/tool-types";
 import { afterEach } from "vitest";
@@ -67,7 +68,8 @@ export const costPerToken = (_model: string, usage: { inputTokens: number; outpu
 
 export function createHarness(): Harness {
   const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookplane-loop-")));
-  const tools = createToolRegistry({ workspaceDir: workspace, shellTimeoutMs: 10_000 });
+  // The loop's own tests: a plain shell (the sandbox and its switch are lib/security's tests).
+  const tools = createToolRegistry({ workspaceDir: workspace, shellTimeoutMs: 10_000, shell: { refusal: undefined, launcher: plainShell } });
   const events: RecordedEvent[] = [];
   const dispatched: LifecycleEvent[] = [];
   const rules: DispatchRule[] = [];

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createHookRuntime } from "../runtime";
 import { event, hook, toolPre } from "../testing/fakes";
 
-const runtime = createHookRuntime({ allowCommandHooks: true });
+const runtime = createHookRuntime({ allowCodeExecution: true });
 
 describe("AgenTopology conformance", () => {
   it('matcher: "Write" fires for the Write tool only, with $TOOL_NAME and $AGENT_NAME set', async () => {

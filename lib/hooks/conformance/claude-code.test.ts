@@ -13,7 +13,7 @@ const preToolUse = (matcher: string, command: string, timeoutSeconds = 600) =>
   hook({ id: "cc-pre", event: "tool.pre", matcher, onFailure: "continue", action: { type: "command", command, timeoutMs: timeoutSeconds * 1000 } });
 
 describe("Claude Code conformance", () => {
-  const runtime = createHookRuntime({ allowCommandHooks: true, approvals: approvals({ decision: "approve", decidedBy: "dev", timedOut: false }) });
+  const runtime = createHookRuntime({ allowCodeExecution: true, approvals: approvals({ decision: "approve", decidedBy: "dev", timedOut: false }) });
 
   it("exit 2 blocks and stderr becomes the reason the model reads", async () => {
     const h = preToolUse("Bash", `cmd=$(jq -r .tool_input.command); case "$cmd" in *"rm -rf"*) echo "Destructive command refused" >&2; exit 2;; esac`);
@@ -55,7 +55,7 @@ describe("Claude Code conformance", () => {
 
   it("permissionDecision ask becomes an approval request", async () => {
     const port = approvals({ decision: "approve", decidedBy: "dev", timedOut: false });
-    const rt = createHookRuntime({ allowCommandHooks: true, approvals: port });
+    const rt = createHookRuntime({ allowCodeExecution: true, approvals: port });
     const result = await rt.dispatch([decision("ask")], toolPre("Bash", { command: "git push" }));
     expect(port.requests).toMatchObject([{ toolName: "Bash", toolInput: { command: "git push" }, message: "because" }]);
     expect(result).toMatchObject({ verdict: "allow", approval: { decision: "approve", decidedBy: "dev" } });

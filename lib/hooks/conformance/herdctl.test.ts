@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 describe("herdctl conformance", () => {
-  const runtime = createHookRuntime({ allowCommandHooks: true, secrets: { get: () => "bot-token-xyz" } });
+  const runtime = createHookRuntime({ allowCodeExecution: true, secrets: { get: () => "bot-token-xyz" } });
 
   it("a shell hook reads the HookContext with jq", async () => {
     const result = await runtime.dispatch([shell("log-output", "jq -r '.result.output'")], afterRun("completed"));

@@ -19,7 +19,7 @@ const command = (id: string, cmd: string, extra: Record<string, unknown> = {}) =
   hook({ id, event: "tool.pre", action: { type: "command", command: cmd, ...extra } as never });
 
 describe("Loom conformance", () => {
-  const runtime = createHookRuntime({ allowCommandHooks: true });
+  const runtime = createHookRuntime({ allowCodeExecution: true });
 
   it("no-prod blocks /srv/prod and lets other paths through", async () => {
     expect(await runtime.dispatch([noProd], toolPre("write_file", { file_path: "/srv/prod/app.env" }))).toMatchObject({
@@ -83,7 +83,7 @@ describe("Loom conformance", () => {
   it("command hooks are refused unless the operator allows them", async () => {
     const result = await createHookRuntime().dispatch([command("c", "true")], toolPre("shell"));
     expect(result.verdict).toBe("block");
-    expect(result.reason).toContain("not allowed on this server");
+    expect(result.reason).toContain("running code on this server is off");
   });
 
   it("the kill switch disables all hooks", async () => {

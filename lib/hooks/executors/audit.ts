@@ -2,8 +2,10 @@
  * Loom's audit actions. `log` adds a line to the run's audit trail (the ledger row is the record);
  * `save_json` writes the event context to a file inside the agent's workspace, never outside it.
  */
-import { mkdir, realpath, writeFile } from "node:fs/promises";
+import { constants, promises as fs } from "node:fs";
 import path from "node:path";
+// The one workspace confinement (symlinks followed), shared with the file tools.
+import { giveToWorkspaceOwner, makeParents, resolveInWorkspace, WorkspaceEscapeError } from "../../tools/workspace-path";
 import type { LogAction, SaveJsonAction } from "../spec";
 import { renderTemplate } from "../template";
 import type { CompiledAction } from "./types";
@@ -34,26 +36,23 @@ export function compileSaveJson(action: SaveJsonAction, timeoutMs: number): Comp
         const workspace = run.event.workspaceDir;
         if (!workspace) return { failure: "save_json needs the agent's workspace directory, and this event has none" };
         const relative = renderTemplate(action.path, run.templateVars(), run.context());
-        const target = await confinedPath(workspace, relative);
-        if (!target) return { failure: `save_json path ${relative} is outside the agent's workspace` };
-        await mkdir(path.dirname(target), { recursive: true });
-        if (!(await confinedPath(workspace, path.relative(workspace, target)))) {
-          return { failure: `save_json path ${relative} resolves outside the agent's workspace` };
+        try {
+          const dirs = await makeParents(path.dirname(await resolveInWorkspace(workspace, relative)));
+          // Checked again after mkdir, then O_NOFOLLOW: a symlink planted in between is not followed.
+          const target = await resolveInWorkspace(workspace, relative);
+          const handle = await fs.open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+          try {
+            await giveToWorkspaceOwner(workspace, { dirs, file: handle });
+            await handle.writeFile(`${JSON.stringify(run.context(), null, 2)}\n`);
+          } finally {
+            await handle.close();
+          }
+        } catch (error) {
+          if (error instanceof WorkspaceEscapeError) return { failure: `save_json path ${relative} is outside the agent's workspace` };
+          throw error;
         }
-        await writeFile(target, `${JSON.stringify(run.context(), null, 2)}\n`);
         return { verdict: "allow", reason: `saved context to ${relative}` };
       },
     },
   };
-}
-
-/** The absolute path of `relative` if it stays inside `root` after resolving symlinks so far. */
-async function confinedPath(root: string, relative: string): Promise<string | undefined> {
-  if (path.isAbsolute(relative)) return undefined;
-  const realRoot = await realpath(root).catch(() => path.resolve(root));
-  const target = path.resolve(realRoot, relative);
-  const existingParent = await realpath(path.dirname(target)).catch(() => undefined);
-  const checked = existingParent ? path.join(existingParent, path.basename(target)) : target;
-  const rel = path.relative(realRoot, checked);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? checked : undefined;
 }

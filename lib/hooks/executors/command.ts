@@ -2,7 +2,8 @@
  * `command`: the shell-hook convention of git, herdctl, Loom, AgenTopology and Claude Code.
  * Exit 0 allows (stdout JSON may say more), exit 2 blocks with stderr as the reason, any other exit
  * is a failure of the hook and follows `onFailure`. The child sees only a minimal environment, the
- * hook variables and the secrets it names: never the server's own environment.
+ * hook variables and the secrets it names: never the server's own environment. HOME is the
+ * workspace, so nothing of the server's own home is suggested to it.
  */
 import { runCommand, type CommandResult } from "../command-runner";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
@@ -27,6 +28,7 @@ export function compileCommand(action: CommandAction, timeoutMs: number): Compil
           timeoutMs,
           maxOutputBytes: run.options.maxOutputBytes,
           signal,
+          launcher: run.options.shellLauncher,
         });
         return interpretExit(result, action.command, timeoutMs);
       },
@@ -38,6 +40,7 @@ function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, SecretValue>): 
   const data = run.event.data;
   const env: Record<string, string> = {
     ...run.options.commandBaseEnv,
+    ...(run.event.workspaceDir ? { HOME: run.event.workspaceDir } : {}),
     HOOK_EVENT: run.event.type,
     AGENT_NAME: run.event.agentName,
     TOOL_NAME: typeof data.toolName === "string" ? data.toolName : "",

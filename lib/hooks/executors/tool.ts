@@ -6,12 +6,17 @@
  * A tool's input is text a file, a memory note or the transcript can hold, so secrets reach a
  * tool only as `http_request`'s credentials (secret-placement.ts): header values and the URL's
  * userinfo, sent only to a host every named secret lists, the userinfo as an `authorization` header.
+ * For the shell tool, template values reach the command as environment variables, never as shell
+ * text (shell-template.ts).
  */
 import { compileLinearRegex } from "../linear-regex";
 import { basicAuthorization, splitUserinfo } from "../outbound-url";
 import { secretsNotAllowedFor } from "../secret-placement";
 import type { ToolAction } from "../spec";
-import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
+import type { ToolCallOptions } from "../ports";
+import { bindTemplateToEnv } from "../shell-template";
+import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn, type TemplateVars } from "../template";
+import { SHELL_TOOL } from "../trust";
 import type { ActionRun, CompiledAction } from "./types";
 
 export function compileTool(action: ToolAction, timeoutMs: number): CompiledAction {
@@ -27,13 +32,14 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
         if (!tools) return { failure: "no tool port is configured" };
         const vars = run.templateVars();
         const context = run.context();
-        let args = mapStrings(action.args ?? {}, (text) => renderTemplate(text, vars, context)) as Record<string, unknown>;
+        const shell = action.tool === SHELL_TOOL ? shellArgs(action.args ?? {}, vars, context) : undefined;
+        let args = shell?.args ?? (mapStrings(action.args ?? {}, (text) => renderTemplate(text, vars, context)) as Record<string, unknown>);
         if (secretNames.length > 0) {
           const credentials = await httpCredentials(action, args, run);
           if (credentials.failure !== undefined) return { failure: credentials.failure };
           args = credentials.args;
         }
-        const result = await tools.call(action.tool, args, signal);
+        const result = await tools.call(action.tool, args, signal, shell?.options);
         if (result.isError) return { failure: `tool ${action.tool} failed: ${result.output}`, stdout: result.output };
         const output = result.output ?? "";
         if (skipIf?.test(output)) {
@@ -72,4 +78,11 @@ async function httpCredentials(
     headers.authorization = basicAuthorization(userinfo, values);
   }
   return { args: { ...rendered, url, headers } };
+}
+
+/** The shell's `command` with its placeholders bound to environment variables (values stay data). */
+function shellArgs(raw: Record<string, unknown>, vars: TemplateVars, context: Record<string, unknown>): { args: Record<string, unknown>; options: ToolCallOptions } {
+  if (typeof raw.command !== "string") return { args: raw, options: {} };
+  const bound = bindTemplateToEnv(raw.command, vars, context);
+  return { args: { ...raw, command: bound.command }, options: { env: bound.env } };
 }

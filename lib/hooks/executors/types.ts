@@ -5,7 +5,7 @@
  */
 import type { HookContext, HookEvent } from "../event";
 import type { HookVerdict } from "../ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, SecretValue, ToolPort } from "../ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, SecretValue, ShellLauncher, ToolPort } from "../ports";
 import type { CodeHookRegistry } from "../code-hooks";
 import type { SafeFetchPolicy } from "../http-client";
 import type { RuntimeHook } from "../runtime-types";
@@ -69,6 +69,8 @@ export interface ExecutorOptions {
   discordBaseUrl: string;
   /** The environment a command starts from (PATH, HOME, LANG...), before hook vars and secrets. */
   commandBaseEnv: Record<string, string>;
+  /** How `command` hooks start their shell (the server's sandbox); undefined = plain `sh -c`. */
+  shellLauncher?: ShellLauncher;
   maxOutputBytes: number;
 }
 

@@ -14,7 +14,8 @@ import { roleAtLeast } from "@/lib/auth/roles";
 import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
 import { isUuid } from "@/lib/hooks-config/hook-requests";
 import { scopeLabel } from "@/lib/hooks-config/hook-scopes";
-import { mayConfigureAction } from "@/lib/hooks-config/hook-service";
+import { describeCodeAction, mayConfigureAction } from "@/lib/hooks-config/hook-service";
+import { actionRunsCode } from "@/lib/hooks/trust";
 
 const notice = "mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200";
 
@@ -27,7 +28,7 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
   const hook = hookToResource(row);
   const [versions, context, killed] = await Promise.all([listHookVersions(db, { hookId: hook.id }), loadScopeContext(db), getKillSwitch(db)]);
   const isOperator = roleAtLeast(principal.role, "operator");
-  const trusted = mayConfigureAction(principal, hook.spec.action.type);
+  const trusted = mayConfigureAction(principal, hook.spec.action);
   const canEdit = isOperator && trusted;
   const label = hook.spec.name ?? hook.key;
   return (
@@ -44,7 +45,7 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
           <span className="flex flex-wrap items-center gap-2">
             <span className="font-mono">{hook.key}</span>·<span>{scopeLabel(hook.scope, context.scopes)}</span>·
             <span data-testid="hook-version">version {hook.version}</span>
-            <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} enabled={hook.enabled} mode={hook.spec.mode} />
+            <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={actionRunsCode(hook.spec.action)} enabled={hook.enabled} mode={hook.spec.mode} />
           </span>
         }
         actions={canEdit ? <DeleteHookButton id={hook.id} label={label} /> : undefined}
@@ -61,7 +62,7 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
       )}
       {isOperator && !trusted && (
         <p className={notice} data-testid="read-only-notice">
-          Only admins may change {hook.spec.action.type} hooks: they run on the server with the operator&apos;s trust.
+          Only admins may change this hook: it runs code on the server ({describeCodeAction(hook.spec.action)}).
         </p>
       )}
       <div className="grid gap-8 xl:grid-cols-[1fr_24rem]">

@@ -97,5 +97,5 @@ test("bad input is 422 with the path; viewers cannot test; command hooks need an
   expect(asAdmin.status).toBe(200);
   // The trust switch is off here: the command hook fails with a clear reason, fail-closed on tool.pre.
   expect(asAdmin.body.verdict).toBe("block");
-  expect(asAdmin.body.reason).toContain("HOOKPLANE_ALLOW_COMMAND_HOOKS");
+  expect(asAdmin.body.reason).toContain("HOOKPLANE_ALLOW_CODE_EXECUTION=1");
 });
