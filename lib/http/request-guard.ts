@@ -29,12 +29,18 @@ const LINGER_MS = 5_000;
 
 /**
  * Answers and then closes the connection: what is left of the body is discarded, never kept. The
- * socket lingers a moment so the client reads the answer (closing at once with unread input would
- * reset the connection before it arrives), then goes.
+ * socket lingers a moment so the client reads the answer, then goes: Node would destroy it as soon
+ * as the answer is written, and closing with unread input resets the connection, which can reach
+ * the client before the answer does. So the socket only half-closes (FIN after the answer) and is
+ * destroyed LINGER_MS later.
  */
 function replyAndClose(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
   res.shouldKeepAlive = false;
-  res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
   replyJson(res, status, code, message, { ...headers, connection: "close" });
 }
 
