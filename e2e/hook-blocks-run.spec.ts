@@ -26,6 +26,9 @@ test("a hook created in the editor blocks a run, live, and the run view says whi
   await hooks.form().getByLabel(/deny if/i).fill("rm -rf");
   await hooks.form().getByLabel(/^reason/i).fill("Deleting files needs a person");
   await hooks.save();
+  // Leaving before the save answered would abort it: wait for the editor to say it was created.
+  await expect(page).toHaveURL(/\/hooks\/[0-9a-f-]{36}$/);
+  await expect(page.getByText("Hook no-rm created")).toBeVisible();
 
   // The effective chain of tool.pre shows it on the agent page.
   await page.goto("/agents/cleaner");
