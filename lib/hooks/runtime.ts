@@ -419,7 +419,7 @@ class Dispatch implements ActionRun {
     return typeof tool === "string" ? tool : this.event.type;
   }
 
-  finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
+  private finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
     const written =
       this.recordFrom === 0 && this.recordTo === undefined ? this.ledger : this.ledger.slice(this.recordFrom, this.recordTo).filter(Boolean);
     if (sink && written.length > 0) {
