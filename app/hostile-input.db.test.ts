@@ -334,7 +334,8 @@ describe("every server action", () => {
         if (succeeded) tally.succeeded++;
         else {
           tally.refused++;
-          const changed = snapshotChanges(before, after);
+          // A refused sign-in may start a lockout, which is audited on purpose (issue 17): that row is the record, not a leak.
+          const changed = snapshotChanges(before, after).filter((c) => !(label.startsWith("signInAction") && c.startsWith("audit_log")));
           if (changed.length > 0) findings.push({ request: label, problem: `refused but wrote ${changed.join(", ")}` });
         }
         before = after;
