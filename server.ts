@@ -1,7 +1,7 @@
 /**
  * Hookplane's process: Next (dashboard + API) and the WebSocket stream hub on one port.
  * Every request passes the web edge first (security headers, client address, server-action
- * Origin), then lib/http/request-guard.ts (methods, body cap); every upgrade passes the stream
+ * Origin), then lib/platform/api/request-guard.ts (methods, body cap); every upgrade passes the stream
  * endpoint, which hands Next only its dev HMR socket and refuses the rest.
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
  */
@@ -11,14 +11,14 @@ import next from "next";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { getApproval } from "@/db/queries/approvals";
 import { getRun, runToApi } from "@/db/queries/runs";
-import { seedDemoData } from "@/lib/demo/seed-demo";
-import { MAX_BODY_BYTES } from "@/lib/api/route";
-import { guardRequest, refuseUpgrade } from "@/lib/http/request-guard";
-import { logger } from "@/lib/logger";
-import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/security/web-edge";
-import { StreamHub } from "@/lib/stream/hub";
-import { attachWebSocketEndpoint } from "@/lib/stream/ws-endpoint";
-import { startBackground, type Background } from "@/lib/runtime/background";
+import { seedDemoData } from "@/lib/features/agents/demo/seed-demo";
+import { MAX_BODY_BYTES } from "@/lib/platform/api/route";
+import { guardRequest, refuseUpgrade } from "@/lib/platform/api/request-guard";
+import { logger } from "@/lib/platform/logger";
+import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/platform/security/web-edge";
+import { StreamHub } from "@/lib/platform/stream/hub";
+import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
+import { startBackground, type Background } from "@/lib/features/runs/background";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);

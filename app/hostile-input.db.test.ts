@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { createRun } from "@/db/queries/runs";
-import { agentSpecSchema } from "@/lib/agents/agent-spec";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
-import { SESSION_COOKIE } from "@/lib/auth/principal";
-import { snapshotChanges, snapshotDatabase } from "@/lib/api/hostile/database-snapshot";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { SESSION_COOKIE } from "@/lib/platform/auth/principal";
+import { snapshotChanges, snapshotDatabase } from "@/test/hostile/database-snapshot";
 import {
   forgedCursor,
   hostileContentType,
@@ -31,11 +31,11 @@ import {
   schemaKeys,
   toJsonText,
   withValueAt,
-} from "@/lib/api/hostile/hostile-values";
-import { loadRouteCatalog, type CatalogRoute } from "@/lib/api/hostile/route-catalog";
-import { buildHostileWorld, exampleBodies, exampleQueries, existingParams, type HostileWorld } from "@/lib/api/hostile/route-fixtures";
-import type { RunQueue } from "@/lib/worker/run-queue";
-import { installRunQueue } from "@/lib/worker/run-queue-registry";
+} from "@/test/hostile/hostile-values";
+import { loadRouteCatalog, type CatalogRoute } from "@/test/hostile/route-catalog";
+import { buildHostileWorld, exampleBodies, exampleQueries, existingParams, type HostileWorld } from "@/test/hostile/route-fixtures";
+import type { RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 
 // The server actions run in-process: Next's request APIs become a cookie jar we control.
 const jar = vi.hoisted(() => ({ session: undefined as string | undefined }));
@@ -273,13 +273,18 @@ function exampleInputs(): Record<string, Record<string, unknown>> {
 
 type Action = (...args: unknown[]) => Promise<unknown>;
 
+/** Every server action module: the files under lib/ that start with "use server". */
 async function loadActions(): Promise<[string, Action][]> {
-  const { readdirSync } = await import("node:fs");
+  const { readdirSync, readFileSync } = await import("node:fs");
   const path = await import("node:path");
-  const dir = path.resolve(import.meta.dirname, "actions");
+  const root = path.resolve(import.meta.dirname, "../lib");
+  const files = (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .filter((f) => readFileSync(path.join(root, f), "utf8").startsWith('"use server"'))
+    .sort();
   const actions: [string, Action][] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts")).sort()) {
-    const mod = (await import(path.join(dir, file))) as Record<string, unknown>;
+  for (const file of files) {
+    const mod = (await import(path.join(root, file))) as Record<string, unknown>;
     for (const [name, value] of Object.entries(mod)) if (typeof value === "function") actions.push([name, value as Action]);
   }
   return actions;

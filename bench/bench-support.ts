@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

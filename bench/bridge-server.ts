@@ -6,10 +6,10 @@
  */
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
-import { createTestDatabase } from "@/db/test-database";
-import { agentSpecSchema } from "@/lib/agents/agent-spec";
-import { startRouteServer } from "@/lib/api/route-server";
-import { callRoute } from "@/lib/api/test-client";
+import { createTestDatabase } from "@/test/database";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { startRouteServer } from "@/lib/platform/api/route-server";
+import { callRoute } from "@/test/api-client";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";

@@ -15,12 +15,12 @@ import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
 import { createRun } from "@/db/queries/runs";
 import { runEvents } from "@/db/schema";
-import type { TestDatabase } from "@/db/test-database";
-import { agentSpecSchema } from "@/lib/agents/agent-spec";
-import { hookSpecSchema } from "@/lib/hooks/spec";
-import { createRunEventWriter } from "@/lib/runs/run-event-writer";
-import { startRunQueue } from "@/lib/worker/run-queue";
-import { installRunQueue } from "@/lib/worker/run-queue-registry";
+import type { TestDatabase } from "@/test/database";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { createRunEventWriter } from "@/lib/features/runs/run-event-writer";
+import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
+import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { peakRssMb, runServerBench, startProcess, startServer, stop, summarize, waitForHealth } from "./bench-support";
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -111,7 +111,7 @@ async function main(t: TestDatabase, dataDir: string) {
     await t.execute(`update runs set status = 'finished', outcome = 'completed' where id in ('${run1.id}', '${run2.id}', '${run3.id}')`);
 
     // 3 and 4. A worker process: approvals resumed through the API, and 20 concurrent runs.
-    worker = startProcess(["lib/worker/main.ts"], {
+    worker = startProcess(["lib/features/runs/queue/worker-main.ts"], {
       DATABASE_URL: t.databaseUrl,
       HOOKPLANE_DATA_DIR: dataDir,
       HOOKPLANE_WORKER_CONCURRENCY: "20",

@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { createHookRuntime, type HookEvent, type RuntimeHook } from "../lib/hooks";
+import { createHookRuntime, type HookEvent, type RuntimeHook } from "../lib/core/hooks";
 
 const runtime = createHookRuntime({ allowCodeExecution: true });
 

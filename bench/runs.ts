@@ -27,17 +27,17 @@ import { createInterface } from "node:readline";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
-import { agentSpecSchema, type AgentSpecInput } from "@/lib/agents/agent-spec";
-import { callRoute } from "@/lib/api/test-client";
-import { setupFirstAdmin } from "@/lib/auth/account-service";
-import type { Principal } from "@/lib/auth/roles";
-import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
-import { hookSpecSchema } from "@/lib/hooks/spec";
-import { startRun } from "@/lib/runs/run-service";
-import { workerConcurrency } from "@/lib/runtime/background";
-import { RUN_QUEUE, startRunQueue, type RunQueue } from "@/lib/worker/run-queue";
-import { installRunQueue } from "@/lib/worker/run-queue-registry";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { agentSpecSchema, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
+import { callRoute } from "@/test/api-client";
+import { setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { startRun } from "@/lib/features/runs/run-service";
+import { workerConcurrency } from "@/lib/features/runs/background";
+import { RUN_QUEUE, startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { installDatabase } from "@/db/client";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { stop, summarize } from "./bench-support";
@@ -110,7 +110,7 @@ async function mostWaitingForOneRun(t: TestDatabase): Promise<number> {
 
 /** `npm run worker` on the benchmark's database, its info log piped so its start can be seen. */
 function startWorker(t: TestDatabase, dataDir: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "lib/worker/main.ts"], {
+  return spawn(process.execPath, ["--import", "tsx", "lib/features/runs/queue/worker-main.ts"], {
     env: { ...process.env, DATABASE_URL: t.databaseUrl, HOOKPLANE_DATA_DIR: dataDir, LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "inherit"],
   });

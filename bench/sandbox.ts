@@ -1,5 +1,5 @@
 /**
- * What the shell sandbox costs and what it buys (lib/security/shell-sandbox.ts):
+ * What the shell sandbox costs and what it buys (lib/platform/security/shell-sandbox.ts):
  * - ms per shell step (`true` through the shell tool), plain `sh -c` vs this machine's sandbox;
  * - no orphans: a worker process runs `sleep 3; echo done >> file` as a shell step and is killed
  *   with SIGKILL 1 s in; how long until no process of the step is left, and whether the file was
@@ -10,11 +10,11 @@ import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { plainShell, type ShellLauncher } from "@/lib/hooks/ports";
-import { serverShellPolicy } from "@/lib/security/code-execution";
-import { detectShellSandbox } from "@/lib/security/shell-sandbox";
-import { killLeftovers, processesWith, startStepWorker, type StepLaunch } from "@/lib/security/test-support/step-processes";
-import { runShell } from "@/lib/tools/shell-tool";
+import { plainShell, type ShellLauncher } from "@/lib/core/hooks/ports";
+import { serverShellPolicy } from "@/lib/platform/security/code-execution";
+import { detectShellSandbox } from "@/lib/platform/security/shell-sandbox";
+import { killLeftovers, processesWith, startStepWorker, type StepLaunch } from "@/test/step-processes";
+import { runShell } from "@/lib/features/tools/shell-tool";
 import { summarize } from "./bench-support";
 
 const trials = Number(process.argv[2] ?? 5);

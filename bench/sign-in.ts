@@ -7,9 +7,9 @@
  */
 import { performance } from "node:perf_hooks";
 import { createUser } from "@/db/queries/users";
-import { createTestDatabase } from "@/db/test-database";
-import { signIn } from "@/lib/auth/account-service";
-import { hashPassword } from "@/lib/auth/password";
+import { createTestDatabase } from "@/test/database";
+import { signIn } from "@/lib/platform/auth/account-service";
+import { hashPassword } from "@/lib/platform/auth/password";
 import { summarize } from "./bench-support";
 
 const ROUNDS = Number(process.env.BENCH_SIGNIN_ROUNDS ?? 40);

@@ -12,10 +12,10 @@ import { appendRunEvents, type NewRunEvent } from "@/db/queries/run-events";
 import { createRun, finishRun } from "@/db/queries/runs";
 import { createSession } from "@/db/queries/sessions";
 import { createUser } from "@/db/queries/users";
-import type { TestDatabase } from "@/db/test-database";
-import { agentSpecSchema } from "@/lib/agents/agent-spec";
-import { hashPassword } from "@/lib/auth/password";
-import { hashSecretToken, newSecretToken } from "@/lib/auth/secret-token";
+import type { TestDatabase } from "@/test/database";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { hashPassword } from "@/lib/platform/auth/password";
+import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
 import { runServerBench, startServer, stop, summarize, waitForHealth } from "./bench-support";
 
 const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 20_000);

@@ -182,7 +182,7 @@ async function worker() {
   const { spawn } = await import("node:child_process");
   const { fileURLToPath } = await import("node:url");
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), `${root}lib/worker/main.ts`], {
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), `${root}lib/features/runs/queue/worker-main.ts`], {
     stdio: "inherit",
     // Wherever the command runs, tsx reads the path aliases (@/...) from the package's tsconfig
     // and the migrations come from the package; the data folder stays relative to the caller.

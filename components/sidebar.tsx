@@ -4,9 +4,9 @@ import { clsx } from "clsx";
 import { Activity, Anchor, Bot, DollarSign, ScrollText, Settings, ShieldCheck, Upload, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { signOutAction } from "@/app/actions/auth";
+import { signOutAction } from "@/lib/platform/auth/auth-actions";
 import type { Role } from "@/db/schema";
-import { usePendingApprovalCount } from "./runs/use-pending-approvals";
+import { usePendingApprovalCount } from "../lib/features/approvals/components/use-pending-approvals";
 import { ThemeToggle } from "./theme-toggle";
 
 /** Only sections that exist are linked. */

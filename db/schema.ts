@@ -24,7 +24,7 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
 /**
- * The hash chain of an append-only table (lib/audit-chain/chain-hash.ts): rows are inserted with
+ * The hash chain of an append-only table (lib/features/audit/chain-hash.ts): rows are inserted with
  * both NULL and the sealer fills them, once, in batches (db/queries/hash-chain.ts). A trigger
  * (drizzle/0009_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
  */
@@ -83,7 +83,7 @@ export const apiTokens = pgTable("api_tokens", {
 /**
  * Sign-in attempts counted per key (a client address, or an account from one address), to slow
  * down guessing across every web process. `lockedUntil` is set in the same statement that counts,
- * so parallel attempts cannot slip past a lock (lib/auth/sign-in-throttle.ts).
+ * so parallel attempts cannot slip past a lock (lib/platform/auth/sign-in-throttle.ts).
  */
 export const signInFailures = pgTable("sign_in_failures", {
   key: text("key").primaryKey(),
@@ -112,7 +112,7 @@ export const agents = pgTable("agents", {
   updatedAt: updatedAt(),
 });
 
-/** The current version of each hook; `spec` is the hook-model.md body, validated by lib/hooks. */
+/** The current version of each hook; `spec` is the hook-model.md body, validated by lib/core/hooks. */
 export const hooks = pgTable(
   "hooks",
   {

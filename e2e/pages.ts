@@ -8,7 +8,7 @@ type WriteOptions = NonNullable<Parameters<APIRequestContext["post"]>[1]>;
 /**
  * The API as the dashboard's own scripts call it: the session cookie plus the headers a browser
  * adds to a same-origin fetch (Origin, JSON). A bare `page.request` write sends no Origin, and the
- * API refuses cookie writes without one as cross-site (lib/api/route.ts).
+ * API refuses cookie writes without one as cross-site (lib/platform/api/route.ts).
  */
 export function dashboardApi(page: Page) {
   // Before the first navigation (or after a crash) the page is about:blank: use the suite's base URL.

@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { Sidebar } from "@/components/sidebar";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
-import { getCurrentPrincipal } from "@/lib/auth/current-principal";
+import { getCurrentPrincipal } from "@/lib/platform/auth/current-principal";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import type { ActionState } from "@/lib/actions/action-state";
+import type { ActionState } from "@/lib/platform/api/action-state";
 
 /** The readable outcome of a server action, announced to screen readers. */
 export function FormMessage({ state }: { state: ActionState }) {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { CHANNELS, type AccessNotice } from "@/lib/stream/channels";
+import { CHANNELS, type AccessNotice } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 
 /**

@@ -1,5 +1,5 @@
 import { asc, eq, gt, or } from "drizzle-orm";
-import type { AgentSpec } from "@/lib/agents/agent-spec";
+import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 import type { Db } from "../client";
 import { agents } from "../schema";
 

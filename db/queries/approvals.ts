@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lt, ne, sql } from "drizzle-orm";
-import { CHANNELS } from "@/lib/stream/channels";
+import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { agents, approvals, runs, type ApprovalStatus } from "../schema";
 

@@ -4,12 +4,12 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
-import { createAgentAudited, deleteAgentAudited } from "@/lib/agents/agent-service";
-import { agentSpecSchema } from "@/lib/agents/agent-spec";
-import type { Principal } from "@/lib/auth/roles";
-import { hookSpecSchema } from "@/lib/hooks/spec";
-import { createScheduleAudited } from "@/lib/schedules/schedule-service";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { createAgentAudited, deleteAgentAudited } from "@/lib/features/agents/agent-service";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { createScheduleAudited } from "@/lib/features/schedules/schedule-service";
 import { audited } from "./audit";
 import { createAgent } from "./agents";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../test-database";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { runEvents, runs } from "../schema";
 import { createAgent } from "./agents";
 

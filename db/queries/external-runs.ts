@@ -4,7 +4,7 @@
  * hook call, possibly several at once for one session.
  */
 import { eq, sql } from "drizzle-orm";
-import { CHANNELS } from "@/lib/stream/channels";
+import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { runs } from "../schema";
 import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";

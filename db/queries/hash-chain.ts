@@ -8,16 +8,16 @@
  * reads the unsealed rows in insertion (id) order, hashes them in JS and fills both columns in one
  * UPDATE per batch. Chain order is seal order: a row whose transaction commits late is sealed late,
  * never skipped, because the work list is "chain_seq is null", not "id above a watermark". The
- * periodic sealer (lib/audit-chain/chain-sealer.ts) runs this in every process with a try-lock;
+ * periodic sealer (lib/features/audit/chain-sealer.ts) runs this in every process with a try-lock;
  * verification and retention seal first and wait for the lock. `npm run bench:chain` measures the
  * cost per row.
  *
  * Hashing happens in JS over the values as read back (not as written), so one implementation of
- * canonical JSON (lib/audit-chain/chain-hash.ts) serves PGlite and PostgreSQL alike.
+ * canonical JSON (lib/features/audit/chain-hash.ts) serves PGlite and PostgreSQL alike.
  */
 import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { chainHash, GENESIS_HASH } from "@/lib/audit-chain/chain-hash";
+import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
 import type { Db } from "../client";
 import { auditLog, chainAnchors, hookInvocations } from "../schema";
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
-import type { HookSpec } from "@/lib/hooks/spec";
+import type { HookSpec } from "@/lib/core/hooks/spec";
 import type { Db } from "../client";
 import { hookVersions, hooks } from "../schema";
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, sql, type SQL } from "drizzle-orm";
-import { CHANNELS } from "@/lib/stream/channels";
+import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
 import type { NewHookInvocation } from "./hook-invocations";

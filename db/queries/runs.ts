@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { CHANNELS } from "@/lib/stream/channels";
+import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { agents, approvals, runMessages, runs, type RunStatus } from "../schema";
 

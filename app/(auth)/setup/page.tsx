@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
-import { setupAction } from "@/app/actions/auth";
-import { CredentialsForm } from "@/components/auth/credentials-form";
+import { setupAction } from "@/lib/platform/auth/auth-actions";
+import { CredentialsForm } from "@/lib/platform/auth/components/credentials-form";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
 

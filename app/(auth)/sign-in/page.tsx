@@ -1,9 +1,9 @@
 import { redirect } from "next/navigation";
-import { signInAction } from "@/app/actions/auth";
-import { CredentialsForm } from "@/components/auth/credentials-form";
+import { signInAction } from "@/lib/platform/auth/auth-actions";
+import { CredentialsForm } from "@/lib/platform/auth/components/credentials-form";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
-import { safeRedirectPath } from "@/lib/auth/redirect-target";
+import { safeRedirectPath } from "@/lib/platform/auth/redirect-target";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };

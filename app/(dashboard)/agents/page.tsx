@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { AgentList } from "@/components/agents/agent-list";
+import { AgentList } from "@/lib/features/agents/components/agent-list";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
 
 export const metadata = { title: "Agents" };
 

@@ -1,7 +1,7 @@
-import { ApprovalInbox } from "@/components/runs/approval-inbox";
+import { ApprovalInbox } from "@/lib/features/approvals/components/approval-inbox";
 import { PageHeader } from "@/components/ui/page-header";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
 
 export const metadata = { title: "Approvals" };
 

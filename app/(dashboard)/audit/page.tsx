@@ -1,14 +1,14 @@
 import { Suspense } from "react";
-import { AuditTabs, auditTabOf } from "@/components/audit/audit-tabs";
-import { ConfigChangeLog } from "@/components/audit/config-change-log";
-import { IntegrityPanel } from "@/components/audit/integrity-panel";
-import { LedgerSearch } from "@/components/audit/ledger-search";
-import { SessionSearch } from "@/components/audit/session-search";
+import { AuditTabs, auditTabOf } from "@/lib/features/audit/components/audit-tabs";
+import { ConfigChangeLog } from "@/lib/features/audit/components/config-change-log";
+import { IntegrityPanel } from "@/lib/features/audit/components/integrity-panel";
+import { LedgerSearch } from "@/lib/features/audit/components/ledger-search";
+import { SessionSearch } from "@/lib/features/audit/components/session-search";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listHooks } from "@/db/queries/hooks";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 
 export const metadata = { title: "Audit" };
 

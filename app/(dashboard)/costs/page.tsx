@@ -1,8 +1,8 @@
 import { Suspense } from "react";
-import { CostDashboard } from "@/components/costs/cost-dashboard";
-import { PriceTableEditor } from "@/components/costs/price-table-editor";
+import { CostDashboard } from "@/lib/features/costs/components/cost-dashboard";
+import { PriceTableEditor } from "@/lib/features/costs/components/price-table-editor";
 import { PageHeader } from "@/components/ui/page-header";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 
 export const metadata = { title: "Costs" };
 

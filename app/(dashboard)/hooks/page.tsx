@@ -1,19 +1,19 @@
 import Link from "next/link";
 import { FlashToast } from "@/components/ui/flash-toast";
-import { HookFilters } from "@/components/hooks/hook-filters";
-import { HookList } from "@/components/hooks/hook-list";
-import { KillSwitchBanner } from "@/components/hooks/kill-switch-banner";
+import { HookFilters } from "@/lib/features/hooks/components/hook-filters";
+import { HookList } from "@/lib/features/hooks/components/hook-list";
+import { KillSwitchBanner } from "@/lib/features/hooks/components/kill-switch-banner";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { hookToResource, listHooks } from "@/db/queries/hooks";
 import { getKillSwitchState } from "@/db/queries/settings";
-import { ApiError } from "@/lib/api/errors";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
-import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
-import { resolveHookScope } from "@/lib/hooks-config/hook-scope";
-import { EVENT_NAMES } from "@/lib/hooks/events";
+import { ApiError } from "@/lib/platform/api/errors";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
+import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
+import { resolveHookScope } from "@/lib/features/hooks/hook-scope";
+import { EVENT_NAMES } from "@/lib/core/hooks/events";
 
 export const metadata = { title: "Hooks" };
 

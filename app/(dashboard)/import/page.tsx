@@ -1,10 +1,10 @@
-import { ExportMenu } from "@/components/config-io/export-menu";
-import { ImportForm } from "@/components/config-io/import-form";
+import { ExportMenu } from "@/lib/features/config-io/components/export-menu";
+import { ImportForm } from "@/lib/features/config-io/components/import-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
 
 export const metadata = { title: "Import and export" };
 

@@ -1,9 +1,9 @@
 import { Suspense } from "react";
-import { RunList } from "@/components/runs/run-list";
+import { RunList } from "@/lib/features/runs/components/run-list";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 
 export const metadata = { title: "Runs" };
 

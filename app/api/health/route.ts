@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { APP_VERSION } from "@/lib/version";
+import { APP_VERSION } from "@/lib/platform/version";
 
 export const dynamic = "force-dynamic";
 

@@ -1,17 +1,17 @@
 import { notFound } from "next/navigation";
-import { AgentForm } from "@/components/agents/agent-form";
-import { AgentHooks } from "@/components/agents/agent-hooks";
-import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
-import { EffectiveChain } from "@/components/agents/effective-chain";
-import { StartRunForm } from "@/components/runs/start-run-form";
+import { AgentForm } from "@/lib/features/agents/components/agent-form";
+import { AgentHooks } from "@/lib/features/agents/components/agent-hooks";
+import { DeleteAgentButton } from "@/lib/features/agents/components/delete-agent-button";
+import { EffectiveChain } from "@/lib/features/agents/components/effective-chain";
+import { StartRunForm } from "@/lib/features/runs/components/start-run-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { agentToSpec, getAgent } from "@/db/queries/agents";
 import { listHooks, listHooksForScopes } from "@/db/queries/hooks";
 import { getKillSwitch } from "@/db/queries/settings";
-import { scopesForRun } from "@/lib/runs/run-hooks";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
+import { scopesForRun } from "@/lib/features/runs/run-hooks";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
 
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
   const principal = await requirePagePrincipal();

@@ -1,8 +1,8 @@
 import { redirect } from "next/navigation";
-import { AgentForm } from "@/components/agents/agent-form";
+import { AgentForm } from "@/lib/features/agents/components/agent-form";
 import { PageHeader } from "@/components/ui/page-header";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
 
 export const metadata = { title: "New agent" };
 

@@ -1,21 +1,21 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { DeleteHookButton } from "@/components/hooks/delete-hook-button";
-import { HookBadges } from "@/components/hooks/hook-badges";
-import { HookEditor } from "@/components/hooks/hook-editor";
-import { HookVersionHistory } from "@/components/hooks/hook-version-history";
+import { DeleteHookButton } from "@/lib/features/hooks/components/delete-hook-button";
+import { HookBadges } from "@/lib/features/hooks/components/hook-badges";
+import { HookEditor } from "@/lib/features/hooks/components/hook-editor";
+import { HookVersionHistory } from "@/lib/features/hooks/components/hook-version-history";
 import { FlashToast } from "@/components/ui/flash-toast";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { getHookById, hookToResource, listHookVersions } from "@/db/queries/hooks";
 import { getKillSwitch } from "@/db/queries/settings";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
-import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
-import { isUuid } from "@/lib/hooks-config/hook-requests";
-import { scopeLabel } from "@/lib/hooks-config/hook-scopes";
-import { describeCodeAction, mayConfigureAction } from "@/lib/hooks-config/hook-service";
-import { actionRunsCode } from "@/lib/hooks/trust";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
+import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
+import { isUuid } from "@/lib/features/hooks/hook-requests";
+import { scopeLabel } from "@/lib/features/hooks/hook-scopes";
+import { describeCodeAction, mayConfigureAction } from "@/lib/features/hooks/hook-service";
+import { actionRunsCode } from "@/lib/core/hooks/trust";
 
 const notice = "mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200";
 

@@ -1,12 +1,12 @@
 import { redirect } from "next/navigation";
-import { HookEditor } from "@/components/hooks/hook-editor";
+import { HookEditor } from "@/lib/features/hooks/components/hook-editor";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
-import { requirePagePrincipal } from "@/lib/auth/current-principal";
-import { roleAtLeast } from "@/lib/auth/roles";
-import { loadScopeContext } from "@/lib/hooks-config/hook-page-data";
-import { resolveHookScope } from "@/lib/hooks-config/hook-scope";
-import { EVENT_NAMES } from "@/lib/hooks/events";
+import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
+import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
+import { resolveHookScope } from "@/lib/features/hooks/hook-scope";
+import { EVENT_NAMES } from "@/lib/core/hooks/events";
 
 export const metadata = { title: "New hook" };
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
-import { callRoute } from "@/lib/api/test-client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { callRoute } from "@/test/api-client";
 import * as setupRoute from "../setup/route";
 import * as tokensRoute from "../tokens/route";
 import * as agentRoute from "./[id]/route";

@@ -1,10 +1,10 @@
 import { agentToSpec, listAgents } from "@/db/queries/agents";
-import { agentSpecSchema } from "@/lib/agents/agent-spec";
-import { createAgentAudited } from "@/lib/agents/agent-service";
-import { paginate } from "@/lib/api/cursor";
-import { listQuerySchema } from "@/lib/api/list-query";
-import { apiRoute } from "@/lib/api/route";
-import { agentNameSchema } from "@/lib/agents/agent-spec";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { createAgentAudited } from "@/lib/features/agents/agent-service";
+import { paginate } from "@/lib/platform/api/cursor";
+import { listQuerySchema } from "@/lib/platform/api/list-query";
+import { apiRoute } from "@/lib/platform/api/route";
+import { agentNameSchema } from "@/lib/core/agent/agent-spec";
 
 /** Pages by name; the cursor is the last name seen. */
 const agentsQuerySchema = listQuerySchema(agentNameSchema);

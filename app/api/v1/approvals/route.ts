@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { listApprovals } from "@/db/queries/approvals";
 import { APPROVAL_STATUSES } from "@/db/schema";
-import { paginate } from "@/lib/api/cursor";
-import { cursorTimeSchema, listQuerySchema } from "@/lib/api/list-query";
-import { uuidSchema } from "@/lib/api/safe-input";
-import { apiRoute } from "@/lib/api/route";
+import { paginate } from "@/lib/platform/api/cursor";
+import { cursorTimeSchema, listQuerySchema } from "@/lib/platform/api/list-query";
+import { uuidSchema } from "@/lib/platform/api/safe-input";
+import { apiRoute } from "@/lib/platform/api/route";
 
 const approvalsQuerySchema = listQuerySchema(z.object({ at: cursorTimeSchema, id: uuidSchema }).strict()).extend({ status: z.enum(APPROVAL_STATUSES).optional() });
 

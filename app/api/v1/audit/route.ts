@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { listAudit } from "@/db/queries/audit";
-import { paginate } from "@/lib/api/cursor";
-import { listQuerySchema, serialKeySchema } from "@/lib/api/list-query";
-import { pgDateSchema } from "@/lib/api/safe-input";
-import { apiRoute } from "@/lib/api/route";
+import { paginate } from "@/lib/platform/api/cursor";
+import { listQuerySchema, serialKeySchema } from "@/lib/platform/api/list-query";
+import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { apiRoute } from "@/lib/platform/api/route";
 
 /** The config change log: who changed what, with the before and after values. */
 const auditQuerySchema = listQuerySchema(serialKeySchema).extend({

@@ -1,9 +1,9 @@
 import { hookListKey, hookToResource, listHooks } from "@/db/queries/hooks";
-import { paginate } from "@/lib/api/cursor";
-import { apiRoute } from "@/lib/api/route";
-import { hookBodySchema, hookListQuerySchema } from "@/lib/hooks-config/hook-requests";
-import { resolveHookScope } from "@/lib/hooks-config/hook-scope";
-import { createHookAudited } from "@/lib/hooks-config/hook-service";
+import { paginate } from "@/lib/platform/api/cursor";
+import { apiRoute } from "@/lib/platform/api/route";
+import { hookBodySchema, hookListQuerySchema } from "@/lib/features/hooks/hook-requests";
+import { resolveHookScope } from "@/lib/features/hooks/hook-scope";
+import { createHookAudited } from "@/lib/features/hooks/hook-service";
 
 /** Hooks in execution order: global, then agents, then schedules; within a scope, by position. */
 export const GET = apiRoute({ role: "viewer", query: hookListQuerySchema }, async ({ db, query }) => {

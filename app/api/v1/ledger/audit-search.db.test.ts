@@ -6,10 +6,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
-import { callRoute } from "@/lib/api/test-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/auth/account-service";
-import { startRun } from "@/lib/runs/run-service";
-import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/lib/runs/test-support";
+import { callRoute } from "@/test/api-client";
+import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { startRun } from "@/lib/features/runs/run-service";
+import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/test/run-harness";
 import * as agentRoute from "../agents/[id]/route";
 import * as auditRoute from "../audit/route";
 import * as runsExportRoute from "../runs/export/route";

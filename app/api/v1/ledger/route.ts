@@ -1,8 +1,8 @@
 import { listHookLedger } from "@/db/queries/hook-invocations";
-import { paginate } from "@/lib/api/cursor";
-import { listQuerySchema, serialKeySchema } from "@/lib/api/list-query";
-import { apiRoute } from "@/lib/api/route";
-import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/hook-ledger/ledger-filters";
+import { paginate } from "@/lib/platform/api/cursor";
+import { listQuerySchema, serialKeySchema } from "@/lib/platform/api/list-query";
+import { apiRoute } from "@/lib/platform/api/route";
+import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/features/audit/ledger-filters";
 
 const ledgerListQuerySchema = listQuerySchema(serialKeySchema).extend(ledgerFiltersSchema.shape);
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
-import { callRoute } from "@/lib/api/test-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/auth/account-service";
-import { PUBLISHED_PRICES } from "@/lib/costs/published-prices";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { callRoute } from "@/test/api-client";
+import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import * as route from "./route";
 
 let t: TestDatabase;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { audited } from "@/db/queries/audit";
 import { listPrices, replacePrices } from "@/db/queries/prices";
-import { apiRoute } from "@/lib/api/route";
-import { pgDateSchema } from "@/lib/api/safe-input";
-import { regexError } from "@/lib/hooks/linear-regex";
+import { apiRoute } from "@/lib/platform/api/route";
+import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { regexError } from "@/lib/core/hooks/linear-regex";
 
 const priceSchema = z.object({
   modelPattern: z

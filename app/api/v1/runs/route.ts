@@ -1,11 +1,11 @@
 import { listRuns, runToApi } from "@/db/queries/runs";
 import { z } from "zod";
-import { paginate } from "@/lib/api/cursor";
-import { cursorTimeSchema, listQuerySchema } from "@/lib/api/list-query";
-import { uuidSchema } from "@/lib/api/safe-input";
-import { apiRoute } from "@/lib/api/route";
-import { resolveRunFilters, runFiltersSchema } from "@/lib/runs/run-filters";
-import { startRun, startRunSchema } from "@/lib/runs/run-service";
+import { paginate } from "@/lib/platform/api/cursor";
+import { cursorTimeSchema, listQuerySchema } from "@/lib/platform/api/list-query";
+import { uuidSchema } from "@/lib/platform/api/safe-input";
+import { apiRoute } from "@/lib/platform/api/route";
+import { resolveRunFilters, runFiltersSchema } from "@/lib/features/runs/run-filters";
+import { startRun, startRunSchema } from "@/lib/features/runs/run-service";
 
 const runListQuerySchema = listQuerySchema(z.object({ createdAt: cursorTimeSchema, id: uuidSchema }).strict()).extend(runFiltersSchema.shape);
 

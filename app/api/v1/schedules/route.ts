@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { createScheduleAudited, listSchedulesForApi, scheduleRequestSchema } from "@/lib/schedules/schedule-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { createScheduleAudited, listSchedulesForApi, scheduleRequestSchema } from "@/lib/features/schedules/schedule-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db }) => ({ items: await listSchedulesForApi(db), nextCursor: null }));
 

@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { listSecrets } from "@/lib/secrets/secret-store";
+import { apiRoute } from "@/lib/platform/api/route";
+import { listSecrets } from "@/lib/features/secrets/secret-store";
 
 /** Names and dates only; values are write-only. */
 export const GET = apiRoute({ role: "admin" }, async ({ db }) => ({ items: await listSecrets(db), nextCursor: null }));

@@ -1,6 +1,6 @@
 import { listApiTokens } from "@/db/queries/api-tokens";
-import { apiRoute } from "@/lib/api/route";
-import { issueApiToken, tokenRequestSchema } from "@/lib/auth/account-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { issueApiToken, tokenRequestSchema } from "@/lib/platform/auth/account-service";
 
 export const GET = apiRoute({ role: "admin" }, async ({ db }) => ({ items: await listApiTokens(db), nextCursor: null }));
 

@@ -1,6 +1,6 @@
 import { listUsers } from "@/db/queries/users";
-import { apiRoute } from "@/lib/api/route";
-import { createUserAudited, newUserSchema } from "@/lib/auth/user-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { createUserAudited, newUserSchema } from "@/lib/platform/auth/user-service";
 
 export const GET = apiRoute({ role: "admin" }, async ({ db }) => ({ items: await listUsers(db), nextCursor: null }));
 

@@ -1,7 +1,7 @@
 import { agentToSpec } from "@/db/queries/agents";
-import { agentPatchSchema } from "@/lib/agents/agent-spec";
-import { deleteAgentAudited, findAgentOr404, updateAgentAudited } from "@/lib/agents/agent-service";
-import { apiRoute } from "@/lib/api/route";
+import { agentPatchSchema } from "@/lib/core/agent/agent-spec";
+import { deleteAgentAudited, findAgentOr404, updateAgentAudited } from "@/lib/features/agents/agent-service";
+import { apiRoute } from "@/lib/platform/api/route";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => agentToSpec(await findAgentOr404(db, params.id)));
 

@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { checkRecordIntegrity } from "@/lib/audit-chain/integrity-check";
+import { apiRoute } from "@/lib/platform/api/route";
+import { checkRecordIntegrity } from "@/lib/features/audit/integrity-check";
 
 /**
  * Seals, then checks the audit log's and the hook ledger's hash chains: `{ok, audit, ledger}`, each

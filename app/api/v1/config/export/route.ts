@@ -1,6 +1,6 @@
-import { apiRoute } from "@/lib/api/route";
-import { exportStoredConfig, warningsHeader } from "@/lib/config-io/config-export";
-import { exportQuerySchema } from "@/lib/config-io/import-request";
+import { apiRoute } from "@/lib/platform/api/route";
+import { exportStoredConfig, warningsHeader } from "@/lib/features/config-io/config-export";
+import { exportQuerySchema } from "@/lib/features/config-io/import-request";
 
 export const GET = apiRoute({ role: "viewer", query: exportQuerySchema }, async ({ db, query }) => {
   const file = await exportStoredConfig(db, query);

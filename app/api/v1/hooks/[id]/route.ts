@@ -1,7 +1,7 @@
 import { hookToResource } from "@/db/queries/hooks";
-import { apiRoute } from "@/lib/api/route";
-import { hookPatchSchema } from "@/lib/hooks-config/hook-requests";
-import { deleteHookAudited, findHookOr404, patchHookAudited } from "@/lib/hooks-config/hook-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { hookPatchSchema } from "@/lib/features/hooks/hook-requests";
+import { deleteHookAudited, findHookOr404, patchHookAudited } from "@/lib/features/hooks/hook-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => hookToResource(await findHookOr404(db, params.id)));
 

@@ -1,6 +1,6 @@
-import { apiRoute } from "@/lib/api/route";
-import { reorderHooksSchema } from "@/lib/hooks-config/hook-requests";
-import { reorderHooksAudited } from "@/lib/hooks-config/hook-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { reorderHooksSchema } from "@/lib/features/hooks/hook-requests";
+import { reorderHooksAudited } from "@/lib/features/hooks/hook-service";
 
 export const POST = apiRoute({ role: "operator", body: reorderHooksSchema }, async ({ db, body, principal }) =>
   reorderHooksAudited(db, principal, body),

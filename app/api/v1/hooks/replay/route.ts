@@ -1,4 +1,4 @@
-import { apiRoute } from "@/lib/api/route";
-import { hookReplaySchema, replayHook } from "@/lib/hooks-config/hook-replay";
+import { apiRoute } from "@/lib/platform/api/route";
+import { hookReplaySchema, replayHook } from "@/lib/features/hooks/hook-replay";
 
 export const POST = apiRoute({ role: "operator", body: hookReplaySchema }, async ({ db, principal, body }) => replayHook(db, principal, body));

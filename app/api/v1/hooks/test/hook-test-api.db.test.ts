@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
-import { createTestDatabase, type TestDatabase } from "@/db/test-database";
-import { callRoute } from "@/lib/api/test-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/auth/account-service";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { callRoute } from "@/test/api-client";
+import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
 import * as route from "./route";
 
 let t: TestDatabase;

@@ -1,8 +1,8 @@
 import { getDatabase } from "@/db/client";
-import { ApiError } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/route";
-import { claudeHookInputSchema, claudeHookOutput, claudeInputIssues, claudeSessionEvent } from "@/lib/bridge/claude-code-protocol";
-import { ingestSessionEvent } from "@/lib/bridge/session-ingest";
+import { ApiError } from "@/lib/platform/api/errors";
+import { apiRoute } from "@/lib/platform/api/route";
+import { claudeHookInputSchema, claudeHookOutput, claudeInputIssues, claudeSessionEvent } from "@/lib/features/bridge/claude-code-protocol";
+import { ingestSessionEvent } from "@/lib/features/bridge/session-ingest";
 
 /** Claude Code's hook stdin in, Claude Code's hook JSON out (api.md, External agents). */
 export const POST = apiRoute({ role: "operator", body: claudeHookInputSchema }, async ({ request, principal, body }) => {

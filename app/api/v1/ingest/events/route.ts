@@ -1,7 +1,7 @@
 import { getDatabase } from "@/db/client";
-import { apiRoute } from "@/lib/api/route";
-import { ingestAnswer, ingestEventSchema } from "@/lib/bridge/ingest-requests";
-import { ingestSessionEvent } from "@/lib/bridge/session-ingest";
+import { apiRoute } from "@/lib/platform/api/route";
+import { ingestAnswer, ingestEventSchema } from "@/lib/features/bridge/ingest-requests";
+import { ingestSessionEvent } from "@/lib/features/bridge/session-ingest";
 
 /** A canonical event of any runtime's session in, the hooks' decision out (api.md, External agents). */
 export const POST = apiRoute({ role: "operator", body: ingestEventSchema }, async ({ request, principal, body }) => {

@@ -1,8 +1,8 @@
-import { apiRoute } from "@/lib/api/route";
-import { exportFormatSchema } from "@/lib/export/export-format";
-import { exportResponse } from "@/lib/export/export-response";
-import { LEDGER_EXPORT_COLUMNS, ledgerExportPages } from "@/lib/hook-ledger/ledger-export";
-import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/hook-ledger/ledger-filters";
+import { apiRoute } from "@/lib/platform/api/route";
+import { exportFormatSchema } from "@/lib/platform/export/export-format";
+import { exportResponse } from "@/lib/platform/export/export-response";
+import { LEDGER_EXPORT_COLUMNS, ledgerExportPages } from "@/lib/features/audit/ledger-export";
+import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/features/audit/ledger-filters";
 
 const ledgerExportQuerySchema = ledgerFiltersSchema.extend(exportFormatSchema.shape);
 

@@ -1,8 +1,8 @@
-import { apiRoute } from "@/lib/api/route";
-import { exportFormatSchema } from "@/lib/export/export-format";
-import { exportResponse } from "@/lib/export/export-response";
-import { RUN_EXPORT_COLUMNS, runExportPages } from "@/lib/runs/run-export";
-import { resolveRunFilters, runFiltersSchema } from "@/lib/runs/run-filters";
+import { apiRoute } from "@/lib/platform/api/route";
+import { exportFormatSchema } from "@/lib/platform/export/export-format";
+import { exportResponse } from "@/lib/platform/export/export-response";
+import { RUN_EXPORT_COLUMNS, runExportPages } from "@/lib/features/runs/run-export";
+import { resolveRunFilters, runFiltersSchema } from "@/lib/features/runs/run-filters";
 
 const runExportQuerySchema = runFiltersSchema.extend(exportFormatSchema.shape);
 

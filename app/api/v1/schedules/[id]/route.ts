@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { deleteScheduleAudited, findScheduleOr404, scheduleToApi } from "@/lib/schedules/schedule-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { deleteScheduleAudited, findScheduleOr404, scheduleToApi } from "@/lib/features/schedules/schedule-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => scheduleToApi(await findScheduleOr404(db, params.id)));
 

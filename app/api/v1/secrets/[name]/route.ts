@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { apiRoute, parseWith } from "@/lib/api/route";
-import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/secrets/secret-store";
+import { apiRoute, parseWith } from "@/lib/platform/api/route";
+import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/features/secrets/secret-store";
 
 const paramsSchema = z.object({ name: secretNameSchema });
 

@@ -1,7 +1,7 @@
 import { getKillSwitchState } from "@/db/queries/settings";
-import { apiRoute } from "@/lib/api/route";
-import { killSwitchSchema } from "@/lib/hooks-config/hook-requests";
-import { setKillSwitchAudited } from "@/lib/hooks-config/kill-switch-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { killSwitchSchema } from "@/lib/features/hooks/hook-requests";
+import { setKillSwitchAudited } from "@/lib/features/hooks/kill-switch-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db }) => getKillSwitchState(db));
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { apiRoute, parseWith } from "@/lib/api/route";
-import { removeUserAudited } from "@/lib/auth/user-service";
+import { apiRoute, parseWith } from "@/lib/platform/api/route";
+import { removeUserAudited } from "@/lib/platform/auth/user-service";
 
 const paramsSchema = z.object({ id: z.uuid("unknown user") });
 

@@ -1,8 +1,8 @@
 import { listHookVersions } from "@/db/queries/hooks";
-import { paginate } from "@/lib/api/cursor";
-import { apiRoute } from "@/lib/api/route";
-import { hookVersionsQuerySchema } from "@/lib/hooks-config/hook-requests";
-import { findHookOr404 } from "@/lib/hooks-config/hook-service";
+import { paginate } from "@/lib/platform/api/cursor";
+import { apiRoute } from "@/lib/platform/api/route";
+import { hookVersionsQuerySchema } from "@/lib/features/hooks/hook-requests";
+import { findHookOr404 } from "@/lib/features/hooks/hook-service";
 
 export const GET = apiRoute({ role: "viewer", query: hookVersionsQuerySchema }, async ({ db, params, query }) => {
   const hook = await findHookOr404(db, params.id);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { listRecentEvents } from "@/db/queries/event-samples";
-import { findAgentOr404 } from "@/lib/agents/agent-service";
-import { apiRoute } from "@/lib/api/route";
-import { EVENT_NAMES } from "@/lib/hooks/events";
+import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { EVENT_NAMES } from "@/lib/core/hooks/events";
 
 const samplesQuerySchema = z.object({
   event: z.enum(EVENT_NAMES as [string, ...string[]]),

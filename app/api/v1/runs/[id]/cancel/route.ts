@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { cancelRun } from "@/lib/runs/run-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { cancelRun } from "@/lib/features/runs/run-service";
 
 export const POST = apiRoute({ role: "operator" }, async ({ db, params, principal }) =>
   Response.json(await cancelRun(db, principal, params.id), { status: 202 }),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { listRunEventsAfter, listRunEventsTail } from "@/db/queries/run-events";
-import { apiRoute } from "@/lib/api/route";
-import { PG_INT_MAX } from "@/lib/api/safe-input";
-import { findRunOr404 } from "@/lib/runs/run-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { PG_INT_MAX } from "@/lib/platform/api/safe-input";
+import { findRunOr404 } from "@/lib/features/runs/run-service";
 
 const eventsQuerySchema = z.object({
   after: z.coerce.number().int().min(0).max(PG_INT_MAX).default(0),

@@ -1,6 +1,6 @@
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
-import { apiRoute } from "@/lib/api/route";
-import { findRunOr404 } from "@/lib/runs/run-service";
+import { apiRoute } from "@/lib/platform/api/route";
+import { findRunOr404 } from "@/lib/features/runs/run-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => {
   await findRunOr404(db, params.id);

@@ -1,8 +1,0 @@
-"use client";
-
-import { deleteScheduleAction } from "@/app/actions/schedules";
-import { ConfirmDeleteButton } from "./confirm-delete-button";
-
-export function DeleteScheduleButton({ id, label }: { id: string; label: string }) {
-  return <ConfirmDeleteButton action={deleteScheduleAction} name="id" value={id} confirmMessage={`Delete the schedule ${label} and its hooks?`} testId="delete-schedule" />;
-}

@@ -1,0 +1,95 @@
+/**
+ * What an agent is (api.md): shared by the API, the agent form, the importers and the agent loop.
+ */
+import { z } from "zod";
+import { pgIntSchema } from "@/lib/platform/api/safe-input";
+import { workspacePathProblem } from "@/lib/features/tools/workspace-relative";
+
+export const toolCallSchema = z.object({
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** One turn of the `scripted` model: what it answers to one model call. */
+export const scriptTurnSchema = z.object({
+  text: z.string().optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  usage: z
+    .object({ inputTokens: pgIntSchema.min(0), outputTokens: pgIntSchema.min(0) })
+    .optional(),
+});
+export type ScriptTurn = z.infer<typeof scriptTurnSchema>;
+
+export const agentNameSchema = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, "name is letters, digits, '_', '-' and '.', starting with a letter or digit");
+
+export const modelSchema = z
+  .string()
+  .regex(/^(scripted|openai:.+|anthropic:.+)$/, 'model is "scripted", "openai:<model>" or "anthropic:<model>"');
+
+/** Code hook ids are snake_case, as `defineHook` requires. */
+export const codeHookIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]*$/, "a code hook id is snake_case: lowercase letters, digits and '_', starting with a letter");
+export const codeHookIdsSchema = z.array(codeHookIdSchema).max(100);
+
+export const agentSpecSchema = z.object({
+  name: agentNameSchema,
+  description: z.string().max(2000).optional(),
+  model: modelSchema.default("scripted"),
+  instructions: z.string().max(100_000).optional(),
+  tools: z.array(z.string().min(1)).default([]),
+  maxTurns: z.number().int().min(1).max(1000).default(20),
+  timeoutMs: z.number().int().min(1000).max(24 * 3600 * 1000).default(600_000),
+  budgetUsd: z.number().min(0).optional(),
+  dailyBudgetUsd: z.number().min(0).optional(),
+  script: z.array(scriptTurnSchema).optional(),
+  /** herdctl's metadata file, read from the run's workspace: confined to it, at save and at run time. */
+  metadataFile: z
+    .string()
+    .min(1)
+    .superRefine((value, ctx) => {
+      const problem = workspacePathProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
+  /** Multi-agent flow: names of agents run in sequence, each answer the next one's prompt. */
+  flow: z.array(agentNameSchema).optional(),
+  /**
+   * Standard Agents' hook references: ids of the operator's code hooks (`defineHook` modules in
+   * HOOKPLANE_HOOKS_DIR) that run for this agent, in this order. A run's own `codeHooks` overrides it.
+   */
+  codeHooks: codeHookIdsSchema.optional(),
+});
+export type AgentSpecInput = z.input<typeof agentSpecSchema>;
+export type AgentSpec = z.infer<typeof agentSpecSchema>;
+
+/**
+ * PATCH bodies: every field optional and no defaults, so a field left out keeps its stored value.
+ * (zod 4 applies an inner default even under `.partial()`, which would reset tools and limits.)
+ */
+export const agentPatchSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(agentSpecSchema.shape).map(([key, field]) => [key, (field instanceof z.ZodDefault ? field.unwrap() : field).optional()]),
+    ) as unknown as { [K in keyof typeof agentSpecSchema.shape]: z.ZodOptional<z.ZodType<z.infer<typeof agentSpecSchema>[K]>> },
+  )
+  .strict();
+
+export const scheduleSpecSchema = z
+  .object({
+    agent: z.string().min(1),
+    name: z.string().max(200).optional(),
+    cron: z.string().min(1).optional(),
+    intervalMs: pgIntSchema.min(1000).optional(),
+    prompt: z.string().min(1),
+    enabled: z.boolean().default(true),
+  })
+  .refine((s) => Boolean(s.cron) !== Boolean(s.intervalMs), {
+    message: "give exactly one of cron or intervalMs",
+    path: ["cron"],
+  });
+export type ScheduleSpecInput = z.input<typeof scheduleSpecSchema>;

@@ -1,0 +1,322 @@
+/**
+ * herdctl: one agent per YAML file, with `hooks.after_run` / `hooks.on_error` lists of shell,
+ * webhook, discord and slack hooks, and `schedules` (interval or cron).
+ *
+ * Semantics carried over: `continue_on_error` (default true) becomes onFailure continue/block,
+ * `on_events` becomes onOutcomes, `when` is kept; shell timeouts default to 30 s and webhook
+ * timeouts to 10 s; `${ENV}` in webhook headers and channels becomes `${secret:ENV}`.
+ */
+import type { AgentSpecInput } from "@/lib/core/agent/agent-spec";
+import { nearestName, type EventName, type Outcome } from "@/lib/core/hooks/events";
+import type { HookAction, HookSpecInput } from "@/lib/core/hooks/spec";
+import { stringify } from "yaml";
+import { bareModel, canonicalModel } from "./agent-models";
+import { formatDuration, parseDuration } from "./durations";
+import { ExportContext, eventOf, partitionHooksForAgent, resolveSingleAgent } from "./export-context";
+import type { ListItem, ObjectReader } from "./field-reader";
+import { kebabCase } from "./hook-ids";
+import { ImportContext } from "./import-context";
+import { envToSecretReferences, secretToEnvReferences } from "./secret-references";
+import { parseYamlSource } from "./source-text";
+import type { DialectConfig, ExportOptions, ExportResult, ImportOptions, ImportResult } from "./types";
+
+const BUCKET_EVENTS: Record<string, EventName> = { after_run: "session.end", on_error: "error" };
+const HOOK_TYPES = ["shell", "webhook", "discord", "slack"];
+const HERDCTL_OUTCOMES: readonly Outcome[] = ["completed", "failed", "timeout", "cancelled"];
+const DEFAULT_TIMEOUT_MS: Record<string, number> = { shell: 30_000, webhook: 10_000 };
+
+export function importHerdctl(content: string, options: ImportOptions = {}): ImportResult {
+  const ctx = new ImportContext("herdctl");
+  const root = ctx.reader(parseYamlSource(content, "herdctl"), "");
+  if (!root) return ctx.finish();
+
+  const name = root.string("name", { required: !options.agent }) ?? options.agent ?? "agent";
+  const scope = `agent:${name}`;
+  const agent = readAgent(root, name, ctx);
+  ctx.addAgent(agent, "");
+
+  const defaultPrompt = root.string("default_prompt");
+  let defaultPromptUsed = false;
+  for (const { key, value, path } of root.object("schedules")?.entries() ?? []) {
+    const schedule = ctx.reader(value, path);
+    if (!schedule) continue;
+    const type = schedule.string("type", { required: true });
+    const prompt = schedule.string("prompt") ?? defaultPrompt;
+    const enabled = schedule.boolean("enabled");
+    schedule.ignore("resume_session", "Hookplane starts every scheduled run fresh; resume_session ignored");
+    let timing: { intervalMs: number } | { cron: string } | undefined;
+    if (type === "interval") {
+      const interval = schedule.string("interval", { required: true });
+      const intervalMs = interval === undefined ? undefined : parseDuration(interval);
+      if (interval !== undefined && intervalMs === undefined) ctx.fail(schedule.at("interval"), `"${interval}" is not a duration like "30m" or "4h"`);
+      if (intervalMs !== undefined) timing = { intervalMs };
+    } else if (type === "cron") {
+      const expression = schedule.string("expression") ?? schedule.string("cron");
+      if (expression === undefined) ctx.fail(schedule.at("expression"), "is required for a cron schedule");
+      else timing = { cron: expression };
+    } else if (type !== undefined) {
+      ctx.warn(schedule.at("type"), `"${type}" schedules are triggered from outside; Hookplane schedules are interval or cron; not imported`);
+    }
+    schedule.warnUnread();
+    if (!timing) continue;
+    if (!prompt) {
+      ctx.warn(path, "a Hookplane schedule needs a prompt and neither the schedule nor default_prompt gives one; not imported");
+      continue;
+    }
+    if (!schedule.has("prompt")) defaultPromptUsed = true;
+    ctx.addSchedule({ name: key, agent: name, ...timing, prompt, ...(enabled !== undefined ? { enabled } : {}) }, path);
+  }
+  if (defaultPrompt !== undefined && !defaultPromptUsed) {
+    ctx.warn(root.at("default_prompt"), "Hookplane agents have no default prompt (a run always gives one); ignored");
+  }
+
+  const buckets = root.object("hooks");
+  for (const { key: bucket, path } of buckets?.entries() ?? []) {
+    const event = BUCKET_EVENTS[bucket];
+    if (!event) {
+      ctx.unknownEvent(path, bucket, Object.keys(BUCKET_EVENTS));
+      continue;
+    }
+    for (const item of buckets?.list(bucket) ?? []) {
+      const spec = readHook(item, bucket, event, scope, ctx);
+      if (spec) ctx.addHook(spec, item.path);
+    }
+  }
+
+  root.warnUnread((key) => `herdctl setting "${key}" has no Hookplane equivalent; ignored`);
+  return ctx.finish();
+}
+
+function readAgent(root: ObjectReader, name: string, ctx: ImportContext): AgentSpecInput {
+  const agent: AgentSpecInput = { name };
+  const description = root.string("description");
+  const instructions = root.string("system_prompt");
+  const tools = root.stringList("allowed_tools");
+  const metadataFile = root.string("metadata_file");
+  const session = root.object("session");
+  const maxTurns = root.number("max_turns", { integer: true, positive: true }) ?? session?.number("max_turns", { integer: true, positive: true });
+  const modelPath = root.has("model") ? root.at("model") : (session?.at("model") ?? "model");
+  const rawModel = root.string("model") ?? session?.string("model");
+  const timeout = session?.string("timeout");
+  session?.warnUnread();
+  root.ignore("denied_tools", "Hookplane agents list the tools they may use (allowed_tools) only; denied_tools ignored");
+
+  if (description !== undefined) agent.description = description;
+  if (rawModel !== undefined) {
+    const model = canonicalModel(rawModel, modelPath, ctx);
+    if (model) agent.model = model;
+  } else {
+    ctx.warn("model", 'no model given (herdctl uses Claude\'s default); the agent uses Hookplane\'s default "scripted" model');
+  }
+  if (instructions !== undefined) agent.instructions = instructions;
+  if (tools !== undefined) agent.tools = tools;
+  if (maxTurns !== undefined) agent.maxTurns = maxTurns;
+  if (timeout !== undefined) {
+    const timeoutMs = parseDuration(timeout);
+    if (timeoutMs === undefined) ctx.fail(session?.at("timeout") ?? "session.timeout", `"${timeout}" is not a duration like "30m"`);
+    else agent.timeoutMs = timeoutMs;
+  }
+  if (metadataFile !== undefined) agent.metadataFile = metadataFile;
+  return agent;
+}
+
+/** `${ENV}` → `${secret:ENV}`, with a warning per variable so the operator creates the secrets. */
+function secretsFrom(text: string, path: string, ctx: ImportContext): string {
+  const { text: converted, names } = envToSecretReferences(text);
+  for (const env of names) {
+    ctx.warn(path, `herdctl reads the environment variable ${env}; Hookplane substitutes the secret "${env}" instead (create it, with the hosts it may be sent to)`);
+  }
+  return converted;
+}
+
+/**
+ * A secret may stand only where it carries a credential (a header, a URL's userinfo): `${ENV}`
+ * anywhere else (a URL's host or path, a channel) is kept as written, with a warning to replace it.
+ */
+function keptAsWritten(text: string, path: string, ctx: ImportContext): string {
+  for (const env of envToSecretReferences(text).names) {
+    ctx.warn(path, `herdctl reads the environment variable ${env} here; Hookplane uses secrets only in headers and URL userinfo, so "\${${env}}" is kept as written: replace it with the value`);
+  }
+  return text;
+}
+
+/** `https://user:${TOKEN}@host/${PATH}`: the userinfo's variables become secrets, the rest stays. */
+function urlFrom(url: string, path: string, ctx: ImportContext): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*@)(.*)$/is.exec(url);
+  if (!m) return keptAsWritten(url, path, ctx);
+  return m[1] + secretsFrom(m[2], path, ctx) + keptAsWritten(m[3], path, ctx);
+}
+
+function readHook(item: ListItem, bucket: string, event: EventName, scope: string, ctx: ImportContext): HookSpecInput | undefined {
+  const hook = ctx.reader(item.value, item.path);
+  if (!hook) return undefined;
+  const type = hook.string("type", { required: true });
+  const name = hook.string("name");
+  const continueOnError = hook.boolean("continue_on_error") ?? true;
+  const onEvents = hook.stringList("on_events");
+  const when = hook.string("when");
+
+  let action: HookAction | undefined;
+  let timeoutMs: number | undefined;
+  if (type === "shell") {
+    const command = hook.string("command", { required: true });
+    timeoutMs = hook.number("timeout", { integer: true, positive: true, unit: "milliseconds" }) ?? DEFAULT_TIMEOUT_MS.shell;
+    if (command !== undefined) action = { type: "command", command };
+  } else if (type === "webhook") {
+    const url = hook.string("url", { required: true });
+    const method = hook.string("method") ?? "POST";
+    if (method !== "POST" && method !== "PUT") ctx.fail(hook.at("method"), `expected POST or PUT, got "${method}"`);
+    const headers: Record<string, string> = {};
+    for (const [header, value] of Object.entries(hook.stringMap("headers") ?? {})) {
+      headers[header] = secretsFrom(value, `${hook.at("headers")}.${header}`, ctx);
+    }
+    timeoutMs = hook.number("timeout", { integer: true, positive: true, unit: "milliseconds" }) ?? DEFAULT_TIMEOUT_MS.webhook;
+    if (url !== undefined && (method === "POST" || method === "PUT")) {
+      action = { type: "webhook", url: urlFrom(url, hook.at("url"), ctx), method, headers };
+    }
+  } else if (type === "discord" || type === "slack") {
+    const channel = hook.string("channel_id", { required: true });
+    const tokenSecret = hook.string("bot_token_env", { required: type === "discord" }) ?? "SLACK_BOT_TOKEN";
+    if (channel !== undefined) {
+      ctx.warn(hook.at("bot_token_env"), `herdctl reads the bot token from the environment variable ${tokenSecret}; Hookplane reads the secret "${tokenSecret}" (create it)`);
+      action = { type, channel: keptAsWritten(channel, hook.at("channel_id"), ctx), tokenSecret };
+    }
+  } else if (type !== undefined) {
+    const hint = nearestName(type, HOOK_TYPES);
+    ctx.fail(hook.at("type"), `unknown hook type "${type}"${hint ? `; did you mean "${hint}"?` : ""} (known: ${HOOK_TYPES.join(", ")})`);
+  }
+  hook.warnUnread();
+
+  const outcomes: Outcome[] = [];
+  for (const [index, outcome] of (onEvents ?? []).entries()) {
+    if ((HERDCTL_OUTCOMES as string[]).includes(outcome)) outcomes.push(outcome as Outcome);
+    else ctx.fail(`${hook.at("on_events")}[${index}]`, `unknown event "${outcome}" (known: ${HERDCTL_OUTCOMES.join(", ")})`);
+  }
+  if (onEvents && event !== "session.end") {
+    ctx.warn(hook.at("on_events"), "on_events filters outcomes of a finished run; on an on_error hook it has no Hookplane equivalent and was ignored");
+  }
+  if (!action) return undefined;
+  return {
+    id: ctx.hookId(scope, name ?? `${kebabCase(bucket)}-${item.index + 1}`),
+    ...(name !== undefined ? { name } : {}),
+    event,
+    scope,
+    ...(when !== undefined ? { when } : {}),
+    ...(onEvents && event === "session.end" ? { onOutcomes: outcomes } : {}),
+    action,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    onFailure: continueOnError ? "continue" : "block",
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+const EVENT_BUCKETS: Partial<Record<EventName, string>> = { "session.end": "after_run", "error": "on_error" };
+
+export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}): ExportResult {
+  const ctx = new ExportContext("herdctl");
+  const agentName = resolveSingleAgent(config, "herdctl", options.agent);
+  const agent = config.agents.find((a) => a.name === agentName) ?? { name: agentName };
+  for (const other of config.agents) {
+    if (other.name !== agentName) ctx.warn(`agents.${other.name}`, "a herdctl file describes one agent; not exported");
+  }
+  const doc: Record<string, unknown> = { name: agent.name };
+  if (agent.description !== undefined) doc.description = agent.description;
+  if (agent.model !== undefined) {
+    const model = bareModel(agent.model);
+    if (model) doc.model = model;
+    else ctx.warn("agent.model", `herdctl runs Claude models only; "${agent.model}" not exported`);
+  }
+  if (agent.maxTurns !== undefined) doc.max_turns = agent.maxTurns;
+  if (agent.timeoutMs !== undefined) doc.session = { timeout: formatDuration(agent.timeoutMs) };
+  if (agent.metadataFile !== undefined) doc.metadata_file = agent.metadataFile;
+  if (agent.instructions !== undefined) doc.system_prompt = agent.instructions;
+  if (agent.tools !== undefined && agent.tools.length > 0) doc.allowed_tools = agent.tools;
+  for (const field of ["budgetUsd", "dailyBudgetUsd", "script", "flow"] as const) {
+    if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `herdctl has no ${field}; not exported`);
+  }
+
+  const { agentHooks, scheduleHooks } = partitionHooksForAgent(config, agentName, ctx);
+  const schedules: Record<string, unknown> = {};
+  for (const schedule of config.schedules) {
+    if (schedule.agent !== agentName) {
+      ctx.warn(`schedules.${schedule.name}`, `belongs to agent "${schedule.agent}"; not exported`);
+      continue;
+    }
+    schedules[schedule.name] = {
+      ...(schedule.intervalMs !== undefined
+        ? { type: "interval", interval: formatDuration(schedule.intervalMs) }
+        : { type: "cron", expression: schedule.cron }),
+      prompt: schedule.prompt,
+      ...(schedule.enabled === false ? { enabled: false } : {}),
+    };
+  }
+  for (const hooks of scheduleHooks.values()) {
+    for (const hook of hooks) ctx.warnHook(hook, "scope", "herdctl has no schedule hooks; not exported");
+  }
+  if (Object.keys(schedules).length > 0) doc.schedules = schedules;
+
+  const buckets: Record<string, unknown[]> = {};
+  for (const hook of agentHooks) {
+    if (ctx.skipsInactive(hook)) continue;
+    const bucket = EVENT_BUCKETS[eventOf(hook)];
+    if (!bucket) {
+      ctx.warnHook(hook, "event", `herdctl hooks run after a job (session.end) or on failure (error); ${eventOf(hook)} not exported`);
+      continue;
+    }
+    const entry = exportHook(hook, ctx);
+    if (entry) (buckets[bucket] ??= []).push(entry);
+  }
+  if (Object.keys(buckets).length > 0) doc.hooks = buckets;
+  return { content: stringify(doc, { lineWidth: 0 }), warnings: ctx.warnings };
+}
+
+function exportHook(hook: HookSpecInput, ctx: ExportContext): Record<string, unknown> | undefined {
+  const action = hook.action;
+  let body: Record<string, unknown>;
+  let defaultTimeout: number | undefined;
+  switch (action.type) {
+    case "command":
+      if (action.secrets?.length) ctx.warnHook(hook, "action.secrets", "herdctl shell hooks see the whole environment; secrets not exported");
+      body = { type: "shell", command: action.command };
+      defaultTimeout = DEFAULT_TIMEOUT_MS.shell;
+      break;
+    case "webhook": {
+      const headers = Object.fromEntries(Object.entries(action.headers ?? {}).map(([k, v]) => [k, secretToEnvReferences(v)]));
+      body = {
+        type: "webhook",
+        url: secretToEnvReferences(action.url),
+        ...(action.method && action.method !== "POST" ? { method: action.method } : {}),
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      };
+      defaultTimeout = DEFAULT_TIMEOUT_MS.webhook;
+      break;
+    }
+    case "discord":
+    case "slack":
+      body = { type: action.type, channel_id: secretToEnvReferences(action.channel), bot_token_env: action.tokenSecret };
+      break;
+    default:
+      ctx.warnHook(hook, "action", `herdctl has shell, webhook, discord and slack hooks; the ${action.type} action was not exported`);
+      return undefined;
+  }
+  const entry: Record<string, unknown> = { name: hook.name ?? hook.id, ...body };
+  if (hook.name === undefined) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
+  if (hook.onFailure === "block") entry.continue_on_error = false;
+  if (hook.when !== undefined) entry.when = hook.when;
+  if (hook.onOutcomes !== undefined) {
+    const kept = hook.onOutcomes.filter((o) => HERDCTL_OUTCOMES.includes(o));
+    if (kept.length !== hook.onOutcomes.length) {
+      ctx.warnHook(hook, "onOutcomes", `herdctl filters on ${HERDCTL_OUTCOMES.join(", ")} only; the other outcomes were dropped`);
+    }
+    if (hook.event === "session.end") entry.on_events = kept;
+    else ctx.warnHook(hook, "onOutcomes", "herdctl filters outcomes on after_run hooks only; not exported");
+  }
+  if (hook.matcher !== undefined) ctx.warnHook(hook, "matcher", "herdctl hooks have no matcher; exported without it");
+  if (hook.timeoutMs !== undefined) {
+    if (defaultTimeout === undefined) ctx.warnHook(hook, "timeoutMs", `herdctl ${action.type} hooks have no timeout; not exported`);
+    else if (hook.timeoutMs !== defaultTimeout) entry.timeout = hook.timeoutMs;
+  }
+  return entry;
+}

@@ -1,0 +1,58 @@
+/**
+ * The shapes every dialect module shares: what an import produces and what an export consumes.
+ * A dialect module translates between one foreign config format and these canonical shapes,
+ * and never touches the database or Next: the config import/export endpoints do that.
+ */
+import type { AgentSpecInput, ScheduleSpecInput } from "@/lib/core/agent/agent-spec";
+import type { HookSpecInput } from "@/lib/core/hooks/spec";
+
+export const DIALECT_NAMES = [
+  "hookplane",
+  "claude-code",
+  "herdctl",
+  "loom",
+  "tailored-ai",
+  "agentopology",
+  "standard-agents",
+] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
+
+/** Dialects that can also be written, not only read. */
+export const EXPORT_DIALECTS = ["hookplane", "claude-code", "herdctl", "loom", "tailored-ai"] as const;
+export type ExportDialectName = (typeof EXPORT_DIALECTS)[number];
+
+/** Something that was read but could not be carried over exactly; `path` points into the source. */
+export type DialectWarning = { path: string; message: string };
+
+/**
+ * A schedule as imported. Its own hooks (scope `schedule:<name>`) live here and NOT in the
+ * top-level `hooks` list, so a consumer creates each hook exactly once: after the schedule.
+ */
+export type ImportedSchedule = ScheduleSpecInput & { name: string; hooks?: HookSpecInput[] };
+
+/** The canonical config: what an importer returns (minus warnings) and what an exporter takes. */
+export type DialectConfig = {
+  agents: AgentSpecInput[];
+  /** Scope "global", "agent:<agent name>" or, for schedules not in `schedules`, "schedule:<name>". */
+  hooks: HookSpecInput[];
+  schedules: ImportedSchedule[];
+};
+
+export type ImportResult = DialectConfig & { warnings: DialectWarning[] };
+
+export type ImportOptions = {
+  /** The agent that hooks without an agent of their own belong to (Claude Code settings, Standard Agents). */
+  agent?: string;
+};
+
+/** Standard Agents hook folders arrive as file path → source text. */
+export type SourceFiles = Record<string, string>;
+
+export type ExportOptions = {
+  /** Export only this agent (and the global hooks); required where a file describes one agent. */
+  agent?: string;
+  /** Hookplane's own format only: YAML (default) or JSON. */
+  format?: "yaml" | "json";
+};
+
+export type ExportResult = { content: string; warnings: DialectWarning[] };

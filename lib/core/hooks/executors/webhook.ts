@@ -1,0 +1,70 @@
+/**
+ * `webhook`: POST or PUT the event context as JSON (herdctl, Loom). Header values and the URL's
+ * userinfo may use `${secret:NAME}`, and only when every secret the hook names lists the URL's host
+ * among its own; userinfo becomes a Basic `authorization` header. Secret values are scrubbed from
+ * the body. A JSON response may carry a decision in the same forms a command's stdout can.
+ */
+import { normalizeHost } from "@/lib/platform/outbound/address-policy";
+import { parseJsonAnswer, readHookAnswer } from "../hook-output";
+import { HookHttpError, checkUrl, safeFetch } from "../http-client";
+import { basicAuthorization, splitUserinfo } from "../outbound-url";
+import { createRedactor } from "../redact";
+import { secretsNotAllowedFor } from "../secret-placement";
+import type { WebhookAction } from "../spec";
+import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
+import type { ActionOutcome, CompiledAction } from "./types";
+
+export function compileWebhook(action: WebhookAction, timeoutMs: number): CompiledAction {
+  return {
+    secretNames: [...secretNamesIn({ url: action.url, headers: action.headers })],
+    executor: {
+      async: true,
+      timeoutMs: undefined,
+      async run(run, signal): Promise<ActionOutcome> {
+        const secrets = await run.secrets();
+        const vars = run.templateVars();
+        const context = run.context();
+        // The URL is rendered without secret values: they go in headers only, after the checks.
+        const { url: bare, userinfo } = splitUserinfo(renderTemplate(action.url, vars, context));
+        let url: URL;
+        try {
+          url = checkUrl(bare, run.options.http);
+        } catch (error) {
+          return { failure: (error as HookHttpError).message };
+        }
+        const notAllowed = secretsNotAllowedFor(url.hostname, secrets);
+        if (notAllowed) return { failure: notAllowed };
+        const values = new Map([...secrets].map(([name, s]) => [name, s.value]));
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "user-agent": "hookplane-hooks",
+          ...(mapStrings(action.headers ?? {}, (text) => renderWithSecrets(text, vars, context, values)) as Record<string, string>),
+        };
+        if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
+          headers.authorization = basicAuthorization(userinfo, values);
+        }
+        const body = createRedactor(values.values())(JSON.stringify(context));
+        try {
+          const response = await safeFetch(run.options.http, {
+            url,
+            method: action.method ?? "POST",
+            headers,
+            body,
+            timeoutMs,
+            signal,
+          });
+          if (response.status < 200 || response.status >= 300) {
+            return { failure: `HTTP ${response.status} from the webhook`, exitCode: response.status, stdout: response.body };
+          }
+          const parsed = parseJsonAnswer(response.body);
+          const answer = parsed.value === undefined ? { verdict: "allow" as const } : readHookAnswer(parsed.value);
+          if (answer.verdict === "block") answer.reason ??= "blocked by the webhook's answer";
+          return { ...answer, exitCode: response.status, stdout: response.body };
+        } catch (error) {
+          const e = error as HookHttpError;
+          return { failure: e.message || `request to ${normalizeHost(url.hostname)} failed`, timedOut: e.timedOut === true };
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * What the runtime needs from the outside world. The runtime knows nothing of the database, the
+ * dashboard or the tool registry: the app implements these ports and tests use small fakes.
+ */
+import type { LedgerEntry } from "./ledger";
+import type { HookEvent } from "./event";
+
+export type OnTimeout = "deny" | "allow" | "wait";
+
+export interface ApprovalRequest {
+  runId: string;
+  hookId: string;
+  toolName?: string;
+  toolInput?: unknown;
+  toolCallId?: string;
+  timeoutMs: number;
+  onTimeout: OnTimeout;
+  message?: string;
+}
+
+/** Where an approval stands once nobody is waiting on it any more. */
+export type SettledApprovalStatus = "approved" | "denied" | "timed_out" | "abandoned";
+
+export interface ApprovalDecision {
+  decision: "approve" | "deny";
+  decidedBy?: string;
+  reason?: string;
+  /** True when nobody decided in time and the onTimeout policy answered. Not a person's "no". */
+  timedOut: boolean;
+  /** What a durable port knows besides the answer, for the ledger: pending → status, who, when, through what. */
+  approvalId?: string;
+  status?: SettledApprovalStatus;
+  decidedVia?: string;
+  requestedAt?: string;
+  decidedAt?: string;
+}
+
+/** Nobody has decided yet and the caller should not wait here: the run suspends on `approvalId`. */
+export interface ApprovalPending {
+  pending: true;
+  approvalId: string;
+}
+
+export type ApprovalAnswer = ApprovalDecision | ApprovalPending;
+
+export function isPending(answer: ApprovalAnswer): answer is ApprovalPending {
+  return (answer as ApprovalPending).pending === true;
+}
+
+/**
+ * Asks a person. The port owns the durable wait (a row in the approval inbox, the dashboard, the
+ * API) and applies `onTimeout`. It answers with the decision, or `pending` when the run should
+ * stop waiting in memory and suspend (resumed when the decision comes). A decision may be
+ * `abandoned`: nobody waits for it any more (the caller left), and it can no longer be decided.
+ * The runtime also enforces `timeoutMs` itself in case a port never answers. `signal` aborts when
+ * the run is cancelled or the caller stops waiting.
+ */
+export interface ApprovalPort {
+  request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+export interface ToolCallOptions {
+  /**
+   * Extra environment of a process the tool starts (the shell): how template values reach a
+   * command as data (shell-template.ts). Tools that start no process ignore it.
+   */
+  env?: Record<string, string>;
+}
+
+export interface ToolPort {
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    options?: ToolCallOptions,
+  ): Promise<{ output: string; isError?: boolean }>;
+}
+
+/** One shell step: `command` for `sh -c`, in the workspace `cwd`. */
+export interface ShellStep {
+  command: string;
+  cwd: string | undefined;
+}
+
+/**
+ * How a shell step is started: the program and arguments that end in `sh -c <command>`. The app
+ * gives the runtime its sandbox (lib/platform/security/shell-sandbox.ts); the default is a plain `sh -c`.
+ * May throw (no workspace for a sandboxed step): the step then fails with that message.
+ */
+export type ShellLauncher = (step: ShellStep) => ShellLaunch;
+
+/** What to spawn; `uid`/`gid` make Node itself switch users (when nothing in `args` does). */
+export interface ShellLaunch {
+  file: string;
+  args: string[];
+  uid?: number;
+  gid?: number;
+}
+
+/** `sh -c command`: no sandbox, for tests and embedders that bring their own isolation. */
+export const plainShell: ShellLauncher = (step) => ({ file: "sh", args: ["-c", step.command] });
+
+/** A decrypted secret and the destinations its owner lets it go to. */
+export interface SecretValue {
+  value: string;
+  /**
+   * Hosts a request carrying the value may go to (`api.example.com`, `*.slack.com`); empty: none,
+   * the value can reach only a command hook's environment.
+   */
+  hosts: readonly string[];
+}
+
+/**
+ * Decrypted secrets by name; asked only for the names a hook references. A bare string is a value
+ * bound to no host.
+ */
+export interface SecretPort {
+  get(name: string): Promise<SecretValue | string | undefined> | SecretValue | string | undefined;
+}
+
+/** Receives the ledger rows of one dispatch at once (one insert per dispatch, not per hook). */
+export interface LedgerSink {
+  record(entries: readonly LedgerEntry[], event: HookEvent): void | Promise<void>;
+}
+
+export interface HookLogger {
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export const silentLogger: HookLogger = { warn() {}, error() {} };

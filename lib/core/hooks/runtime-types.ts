@@ -1,0 +1,99 @@
+/**
+ * The runtime's public types: what goes into `createHookRuntime` and `dispatch`, and what comes out.
+ */
+import type { CodeHookRegistry } from "./code-hooks";
+import type { LedgerEntry, HookVerdict } from "./ledger";
+import type { OutboundPolicy } from "@/lib/platform/outbound/outbound-guard";
+import type { OutboundTransport } from "@/lib/platform/outbound/outbound-request";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
+import type { HookSpec } from "./spec";
+
+/** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
+export type RuntimeHook = HookSpec & { version?: number };
+
+export interface HookRuntimeOptions {
+  approvals?: ApprovalPort;
+  tools?: ToolPort;
+  secrets?: SecretPort;
+  ledger?: LedgerSink;
+  codeHooks?: CodeHookRegistry;
+  logger?: HookLogger;
+  /** Epoch milliseconds; injectable for tests. Default Date.now. */
+  now?: () => number;
+  /** Checked on every dispatch: true disables every hook at once, without a restart. */
+  killSwitch?: () => boolean;
+  /**
+   * The one trust switch (HOOKPLANE_ALLOW_CODE_EXECUTION on the server): without it, hooks that
+   * run code (`command`, `code`, a `tool` action naming the shell: trust.ts) fail with the reason
+   * and start nothing. Default off.
+   */
+  allowCodeExecution?: boolean;
+  /** How `command` hooks start their shell; default a plain `sh -c` (the server passes its sandbox). */
+  shellLauncher?: ShellLauncher;
+  /**
+   * Where webhooks and notices may go: the admin's allow-list of hosts that may be private or
+   * loopback (lib/platform/outbound/outbound-config.ts reads it). Default: public hosts only.
+   */
+  outbound?: OutboundPolicy;
+  /** Sends one guarded request; default lib/platform/outbound's sendOutbound. Tests may replace the network. */
+  transport?: OutboundTransport;
+  /** When non-empty, the only hosts webhooks may call (the older HOOKPLANE_WEBHOOK_ALLOW_HOSTS). */
+  allowHosts?: readonly string[];
+  /** Default https://slack.com/api. Operator configuration: its host passes the guard even if private. */
+  slackBaseUrl?: string;
+  /** Default https://discord.com/api/v10. Operator configuration, like slackBaseUrl. */
+  discordBaseUrl?: string;
+  /**
+   * The environment commands start from. Default: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
+   * USER, LOGNAME, SHELL, TERM of this process, nothing else (no DATABASE_URL, no API keys).
+   */
+  commandBaseEnv?: Record<string, string>;
+  /** Cap on a command's stdout and stderr, and on a webhook response. Default 1 MiB. */
+  maxOutputBytes?: number;
+}
+
+export interface DispatchOptions {
+  /** The run's abort signal: async hooks stop (and fail under onFailure) when it aborts. */
+  signal?: AbortSignal;
+  /** Continue a dispatch that suspended: from its waiting hook, with what the hooks before it said. */
+  resume?: SuspendPoint;
+  /**
+   * With `resume`: nobody will wait for that approval any more (the run ended, the caller left).
+   * The waiting hook's ledger row says so and the rest of the chain does not run.
+   */
+  abandon?: string;
+}
+
+/**
+ * Where a dispatch stopped to wait for a person, as plain JSON: the loop keeps it in its
+ * checkpoint and hands it back as `resume`. The hooks before the waiting one already ran and are
+ * in the ledger; what they said for the model is carried here.
+ */
+export interface SuspendPoint {
+  hookId: string;
+  approvalId: string;
+  context?: string[];
+  outputs?: string[];
+  reminders?: string[];
+}
+
+export interface DispatchResult {
+  /**
+   * `block` stops the action (blocking events only); `skip` is Tailored AI's skipIf; `suspend`
+   * says a hook waits for a person: the caller parks and dispatches again with `resume`.
+   */
+  verdict: HookVerdict | "suspend";
+  /** Set with the `suspend` verdict; `abandoned` says the wait ended with nobody deciding. */
+  suspended?: SuspendPoint & { abandoned?: string };
+  reason?: string;
+  blockedBy?: string;
+  /** Injected context texts, in order: on model.pre they go into this very call. */
+  context: string[];
+  /** Hook outputs joined (tool hook outputs; a scheduled run prepends them to the prompt). */
+  output?: string;
+  /** Everything the model should read on its next call: blocks, outputs, injected context. */
+  reminders: string[];
+  ledger: LedgerEntry[];
+  /** The approval that decided this dispatch, if any. */
+  approval?: ApprovalDecision & { hookId: string };
+}

@@ -1,0 +1,100 @@
+"use client";
+
+import { useActionState } from "react";
+import { saveAgentAction } from "@/lib/features/agents/agent-actions";
+import { Button } from "@/components/ui/button";
+import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { KNOWN_TOOLS } from "@/lib/features/agents/agent-form-data";
+import type { AgentSpec } from "@/lib/core/agent/agent-spec";
+
+type AgentValues = Partial<AgentSpec> & { id?: string };
+
+export function AgentForm({ agent, readOnly }: { agent?: AgentValues; readOnly: boolean }) {
+  const [state, action, pending] = useActionState(saveAgentAction, {});
+  const errors = state.fieldErrors ?? {};
+  const extraTools = (agent?.tools ?? []).filter((t) => !(KNOWN_TOOLS as readonly string[]).includes(t));
+  return (
+    <form action={action} className="max-w-3xl space-y-5" data-testid="agent-form" noValidate>
+      {agent?.id && <input type="hidden" name="id" value={agent.id} />}
+      <fieldset disabled={readOnly || pending} className="space-y-5">
+        <div className="grid gap-5 md:grid-cols-2">
+          <Field label="Name" htmlFor="name" hint="Unique; usable in place of the id in the API." error={errors.name}>
+            <TextInput id="name" name="name" defaultValue={agent?.name} required data-testid="agent-name-input" />
+          </Field>
+          <Field label="Model" htmlFor="model" hint='"scripted", "openai:<model>" or "anthropic:<model>".' error={errors.model}>
+            <TextInput id="model" name="model" defaultValue={agent?.model ?? "scripted"} list="model-suggestions" />
+          </Field>
+          <datalist id="model-suggestions">
+            <option value="scripted" />
+            <option value="openai:gpt-4.1-mini" />
+            <option value="anthropic:claude-sonnet-4-5" />
+          </datalist>
+        </div>
+        <Field label="Description" htmlFor="description" error={errors.description}>
+          <TextInput id="description" name="description" defaultValue={agent?.description} />
+        </Field>
+        <Field label="Instructions" htmlFor="instructions" hint="The system prompt." error={errors.instructions}>
+          <TextArea id="instructions" name="instructions" rows={4} defaultValue={agent?.instructions} />
+        </Field>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Tools</legend>
+          <div className="flex flex-wrap gap-3">
+            {KNOWN_TOOLS.map((tool) => (
+              <label key={tool} className="flex items-center gap-1.5 font-mono text-sm">
+                <input type="checkbox" name="tools" value={tool} defaultChecked={agent?.tools?.includes(tool)} className="rounded" />
+                {tool}
+              </label>
+            ))}
+          </div>
+          <TextInput name="extraTools" aria-label="Other tools" placeholder="Other tools, comma-separated" defaultValue={extraTools.join(", ")} />
+          {errors.tools && <p className="text-xs text-red-600">{errors.tools}</p>}
+        </fieldset>
+        <div className="grid gap-5 md:grid-cols-4">
+          <Field label="Max turns" htmlFor="maxTurns" error={errors.maxTurns}>
+            <TextInput id="maxTurns" name="maxTurns" inputMode="numeric" defaultValue={agent?.maxTurns ?? 20} />
+          </Field>
+          <Field label="Timeout (ms)" htmlFor="timeoutMs" hint="Wall clock per run." error={errors.timeoutMs}>
+            <TextInput id="timeoutMs" name="timeoutMs" inputMode="numeric" defaultValue={agent?.timeoutMs ?? 600000} />
+          </Field>
+          <Field label="Run budget (USD)" htmlFor="budgetUsd" error={errors.budgetUsd}>
+            <TextInput id="budgetUsd" name="budgetUsd" inputMode="decimal" defaultValue={agent?.budgetUsd} placeholder="none" />
+          </Field>
+          <Field label="Daily budget (USD)" htmlFor="dailyBudgetUsd" error={errors.dailyBudgetUsd}>
+            <TextInput id="dailyBudgetUsd" name="dailyBudgetUsd" inputMode="decimal" defaultValue={agent?.dailyBudgetUsd} placeholder="none" />
+          </Field>
+        </div>
+        <div className="grid gap-5 md:grid-cols-2">
+          <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes, relative to its workspace; hooks see it as metadata." error={errors.metadataFile}>
+            <TextInput id="metadataFile" name="metadataFile" defaultValue={agent?.metadataFile} placeholder="metadata.json" />
+          </Field>
+          <Field label="Flow" htmlFor="flow" hint="Agents run in sequence, comma-separated." error={errors.flow}>
+            <TextInput id="flow" name="flow" defaultValue={agent?.flow?.join(", ")} />
+          </Field>
+        </div>
+        <Field
+          label="Code hooks"
+          htmlFor="codeHooks"
+          hint="Ids of the operator's defineHook modules (HOOKPLANE_HOOKS_DIR), comma-separated, run in this order. A run's own list overrides these."
+          error={errors.codeHooks ?? Object.entries(errors).find(([k]) => k.startsWith("codeHooks"))?.[1]}
+        >
+          <TextInput id="codeHooks" name="codeHooks" defaultValue={agent?.codeHooks?.join(", ")} placeholder="redact_tokens, trim_history" className="font-mono" />
+        </Field>
+        <Field
+          label="Script (scripted model)"
+          htmlFor="script"
+          hint='JSON list of turns: [{"text": "...", "toolCalls": [{"name": "shell", "input": {"command": "ls"}}], "usage": {"inputTokens": 10, "outputTokens": 5}}]'
+          error={errors.script ?? Object.entries(errors).find(([k]) => k.startsWith("script"))?.[1]}
+        >
+          <TextArea id="script" name="script" rows={6} defaultValue={agent?.script ? JSON.stringify(agent.script, null, 2) : ""} className={inputClass} />
+        </Field>
+      </fieldset>
+      <FormMessage state={state} />
+      {!readOnly && (
+        <Button type="submit" disabled={pending} data-testid="save-agent">
+          {pending ? "Saving…" : agent?.id ? "Save changes" : "Create agent"}
+        </Button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import Link from "next/link";
+import { HookBadges } from "@/lib/features/hooks/components/hook-badges";
+import { actionRunsCode } from "@/lib/core/hooks/trust";
+import { buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+
+interface HookSummary {
+  id: string;
+  key: string;
+  event: string;
+  enabled: boolean;
+  spec: Record<string, unknown>;
+}
+
+/** The agent's own hooks in execution order (global hooks run before these). */
+export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks: HookSummary[]; canEdit: boolean }) {
+  const scope = `agent:${agentId}`;
+  const addHook = canEdit ? (
+    <Link href={`/hooks/new?scope=${encodeURIComponent(scope)}`} className={buttonClass("secondary", "px-2 py-1 text-xs")} data-testid="add-agent-hook">
+      Add hook
+    </Link>
+  ) : undefined;
+  return (
+    <section aria-labelledby="agent-hooks-title">
+      <div className="mb-2 flex items-center justify-between gap-2">
+        <h2 id="agent-hooks-title" className="text-sm font-semibold">
+          Hooks on this agent
+        </h2>
+        {hooks.length > 0 && (
+          <div className="flex items-center gap-3">
+            <Link href={`/hooks?scope=${encodeURIComponent(scope)}`} className="text-xs text-indigo-600 hover:underline dark:text-indigo-400">
+              Reorder
+            </Link>
+            {addHook}
+          </div>
+        )}
+      </div>
+      {hooks.length === 0 ? (
+        <EmptyState title="No hooks" action={addHook}>
+          Hooks on this agent will appear here, in the order they run.
+        </EmptyState>
+      ) : (
+        <ol className="space-y-2" data-testid="agent-hooks">
+          {hooks.map((hook) => {
+            const action = hook.spec.action as { type?: string; tool?: unknown } | undefined;
+            const matcher = typeof hook.spec.matcher === "string" ? hook.spec.matcher : undefined;
+            const when = typeof hook.spec.when === "string" ? hook.spec.when : undefined;
+            return (
+              <li key={hook.id}>
+                <Link
+                  href={`/hooks/${hook.id}`}
+                  className="block rounded-lg border border-zinc-200 bg-white p-3 text-sm hover:border-indigo-300 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-indigo-700"
+                  data-testid="agent-hook"
+                >
+                  <span className="block font-medium">{String(hook.spec.name ?? hook.key)}</span>
+                  <span className="mt-1.5 block">
+                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} runsCode={actionRunsCode({ type: action?.type ?? "", tool: action?.tool })} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} />
+                  </span>
+                  {(matcher || when) && (
+                    <span className="mt-1 block font-mono text-xs text-zinc-500">
+                      {[matcher && `matcher ${matcher}`, when && `when ${when}`].filter(Boolean).join(" · ")}
+                    </span>
+                  )}
+                </Link>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { inputClass } from "@/components/ui/field";
+import { EVENT_NAMES } from "@/lib/core/hooks/events";
+
+interface ChainHook {
+  id: string;
+  key: string;
+  scope: string;
+  event: string;
+  enabled: boolean;
+  spec: Record<string, unknown>;
+}
+
+/**
+ * The chain an event of this agent will run, as the runtime runs it: global hooks first, then the
+ * agent's, each in its order; the first block stops it. Disabled hooks are shown struck through.
+ */
+export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; killSwitch: boolean }) {
+  const bound = new Set(hooks.map((h) => h.event));
+  const [event, setEvent] = useState<string>(bound.has("tool.pre") ? "tool.pre" : (hooks[0]?.event ?? "tool.pre"));
+  const chain = hooks.filter((h) => h.event === event).sort((a, b) => Number(a.scope !== "global") - Number(b.scope !== "global"));
+  return (
+    <section aria-labelledby="chain-title" className="space-y-2" data-testid="effective-chain">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="chain-title" className="text-sm font-semibold">
+          Effective chain
+        </h2>
+        <select aria-label="Event" value={event} onChange={(e) => setEvent(e.target.value)} className={`${inputClass} w-auto py-1 text-xs`}>
+          {EVENT_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {name}
+              {bound.has(name) ? " •" : ""}
+            </option>
+          ))}
+        </select>
+      </div>
+      {killSwitch && <p className="text-xs font-medium text-red-600">The kill switch is on: no hook runs.</p>}
+      {chain.length === 0 ? (
+        <p className="text-xs text-zinc-500">No hook runs on {event} for this agent.</p>
+      ) : (
+        <ol className="space-y-1 text-sm" data-testid="chain-hooks">
+          {chain.map((hook, i) => {
+            const action = (hook.spec.action as { type?: string } | undefined)?.type;
+            return (
+              <li key={hook.id} className={`flex items-baseline gap-2 ${hook.enabled ? "" : "text-zinc-400 line-through"}`}>
+                <span className="w-5 text-right font-mono text-xs text-zinc-400">{i + 1}</span>
+                <Link href={`/hooks/${hook.id}`} className="font-mono text-xs hover:underline">
+                  {hook.key}
+                </Link>
+                <span className="text-xs text-zinc-500">
+                  {action} · {hook.scope === "global" ? "global" : "agent"}
+                  {hook.spec.mode === "shadow" ? " · shadow" : ""}
+                  {typeof hook.spec.matcher === "string" ? ` · ${hook.spec.matcher}` : ""}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * One event of an outside agent session (Claude Code through the bridge, or any runtime through
+ * /api/v1/ingest/events): the session is a live run of a Hookplane agent, the event goes into the
+ * run's stream (so the dashboard shows it as it happens), the agent's hooks decide, and the
+ * decision goes back to the caller. No worker executes such a run: its loop runs elsewhere.
+ *
+ * An `approve` hook holds the caller's request until a person decides or the approval's own
+ * timeout policy answers; if the caller goes away first (its request aborts), the approval is
+ * abandoned (it can no longer be decided) and nothing records the tool as denied: the agent may
+ * have gone on without the answer. A session that ends abandons what is still pending.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Db, DbHandle } from "@/db/client";
+import { getAgent } from "@/db/queries/agents";
+import { getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { finishRun, type RunRow } from "@/db/queries/runs";
+import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
+import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
+import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
+import { openRunSession, type RunSession } from "@/lib/features/runs/run-session";
+import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
+
+/** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
+const HOLD_FOR_APPROVAL_MS = 7 * 24 * 3600 * 1000;
+
+export interface SessionEvent {
+  agent: string;
+  sessionId: string;
+  /** `runs.source`: "claude-code", or what a generic runtime calls itself. */
+  source: string;
+  /**
+   * A canonical event is recorded and dispatched to the agent's hooks; any other type (Claude
+   * Code's Stop, Notification, ...) is only recorded.
+   */
+  type: string;
+  data: Record<string, unknown>;
+  /** The prompt a new run shows until the session says more. */
+  title: string;
+}
+
+export interface SessionEventResult {
+  runId: string;
+  /** The seq of the recorded event; 0 when nothing was recorded (a cancelled session). */
+  seq: number;
+  /** Undefined when no hooks were consulted (a recorded-only event). */
+  result?: DispatchResult;
+}
+
+const CANONICAL_EVENTS = new Set<string>([
+  "session.start",
+  "user.prompt.submit",
+  "model.pre",
+  "model.post",
+  "tool.pre",
+  "tool.post",
+  "agent.start",
+  "agent.stop",
+  "error",
+  "session.end",
+]);
+
+export function isDispatchedEvent(type: string): type is EventName {
+  return CANONICAL_EVENTS.has(type);
+}
+
+function denied(reason: string): DispatchResult {
+  return { verdict: "block", reason, context: [], reminders: [], ledger: [] };
+}
+
+export async function ingestSessionEvent(
+  handle: DbHandle,
+  principal: Principal,
+  input: SessionEvent,
+  signal?: AbortSignal,
+): Promise<SessionEventResult> {
+  const { db } = handle;
+  // An approval is keyed by (run, tool call, hook): a call without an id of its own gets one, so
+  // two calls of one session never share an answer.
+  if (input.type === "tool.pre" && typeof input.data.toolCallId !== "string") input = { ...input, data: { ...input.data, toolCallId: randomUUID() } };
+  const agent = await findAgentOr404(db, input.agent);
+  const { run } = await getOrStartExternalRun(db, {
+    agentId: agent.id,
+    externalSessionId: input.sessionId,
+    source: input.source,
+    prompt: input.title,
+    createdBy: principal.label,
+    keepCancelled: input.type !== "session.start",
+  });
+  const blocking = isDispatchedEvent(input.type) && isBlockingEvent(input.type);
+
+  // A cancel from the dashboard stops the session: its next gated step is denied, and stays so.
+  if (run.status === "finished") {
+    return { runId: run.id, seq: 0, result: blocking ? denied(`This session was cancelled in Hookplane${run.reason ? `: ${run.reason}` : ""}`) : undefined };
+  }
+  const session = await openSession(handle, run, agent, input);
+  if (run.cancelRequested) {
+    await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
+    return { runId: run.id, seq: 0, result: blocking ? denied("This session was cancelled in Hookplane") : undefined };
+  }
+
+  const seq = await session.writer.record(input.type, input.data);
+  if (!isDispatchedEvent(input.type)) return { runId: run.id, seq };
+
+  // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
+  const result = await session.dispatch({ type: input.type, data: input.data, seq }, input.type === "session.end" ? {} : { signal });
+  const callerLeft = signal?.aborted === true;
+  // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
+  // (the agent may well have gone on and run the tool: its tool.post will say so).
+  const deniesTool = input.type === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft));
+  if (deniesTool) {
+    await session.writer.record("loop.tool_denied", {
+      toolCallId: input.data.toolCallId,
+      toolName: input.data.toolName,
+      reason: result.reason ?? result.suspended?.abandoned ?? "no decision",
+      by: "hook",
+    });
+  }
+  await session.writer.flush();
+  if (input.type === "session.end") {
+    await finishRun(db, {
+      id: run.id,
+      outcome: typeof input.data.outcome === "string" ? input.data.outcome : "completed",
+      reason: typeof input.data.reason === "string" ? input.data.reason : undefined,
+      response: typeof input.data.response === "string" ? input.data.response : undefined,
+    });
+  }
+  // The caller reads an abandoned wait as a deny: no person said yes.
+  const answer: DispatchResult =
+    result.verdict === "suspend" ? { ...result, verdict: "block", reason: `no decision: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
+  return { runId: run.id, seq, result: answer };
+}
+
+type AgentRef = { id: string; name: string };
+
+async function openSession(handle: DbHandle, run: RunRow, agent: AgentRef, input: Pick<SessionEvent, "sessionId" | "source">): Promise<RunSession> {
+  const workspaceDir = path.join(ensureWorkspacesDir(), run.id);
+  mkdirSync(workspaceDir, { recursive: true });
+  return openRunSession({
+    db: handle.db,
+    run,
+    agent,
+    mode: "bridge",
+    waiter: await processApprovalWaiter(handle),
+    // The bridge holds the caller's request while a person decides: its own timeout ends it sooner.
+    holdMs: HOLD_FOR_APPROVAL_MS,
+    workspaceDir,
+    eventFields: { sessionId: input.sessionId, triggerType: input.source },
+  });
+}
+
+/** session.end with its hooks, then the run is finished (and its pending approvals abandoned). */
+async function endSession(db: Db, session: RunSession, end: { outcome: string; reason: string }) {
+  const data = { outcome: end.outcome, reason: end.reason };
+  const seq = await session.writer.record("session.end", data);
+  await session.dispatch({ type: "session.end", data, seq });
+  await session.writer.flush();
+  await finishRun(db, { id: session.runId, outcome: end.outcome, reason: end.reason });
+}
+
+/**
+ * Ends outside sessions that went quiet (Claude Code closed without SessionEnd): each gets its
+ * `session.end` with outcome `timeout`, hooks included, so no run stays "running" forever.
+ */
+export async function expireIdleSessions(handle: DbHandle, idleMs: number): Promise<number> {
+  let ended = 0;
+  for (const run of await listIdleExternalRuns(handle.db, { idleMs })) {
+    const agent = await getAgent(handle.db, { ref: run.agentId });
+    if (!agent) continue;
+    const minutes = Math.round(idleMs / 60_000);
+    const session = await openSession(handle, run, { id: agent.id, name: agent.name }, { sessionId: run.externalSessionId!, source: run.source });
+    await endSession(handle.db, session, { outcome: "timeout", reason: `no event from the session for ${minutes} min` });
+    ended++;
+  }
+  return ended;
+}

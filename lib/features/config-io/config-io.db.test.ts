@@ -1,0 +1,247 @@
+/**
+ * Config import and export through the route handlers: each imported hook stored as the dialect
+ * layer read it, warnings returned with their paths, 422 at the dialect's path for malformed
+ * content, conflicts, trust, audit rows, and the round trip through the export endpoint.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { installDatabase } from "@/db/client";
+import { getAgent } from "@/db/queries/agents";
+import { listAudit } from "@/db/queries/audit";
+import { hookToResource, listHooks } from "@/db/queries/hooks";
+import { listSchedules } from "@/db/queries/schedules";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { callRoute } from "@/test/api-client";
+import { DialectParseError, importConfig, type DialectName } from "@/lib/core/dialects";
+import { readFixture } from "@/lib/core/dialects/fixtures/fixture-files";
+import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
+import * as exportRoute from "@/app/api/v1/config/export/route";
+import * as importRoute from "@/app/api/v1/config/import/route";
+import * as setupRoute from "@/app/api/v1/setup/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+
+let t: TestDatabase;
+let admin: string;
+let operator: string;
+let viewer: string;
+
+const importFile = (body: Record<string, unknown>, token = operator) => callRoute(importRoute.POST, { method: "POST", token, body });
+
+async function exportFile(query: string, token = viewer) {
+  const response = await exportRoute.GET(new Request(`http://localhost/api/v1/config/export${query}`, { headers: { authorization: `Bearer ${token}` } }));
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** Stored hooks with their scopes written by name again, as an importer writes them. */
+async function storedHooks(): Promise<HookSpec[]> {
+  const names = new Map<string, string>();
+  for (const s of await listSchedules(t.db)) names.set(`schedule:${s.id}`, `schedule:${s.name}`);
+  const specs: HookSpec[] = [];
+  for (const row of await listHooks(t.db)) {
+    const { spec } = hookToResource(row);
+    let scope = names.get(spec.scope) ?? spec.scope;
+    if (scope.startsWith("agent:")) scope = `agent:${(await getAgent(t.db, { ref: scope.slice(6) }))!.name}`;
+    specs.push({ ...spec, scope });
+  }
+  return specs;
+}
+
+/** What the dialect layer reads from the content: every hook, schedule hooks included, with defaults. */
+function expectedHooks(dialect: DialectName, content: string, agent?: string): HookSpec[] {
+  const result = importConfig(dialect, content, { agent });
+  return [...result.hooks, ...result.schedules.flatMap((s) => s.hooks ?? [])].map((h) => parseHookSpec(h).data!);
+}
+
+const byKey = (hooks: HookSpec[]) => [...hooks].sort((a, b) => `${a.scope}/${a.id}`.localeCompare(`${b.scope}/${b.id}`));
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
+  const token = async (role: string) => (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: role, role } })).body.token as string;
+  operator = await token("operator");
+  viewer = await token("viewer");
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+describe("POST /api/v1/config/import", () => {
+  const tailored = readFixture("tailored-ai/profiles-and-cron.yaml");
+
+  test("a dry run previews agents, hooks by event and schedules, and writes nothing", async () => {
+    const preview = await importFile({ content: tailored, dry: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      dialect: "tailored-ai",
+      detected: { dialect: "tailored-ai" },
+      dry: true,
+      created: { agents: ["researcher"], hooks: 3, schedules: 1 },
+      schedules: [{ name: "daily-research", agent: "researcher", cron: "0 9 * * *", outcome: "create", hooks: 1 }],
+      requiresAdmin: [],
+    });
+    expect(preview.body.hooks.map((h: { event: string; action: string }) => `${h.event}:${h.action}`)).toEqual(["session.start:tool", "session.end:tool", "session.start:tool"]);
+    expect(await getAgent(t.db, { ref: "researcher" })).toBeUndefined();
+    expect(await listHooks(t.db)).toHaveLength(0);
+  });
+
+  test("Tailored AI profiles and cron: every hook stored as read, the schedule with its own hooks, audit rows", async () => {
+    const created = await importFile({ dialect: "tailored-ai", content: tailored });
+    expect(created.status).toBe(201);
+    expect(created.body.created).toEqual({ agents: ["researcher"], hooks: 3, schedules: 1 });
+    expect(created.body.agents[0]).toMatchObject({ name: "researcher", outcome: "create", id: expect.any(String) });
+    expect(created.body.warnings).toEqual(importConfig("tailored-ai", tailored).warnings);
+    expect(byKey(await storedHooks())).toEqual(byKey(expectedHooks("tailored-ai", tailored)));
+
+    const [schedule] = await listSchedules(t.db);
+    expect(schedule).toMatchObject({ name: "daily-research", cron: "0 9 * * *", prompt: "Research today's AI news", enabled: true });
+    expect(schedule.nextRunAt).toBeInstanceOf(Date);
+    const scheduleHooks = (await listHooks(t.db)).filter((h) => h.scope === `schedule:${schedule.id}`);
+    expect(scheduleHooks.map((h) => h.key)).toEqual(["before-run-1"]);
+
+    const audit = (await listAudit(t.db, { limit: 50 })).filter((a) => a.actor === "token:operator");
+    expect(audit.map((a) => a.action).sort()).toEqual(["agent.create", "hook.create", "hook.create", "hook.create", "schedule.create"]);
+  });
+
+  test("importing again: 409 naming each existing item, unless onConflict skips or updates", async () => {
+    const again = await importFile({ dialect: "tailored-ai", content: tailored });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toMatch(/onConflict "skip".*"update"/);
+    expect(again.body.error.issues.map((i: { path: string }) => i.path)).toEqual(["agents[0].name", "hooks[0].id", "hooks[1].id", "schedules[0].name", "schedules[0].hooks[0].id"]);
+
+    const preview = await importFile({ dialect: "tailored-ai", content: tailored, dry: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body.conflicts).toEqual(again.body.error.issues);
+    expect(preview.body.agents[0].outcome).toBe("conflict");
+
+    const skipped = await importFile({ dialect: "tailored-ai", content: tailored, onConflict: "skip" });
+    expect(skipped.status).toBe(201);
+    expect(skipped.body).toMatchObject({ created: { agents: [], hooks: 0, schedules: 0 }, skipped: { agents: ["researcher"], hooks: 3, schedules: 1 } });
+
+    const changed = tailored.replace("Research today's AI news", "Research this week's AI news");
+    const updated = await importFile({ dialect: "tailored-ai", content: changed, onConflict: "update" });
+    expect(updated.body).toMatchObject({ created: { agents: [], hooks: 0, schedules: 0 }, updated: { agents: ["researcher"], hooks: 3, schedules: 1 } });
+    expect((await listSchedules(t.db))[0].prompt).toBe("Research this week's AI news");
+    // Identical hooks make no new version.
+    expect((await listHooks(t.db)).map((h) => h.version)).toEqual([1, 1, 1]);
+  });
+
+  test("Loom: warnings come back with their paths", async () => {
+    const shop = readFixture("loom/shop.agent.json");
+    const created = await importFile({ dialect: "loom", content: shop });
+    expect(created.status).toBe(201);
+    expect(created.body.warnings).toEqual([{ path: "hooks.onError[0].level", message: expect.stringContaining('"error" ignored') }]);
+    expect(created.body.created).toEqual({ agents: ["shop"], hooks: 4, schedules: 0 });
+    const shopHooks = (await storedHooks()).filter((h) => h.scope === "agent:shop");
+    expect(byKey(shopHooks)).toEqual(byKey(expectedHooks("loom", shop)));
+  });
+
+  test("malformed content is a 422 whose issues carry the dialect's paths", async () => {
+    const broken = JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", timeout: "soon" }] }] } });
+    let expected: string[] = [];
+    try {
+      importConfig("claude-code", broken);
+    } catch (error) {
+      expected = (error as DialectParseError).issues.map((i) => i.path);
+    }
+    expect(expected.length).toBeGreaterThan(0);
+    const bad = await importFile({ dialect: "claude-code", content: broken, agent: "coder" });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe("invalid_config");
+    expect(bad.body.error.issues.map((i: { path: string }) => i.path)).toEqual(expected);
+    expect(bad.body.error.issues[0].path).toMatch(/^hooks\.PreToolUse\[0\]\.hooks\[0\]\./);
+
+    const syntax = await importFile({ dialect: "herdctl", content: "name: x\nhooks:\n  after_run: [\n" });
+    expect(syntax.status).toBe(422);
+    expect(syntax.body.error.issues[0].message).toMatch(/line \d+/);
+
+    const unknown = await importFile({ content: "just some words" });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.issues[0].path).toBe("dialect");
+    expect((await importFile({ dialect: "yaml", content: "x" })).body.error.issues[0].path).toBe("dialect");
+  });
+
+  test("command hooks take an admin: 403 with the hooks named, a preview says so, an admin imports them", async () => {
+    const settings = readFixture("claude-code/settings.json");
+    const refused = await importFile({ dialect: "claude-code", content: settings, agent: "coder" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/Only admins may import what runs code on the server .*hooks\[0\] \(pre-tool-use-1, command\)/);
+    expect(await getAgent(t.db, { ref: "coder" })).toBeUndefined();
+
+    const preview = await importFile({ dialect: "claude-code", content: settings, agent: "coder", dry: true });
+    expect(preview.body.requiresAdmin).toHaveLength(9);
+
+    const created = await importFile({ dialect: "claude-code", content: settings, agent: "coder" }, admin);
+    expect(created.status).toBe(201);
+    // The agent the hooks belong to did not exist: created with defaults, and said so.
+    expect(created.body.agents).toEqual([expect.objectContaining({ name: "coder", implicit: true, outcome: "create" })]);
+    expect(created.body.warnings).toContainEqual({ path: "hooks[0].scope", message: expect.stringMatching(/agent "coder" .* created with default settings/) });
+    const coderHooks = (await storedHooks()).filter((h) => h.scope === "agent:coder");
+    expect(coderHooks).toEqual(expectedHooks("claude-code", settings, "coder"));
+  });
+
+  test("Standard Agents takes {files}; other dialects want text", async () => {
+    const files = { "agents/hooks/message-log.ts": readFixture("standard-agents/message-log.ts.txt") };
+    const preview = await importFile({ dialect: "standard-agents", content: { files }, agent: "shop", dry: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body.hooks.every((h: { action: string }) => h.action === "code")).toBe(true);
+    const wrong = await importFile({ dialect: "loom", content: { files } });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error.issues[0].path).toBe("content");
+  });
+
+  test("a viewer may not import", async () => {
+    expect((await importFile({ content: tailored, dry: true }, viewer)).status).toBe(403);
+  });
+});
+
+describe("GET /api/v1/config/export", () => {
+  test("Hookplane YAML by default, as a download, with the warnings header; re-importing it changes nothing", async () => {
+    const file = await exportFile("");
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="hookplane.yaml"');
+    expect(file.headers.get("content-type")).toMatch(/^application\/yaml/);
+    expect(JSON.parse(file.headers.get("x-hookplane-warnings")!)).toEqual([]);
+    expect(file.text).toMatch(/^hookplane: 1/);
+
+    const before = await storedHooks();
+    const reimported = await importFile({ content: file.text, onConflict: "update" }, admin);
+    expect(reimported.status).toBe(201);
+    expect(reimported.body.dialect).toBe("hookplane");
+    expect(reimported.body.created).toEqual({ agents: [], hooks: 0, schedules: 0 });
+    expect(reimported.body.updated.hooks).toBe(before.length);
+    expect(byKey(await storedHooks())).toEqual(byKey(before));
+    expect((await listHooks(t.db)).every((h) => h.version === 1)).toBe(true);
+  });
+
+  test("a foreign dialect round-trips the agent's hooks through the endpoint", async () => {
+    const file = await exportFile("?dialect=tailored-ai&agent=researcher");
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="config.yaml"');
+    const researcher = (await storedHooks()).filter((h) => h.scope === "agent:researcher" || h.scope.startsWith("schedule:"));
+    expect(byKey(expectedHooks("tailored-ai", file.text))).toEqual(byKey(researcher));
+  });
+
+  test("what a dialect cannot express comes back in X-Hookplane-Warnings (JSON, ASCII)", async () => {
+    const file = await exportFile("?dialect=claude-code&agent=shop");
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="settings.json"');
+    const header = file.headers.get("x-hookplane-warnings")!;
+    expect(header).toMatch(/^[\x20-\x7e]*$/);
+    const warnings = JSON.parse(header);
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(Number(file.headers.get("x-hookplane-warning-count"))).toBeGreaterThanOrEqual(warnings.length);
+    expect(warnings).toContainEqual({ path: "agents", message: expect.stringMatching(/define no agents/) });
+    // shop's approve, webhook and save_json hooks are not command hooks: Claude Code cannot run them.
+    expect(warnings.some((w: { path: string }) => w.path.startsWith("hooks."))).toBe(true);
+  });
+
+  test("a one-agent dialect without an agent is a 422; an unknown agent a 404; JSON on request", async () => {
+    const ambiguous = await exportFile("?dialect=loom");
+    expect(ambiguous.status).toBe(422);
+    expect(JSON.parse(ambiguous.text).error.message).toMatch(/agent option/);
+    expect((await exportFile("?agent=nobody")).status).toBe(404);
+    const json = await exportFile("?format=json&agent=shop");
+    expect(json.headers.get("content-disposition")).toBe('attachment; filename="hookplane.json"');
+    expect(JSON.parse(json.text)).toMatchObject({ hookplane: 1, agents: [{ name: "shop" }] });
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { draftFromSpec, draftIssues, draftToInput, issueFor, unplacedIssues } from "./hook-draft";
+
+describe("hook draft", () => {
+  it("round-trips a spec of every shape through the form's text fields", () => {
+    const specs = [
+      { id: "no-prod", event: "tool.pre", scope: "global", matcher: "write_file", action: { type: "block", reason: "no", denyIf: "/srv/prod" } },
+      { id: "ask", event: "tool.pre", action: { type: "approve", timeoutMs: 60000, onTimeout: "allow", tools: ["shell", "write_*"], message: "ok?" } },
+      { id: "mem", event: "session.start", action: { type: "tool", tool: "memory", args: { action: "read", file: "x.md" }, skipIf: "^$" } },
+      { id: "hook", event: "tool.post", timeoutMs: 2000, onFailure: "continue", action: { type: "webhook", url: "https://x.test", method: "PUT", headers: { a: "b" } } },
+      { id: "end", event: "session.end", onOutcomes: ["failed", "timeout"], when: "metadata.shouldNotify", action: { type: "slack", channel: "C1", tokenSecret: "T" } },
+      { id: "sh", event: "tool.pre", mode: "shadow", enabled: false, action: { type: "command", command: "jq -r .toolName", secrets: ["A_B"], timeoutMs: 5000 } },
+    ];
+    for (const raw of specs) {
+      const spec = hookSpecSchema.parse(raw);
+      expect(hookSpecSchema.parse(draftToInput(draftFromSpec(spec)).input)).toEqual(spec);
+    }
+  });
+
+  it("reports bad JSON, bad numbers and bad regexes at their zod paths", () => {
+    const draft = draftFromSpec(undefined, { scope: "agent:x" });
+    expect(draftIssues(draft)).toMatchObject({ id: expect.any(String) });
+    draft.id = "guard";
+    draft.action = { denyIf: "(unclosed" };
+    expect(Object.keys(draftIssues(draft))).toEqual(["action.denyIf"]);
+    draft.actionType = "tool";
+    draft.action = { tool: "memory", args: "{oops", timeoutMs: "ten" };
+    const issues = draftIssues(draft);
+    expect(issues["action.args"]).toContain("not valid JSON");
+    expect(issues["action.timeoutMs"]).toBeDefined();
+  });
+
+  it("keeps onOutcomes to session.end, and places nested and stray issues", () => {
+    const draft = draftFromSpec({ id: "x", event: "session.end", onOutcomes: ["failed"], action: { type: "log" } });
+    draft.event = "tool.post";
+    expect(draftToInput(draft).input).not.toHaveProperty("onOutcomes");
+    expect(issueFor({ "action.tools[1]": "too short" }, "action.tools")).toBe("[1]: too short");
+    expect(unplacedIssues({ "action.url": "x", "(root)": "y" }, "block")).toEqual([
+      { path: "action.url", message: "x" },
+      { path: "(root)", message: "y" },
+    ]);
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * The hook editor's form state and its way to a spec. Every field is kept as the text the person
+ * typed, so a half-typed number or JSON object is never lost; `draftToInput` turns it into what
+ * `parseHookSpec` validates, and `draftIssues` is that validation keyed by zod path, exactly as the
+ * server reports it.
+ */
+import { issuePath } from "@/lib/platform/api/errors";
+import type { EventName } from "@/lib/core/hooks/events";
+import { parseHookSpec, type HookActionType, type HookSpec } from "@/lib/core/hooks/spec";
+
+export interface HookDraft {
+  id: string;
+  name: string;
+  event: EventName | string;
+  scope: string;
+  enabled: boolean;
+  mode: "enforce" | "shadow";
+  matcher: string;
+  when: string;
+  onOutcomes: string[];
+  timeoutMs: string;
+  onFailure: "" | "block" | "continue";
+  actionType: HookActionType;
+  /** Action fields by name; shared names (message, timeoutMs) keep their text across type changes. */
+  action: Record<string, string>;
+}
+
+type FieldKind = "text" | "textarea" | "number" | "select" | "json" | "list";
+
+export interface ActionFieldDef {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  options?: readonly string[];
+  hint?: string;
+  placeholder?: string;
+}
+
+const actionTimeout = (hint: string): ActionFieldDef => ({ name: "timeoutMs", label: "Action timeout (ms)", kind: "number", hint, placeholder: "default" });
+const notifyFields: ActionFieldDef[] = [
+  { name: "channel", label: "Channel", kind: "text", placeholder: "C0123456789" },
+  { name: "tokenSecret", label: "Token secret", kind: "text", hint: "Name of the secret holding the bot token.", placeholder: "SLACK_BOT_TOKEN" },
+  actionTimeout("Empty uses the hook timeout or the action's default."),
+];
+
+/** The fields of each action type, in hook-model.md's order. */
+export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
+  block: [
+    { name: "reason", label: "Reason", kind: "text", hint: "What the model is told; default \"Blocked by hook\"." },
+    { name: "denyIf", label: "Deny if (regex)", kind: "text", hint: "RE2 regex over the JSON of the tool input; empty blocks every matched call.", placeholder: "/srv/prod" },
+  ],
+  approve: [
+    { name: "timeoutMs", label: "Wait for a decision (ms)", kind: "number", hint: "Default 1800000 (30 minutes).", placeholder: "1800000" },
+    { name: "onTimeout", label: "On timeout", kind: "select", options: ["deny", "allow", "wait"] },
+    { name: "tools", label: "Tools (globs)", kind: "list", hint: "Comma-separated; * and ? wildcards. Empty means every tool.", placeholder: "shell, write_*" },
+    { name: "message", label: "Message", kind: "text", hint: "Shown to the person deciding." },
+  ],
+  context: [{ name: "text", label: "Text", kind: "textarea", hint: "Injected for the model as a system reminder." }],
+  tool: [
+    { name: "tool", label: "Tool", kind: "text", placeholder: "memory" },
+    { name: "args", label: "Arguments (JSON)", kind: "json", hint: "An object; {{template}} values are filled from the event.", placeholder: '{"action": "read", "file": "ctx.md"}' },
+    { name: "skipIf", label: "Skip if (regex)", kind: "text", hint: "RE2 regex over the tool output; a match skips the remaining hooks." },
+    actionTimeout("Empty uses the hook timeout."),
+  ],
+  command: [
+    { name: "command", label: "Command", kind: "textarea", hint: "Runs in a shell with the event JSON on stdin; exit 2 blocks with stderr as the reason." },
+    { name: "secrets", label: "Secrets", kind: "list", hint: "Comma-separated secret names, exposed as environment variables.", placeholder: "GITHUB_TOKEN" },
+    actionTimeout("Default 5000."),
+  ],
+  webhook: [
+    { name: "url", label: "URL", kind: "text", hint: "https (or http to a host on the admin's allow-list). Secrets only in headers or user:${secret:NAME}@ in the URL.", placeholder: "https://hooks.example.com/agent" },
+    { name: "method", label: "Method", kind: "select", options: ["POST", "PUT"] },
+    { name: "headers", label: "Headers (JSON)", kind: "json", hint: "An object of strings; ${secret:NAME} is substituted.", placeholder: '{"Authorization": "Bearer ${secret:HOOK_TOKEN}"}' },
+    actionTimeout("Empty uses the hook timeout or the action's default."),
+  ],
+  slack: notifyFields,
+  discord: notifyFields,
+  log: [{ name: "message", label: "Message", kind: "text", hint: "Optional; {{template}} values are filled from the event." }],
+  save_json: [{ name: "path", label: "Path", kind: "text", hint: "Inside the agent's workspace.", placeholder: "hook-context.json" }],
+  code: [
+    { name: "module", label: "Module", kind: "text", hint: "The id of a defineHook module in the operator's hooks folder." },
+    actionTimeout("Empty uses the hook timeout."),
+  ],
+};
+
+const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure"];
+
+function fieldText(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "object") return JSON.stringify(value, null, 2);
+  return String(value);
+}
+
+export function draftFromSpec(spec: Partial<HookSpec> | undefined, defaults: { scope?: string; event?: string } = {}): HookDraft {
+  const action: Record<string, string> = {};
+  for (const [key, value] of Object.entries(spec?.action ?? {})) if (key !== "type") action[key] = fieldText(value);
+  return {
+    id: spec?.id ?? "",
+    name: spec?.name ?? "",
+    event: spec?.event ?? defaults.event ?? "tool.pre",
+    scope: spec?.scope ?? defaults.scope ?? "global",
+    enabled: spec?.enabled ?? true,
+    mode: spec?.mode ?? "enforce",
+    matcher: spec?.matcher ?? "",
+    when: spec?.when ?? "",
+    onOutcomes: spec?.onOutcomes ?? [],
+    timeoutMs: fieldText(spec?.timeoutMs),
+    onFailure: spec?.onFailure ?? "",
+    actionType: spec?.action?.type ?? "block",
+    action,
+  };
+}
+
+const blankToUndefined = (text: string) => (text.trim() === "" ? undefined : text.trim());
+
+/** A number when the text is one; otherwise the text, so the schema names the field and the problem. */
+function numberOrText(text: string): number | string | undefined {
+  const value = blankToUndefined(text);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : value;
+}
+
+export interface DraftIssue {
+  path: string;
+  message: string;
+}
+
+/** The spec input the draft stands for, plus the fields whose JSON does not parse. */
+export function draftToInput(draft: HookDraft): { input: Record<string, unknown>; jsonIssues: DraftIssue[] } {
+  const jsonIssues: DraftIssue[] = [];
+  const action: Record<string, unknown> = { type: draft.actionType };
+  for (const field of ACTION_FIELDS[draft.actionType]) {
+    const text = draft.action[field.name] ?? "";
+    if (field.kind === "number") action[field.name] = numberOrText(text);
+    else if (field.kind === "list") {
+      const items = text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+      action[field.name] = items.length ? items : undefined;
+    } else if (field.kind === "json") {
+      if (text.trim() === "") continue;
+      try {
+        action[field.name] = JSON.parse(text);
+      } catch (error) {
+        jsonIssues.push({ path: `action.${field.name}`, message: `not valid JSON: ${(error as Error).message}` });
+      }
+    } else if (field.kind === "textarea") action[field.name] = text.trim() === "" ? undefined : text;
+    else action[field.name] = blankToUndefined(text);
+  }
+  const input: Record<string, unknown> = {
+    id: blankToUndefined(draft.id) ?? "",
+    name: blankToUndefined(draft.name),
+    event: draft.event,
+    scope: draft.scope,
+    enabled: draft.enabled,
+    mode: draft.mode,
+    matcher: blankToUndefined(draft.matcher),
+    when: blankToUndefined(draft.when),
+    // Outcomes filter session.end only; kept out elsewhere so switching events does not fail.
+    onOutcomes: draft.event === "session.end" && draft.onOutcomes.length ? draft.onOutcomes : undefined,
+    action,
+    timeoutMs: numberOrText(draft.timeoutMs),
+    onFailure: draft.onFailure || undefined,
+  };
+  for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
+  for (const key of Object.keys(action)) if (action[key] === undefined) delete action[key];
+  return { input, jsonIssues };
+}
+
+/** Every problem of the draft by zod path (`action.denyIf`), first message per path. */
+export function draftIssues(draft: HookDraft): Record<string, string> {
+  const { input, jsonIssues } = draftToInput(draft);
+  const issues: Record<string, string> = {};
+  for (const issue of jsonIssues) issues[issue.path] = issue.message;
+  const parsed = parseHookSpec(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) issues[issuePath(issue.path)] ??= issue.message;
+  }
+  return issues;
+}
+
+/** The message for a field, including issues on its items (`action.tools[0]`). */
+export function issueFor(issues: Record<string, string>, path: string): string | undefined {
+  if (issues[path]) return issues[path];
+  const nested = Object.keys(issues).find((p) => p.startsWith(`${path}[`) || p.startsWith(`${path}.`));
+  return nested ? `${nested.slice(path.length).replace(/^\./, "")}: ${issues[nested]}` : undefined;
+}
+
+/** Issues that no field of the form shows (so the editor can list them at the top). */
+export function unplacedIssues(issues: Record<string, string>, actionType: HookActionType): DraftIssue[] {
+  const placed = [...TOP_LEVEL_FIELDS, "action.type", ...ACTION_FIELDS[actionType].map((f) => `action.${f.name}`)];
+  return Object.entries(issues)
+    .filter(([path]) => !placed.some((p) => path === p || path.startsWith(`${p}[`) || path.startsWith(`${p}.`)))
+    .map(([path, message]) => ({ path, message }));
+}

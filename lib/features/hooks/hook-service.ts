@@ -1,0 +1,214 @@
+/**
+ * Hook mutations with their versions and audit rows: the one path used by the API and the server
+ * actions. Every change to a hook's spec is a new version; reordering changes only positions.
+ */
+import type { Db } from "@/db/client";
+import { audited, type AuditEntry } from "@/db/queries/audit";
+import {
+  createHook,
+  deleteHook,
+  findHookByKey,
+  getHookById,
+  getHookVersion,
+  hookToResource,
+  listHooks,
+  reorderHooks,
+  updateHook,
+  type HookRow,
+} from "@/db/queries/hooks";
+import { ApiError, validationError } from "@/lib/platform/api/errors";
+import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
+import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
+import { actionRunsCode, SHELL_TOOL } from "@/lib/core/hooks/trust";
+import { isUuid, type HookPatch, type ReorderHooksRequest } from "./hook-requests";
+import { resolveHookScope } from "./hook-scope";
+import { specToText } from "./spec-text";
+
+type ActionRef = { type: string; tool?: unknown };
+
+/** Hooks that run code on the server (lib/core/hooks/trust.ts) are an admin's to create, change or delete. */
+export function mayConfigureAction(principal: Pick<Principal, "role">, action: ActionRef): boolean {
+  return !actionRunsCode(action) || roleAtLeast(principal.role, "admin");
+}
+
+/** What an admin-only action is, for the 403 message. */
+export function describeCodeAction(action: ActionRef): string {
+  if (action.type === "command") return "command hooks: they run shell commands on the server";
+  if (action.type === "code") return "code hooks: they run modules from the operator's hooks folder";
+  return `tool hooks that call the ${SHELL_TOOL} tool: they run shell commands on the server`;
+}
+
+function assertMayConfigure(principal: Principal, ...actions: ActionRef[]) {
+  for (const action of actions) {
+    if (!mayConfigureAction(principal, action)) {
+      throw ApiError.forbidden(`Only admins may create or change ${describeCodeAction(action)}. You are ${principal.role}.`);
+    }
+  }
+}
+
+function specOf(row: HookRow): HookSpec {
+  return row.spec as unknown as HookSpec;
+}
+
+export async function findHookOr404(db: Db, id: string) {
+  const row = isUuid(id) ? await getHookById(db, { id }) : undefined;
+  if (!row) throw ApiError.notFound(`Hook "${id}"`);
+  return row;
+}
+
+function keyConflict(spec: HookSpec) {
+  return ApiError.conflict(`A hook with the id "${spec.id}" already exists in scope ${spec.scope}`);
+}
+
+export async function createHookAudited(db: Db, principal: Principal, input: HookSpec) {
+  assertMayConfigure(principal, input.action);
+  return audited(
+    db,
+    { actor: principal.label, action: "hook.create", entityType: "hook" },
+    async (tx) => {
+      const spec = { ...input, scope: await resolveHookScope(tx, input.scope) };
+      if (await findHookByKey(tx, { scope: spec.scope, key: spec.id })) throw keyConflict(spec);
+      const row = await createHook(tx, { spec, actor: principal.label });
+      if (!row) throw keyConflict(spec);
+      return hookToResource(row);
+    },
+    (created) => ({ entityId: created.id, after: created }),
+  );
+}
+
+type Saved = { saved: ReturnType<typeof hookToResource>; entry: AuditEntry | null };
+
+/** Runs `change` (which reads and writes through `tx`) and its audit row, if it made one, in one transaction. */
+async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Promise<Saved>) {
+  const base = { actor: principal.label, action: "hook.update", entityType: "hook" };
+  return (await audited(db, base, change, (result) => result.entry)).saved;
+}
+
+/**
+ * Stores `input` as the next version of `existing`. A spec identical to the current one changes
+ * nothing, makes no version and no audit row.
+ */
+async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object): Promise<Saved> {
+  assertMayConfigure(principal, specOf(existing).action, input.action);
+  // A hook whose agent was deleted can still be edited or disabled as long as its scope stays.
+  const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(tx, input.scope);
+  const spec = { ...input, scope };
+  if (specToText(spec) === specToText(existing.spec)) return { saved: hookToResource(existing), entry: null };
+  if (await findHookByKey(tx, { scope, key: spec.id, exceptId: existing.id })) throw keyConflict(spec);
+  const row = await updateHook(tx, { id: existing.id, spec, actor: principal.label });
+  if (!row) throw keyConflict(spec);
+  const saved = hookToResource(row);
+  const entry = {
+    actor: principal.label,
+    action: auditAction,
+    entityType: "hook",
+    entityId: row.id,
+    before: hookToResource(existing),
+    after: { ...saved, ...note },
+  };
+  return { saved, entry };
+}
+
+/**
+ * The editor's save: the whole hook replaces the current version. `expectedVersion` is the version
+ * the editor was opened on, so a save never silently overwrites someone else's newer change.
+ */
+export async function replaceHookAudited(db: Db, principal: Principal, id: string, spec: HookSpec, options: { expectedVersion?: number } = {}) {
+  return savedAudited(db, principal, async (tx) => {
+    const existing = await findHookOr404(tx, id);
+    if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
+      throw ApiError.conflict(
+        `This hook changed since you opened it (you edited version ${options.expectedVersion}, it is now at version ${existing.version}); reload to see the change`,
+      );
+    }
+    return saveNextVersion(tx, principal, existing, spec, "hook.update");
+  });
+}
+
+/** PATCH: the given fields over the current version (`null` clears one), validated as a whole. */
+export async function patchHookAudited(db: Db, principal: Principal, id: string, patch: HookPatch) {
+  return savedAudited(db, principal, async (tx) => {
+    const existing = await findHookOr404(tx, id);
+    const merged: Record<string, unknown> = { ...existing.spec };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    const parsed = parseHookSpec(merged);
+    if (!parsed.success) throw validationError(parsed.error);
+    return saveNextVersion(tx, principal, existing, parsed.data, "hook.update");
+  });
+}
+
+export async function setHookEnabledAudited(db: Db, principal: Principal, id: string, enabled: boolean) {
+  return patchHookAudited(db, principal, id, { enabled });
+}
+
+/** Makes an old version current again, as a new version (history is never rewritten). */
+export async function restoreHookVersionAudited(db: Db, principal: Principal, id: string, version: number) {
+  return savedAudited(db, principal, async (tx) => {
+    const existing = await findHookOr404(tx, id);
+    const stored = await getHookVersion(tx, { hookId: existing.id, version });
+    if (!stored) throw ApiError.notFound(`Version ${version} of hook "${existing.key}"`);
+    const parsed = parseHookSpec(stored.spec);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ApiError(422, "validation_failed", `Version ${version} is no longer a valid hook (${issue.path.join(".")}: ${issue.message}); edit the hook instead`);
+    }
+    return saveNextVersion(tx, principal, existing, parsed.data, "hook.restore", { restoredFrom: version });
+  });
+}
+
+export async function deleteHookAudited(db: Db, principal: Principal, id: string) {
+  await audited(
+    db,
+    { actor: principal.label, action: "hook.delete", entityType: "hook" },
+    async (tx) => {
+      const existing = await findHookOr404(tx, id);
+      assertMayConfigure(principal, specOf(existing).action);
+      await deleteHook(tx, { id: existing.id });
+      return existing;
+    },
+    (existing) => ({ entityId: existing.id, before: hookToResource(existing) }),
+  );
+}
+
+/** Sets the execution order of one scope; `ids` must name every hook of the scope once. */
+export async function reorderHooksAudited(db: Db, principal: Principal, request: ReorderHooksRequest) {
+  return audited(
+    db,
+    { actor: principal.label, action: "hook.reorder", entityType: "hook_scope" },
+    async (tx) => {
+      const scope = await resolveHookScope(tx, request.scope);
+      const result = await reorderHooks(tx, { scope, ids: request.ids });
+      if (!result.ok) {
+        throw ApiError.conflict(
+          `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (GET /api/v1/hooks?scope=${scope}), and try again`,
+        );
+      }
+      return { scope, result, items: (await listHooks(tx, { scope })).map(hookToResource) };
+    },
+    ({ scope, result }) => ({ entityId: scope, before: result.beforeKeys, after: result.afterKeys }),
+  ).then(({ scope, items }) => ({ scope, items }));
+}
+
+/**
+ * Moves a hook one step up or down among `visibleIds` (the hooks the person sees, in order, e.g.
+ * with an event filter on), so the step is the one they see even when hidden hooks sit between.
+ */
+export async function moveHookAudited(
+  db: Db,
+  principal: Principal,
+  params: { id: string; direction: "up" | "down"; visibleIds?: string[] },
+) {
+  const hook = await findHookOr404(db, params.id);
+  const order = (await listHooks(db, { scope: hook.scope })).map((h) => h.id);
+  const visible = (params.visibleIds ?? order).filter((id) => order.includes(id));
+  const neighbour = visible[visible.indexOf(hook.id) + (params.direction === "up" ? -1 : 1)];
+  if (!neighbour || !visible.includes(hook.id)) return { scope: hook.scope, moved: false };
+  const ids = order.filter((id) => id !== hook.id);
+  const at = ids.indexOf(neighbour) + (params.direction === "up" ? 0 : 1);
+  ids.splice(at, 0, hook.id);
+  await reorderHooksAudited(db, principal, { scope: hook.scope, ids });
+  return { scope: hook.scope, moved: true };
+}

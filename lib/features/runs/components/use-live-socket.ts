@@ -1,0 +1,54 @@
+"use client";
+
+/**
+ * One WebSocket to /api/ws per hook user, re-opened with backoff. `onOpen` re-subscribes, so a
+ * run stream resumes from the last seq it saw (`after`): no gap and no duplicate on reconnect.
+ */
+import { useEffect, useRef, useState } from "react";
+import { parseServerMessage, type ClientMessage, type ServerMessage } from "@/lib/platform/stream/protocol";
+
+export type SocketState = "connecting" | "open" | "closed";
+
+export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => void, onMessage: (msg: ServerMessage) => void) {
+  const [state, setState] = useState<SocketState>("connecting");
+  const handlers = useRef({ onOpen, onMessage });
+  handlers.current = { onOpen, onMessage };
+
+  useEffect(() => {
+    let socket: WebSocket | undefined;
+    let retry = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let disposed = false;
+    const connect = () => {
+      setState("connecting");
+      const protocol = location.protocol === "https:" ? "wss:" : "ws:";
+      socket = new WebSocket(`${protocol}//${location.host}/api/ws`);
+      socket.onopen = () => {
+        retry = 0;
+        setState("open");
+        handlers.current.onOpen((msg) => socket?.send(JSON.stringify(msg)));
+      };
+      socket.onmessage = (event) => {
+        // A frame this client does not understand is ignored.
+        const message = parseServerMessage(String(event.data));
+        if (message) handlers.current.onMessage(message);
+      };
+      socket.onclose = (event) => {
+        setState("closed");
+        // 4401: the session was signed out, revoked or removed; reconnecting would only be refused.
+        if (disposed || event.code === 4401) return;
+        // 4403: the user's role changed; come back at once with the new one.
+        if (event.code === 4403) retry = 0;
+        timer = setTimeout(connect, Math.min(10_000, 500 * 2 ** retry++));
+      };
+    };
+    connect();
+    return () => {
+      disposed = true;
+      clearTimeout(timer);
+      socket?.close();
+    };
+  }, []);
+
+  return state;
+}

@@ -1,0 +1,279 @@
+/**
+ * Durable runs on pg-boss. A job is a wake-up for a run id; the durable state is the run row and
+ * its checkpoint, and a lease on that row (renewed by heartbeat) makes sure one worker executes a
+ * run at a time. A sweeper hands runs whose worker died, parked runs whose approval was settled or
+ * timed out, and cancelled parked runs back to the queue, so nothing waits on a lost process.
+ * Embedded, pg-boss runs on PGlite through its executeSql adapter; on PostgreSQL any number of
+ * processes can work the same queue.
+ *
+ * The queue holds at most one waiting wake-up per run: the queue's `short` policy with the run id
+ * as singleton key lets one job per key be `created` however many are `active`, so a run waiting
+ * for a slot is never queued twice, while a wake-up sent during its execution (a decision, a
+ * cancel) still gets in. Each worker fetches as many jobs as it has free slots, and completes a job
+ * only once it has claimed the job's run (or found it needs no work here); a process that dies in
+ * between leaves an active job behind and an unclaimed run, which the sweeper wakes again.
+ */
+import { randomUUID } from "node:crypto";
+import PgBoss from "pg-boss";
+import type { DbHandle } from "@/db/client";
+import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
+import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
+import { LoopInterrupted } from "@/lib/core/agent/loop";
+import { expireIdleSessions } from "@/lib/features/bridge/session-ingest";
+import { logger } from "@/lib/platform/logger";
+import { startApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
+import { executeRun } from "@/lib/features/runs/run-executor";
+import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
+import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
+import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
+import { createWakeSignal } from "./wake-signal";
+
+export const RUN_QUEUE = "hookplane-run";
+/** How long a step in flight may go on after a shutdown began (the process itself has 10 s). */
+const STEP_GRACE_MS = 8_000;
+const IDLE_CHECK_MS = 60_000;
+const WAKE_CHANNEL = "hp_worker_wake";
+const CANCEL_CHANNEL = "hp_run_cancel";
+/** How often an idle worker looks at the queue without a NOTIFY (one lost on a reconnect, say). */
+const POLL_MS = 500;
+/**
+ * A wake-up job only lives from fetch to claim (milliseconds); one still active after this was
+ * fetched by a process that died, and pg-boss's maintenance ends it (the sweeper has long since
+ * woken its run again).
+ */
+const QUEUE_OPTIONS = { policy: "short", retryLimit: 0, expireInSeconds: 15 * 60 } as const;
+
+interface WakeUp {
+  runId: string;
+}
+
+export interface RunQueueOptions {
+  /** Runs this process executes at once; 0 = enqueue only. */
+  concurrency: number;
+  leaseMs?: number;
+  sweepMs?: number;
+  approvalHoldMs?: number;
+  workspacesDir?: string;
+}
+
+export interface RunQueue {
+  enqueue(runId: string): Promise<void>;
+  /** Asks whichever process runs it to stop; a parked or queued run is ended by a worker. */
+  cancel(runId: string): Promise<void>;
+  /** Runs executing in this process. */
+  readonly active: number;
+  stop(): Promise<void>;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && process.env[name] !== "" && process.env[name] !== undefined ? value : fallback;
+}
+
+export async function startRunQueue(handle: DbHandle, options: RunQueueOptions): Promise<RunQueue> {
+  const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
+  const sweepMs = options.sweepMs ?? envNumber("HOOKPLANE_SWEEP_MS", 2_000);
+  const approvalHoldMs = options.approvalHoldMs ?? envNumber("HOOKPLANE_APPROVAL_HOLD_MS", 30_000);
+  const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
+  const db = handle.db;
+
+  // A completed wake-up is worth nothing: archived after an hour (not pg-boss's 12), the job table
+  // the sweeper scans for wake-ups on the way stays small.
+  const bossOptions = { supervise: true, schedule: false, archiveCompletedAfterSeconds: 3600 };
+  const boss =
+    handle.kind === "pglite"
+      ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, ...bossOptions })
+      : new PgBoss({ connectionString: handle.url, max: 3, ...bossOptions });
+  boss.on("error", (error) => logger.warn({ err: error }, "pg-boss error"));
+  await boss.start();
+  const existing = await boss.getQueue(RUN_QUEUE);
+  if (!existing) {
+    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, ...QUEUE_OPTIONS }).catch(() => {});
+  } else if (existing.policy !== QUEUE_OPTIONS.policy || existing.expireInSeconds !== QUEUE_OPTIONS.expireInSeconds) {
+    // A database from before the one-wake-up-per-run policy: its queue was `standard`.
+    await boss.updateQueue(RUN_QUEUE, { name: RUN_QUEUE, ...QUEUE_OPTIONS });
+  }
+  // The embedded database belongs to this process alone: any claim in it died with the last one.
+  if (handle.kind === "pglite") await releaseAllLeases(db);
+
+  const waiter = await startApprovalWaiter(handle);
+  const stopKillSwitch = await watchKillSwitch(db);
+  /** Runs this process has claimed and executes. */
+  const running = new Map<string, AbortController>();
+  /** Runs whose wake-up this process fetched and is claiming: they hold a slot already. */
+  const claiming = new Set<string>();
+  const wake = createWakeSignal();
+  let stopping = false;
+
+  const enqueue = async (runId: string) => {
+    const jobId = await boss.send(RUN_QUEUE, { runId } satisfies WakeUp, { singletonKey: runId });
+    // No job: the run already has a wake-up waiting, and whoever takes that one looks at it anew.
+    if (jobId) await handle.notify(WAKE_CHANNEL, "1");
+  };
+
+  const complete = (jobId: string) =>
+    boss.complete(RUN_QUEUE, jobId).catch((error) => logger.warn({ err: error, jobId }, "could not complete a run wake-up"));
+
+  const execute = async (runId: string, controller: AbortController) => {
+    try {
+      const result = await executeRun({ db, waiter, workspacesDir, approvalHoldMs }, runId, controller);
+      logger.info({ runId, result }, "run step done");
+    } catch (error) {
+      logger.error({ err: error, runId }, "run execution failed");
+    } finally {
+      running.delete(runId);
+      await releaseRun(db, { id: runId, owner }).catch(() => {});
+      wake.notify();
+    }
+  };
+
+  const take = async (job: { id: string; data: WakeUp }) => {
+    const { runId } = job.data;
+    if (running.has(runId) || claiming.has(runId)) {
+      // This process has the run already. Whatever the wake-up was for is in the database (a
+      // settled approval, a cancel flag): the execution sees it, or, if the run parks first, the
+      // sweeper does.
+      await complete(job.id);
+      return;
+    }
+    claiming.add(runId);
+    let claimed: Awaited<ReturnType<typeof claimRun>>;
+    try {
+      claimed = await claimRun(db, { id: runId, owner, ttlMs: leaseMs });
+    } catch (error) {
+      // The job stays active and the run unclaimed: the sweeper wakes it once the job is stale.
+      logger.warn({ err: error, runId }, "could not claim a run");
+      claiming.delete(runId);
+      wake.notify();
+      return;
+    }
+    claiming.delete(runId);
+    if (!claimed) {
+      // Finished, or held by another live worker: this wake-up has nothing to do here.
+      await complete(job.id);
+      wake.notify();
+      return;
+    }
+    const controller = new AbortController();
+    running.set(runId, controller);
+    // The lease carries the run from here on, so the wake-up is done.
+    await complete(job.id);
+    if (stopping) {
+      // Claimed just as the process began to stop: hand the run straight back to the queue.
+      await releaseRun(db, { id: runId, owner }).catch(() => {});
+      await enqueue(runId).catch(() => {});
+      running.delete(runId);
+      return;
+    }
+    await execute(runId, controller);
+  };
+
+  /** Fetches as many wake-ups as there are free slots, whenever a slot frees or a NOTIFY comes. */
+  const pump = async () => {
+    while (!stopping) {
+      const free = options.concurrency - running.size - claiming.size;
+      if (free <= 0) {
+        await wake.wait(POLL_MS);
+        continue;
+      }
+      const jobs = await boss.fetch<WakeUp>(RUN_QUEUE, { batchSize: free }).catch((error) => {
+        logger.warn({ err: error }, "could not fetch run wake-ups");
+        return [];
+      });
+      if (stopping) {
+        // Fetched as the process stops: a fresh wake-up for each, for another worker to take.
+        for (const job of jobs) {
+          await enqueue(job.data.runId).catch(() => {});
+          await complete(job.id);
+        }
+        break;
+      }
+      for (const job of jobs) void take(job).catch((error) => logger.error({ err: error, jobId: job.id }, "run wake-up failed"));
+      // A short batch means the queue is drained: sleep until a NOTIFY, a free slot or the poll.
+      if (jobs.length < free) await wake.wait(POLL_MS);
+    }
+  };
+  const pumping = options.concurrency > 0 ? pump() : Promise.resolve();
+
+  const unlistenWake = await handle.listen(WAKE_CHANNEL, () => wake.notify());
+  const unlistenCancel = await handle.listen(CANCEL_CHANNEL, (runId) => running.get(runId)?.abort());
+
+  const heartbeat = setInterval(async () => {
+    try {
+      const ids = [...running.keys()];
+      const kept = new Set(await renewLeases(db, { owner, ids, ttlMs: leaseMs }));
+      for (const id of ids) if (!kept.has(id)) running.get(id)?.abort(new LoopInterrupted("lost the run's lease"));
+    } catch (error) {
+      logger.warn({ err: error }, "lease heartbeat failed");
+    }
+  }, Math.max(200, Math.floor(leaseMs / 3)));
+
+  let sweeping = false;
+  // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
+  const sessionIdleMs = envNumber("HOOKPLANE_SESSION_IDLE_MS", 6 * 3600_000);
+  let lastIdleCheck = 0;
+  const sweeper = setInterval(async () => {
+    if (sweeping || stopping) return;
+    sweeping = true;
+    try {
+      for (const approval of await listExpiredApprovals(db)) {
+        await settleApproval(db, {
+          id: approval.id,
+          status: "timed_out",
+          decidedVia: "timeout",
+          reason: `no decision in time; onTimeout ${approval.onTimeout}`,
+        });
+      }
+      await fireDueSchedules(db, enqueue);
+      if (Date.now() - lastIdleCheck >= IDLE_CHECK_MS) {
+        lastIdleCheck = Date.now();
+        await expireIdleSessions(handle, sessionIdleMs);
+      }
+      const orphaned = await listOrphanedRuns(db, {
+        queue: RUN_QUEUE,
+        queuedOlderThanMs: Math.max(5_000, sweepMs * 3),
+        fetchedOlderThanMs: leaseMs,
+      });
+      for (const runId of orphaned) {
+        if (!running.has(runId) && !claiming.has(runId)) await enqueue(runId);
+      }
+    } catch (error) {
+      logger.warn({ err: error }, "run sweeper failed");
+    } finally {
+      sweeping = false;
+    }
+  }, sweepMs);
+
+  return {
+    enqueue,
+    async cancel(runId) {
+      await handle.notify(CANCEL_CHANNEL, runId);
+      await enqueue(runId);
+    },
+    get active() {
+      return running.size;
+    },
+    async stop() {
+      stopping = true;
+      wake.notify();
+      await pumping;
+      clearInterval(heartbeat);
+      clearInterval(sweeper);
+      stopKillSwitch();
+      // Interrupted runs keep their checkpoint and are resumed by the next worker.
+      // Steps in flight may finish within the grace period (and are recorded once); what still
+      // runs when it ends is cut short and reported as interrupted on resume.
+      const hardStop = new AbortController();
+      const grace = setTimeout(() => hardStop.abort(), STEP_GRACE_MS);
+      for (const controller of running.values()) controller.abort(new LoopInterrupted("worker shutting down", { hardStop: hardStop.signal }));
+      const deadline = Date.now() + 10_000;
+      while (running.size + claiming.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      clearTimeout(grace);
+      await unlistenWake().catch(() => {});
+      await unlistenCancel().catch(() => {});
+      await waiter.stop().catch(() => {});
+      await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
+    },
+  };
+}

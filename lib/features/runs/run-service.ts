@@ -1,0 +1,119 @@
+/**
+ * Starting, cancelling and deciding: the rules shared by the API, the server actions and the
+ * dashboard. Each is thin over the query modules and the run queue.
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { getApproval, settleApproval } from "@/db/queries/approvals";
+import { audited } from "@/db/queries/audit";
+import { requestCancel } from "@/db/queries/run-leases";
+import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
+import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { codeHookIdsSchema } from "@/lib/core/agent/agent-spec";
+import { ApiError } from "@/lib/platform/api/errors";
+import { uuidSchema } from "@/lib/platform/api/safe-input";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+
+export const startRunSchema = z.object({
+  agent: z.string().min(1, "name the agent (id or name)"),
+  prompt: z.string().min(1, "give the run a prompt").max(100_000),
+  /**
+   * Standard Agents' prompt-level hook list: the operator code hooks for this run, overriding the
+   * agent's `codeHooks`. Left out, the agent's apply; `[]` runs none.
+   */
+  codeHooks: codeHookIdsSchema.optional(),
+});
+
+export const decisionSchema = z.object({
+  decision: z.enum(["approve", "deny"]),
+  reason: z.string().max(2000).optional(),
+});
+
+function startOfUtcDay(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+export async function startRun(
+  db: Db,
+  principal: Principal,
+  input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string },
+) {
+  const agent = await findAgentOr404(db, input.agent);
+  // The run's own list overrides the agent's: choosing it (even `[]`) is an admin's call, unless it is the agent's own list.
+  if (input.codeHooks !== undefined) assertMaySetCodeHooks(principal, agent.codeHooks, input.codeHooks, "a run's");
+  if (agent.dailyBudgetUsd !== null && agent.dailyBudgetUsd !== undefined) {
+    const spent = await agentSpendSince(db, { agentId: agent.id, since: startOfUtcDay() });
+    if (spent >= agent.dailyBudgetUsd) {
+      throw new ApiError(
+        409,
+        "daily_budget_exceeded",
+        `${agent.name} has spent $${spent.toFixed(4)} today, reaching its daily budget of $${agent.dailyBudgetUsd}; no new runs until 00:00 UTC`,
+      );
+    }
+  }
+  const run = await createRun(db, {
+    agentId: agent.id,
+    prompt: input.prompt,
+    source: input.source ?? (principal.kind === "token" ? "api" : "dashboard"),
+    createdBy: principal.label,
+    scheduleId: input.scheduleId,
+    ...(input.codeHooks !== undefined && { codeHooks: input.codeHooks }),
+  });
+  await getRunQueue().enqueue(run.id);
+  return run;
+}
+
+export async function findRunOr404(db: Db, id: string) {
+  const run = uuidSchema.safeParse(id).success ? await getRun(db, { id }) : undefined;
+  if (!run) throw ApiError.notFound(`Run "${id}"`);
+  return run;
+}
+
+export async function cancelRun(db: Db, principal: Principal, id: string) {
+  const run = await audited(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id }, async (tx) => {
+    const run = await findRunOr404(tx, id);
+    if (run.status === "finished" || !(await requestCancel(tx, { id }))) throw ApiError.conflict(`Run already finished (${run.outcome})`);
+    return run;
+  });
+  // An outside session (the Claude Code bridge) has no worker: its next event sees the flag.
+  if (!run.externalSessionId) await getRunQueue().cancel(id);
+  return runToApi({ ...run, cancelRequested: true });
+}
+
+export async function decideApproval(
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: z.infer<typeof decisionSchema> & { via: string },
+) {
+  const existing = uuidSchema.safeParse(id).success ? await getApproval(db, { id }) : undefined;
+  if (!existing) throw ApiError.notFound(`Approval "${id}"`);
+  const settled = await audited(
+    db,
+    { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
+    async (tx) => {
+      const settled = await settleApproval(tx, {
+        id,
+        status: input.decision === "approve" ? "approved" : "denied",
+        decidedBy: principal.label,
+        decidedVia: input.via,
+        reason: input.reason,
+      });
+      if (!settled) {
+        const now = (await getApproval(tx, { id })) ?? existing;
+        if (now.status === "abandoned") {
+          throw ApiError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
+        }
+        throw ApiError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
+      }
+      return settled;
+    },
+    (settled) => ({ after: settled }),
+  );
+  // A parked run resumes now; a held one (and an outside session's held request: no worker runs
+  // those) is woken by the NOTIFY of settleApproval.
+  const run = await getRun(db, { id: settled.runId });
+  if (!run?.externalSessionId) await getRunQueue().enqueue(settled.runId);
+  return { ...settled, agentName: existing.agentName, agentId: existing.agentId };
+}

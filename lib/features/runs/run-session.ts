@@ -1,0 +1,149 @@
+/**
+ * One run session: what a run needs to be recorded and governed, built in one place for the
+ * worker's executor and the Claude Code bridge alike. It owns the run's recorder (events, ledger,
+ * totals, checkpoint), its tools, its approval port and its hook runtime, and it is where
+ * approval.requested / approval.settled are recorded and dispatched to their hooks.
+ */
+import type { Db } from "@/db/client";
+import { getApproval, settleApproval } from "@/db/queries/approvals";
+import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
+import type { RunRow } from "@/db/queries/runs";
+import type { HookEvent } from "@/lib/core/hooks/event";
+import type { EventName } from "@/lib/core/hooks/events";
+import type { DispatchResult, RuntimeHook, SuspendPoint } from "@/lib/core/hooks/runtime-types";
+import { createToolRegistry } from "@/lib/features/tools/tool-registry";
+import type { ToolRegistry } from "@/lib/core/agent/tool-types";
+import { createDbApprovalPort, type ApprovalAnnouncement } from "../approvals/approval-port";
+import type { ApprovalWaiter } from "../approvals/approval-waiter";
+import { createRunHookRuntime, ledgerRows } from "./hook-runtime-factory";
+import { createRunEventWriter, type RunEventWriter } from "./run-event-writer";
+import { loadRunHooks } from "./run-hooks";
+
+export interface RunSessionParams {
+  db: Db;
+  run: RunRow;
+  agent: { id: string; name: string };
+  /** `worker`: this process holds the run's lease; `bridge`: one HTTP request of an outside session. */
+  mode: "worker" | "bridge";
+  waiter: ApprovalWaiter;
+  /** How long a caller waits for a person in memory: a worker then suspends the run; the bridge then abandons. */
+  holdMs: number;
+  workspaceDir: string;
+  /** Fields every hook event of this run carries besides ids and data. */
+  eventFields?: Pick<HookEvent, "sessionId" | "scheduleId" | "triggerType">;
+  /** Template variables of the entry point; session.end adds the response. */
+  vars?: Record<string, string>;
+  /** The agent's metadata file as last read (herdctl), for hooks' `when`. */
+  metadata?: () => Record<string, unknown> | undefined;
+}
+
+export interface DispatchRequest {
+  type: EventName;
+  data: Record<string, unknown>;
+  /** The recorded event's seq (the ledger rows point at it). */
+  seq?: number;
+}
+
+export interface DispatchControl {
+  signal?: AbortSignal;
+  resume?: SuspendPoint;
+  abandon?: string;
+}
+
+export interface RunSession {
+  readonly runId: string;
+  readonly writer: RunEventWriter;
+  readonly tools: ToolRegistry;
+  readonly hooks: RuntimeHook[];
+  dispatch(request: DispatchRequest, control?: DispatchControl): Promise<DispatchResult>;
+}
+
+export async function openRunSession(params: RunSessionParams): Promise<RunSession> {
+  const { db, run, agent } = params;
+  const writer = createRunEventWriter(db, {
+    runId: run.id,
+    mode: params.mode === "worker" ? "owner" : "shared",
+    lastSeq: run.lastSeq,
+    totals: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, cachedTokens: run.cachedTokens, costUsd: run.costUsd },
+    toolsUsed: run.toolsUsed,
+    blocked: run.blocked,
+  });
+  const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
+  const tools = createToolRegistry({
+    workspaceDir: params.workspaceDir,
+    memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
+    allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
+  });
+
+  /** approval.* events: recorded, then their hooks run (they cannot block, and nobody waits on them). */
+  const announce = async (type: ApprovalAnnouncement, data: Record<string, unknown>) => {
+    const seq = await writer.record(type, data);
+    await dispatch({ type, data, seq });
+  };
+
+  const approvals = createDbApprovalPort({
+    db,
+    waiter: params.waiter,
+    holdMs: params.holdMs,
+    whenCallerLeaves: params.mode === "worker" ? "suspend" : "abandon",
+    announce,
+  });
+  const runtime = createRunHookRuntime({
+    db,
+    approvals,
+    tools,
+    ledger: (entries, event) => writer.ledger(ledgerRows(entries, event, event.seq)),
+  });
+
+  const hookEvent = (request: DispatchRequest): HookEvent => {
+    const vars =
+      request.type === "session.end" && typeof request.data.response === "string"
+        ? { ...(params.vars ?? {}), response: request.data.response }
+        : params.vars;
+    return {
+      type: request.type,
+      runId: run.id,
+      agentId: agent.id,
+      agentName: agent.name,
+      ts: Date.now(),
+      seq: request.seq,
+      data: request.data,
+      metadata: params.metadata?.() ?? (request.data.metadata as Record<string, unknown> | undefined),
+      workspaceDir: params.workspaceDir,
+      ...params.eventFields,
+      ...(vars && { vars }),
+    };
+  };
+
+  async function dispatch(request: DispatchRequest, control: DispatchControl = {}): Promise<DispatchResult> {
+    const result = await runtime.dispatch(hooks, hookEvent(request), control);
+    const abandoned = result.suspended?.abandoned;
+    if (control.abandon !== undefined && abandoned !== undefined && result.suspended) {
+      // The run ends while a person was asked: the question is withdrawn now, and said so.
+      const row = await settleApproval(db, {
+        id: result.suspended.approvalId,
+        status: "abandoned",
+        decidedVia: "abandoned",
+        reason: abandoned,
+      }).catch(() => undefined);
+      // Already decided a moment before (the run ended first): the decision stands as it was.
+      const current = row ? await getApproval(db, { id: row.id }).catch(() => undefined) : undefined;
+      if (current) {
+        await announce("approval.settled", {
+          approvalId: current.id,
+          toolCallId: current.toolCallId,
+          toolName: current.toolName,
+          toolInput: current.toolInput,
+          hookId: current.hookKey,
+          status: current.status,
+          decision: "deny",
+          reason: current.reason ?? abandoned,
+          timedOut: false,
+        });
+      }
+    }
+    return result;
+  }
+
+  return { runId: run.id, writer, tools, hooks, dispatch };
+}

@@ -1,0 +1,204 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { getApproval, listApprovals } from "@/db/queries/approvals";
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
+import { callRoute } from "@/test/api-client";
+import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { cancelRun, startRun } from "./run-service";
+import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+
+let h: RunHarness;
+let operatorToken: string;
+
+beforeAll(async () => {
+  // These runs use the shell tool: running code is on (an admin's agents, through the sandbox).
+  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
+  h = await createRunHarness();
+  await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
+  operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+});
+afterAll(async () => {
+  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  await h.close();
+});
+
+const shellTurn = (command: string) => ({ text: "running a command", toolCalls: [{ name: "shell", input: { command } }], usage: { inputTokens: 100, outputTokens: 20 } });
+
+test("a tool.pre guard blocks a shell call: the command never runs and the model is told why", async () => {
+  const agent = await addAgent(
+    h.t,
+    { name: "guarded", tools: ["shell"], script: [shellTurn("touch blocked-marker"), { text: "ok, I will not", usage: { inputTokens: 150, outputTokens: 10 } }] },
+    [{ id: "no-marker", event: "tool.pre", matcher: "shell", action: { type: "block", reason: "markers are forbidden", denyIf: "marker" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "make a marker" });
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(done.response).toBe("ok, I will not");
+  expect(done.blocked).toBe(true);
+  expect(done.toolsUsed).toEqual(["shell"]);
+  expect(existsSync(path.join(h.workspacesDir, run.id, "blocked-marker"))).toBe(false);
+
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  const reminders = events.filter((e) => e.type === "loop.reminders").map((e) => JSON.stringify(e.data));
+  expect(reminders.join(" ")).toContain("markers are forbidden");
+  // Cost: 250 input + 30 output tokens of `scripted` at $1/$2 per million.
+  expect(done.costUsd).toBeCloseTo((250 * 1 + 30 * 2) / 1e6, 12);
+  const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
+  const blocked = ledger.find((l) => l.hookKey === "no-marker" && l.verdict === "block");
+  expect(blocked?.reason).toContain("markers are forbidden");
+  expect(events.find((e) => e.seq === blocked?.eventSeq)?.type).toBe("tool.pre");
+});
+
+test("an approval approved through the API lets the tool run, with who decided recorded", async () => {
+  const agent = await addAgent(
+    h.t,
+    { name: "asks-first", tools: ["shell"], script: [shellTurn("touch approved-marker"), { text: "done" }] },
+    [{ id: "ask", event: "tool.pre", matcher: "shell", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
+  await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval");
+  const [pending] = await listApprovals(h.t.db, { status: "pending", limit: 10 });
+  expect(pending.runId).toBe(run.id);
+  expect(pending.toolName).toBe("shell");
+
+  const decided = await callRoute(decisionRoute.POST, {
+    method: "POST",
+    token: operatorToken,
+    params: { id: pending.id },
+    body: { decision: "approve", reason: "looks safe" },
+  });
+  expect(decided.status).toBe(200);
+  expect(decided.body).toMatchObject({ status: "approved", decidedBy: "token:ops", decidedVia: "api", reason: "looks safe" });
+  const again = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "deny" } });
+  expect(again.status).toBe(409);
+
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(existsSync(path.join(h.workspacesDir, run.id, "approved-marker"))).toBe(true);
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  const types = events.map((e) => e.type);
+  expect(types.indexOf("approval.requested")).toBeLessThan(types.indexOf("approval.settled"));
+  expect(types.indexOf("approval.settled")).toBeLessThan(types.indexOf("tool.post"));
+});
+
+test("an approval nobody answers times out under its policy, recorded as a timeout", async () => {
+  const agent = await addAgent(
+    h.t,
+    { name: "times-out", tools: ["shell"], script: [shellTurn("touch late-marker"), { text: "gave up" }] },
+    [{ id: "slow-ask", event: "tool.pre", action: { type: "approve", timeoutMs: 400, onTimeout: "deny" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(existsSync(path.join(h.workspacesDir, run.id, "late-marker"))).toBe(false);
+  const [approval] = (await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.runId === run.id);
+  expect(approval.status).toBe("timed_out");
+  expect(approval.decidedBy).toBeNull();
+  const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
+  expect(ledger.find((l) => l.hookKey === "slow-ask")?.approval).toMatchObject({ timedOut: true, decision: "deny" });
+  expectWellFormedStream(await runEvents(h.t, run.id));
+});
+
+test("a run over its budget stops with outcome budget", async () => {
+  const agent = await addAgent(h.t, {
+    name: "spender",
+    tools: ["shell"],
+    budgetUsd: 0.001,
+    script: [shellTurn("true"), shellTurn("true"), { text: "never reached" }].map((turn) => ({ ...turn, usage: { inputTokens: 1_000, outputTokens: 1_000 } })),
+  });
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "spend" });
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("budget");
+  expect(done.costUsd).toBeGreaterThan(0.001);
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  expect(events.at(-1)?.data).toMatchObject({ outcome: "budget" });
+});
+
+test("a daily budget stops new runs with a clear reason", async () => {
+  const agent = await addAgent(h.t, { name: "daily-capped", dailyBudgetUsd: 0.0000001, script: [{ text: "hi", usage: { inputTokens: 1000, outputTokens: 1000 } }] });
+  const first = await startRun(h.t.db, operator, { agent: agent.name, prompt: "one" });
+  await waitForRun(h.t, first.id, (r) => r.status === "finished");
+  await expect(startRun(h.t.db, operator, { agent: agent.name, prompt: "two" })).rejects.toMatchObject({
+    status: 409,
+    message: expect.stringContaining("daily budget"),
+  });
+});
+
+test("cancelling a run mid-tool ends it as cancelled, session.end once", async () => {
+  const agent = await addAgent(h.t, { name: "sleeper", tools: ["shell"], script: [shellTurn("sleep 20"), { text: "woke" }] });
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "sleep" });
+  await expect.poll(async () => (await runEvents(h.t, run.id)).some((e) => e.type === "tool.pre"), { timeout: 10_000 }).toBe(true);
+  await cancelRun(h.t.db, operator, run.id);
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 10_000);
+  expect(done.outcome).toBe("cancelled");
+  expectWellFormedStream(await runEvents(h.t, run.id));
+});
+
+test("a parked approval survives a worker restart and resumes on the decision", async () => {
+  await h.restartQueue({ approvalHoldMs: 150 });
+  const agent = await addAgent(
+    h.t,
+    { name: "parks", tools: ["shell"], script: [shellTurn("touch resumed-marker"), { text: "resumed fine" }] },
+    [{ id: "park-ask", event: "tool.pre", action: { type: "approve", timeoutMs: 600_000, onTimeout: "deny" } }],
+  );
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
+  await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
+  const [pending] = (await listApprovals(h.t.db, { status: "pending", limit: 50 })).filter((a) => a.runId === run.id);
+
+  // Parked means parked: sweeps come and go without re-running it while the approval is pending.
+  const eventsWhenParked = (await runEvents(h.t, run.id)).length;
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect((await runEvents(h.t, run.id)).length).toBe(eventsWhenParked);
+
+  // The server goes away and comes back; the pending approval is still there.
+  await h.restartQueue({ approvalHoldMs: 150 });
+  expect((await getApproval(h.t.db, { id: pending.id }))?.status).toBe("pending");
+
+  const decidedAt = Date.now();
+  const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "approve" } });
+  expect(decided.status).toBe(200);
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(done.outcome).toBe("completed");
+  expect(done.response).toBe("resumed fine");
+  expect(Date.now() - decidedAt).toBeLessThan(10_000);
+  expect(existsSync(path.join(h.workspacesDir, run.id, "resumed-marker"))).toBe(true);
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  expect(events.filter((e) => e.type === "session.start")).toHaveLength(1);
+  expect(events.filter((e) => e.type === "tool.post")).toHaveLength(1);
+});
+
+test("cost totals per agent, model and day add up to the runs' costs", async () => {
+  const { GET } = await import("@/app/api/v1/costs/route");
+  const res = await callRoute(GET, { token: operatorToken, path: "/api/v1/costs" });
+  expect(res.status).toBe(200);
+  const { rows } = await h.t.execute("select coalesce(sum(cost_usd), 0)::float8 as total from runs");
+  const total = Number(rows[0].total);
+  expect(total).toBeGreaterThan(0);
+  const sum = (items: { costUsd: number }[]) => items.reduce((s, i) => s + i.costUsd, 0);
+  expect(sum(res.body.byAgent)).toBeCloseTo(total, 9);
+  expect(sum(res.body.byDay)).toBeCloseTo(total, 9);
+  expect(sum(res.body.byModel)).toBeCloseTo(total, 9);
+  expect(res.body.byModel.map((m: { model: string }) => m.model)).toEqual(["scripted"]);
+  expect(res.body.topRuns[0].costUsd).toBeGreaterThanOrEqual(res.body.topRuns.at(-1).costUsd);
+  const capped = res.body.budgets.find((b: { agentName: string }) => b.agentName === "daily-capped");
+  expect(capped.spentTodayUsd).toBeGreaterThan(capped.dailyBudgetUsd);
+});
+
+test("a run whose events cannot be recorded is failed after a few attempts, not resumed forever", async () => {
+  const agent = await addAgent(h.t, { name: "poisoned", script: [{ text: "never recorded" }] });
+  const { createRun } = await import("@/db/queries/runs");
+  const run = await createRun(h.t.db, { agentId: agent.id, prompt: "x", source: "test" });
+  // A stray row holding seq 1 without moving the run's counter: every append collides.
+  await h.t.execute(`insert into run_events (run_id, seq, type, data) values ('${run.id}', 1, 'stray', '{}')`);
+  await h.queue.enqueue(run.id);
+  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 30_000);
+  expect(done.outcome).toBe("failed");
+  expect(done.reason).toMatch(/gave up after 5 attempts/);
+  expect(done.failures).toBe(5);
+});

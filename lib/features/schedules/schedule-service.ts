@@ -1,0 +1,107 @@
+/**
+ * Schedules through the API (and, later, the dashboard): validated timing, the first firing
+ * time, the schedule's own hooks (scope `schedule:<id>`, run after the agent's), audit rows.
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { audited } from "@/db/queries/audit";
+import { createHook, deleteHooksOfScope } from "@/db/queries/hooks";
+import { createSchedule, deleteSchedule, getSchedule, listSchedules } from "@/db/queries/schedules";
+import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { ApiError } from "@/lib/platform/api/errors";
+import { pgIntSchema } from "@/lib/platform/api/safe-input";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { describeCodeAction, mayConfigureAction } from "@/lib/features/hooks/hook-service";
+import { cronError, nextRunAt } from "./next-run";
+
+export const scheduleRequestSchema = z
+  .object({
+    agent: z.string().min(1),
+    name: z.string().max(200).optional(),
+    cron: z
+      .string()
+      .min(1)
+      .superRefine((value, ctx) => {
+        const error = cronError(value);
+        if (error) ctx.addIssue({ code: "custom", message: `not a cron expression: ${error}` });
+      })
+      .optional(),
+    intervalMs: pgIntSchema.min(1000, "intervalMs is at least 1000 ms").optional(),
+    prompt: z.string().min(1).max(100_000),
+    enabled: z.boolean().default(true),
+    hooks: z.array(hookSpecSchema).max(50).optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (Boolean(s.cron) === Boolean(s.intervalMs)) {
+      ctx.addIssue({ code: "custom", message: "give exactly one of cron or intervalMs", path: ["cron"] });
+    }
+  });
+
+export function scheduleToApi(row: Awaited<ReturnType<typeof getSchedule>> & {}) {
+  return {
+    id: row.id,
+    name: row.name ?? undefined,
+    agentId: row.agentId,
+    cron: row.cron ?? undefined,
+    intervalMs: row.intervalMs ?? undefined,
+    prompt: row.prompt,
+    enabled: row.enabled,
+    lastRunAt: row.lastRunAt ?? undefined,
+    nextRunAt: row.nextRunAt ?? undefined,
+    lastResponse: row.lastResponse ?? undefined,
+    createdAt: row.createdAt,
+  };
+}
+
+export async function createScheduleAudited(db: Db, principal: Principal, input: z.infer<typeof scheduleRequestSchema>) {
+  const runsCode = input.hooks?.find((h) => !mayConfigureAction(principal, h.action));
+  if (runsCode) throw ApiError.forbidden(`Only admins may create ${describeCodeAction(runsCode.action)}. You are ${principal.role}.`);
+  const { row } = await audited(
+    db,
+    { actor: principal.label, action: "schedule.create", entityType: "schedule" },
+    async (tx) => {
+      const agent = await findAgentOr404(tx, input.agent);
+      const row = await createSchedule(tx, {
+        agentId: agent.id,
+        name: input.name,
+        cron: input.cron,
+        intervalMs: input.intervalMs,
+        prompt: input.prompt,
+        enabled: input.enabled,
+        nextRunAt: input.enabled ? (nextRunAt(input, new Date()) ?? null) : null,
+      });
+      for (const hook of input.hooks ?? []) {
+        const created = await createHook(tx, { spec: { ...hook, scope: `schedule:${row.id}` }, actor: principal.label });
+        if (!created) throw ApiError.conflict(`Two hooks of this schedule share the id "${hook.id}"`);
+      }
+      return { row, agentName: agent.name };
+    },
+    ({ row, agentName }) => ({ entityId: row.id, after: { ...input, agent: agentName } }),
+  );
+  return scheduleToApi(row);
+}
+
+export async function listSchedulesForApi(db: Db) {
+  return (await listSchedules(db)).map(scheduleToApi);
+}
+
+export async function findScheduleOr404(db: Db, id: string) {
+  const row = z.uuid().safeParse(id).success ? await getSchedule(db, { id }) : undefined;
+  if (!row) throw ApiError.notFound(`Schedule "${id}"`);
+  return row;
+}
+
+export async function deleteScheduleAudited(db: Db, principal: Principal, id: string) {
+  await audited(
+    db,
+    { actor: principal.label, action: "schedule.delete", entityType: "schedule" },
+    async (tx) => {
+      const row = await findScheduleOr404(tx, id);
+      await deleteSchedule(tx, { id: row.id });
+      await deleteHooksOfScope(tx, { scope: `schedule:${row.id}` });
+      return row;
+    },
+    (row) => ({ entityId: row.id, before: scheduleToApi(row) }),
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Secrets as the API, the dashboard and the hook runtime see them: names and hosts are public,
+ * values go in sealed and come out only to the runtime, for the hooks that name them, bound to the
+ * hosts an admin set with them. Audit rows record who set or deleted which name and hosts, never a
+ * value.
+ */
+import net from "node:net";
+import { z } from "zod";
+import { resolveDataDir, type Db } from "@/db/client";
+import { audited } from "@/db/queries/audit";
+import { deleteSecret, getSecretCiphertext, listSecretNames, upsertSecret } from "@/db/queries/secrets";
+import { ApiError } from "@/lib/platform/api/errors";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
+
+/** The same names `${secret:NAME}` can reference, upper case like environment variables. */
+export const secretNameSchema = z
+  .string()
+  .max(128)
+  .regex(/^[A-Z][A-Z0-9_]*$/, "a secret name is upper case letters, digits and _, starting with a letter (e.g. SLACK_TOKEN)");
+
+/** One destination: `api.example.com`, `*.slack.com`, `127.0.0.1` or `[::1]`; never a bare `*`. */
+export const secretHostSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .refine(
+    (host) =>
+      /^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(host) ||
+      net.isIPv6(host.replace(/^\[|\]$/g, "")),
+    { message: "a host name (api.example.com), a subdomain pattern (*.example.com) or an IP address; no scheme, port or path" },
+  );
+
+export const secretHostsSchema = z.array(secretHostSchema).max(50);
+
+export const secretValueSchema = z.object({
+  value: z.string().min(1, "the value is empty").max(64 * 1024),
+  /**
+   * Where the value may be sent. Omitted: a stored secret keeps its hosts (a new one gets none, and
+   * no hook can send it anywhere until an admin names its hosts).
+   */
+  hosts: secretHostsSchema.optional(),
+});
+
+/** `a.example.com, *.slack.com` (the Settings form and `HOOKPLANE_SECRET_<NAME>_HOSTS`) → a list. */
+export function splitHosts(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
+
+const BOX_KEY = Symbol.for("hookplane.secretBox");
+type GlobalWithBox = typeof globalThis & { [BOX_KEY]?: SecretBox };
+
+/** The process's box, made on first use so a server without secrets never creates a key file. */
+export function getSecretBox(): SecretBox {
+  const g = globalThis as GlobalWithBox;
+  return (g[BOX_KEY] ??= createSecretBox(loadSecretKey({ dataDir: resolveDataDir() })));
+}
+
+/** Tests switch keys; the next getSecretBox() reads the environment again. */
+export function forgetSecretBox(): void {
+  delete (globalThis as GlobalWithBox)[BOX_KEY];
+}
+
+export async function listSecrets(db: Db) {
+  return listSecretNames(db);
+}
+
+export async function putSecretAudited(
+  db: Db,
+  box: SecretBox,
+  principal: Principal,
+  params: { name: string; value: string; hosts?: string[] },
+) {
+  const hosts = params.hosts ? [...new Set(params.hosts)] : undefined;
+  const ciphertext = box.seal(params.name, params.value);
+  const saved = await audited(
+    db,
+    { actor: principal.label, action: "secret.update", entityType: "secret", entityId: params.name },
+    (tx) => upsertSecret(tx, { name: params.name, ciphertext, hosts }),
+    (saved) => ({ ...(saved.created ? { action: "secret.create" } : {}), after: { name: params.name, hosts: saved.hosts } }),
+  );
+  return { name: saved.name, hosts: saved.hosts, createdAt: saved.createdAt, updatedAt: saved.updatedAt, created: saved.created };
+}
+
+export async function deleteSecretAudited(db: Db, principal: Principal, params: { name: string }) {
+  await audited(db, { actor: principal.label, action: "secret.delete", entityType: "secret", entityId: params.name, before: { name: params.name } }, async (tx) => {
+    if (!(await deleteSecret(tx, params))) throw ApiError.notFound(`Secret "${params.name}"`);
+  });
+}
+
+/** The decrypted value, or undefined when no secret has that name. Throws SecretDecryptError on a wrong key. */
+export async function readSecretValue(db: Db, box: () => SecretBox, params: { name: string }): Promise<string | undefined> {
+  return (await readSecret(db, box, params))?.value;
+}
+
+/** The decrypted value and its hosts. Throws SecretDecryptError on a wrong key. */
+export async function readSecret(db: Db, box: () => SecretBox, params: { name: string }): Promise<{ value: string; hosts: string[] } | undefined> {
+  const sealed = await getSecretCiphertext(db, params);
+  return sealed === undefined ? undefined : { value: box().open(params.name, sealed.ciphertext), hosts: sealed.hosts };
+}

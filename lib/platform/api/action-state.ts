@@ -1,0 +1,50 @@
+/**
+ * What a server action returns to its form: a message, per-field errors (zod paths), or success.
+ * The same ApiError and zod issues as the API, read by people instead of scripts.
+ */
+import type { z } from "zod";
+import { ApiError, issuePath } from "@/lib/platform/api/errors";
+import { unsafeInputIssues } from "@/lib/platform/api/safe-input";
+import { ActionAuthError } from "@/lib/platform/auth/current-principal";
+import { logger } from "@/lib/platform/logger";
+
+export interface ActionState {
+  ok?: boolean;
+  message?: string;
+  fieldErrors?: Record<string, string>;
+  /** Echo of a secret shown once (a new API token). */
+  secret?: string;
+}
+
+export function zodToActionState(error: z.ZodError): ActionState {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) fieldErrors[issuePath(issue.path)] ??= issue.message;
+  const [path, message] = Object.entries(fieldErrors)[0] ?? ["", "Invalid input"];
+  return { message: `${path}: ${message}`, fieldErrors };
+}
+
+/**
+ * The server actions' twin of apiRoute's check: text the database cannot store (NUL, lone
+ * surrogates) anywhere in a form or an input object is refused at its field, before the action
+ * parses it. Undefined when the input is fine.
+ */
+export function refuseUnsafeInput(input: unknown): ActionState | undefined {
+  const issues = unsafeInputIssues(input);
+  if (issues.length === 0) return undefined;
+  const fieldErrors = Object.fromEntries(issues.map((i) => [i.path, i.message]));
+  return { message: `${issues[0].path}: ${issues[0].message}`, fieldErrors };
+}
+
+/** Maps thrown errors to a readable state; unexpected ones are logged and said plainly. */
+export function errorToActionState(error: unknown): ActionState {
+  if (error instanceof ApiError) {
+    return { message: error.message, fieldErrors: Object.fromEntries((error.issues ?? []).map((i) => [i.path, i.message])) };
+  }
+  if (error instanceof ActionAuthError) return { message: error.message };
+  // Next's redirect() throws; let it through.
+  if (error && typeof error === "object" && "digest" in error && String((error as { digest: unknown }).digest).startsWith("NEXT_")) {
+    throw error;
+  }
+  logger.error({ err: error }, "server action failed");
+  return { message: "Something went wrong on our side; it has been logged." };
+}

@@ -1,0 +1,182 @@
+/**
+ * The wrapper every route handler goes through: refuse writes from other origins, authenticate,
+ * check the role, read and validate the body, query and path with zod, call, and map every error
+ * to api.md's JSON shape. Answers are never cached (they are private, and some carry a token).
+ * Bad input is a 4xx, never a 500: the body is counted as it streams in (413 past the cap), JSON
+ * nested too deep is refused before it is parsed, and text the database cannot store (NUL, lone
+ * surrogates) is a 422 at its path whatever the route's own schema says.
+ */
+import type { z } from "zod";
+import { getDatabase, type Db } from "@/db/client";
+import type { Role } from "@/db/schema";
+import { bearerToken, principalFromHeaders, readCookie, SESSION_COOKIE } from "@/lib/platform/auth/principal";
+import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
+import { logger } from "@/lib/platform/logger";
+import { originVerdict } from "@/lib/platform/security/same-origin";
+import { ApiError, validationError } from "./errors";
+import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "./safe-input";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
+  /** Minimum role; `null` for public routes. */
+  role: Role | null;
+  body?: B;
+  query?: Q;
+  /** The path's `[segments]`; a value that fails it names nothing, so the answer is a 404. */
+  params?: P;
+}
+
+export interface RouteContext<B, Q, P = Record<string, string>> {
+  request: Request;
+  db: Db;
+  principal: Principal;
+  body: B;
+  query: Q;
+  params: P;
+}
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+function tooLarge(): ApiError {
+  return new ApiError(413, "payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
+}
+
+/** The body as text, counted chunk by chunk: reading stops at the cap, whatever the client declared. */
+async function readCappedText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const text = await readCappedText(request);
+  if (!text.trim()) return {};
+  if (jsonDepthExceeds(text)) throw ApiError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw ApiError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Refuses text the database cannot store anywhere in `value`, naming its path. */
+export function assertStorable(value: unknown): void {
+  const issues = unsafeInputIssues(value);
+  if (issues.length > 0) throw new ApiError(422, "validation_failed", `${issues[0].path}: ${issues[0].message}`, issues);
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+export async function requirePrincipal(db: Db, request: Request, role: Role): Promise<Principal> {
+  const principal = await principalFromHeaders(db, request.headers);
+  if (!principal) throw ApiError.unauthorized();
+  if (!roleAtLeast(principal.role, role)) throw ApiError.forbidden(`This needs the ${role} role; you are ${principal.role}`);
+  return principal;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cross-site request forgery: a page elsewhere can make the browser send our session cookie with
+ * a `no-cors` fetch or a plain form (text/plain, form-encoded), and `127.0.0.1:<other port>` counts
+ * as the same site for SameSite=Lax. So a write riding the cookie must come from our own origin
+ * and be JSON (which a page elsewhere cannot send without a CORS preflight we never grant). A
+ * Bearer token cannot be attached by another page, so token requests are not affected. Reads
+ * change nothing, and CORS keeps their answers from other origins.
+ */
+export function assertOwnOriginWrite(request: Request): void {
+  if (SAFE_METHODS.has(request.method) || bearerToken(request.headers) !== undefined) return;
+  const verdict = originVerdict(request.headers, request.url);
+  if (verdict === "foreign") throw new ApiError(403, "cross_origin", "Cross-origin request refused: use the dashboard, or a Bearer token from a script");
+  if (readCookie(request.headers.get("cookie"), SESSION_COOKIE) === undefined) return;
+  if (verdict !== "same") throw new ApiError(403, "cross_origin", "A request signed in with the session cookie must come from the dashboard (no Origin header was sent)");
+  const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") throw new ApiError(415, "unsupported_media_type", "Send the body as application/json");
+}
+
+function noStore(response: Response): Response {
+  try {
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+  } catch {
+    // A response with immutable headers (Response.redirect) carries nothing private.
+  }
+  return response;
+}
+
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return error.toResponse();
+  logger.error({ err: error }, "unhandled API error");
+  return new ApiError(500, "internal", "Something went wrong on our side; it has been logged").toResponse();
+}
+
+const ANONYMOUS: Principal = { kind: "user", id: "anonymous", label: "anonymous", role: "viewer" };
+
+/** The schemas a route declared, readable from its handler (the hostile-input fuzz suite generates from them). */
+export interface RouteSchemas {
+  role: Role | null;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+}
+export type ApiHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & { schemas: RouteSchemas };
+
+export function apiRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
+  options: RouteOptions<B, Q, P>,
+  handler: (ctx: RouteContext<Infer<B>, Infer<Q>, P extends z.ZodType ? z.infer<P> : Record<string, string>>) => Promise<Response | unknown>,
+): ApiHandler {
+  const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+    try {
+      assertOwnOriginWrite(request);
+      const db = (await getDatabase()).db;
+      const principal = options.role ? await requirePrincipal(db, request, options.role) : ANONYMOUS;
+      const rawParams = (await context?.params) ?? {};
+      assertStorable(rawParams);
+      const params = options.params ? parseParams(options.params, rawParams) : rawParams;
+      const url = new URL(request.url);
+      const rawQuery = Object.fromEntries(url.searchParams);
+      assertStorable(rawQuery);
+      const query = options.query ? parseWith(options.query, rawQuery) : undefined;
+      let body: unknown;
+      if (options.body) {
+        const raw = await readJsonBody(request);
+        assertStorable(raw);
+        body = parseWith(options.body, raw);
+      }
+      const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
+      return noStore(result instanceof Response ? result : Response.json(result));
+    } catch (error) {
+      return noStore(toErrorResponse(error));
+    }
+  };
+  return Object.assign(route, { schemas: { role: options.role, body: options.body, query: options.query, params: options.params } });
+}
+
+function parseParams(schema: z.ZodType, params: Record<string, string>): unknown {
+  const result = schema.safeParse(params);
+  if (result.success) return result.data;
+  const error = validationError(result.error);
+  throw new ApiError(404, "not_found", `Nothing at this path: ${error.message}`, error.issues);
+}

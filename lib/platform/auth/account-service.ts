@@ -1,0 +1,115 @@
+/**
+ * Setup, sign-in and API tokens: the rules shared by the API and the browser's server actions.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { announceAccessChange } from "@/db/queries/access-changes";
+import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
+import { audited } from "@/db/queries/audit";
+import { createSession, deleteSession } from "@/db/queries/sessions";
+import { countUsers, createFirstAdmin, getUserByEmail } from "@/db/queries/users";
+import { ROLES, type Role } from "@/db/schema";
+import { ApiError } from "@/lib/platform/api/errors";
+import { hashPassword, verifyPassword } from "./password";
+import { SESSION_TTL_MS } from "./principal";
+import type { Principal } from "./roles";
+import { hashSecretToken, newSecretToken } from "./secret-token";
+import { beginSignInAttempt } from "./sign-in-throttle";
+
+export const credentialsSchema = z.object({
+  email: z.email("enter a valid email address").max(320),
+  password: z.string().min(8, "password must be at least 8 characters").max(200),
+});
+
+export const tokenRequestSchema = z.object({
+  name: z.string().trim().min(1, "name the token").max(100),
+  role: z.enum(ROLES),
+});
+
+export async function issueApiToken(db: Db, params: { name: string; role: Role; userId?: string; actor: string }) {
+  const token = newSecretToken("hp_");
+  const row = await audited(
+    db,
+    { actor: params.actor, action: "token.create", entityType: "api_token" },
+    (tx) => createApiToken(tx, { name: params.name, role: params.role, userId: params.userId, tokenHash: hashSecretToken(token), prefix: token.slice(0, 10) }),
+    (row) => ({ entityId: row.id, after: row }),
+  );
+  return { token, ...row };
+}
+
+export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>) {
+  // Once set up, refuse before the (deliberately slow) hash: the endpoint is public.
+  if ((await countUsers(db)) > 0) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+  const passwordHash = await hashPassword(params.password);
+  // The admin, its token and both audit rows, or none of them.
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const user = await audited(
+      tx,
+      { actor: params.email, action: "setup", entityType: "user" },
+      async (tx) => {
+        const user = await createFirstAdmin(tx, { email: params.email, passwordHash });
+        if (!user) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+        return user;
+      },
+      (user) => ({ actor: user.email, entityId: user.id, after: { email: user.email, role: user.role } }),
+    );
+    const { token } = await issueApiToken(tx, { name: "setup", role: "admin", userId: user.id, actor: user.email });
+    return { token, user: { id: user.id, email: user.email, role: user.role } };
+  });
+}
+
+/**
+ * Revokes a token and closes, in every web process, the sockets it opened (the notice goes out at
+ * commit). Undefined, and nothing written, when no active token has this id.
+ */
+export async function revokeApiTokenAudited(db: Db, principal: Principal, params: { id: string }) {
+  return audited(
+    db,
+    { actor: principal.label, action: "token.revoke", entityType: "api_token", entityId: params.id },
+    async (tx) => {
+      const row = await revokeApiToken(tx, { id: params.id });
+      if (row) await announceAccessChange(tx, { tokenId: row.id });
+      return row;
+    },
+    (row) => (row ? {} : null),
+  );
+}
+
+/**
+ * Checked against when the email has no account, so an unknown email costs the same hash as a
+ * known one and answer times do not tell which emails have accounts. Made once per process.
+ */
+let dummyHash: Promise<string> | undefined;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  return dummyHash;
+}
+
+/**
+ * Verifies credentials and opens a session. Attempts are throttled per client address and per
+ * account from that address (sign-in-throttle.ts); known and unknown emails take the same path.
+ */
+export async function signIn(db: Db, params: z.infer<typeof credentialsSchema> & { /** lib/platform/security/client-address.ts */ address: string }) {
+  const email = params.email.toLowerCase();
+  const attempt = await beginSignInAttempt(db, { email, address: params.address });
+  const user = await getUserByEmail(db, { email });
+  const matches = await verifyPassword(params.password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || user.disabled || !matches) {
+    await attempt.failed();
+    throw new ApiError(401, "invalid_credentials", "Wrong email or password");
+  }
+  await attempt.succeeded();
+  const sessionToken = newSecretToken("");
+  await createSession(db, { tokenHash: hashSecretToken(sessionToken), userId: user.id, ttlMs: SESSION_TTL_MS });
+  return { sessionToken, user: { id: user.id, email: user.email, role: user.role } };
+}
+
+/** Ends the session and closes, in every web process, the sockets it opened. */
+export async function signOut(db: Db, sessionToken: string | undefined) {
+  if (!sessionToken) return;
+  const sessionHash = hashSecretToken(sessionToken);
+  await deleteSession(db, { tokenHash: sessionHash });
+  await announceAccessChange(db, { sessionHash });
+}

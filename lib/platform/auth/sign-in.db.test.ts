@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { getSessionUser } from "@/db/queries/sessions";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { ApiError } from "@/lib/platform/api/errors";
+import { setupFirstAdmin, signIn, signOut } from "./account-service";
+import { principalFromHeaders } from "./principal";
+import { hashSecretToken } from "./secret-token";
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await setupFirstAdmin(t.db, { email: "ops@example.com", password: "right password" });
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+test("a session cookie identifies the user until sign-out", async () => {
+  const { sessionToken } = await signIn(t.db, { email: "OPS@example.com", password: "right password", address: "192.0.2.1" });
+  const headers = new Headers({ cookie: `other=1; hp_session=${sessionToken}` });
+  expect(await principalFromHeaders(t.db, headers)).toMatchObject({ kind: "user", label: "ops@example.com", role: "admin" });
+  await signOut(t.db, sessionToken);
+  expect(await getSessionUser(t.db, { tokenHash: hashSecretToken(sessionToken) })).toBeUndefined();
+  expect(await principalFromHeaders(t.db, headers)).toBeUndefined();
+});
+
+test("repeated failed sign-ins from one address are slowed down, even with the right password", async () => {
+  const attempt = (password: string) =>
+    signIn(t.db, { email: "ops@example.com", password, address: "192.0.2.2" }).then(
+      () => "ok",
+      (e: ApiError) => e.status,
+    );
+  for (let i = 0; i < 5; i++) expect(await attempt("wrong password")).toBe(401);
+  // The fifth failure starts a lock; while it lasts even the right password is refused with 429.
+  expect(await attempt("right password")).toBe(429);
+  expect(await attempt("wrong password")).toBe(429);
+  await t.execute("update sign_in_failures set last_failure_at = now() - interval '1 hour', locked_until = now() - interval '1 second'");
+  expect(await attempt("right password")).toBe("ok");
+  // Success clears the record.
+  expect(await attempt("wrong password")).toBe(401);
+  expect(await attempt("right password")).toBe("ok");
+});

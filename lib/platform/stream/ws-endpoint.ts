@@ -1,0 +1,84 @@
+/**
+ * The `/api/ws` endpoint on an HTTP server: authenticates the upgrade (session cookie or
+ * `?token=`) and hands the socket to the hub with the credential it stands on, so the hub can
+ * close it when that credential ends. Every upgrade of the server comes through here: one that
+ * `passThrough` takes (Next's dev HMR) goes on, any other path is refused with a 400 and closed,
+ * so no socket is left unanswered. Sockets that stop answering pings are cut, so a half-open
+ * client does not hold a subscription forever.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocket, WebSocketServer } from "ws";
+import type { DbHandle } from "@/db/client";
+import { credentialFromHeaders, principalFromCredential } from "@/lib/platform/auth/principal";
+import { hashSecretToken } from "@/lib/platform/auth/secret-token";
+import { refuseUpgrade } from "@/lib/platform/api/request-guard";
+import { originVerdict } from "@/lib/platform/security/same-origin";
+import type { StreamHub } from "./hub";
+
+export const WS_PATH = "/api/ws";
+/** The largest client message: a subscribe is a few dozen bytes. */
+export const WS_MAX_PAYLOAD = 64 * 1024;
+
+export interface WebSocketEndpointOptions {
+  /** Takes an upgrade to another path (returns true) or leaves it to be refused. */
+  passThrough?: (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean;
+  /** How often every socket is pinged; one that did not answer the previous ping is cut. */
+  heartbeatMs?: number;
+}
+
+export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: StreamHub, options: WebSocketEndpointOptions = {}): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
+  server.on("upgrade", (req, socket, head) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://localhost");
+    } catch {
+      return refuseUpgrade(socket, 400, "Bad upgrade request");
+    }
+    if (url.pathname !== WS_PATH) {
+      if (options.passThrough?.(req, socket, head)) return;
+      return refuseUpgrade(socket, 400, `No WebSocket at ${url.pathname.slice(0, 100)}; the stream is ${WS_PATH}`);
+    }
+    const headers = { get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? null };
+    const credential = credentialFromHeaders(headers, url.searchParams.get("token"));
+    // A page of another site must not ride the session cookie (cross-site WebSocket hijacking);
+    // token clients (scripts) send no Origin or pass ?token=.
+    if (credential?.kind !== "token" && originVerdict(headers) === "foreign") {
+      return refuseUpgrade(socket, 403, "Cross-origin WebSocket refused");
+    }
+    principalFromCredential(handle.db, credential)
+      .then((principal) => {
+        if (!principal || !credential) return refuseUpgrade(socket, 401, "Sign in or pass ?token=");
+        const grounds = {
+          sessionHash: credential.kind === "session" ? hashSecretToken(credential.secret) : undefined,
+          recheck: () => principalFromCredential(handle.db, credential),
+        };
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          watchLiveness(ws);
+          hub.attach(ws, principal, grounds);
+        });
+      })
+      .catch(() => socket.destroy());
+  });
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.get(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+  wss.on("close", () => clearInterval(heartbeat));
+  return wss;
+}
+
+const alive = new WeakMap<WebSocket, boolean>();
+
+function watchLiveness(ws: WebSocket) {
+  alive.set(ws, true);
+  ws.on("pong", () => alive.set(ws, true));
+}

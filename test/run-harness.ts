@@ -1,0 +1,91 @@
+/**
+ * Shared setup of the run integration tests: a fresh database, the price seed, a run queue with
+ * short timings, and helpers to wait for a run and read its events.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "vitest";
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { createHook } from "@/db/queries/hooks";
+import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { listRunEventsAfter } from "@/db/queries/run-events";
+import { getRun } from "@/db/queries/runs";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { agentSpecSchema, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
+import { hookSpecSchema, type HookSpecInput } from "@/lib/core/hooks/spec";
+import { startRunQueue, type RunQueue, type RunQueueOptions } from "@/lib/features/runs/queue/run-queue";
+import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+
+export const operator: Principal = { kind: "user", id: "u1", label: "ops@example.com", role: "operator" };
+
+export interface RunHarness {
+  t: TestDatabase;
+  queue: RunQueue;
+  workspacesDir: string;
+  restartQueue(options?: Partial<RunQueueOptions>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createRunHarness(options: Partial<RunQueueOptions> = {}): Promise<RunHarness> {
+  const t = await createTestDatabase();
+  installDatabase(t);
+  await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
+  const workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-runs-"));
+  const queueOptions: RunQueueOptions = { concurrency: 4, leaseMs: 3_000, sweepMs: 200, approvalHoldMs: 5_000, workspacesDir, ...options };
+  const harness: RunHarness = {
+    t,
+    queue: await startRunQueue(t, queueOptions),
+    workspacesDir,
+    async restartQueue(next = {}) {
+      await harness.queue.stop();
+      harness.queue = await startRunQueue(t, { ...queueOptions, ...next });
+      installRunQueue(harness.queue);
+    },
+    async close() {
+      await harness.queue.stop();
+      installRunQueue(undefined);
+      await t.drop();
+      rmSync(workspacesDir, { recursive: true, force: true });
+    },
+  };
+  installRunQueue(harness.queue);
+  return harness;
+}
+
+export async function addAgent(t: TestDatabase, spec: AgentSpecInput, hooks: Omit<HookSpecInput, "scope">[] = []) {
+  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse(spec) }))!;
+  for (const hook of hooks) {
+    await createHook(t.db, { spec: hookSpecSchema.parse({ ...hook, scope: `agent:${agent.id}` }), actor: "test" });
+  }
+  return agent;
+}
+
+export async function waitForRun(
+  t: TestDatabase,
+  id: string,
+  predicate: (run: NonNullable<Awaited<ReturnType<typeof getRun>>>) => boolean,
+  timeoutMs = 20_000,
+) {
+  // A plain loop rather than expect.poll, so setup hooks can wait for runs too.
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await getRun(t.db, { id });
+    if (run && predicate(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} did not reach the expected state in ${timeoutMs} ms (status ${run?.status})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function runEvents(t: TestDatabase, runId: string) {
+  return listRunEventsAfter(t.db, { runId, after: 0, limit: 10_000 });
+}
+
+/** Every run's events: seq 1..n with no gap, and session.end exactly once, last of the lifecycle. */
+export function expectWellFormedStream(events: { seq: number; type: string }[]) {
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  expect(events.filter((e) => e.type === "session.end")).toHaveLength(1);
+}
