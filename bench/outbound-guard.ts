@@ -4,7 +4,7 @@
  * runtime many times with three transports:
  * - fetch, unguarded: global fetch, as webhooks were sent before the guard;
  * - unguarded: the guarded transport's own request code (sendWith) with the guard left out;
- * - guarded: lib/platform/outbound's sendOutbound (127.0.0.1 on the allow-list, so the call connects).
+ * - guarded: lib/core/outbound's sendOutbound (127.0.0.1 on the allow-list, so the call connects).
  * Then the guard's own work alone: the preflight every request pays and the resolved-address check
  * a new connection adds (with a resolver that answers at once; keep-alive runs it once per
  * connection, not per call). The machine's noise shows in p95 and mean; p50 is the figure to read.
@@ -15,8 +15,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { createHookRuntime, type HookEvent, type RuntimeHook } from "../lib/core/hooks";
-import { guardedLookup, preflight, type LookupFunction, type OutboundPolicy } from "../lib/platform/outbound/outbound-guard";
-import { sendOutbound, sendWith, type OutboundTransport } from "../lib/platform/outbound/outbound-request";
+import { guardedLookup, preflight, type LookupFunction, type OutboundPolicy } from "../lib/core/outbound/outbound-guard";
+import { sendOutbound, sendWith, type OutboundTransport } from "../lib/core/outbound/outbound-request";
 
 const calls = Number(process.argv[process.argv.indexOf("--calls") + 1]) || 6000;
 const warmup = 300;

@@ -27,7 +27,7 @@ function routeFiles(dir: string): string[] {
   });
 }
 
-export async function loadRouteCatalog(root = path.resolve(import.meta.dirname, "../app/api/v1")): Promise<CatalogRoute[]> {
+export async function loadRouteCatalog(root = path.resolve(import.meta.dirname, "../../app/api/v1")): Promise<CatalogRoute[]> {
   const routes: CatalogRoute[] = [];
   for (const file of routeFiles(root).sort()) {
     const relative = path.relative(root, path.dirname(file)).split(path.sep).filter(Boolean);

@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { hookToResource, listHooks } from "@/db/queries/hooks";
 import { getKillSwitchState } from "@/db/queries/settings";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
@@ -33,7 +33,7 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
     try {
       scope = await resolveHookScope(db, search.scope);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof AppError)) throw error;
       scopeProblem = error.issues?.[0]?.message ?? error.message;
     }
   }

@@ -15,7 +15,7 @@ import { listUsers } from "@/db/queries/users";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { listSchedulesForApi } from "@/lib/features/schedules/schedule-service";
-import { outboundConfigFromEnv } from "@/lib/platform/outbound/outbound-config";
+import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
 import { listSecrets } from "@/lib/features/secrets/secret-store";
 import { codeExecutionStatus } from "@/lib/platform/security/code-execution";
 import { DataTable } from "@/components/ui/data-table";

@@ -2,8 +2,8 @@
  * What an agent is (api.md): shared by the API, the agent form, the importers and the agent loop.
  */
 import { z } from "zod";
-import { pgIntSchema } from "@/lib/platform/api/safe-input";
-import { workspacePathProblem } from "@/lib/features/tools/workspace-relative";
+import { pgIntSchema } from "@/lib/core/safe-input";
+import { workspacePathProblem } from "@/lib/core/workspace/workspace-relative";
 
 export const toolCallSchema = z.object({
   name: z.string().min(1),

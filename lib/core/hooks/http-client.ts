@@ -1,16 +1,16 @@
 /**
- * The only way hooks reach the network, through the server's one outbound guard (lib/platform/outbound):
+ * The only way hooks reach the network, through the server's one outbound guard (lib/core/outbound):
  * http(s) only; private, loopback, link-local and metadata targets only for hosts on the admin's
  * allow-list, checked on the resolved addresses of every hop; plain http only to those allow-listed
  * hosts (nothing readable crosses the internet); redirects followed only within the same host (a
  * webhook must not be bounced elsewhere with its headers); a timeout; a cap on the response size.
  */
-import { hostMatchesAny, normalizeHost } from "@/lib/platform/outbound/address-policy";
-import { mayBePrivate, preflight, type OutboundPolicy } from "@/lib/platform/outbound/outbound-guard";
-import { OutboundError, type OutboundTransport } from "@/lib/platform/outbound/outbound-request";
+import { hostMatchesAny, normalizeHost } from "@/lib/core/outbound/address-policy";
+import { mayBePrivate, preflight, type OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
+import { OutboundError, type OutboundTransport } from "@/lib/core/outbound/outbound-request";
 
 export interface SafeFetchPolicy {
-  /** Sends one guarded request (lib/platform/outbound's sendOutbound); tests may replace the network. */
+  /** Sends one guarded request (lib/core/outbound's sendOutbound); tests may replace the network. */
   transport: OutboundTransport;
   outbound: OutboundPolicy;
   /** When non-empty, the only hosts that may be called (`api.example.com`, `*.example.com`). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { OutboundTransport } from "@/lib/platform/outbound/outbound-request";
+import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
 import { createHookRuntime } from "./runtime";
 import type { HookRuntimeOptions } from "./runtime-types";
 import { closedPort, event, hook, json, startServer, toolPre, type LocalServer } from "./testing/fakes";

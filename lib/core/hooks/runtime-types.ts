@@ -3,8 +3,8 @@
  */
 import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
-import type { OutboundPolicy } from "@/lib/platform/outbound/outbound-guard";
-import type { OutboundTransport } from "@/lib/platform/outbound/outbound-request";
+import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
+import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
 import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
@@ -32,10 +32,10 @@ export interface HookRuntimeOptions {
   shellLauncher?: ShellLauncher;
   /**
    * Where webhooks and notices may go: the admin's allow-list of hosts that may be private or
-   * loopback (lib/platform/outbound/outbound-config.ts reads it). Default: public hosts only.
+   * loopback (lib/core/outbound/outbound-config.ts reads it). Default: public hosts only.
    */
   outbound?: OutboundPolicy;
-  /** Sends one guarded request; default lib/platform/outbound's sendOutbound. Tests may replace the network. */
+  /** Sends one guarded request; default lib/core/outbound's sendOutbound. Tests may replace the network. */
   transport?: OutboundTransport;
   /** When non-empty, the only hosts webhooks may call (the older HOOKPLANE_WEBHOOK_ALLOW_HOSTS). */
   allowHosts?: readonly string[];

@@ -26,8 +26,8 @@ import {
 } from "./executors/types";
 import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
-import { PUBLIC_ONLY } from "@/lib/platform/outbound/outbound-guard";
-import { sendOutbound } from "@/lib/platform/outbound/outbound-request";
+import { PUBLIC_ONLY } from "@/lib/core/outbound/outbound-guard";
+import { sendOutbound } from "@/lib/core/outbound/outbound-request";
 import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
 import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook, SuspendPoint } from "./runtime-types";

@@ -9,7 +9,7 @@
  * When the hook fires, every secret it resolved must list the destination host among its own
  * hosts, or nothing is sent.
  */
-import { hostMatches, normalizeHost } from "@/lib/platform/outbound/host-patterns";
+import { hostMatches, normalizeHost } from "@/lib/core/outbound/host-patterns";
 import { splitUserinfo, staticUrlIssue } from "./outbound-url";
 import type { SecretValue } from "./ports";
 import type { HookAction } from "./spec";

@@ -2,7 +2,7 @@
  * Reads the agent form into the shape agentSpecSchema validates. Bad JSON in the script field
  * becomes a field error rather than an exception.
  */
-import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@/lib/platform/api/safe-input";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@/lib/core/safe-input";
 
 export const KNOWN_TOOLS = ["shell", "read_file", "write_file", "list_files", "http_request", "memory"] as const;
 

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { agentToSpec, createAgent, deleteAgent, getAgent, updateAgent } from "@/db/queries/agents";
 import { audited } from "@/db/queries/audit";
 import { deleteHooksOfScope } from "@/db/queries/hooks";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { mayConfigureAction } from "@/lib/features/hooks/hook-service";
 import { SHELL_TOOL, toolsRunCode } from "@/lib/core/hooks/trust";
@@ -21,7 +21,7 @@ const sameIds = (a: readonly string[] | null | undefined, b: readonly string[] |
  */
 export function assertMaySetCodeHooks(principal: Pick<Principal, "role">, before: readonly string[] | null | undefined, after: readonly string[] | null | undefined, what: string) {
   if (sameIds(before, after) || mayConfigureAction(principal, { type: "code" })) return;
-  throw ApiError.forbidden(`Only admins may choose ${what} code hooks: they run modules from the operator's hooks folder. You are ${principal.role}.`);
+  throw AppError.forbidden(`Only admins may choose ${what} code hooks: they run modules from the operator's hooks folder. You are ${principal.role}.`);
 }
 
 /**
@@ -31,14 +31,14 @@ export function assertMaySetCodeHooks(principal: Pick<Principal, "role">, before
  */
 export function assertMayConfigureAgent(principal: Pick<Principal, "role">, name: string, before: { tools?: readonly string[] | null } | undefined, after: { tools?: readonly string[] | null }) {
   if (roleAtLeast(principal.role, "admin") || (!toolsRunCode(before?.tools) && !toolsRunCode(after.tools))) return;
-  throw ApiError.forbidden(
+  throw AppError.forbidden(
     `Only admins may create or change an agent with the ${SHELL_TOOL} tool (${name}): it runs shell commands on the server. You are ${principal.role}.`,
   );
 }
 
 export async function findAgentOr404(db: Db, ref: string) {
   const row = await getAgent(db, { ref });
-  if (!row) throw ApiError.notFound(`Agent "${ref}"`);
+  if (!row) throw AppError.notFound(`Agent "${ref}"`);
   return row;
 }
 
@@ -50,7 +50,7 @@ export async function createAgentAudited(db: Db, principal: Principal, spec: Age
     { actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
     async (tx) => {
       const created = await createAgent(tx, { spec });
-      if (!created) throw ApiError.conflict(`An agent named "${spec.name}" already exists`);
+      if (!created) throw AppError.conflict(`An agent named "${spec.name}" already exists`);
       return created;
     },
     (created) => ({ entityId: created.id }),
@@ -76,7 +76,7 @@ export async function updateAgentAudited(
       if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
       if (patch.name && patch.name !== existing.name) {
         const clash = await getAgent(tx, { ref: patch.name });
-        if (clash) throw ApiError.conflict(`An agent named "${patch.name}" already exists`);
+        if (clash) throw AppError.conflict(`An agent named "${patch.name}" already exists`);
       }
       return { existing, updated: await updateAgent(tx, { id: existing.id, patch, replace: options.replace }) };
     },

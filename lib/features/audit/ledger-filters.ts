@@ -3,7 +3,7 @@
  * select the same rows.
  */
 import { z } from "zod";
-import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 import type { Db } from "@/db/client";
 import type { HookLedgerFilters } from "@/db/queries/hook-invocations";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";

@@ -8,7 +8,7 @@ import { agentToSpec, getAgent, listAgents } from "@/db/queries/agents";
 import { hookToResource, listHooks } from "@/db/queries/hooks";
 import { listSchedules } from "@/db/queries/schedules";
 import type { AgentSpecInput } from "@/lib/core/agent/agent-spec";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { DialectExportError, exportConfig, type DialectConfig, type DialectWarning, type ImportedSchedule } from "@/lib/core/dialects";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import type { ExportQuery } from "./import-request";
@@ -80,14 +80,14 @@ export interface ExportedFile {
 }
 
 export async function exportStoredConfig(db: Db, query: ExportQuery): Promise<ExportedFile> {
-  if (query.agent && !(await getAgent(db, { ref: query.agent }))) throw ApiError.notFound(`Agent "${query.agent}"`);
+  if (query.agent && !(await getAgent(db, { ref: query.agent }))) throw AppError.notFound(`Agent "${query.agent}"`);
   const { config, warnings } = await loadDialectConfig(db);
   try {
     const result = exportConfig(query.dialect, config, { agent: query.agent, format: query.format });
     return { content: result.content, ...FILES[query.dialect](query), warnings: [...warnings, ...result.warnings] };
   } catch (error) {
     if (error instanceof DialectExportError) {
-      throw new ApiError(422, "cannot_export", error.message, [{ path: "agent", message: error.message }]);
+      throw new AppError("cannot_export", error.message, [{ path: "agent", message: error.message }]);
     }
     throw error;
   }

@@ -12,8 +12,9 @@ import { findHookByKey } from "@/db/queries/hooks";
 import { createSchedule, listSchedules, updateSchedule, type ScheduleRow } from "@/db/queries/schedules";
 import { createAgentAudited, updateAgentAudited } from "@/lib/features/agents/agent-service";
 import { agentSpecSchema, type AgentSpec } from "@/lib/core/agent/agent-spec";
-import { ApiError, type ApiIssue } from "@/lib/platform/api/errors";
-import { unsafeInputIssues } from "@/lib/platform/api/safe-input";
+import type { Issue } from "@/lib/core/issues";
+import { AppError } from "@/lib/platform/api/app-error";
+import { unsafeInputIssues } from "@/lib/core/safe-input";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import {
   DialectParseError,
@@ -68,7 +69,7 @@ interface ImportPlan {
   hooks: PlannedHook[];
   schedules: PlannedSchedule[];
   warnings: DialectWarning[];
-  conflicts: ApiIssue[];
+  conflicts: Issue[];
 }
 
 type Counts = { agents: string[]; hooks: number; schedules: number };
@@ -87,12 +88,12 @@ export interface ImportSummary {
   /** Paths of what runs code (command/code hooks, shell tool hooks, agents with the shell): importing them takes the admin role. */
   requiresAdmin: string[];
   /** What exists already (a dry run under onConflict "fail"; applying it is a 409 with these issues). */
-  conflicts: ApiIssue[];
+  conflicts: Issue[];
   warnings: DialectWarning[];
 }
 
-function invalid(message: string, issues: ApiIssue[]): ApiError {
-  return new ApiError(422, "invalid_config", message, issues);
+function invalid(message: string, issues: Issue[]): AppError {
+  return new AppError("invalid_config", message, issues);
 }
 
 /** Reads the content in its dialect (detected when not given); malformed input is a 422 with the dialect's paths. */
@@ -142,8 +143,8 @@ function parsedHook(input: unknown, path: string): HookSpec {
 async function planImport(db: Db, request: ImportRequest): Promise<ImportPlan> {
   const { dialect, detected, result } = readConfig(request);
   const warnings = [...result.warnings];
-  const conflicts: ApiIssue[] = [];
-  const problems: ApiIssue[] = [];
+  const conflicts: Issue[] = [];
+  const problems: Issue[] = [];
   const policy = request.onConflict;
 
   // Agents: those of the file, then those only named by hooks or schedules.
@@ -238,9 +239,7 @@ async function planImport(db: Db, request: ImportRequest): Promise<ImportPlan> {
 
   if (problems.length > 0) throw invalid(`This ${dialect} config cannot be imported: ${problems[0].path}: ${problems[0].message}`, problems);
   if (conflicts.length > 0 && policy === "fail" && !request.dry) {
-    throw new ApiError(
-      409,
-      "conflict",
+    throw new AppError("conflict",
       `${conflicts.length} item(s) already exist (${conflicts[0].message}); import again with onConflict "skip" to keep them or "update" to replace them`,
       conflicts,
     );
@@ -338,7 +337,7 @@ export async function importConfigAudited(db: Db, principal: Principal, request:
   const adminOnly = adminOnlyItems(plan, principal);
   if (adminOnly.length > 0) {
     const list = adminOnly.map((item) => item.label).join(", ");
-    throw ApiError.forbidden(
+    throw AppError.forbidden(
       `Only admins may import what runs code on the server (command and code hooks, tool hooks calling the shell, agents with the shell tool): ${list}. You are ${principal.role}.`,
     );
   }

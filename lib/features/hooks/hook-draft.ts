@@ -4,7 +4,7 @@
  * `parseHookSpec` validates, and `draftIssues` is that validation keyed by zod path, exactly as the
  * server reports it.
  */
-import { issuePath } from "@/lib/platform/api/errors";
+import { issuePath } from "@/lib/core/issues";
 import type { EventName } from "@/lib/core/hooks/events";
 import { parseHookSpec, type HookActionType, type HookSpec } from "@/lib/core/hooks/spec";
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { listEffectiveBlocks, listEventsOfRuns, listLatestRunIds } from "@/db/queries/event-samples";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import type { EventName } from "@/lib/core/hooks/events";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
@@ -36,7 +36,7 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
   // Who may run it first: an operator learns no more about a hook that runs code than "admins only".
   assertMayRun(principal, [body.hook]);
   if (!REPLAYABLE.has(body.hook.action.type)) {
-    throw new ApiError(422, "not_replayable", `Replay runs only in-process actions (${[...REPLAYABLE].join(", ")}); "${body.hook.action.type}" would call out once per past event`, [
+    throw new AppError("not_replayable", `Replay runs only in-process actions (${[...REPLAYABLE].join(", ")}); "${body.hook.action.type}" would call out once per past event`, [
       { path: "hook.action.type", message: "not replayable" },
     ]);
   }

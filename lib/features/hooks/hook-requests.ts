@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { listQuerySchema } from "@/lib/platform/api/list-query";
-import { pgIntSchema, unsafeTextReason } from "@/lib/platform/api/safe-input";
+import { pgIntSchema, unsafeTextReason } from "@/lib/core/safe-input";
 import { eventNameSchema, hookSpecSchema, parseHookSpec, scopeSchema } from "@/lib/core/hooks/spec";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,11 +5,11 @@
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { getSchedule } from "@/db/queries/schedules";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { isUuid } from "./hook-requests";
 
-function scopeError(message: string): ApiError {
-  return new ApiError(422, "validation_failed", `scope: ${message}`, [{ path: "scope", message }]);
+function scopeError(message: string): AppError {
+  return new AppError("validation_failed", `scope: ${message}`, [{ path: "scope", message }]);
 }
 
 /** `global`, `agent:<uuid>` or `schedule:<uuid>`; a 422 at `scope` when the target does not exist. */

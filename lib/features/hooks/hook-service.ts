@@ -16,7 +16,7 @@ import {
   updateHook,
   type HookRow,
 } from "@/db/queries/hooks";
-import { ApiError, validationError } from "@/lib/platform/api/errors";
+import { AppError, validationError } from "@/lib/platform/api/app-error";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
 import { actionRunsCode, SHELL_TOOL } from "@/lib/core/hooks/trust";
@@ -41,7 +41,7 @@ export function describeCodeAction(action: ActionRef): string {
 function assertMayConfigure(principal: Principal, ...actions: ActionRef[]) {
   for (const action of actions) {
     if (!mayConfigureAction(principal, action)) {
-      throw ApiError.forbidden(`Only admins may create or change ${describeCodeAction(action)}. You are ${principal.role}.`);
+      throw AppError.forbidden(`Only admins may create or change ${describeCodeAction(action)}. You are ${principal.role}.`);
     }
   }
 }
@@ -52,12 +52,12 @@ function specOf(row: HookRow): HookSpec {
 
 export async function findHookOr404(db: Db, id: string) {
   const row = isUuid(id) ? await getHookById(db, { id }) : undefined;
-  if (!row) throw ApiError.notFound(`Hook "${id}"`);
+  if (!row) throw AppError.notFound(`Hook "${id}"`);
   return row;
 }
 
 function keyConflict(spec: HookSpec) {
-  return ApiError.conflict(`A hook with the id "${spec.id}" already exists in scope ${spec.scope}`);
+  return AppError.conflict(`A hook with the id "${spec.id}" already exists in scope ${spec.scope}`);
 }
 
 export async function createHookAudited(db: Db, principal: Principal, input: HookSpec) {
@@ -117,7 +117,7 @@ export async function replaceHookAudited(db: Db, principal: Principal, id: strin
   return savedAudited(db, principal, async (tx) => {
     const existing = await findHookOr404(tx, id);
     if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
-      throw ApiError.conflict(
+      throw AppError.conflict(
         `This hook changed since you opened it (you edited version ${options.expectedVersion}, it is now at version ${existing.version}); reload to see the change`,
       );
     }
@@ -149,11 +149,11 @@ export async function restoreHookVersionAudited(db: Db, principal: Principal, id
   return savedAudited(db, principal, async (tx) => {
     const existing = await findHookOr404(tx, id);
     const stored = await getHookVersion(tx, { hookId: existing.id, version });
-    if (!stored) throw ApiError.notFound(`Version ${version} of hook "${existing.key}"`);
+    if (!stored) throw AppError.notFound(`Version ${version} of hook "${existing.key}"`);
     const parsed = parseHookSpec(stored.spec);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new ApiError(422, "validation_failed", `Version ${version} is no longer a valid hook (${issue.path.join(".")}: ${issue.message}); edit the hook instead`);
+      throw new AppError("validation_failed", `Version ${version} is no longer a valid hook (${issue.path.join(".")}: ${issue.message}); edit the hook instead`);
     }
     return saveNextVersion(tx, principal, existing, parsed.data, "hook.restore", { restoredFrom: version });
   });
@@ -182,7 +182,7 @@ export async function reorderHooksAudited(db: Db, principal: Principal, request:
       const scope = await resolveHookScope(tx, request.scope);
       const result = await reorderHooks(tx, { scope, ids: request.ids });
       if (!result.ok) {
-        throw ApiError.conflict(
+        throw AppError.conflict(
           `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (GET /api/v1/hooks?scope=${scope}), and try again`,
         );
       }

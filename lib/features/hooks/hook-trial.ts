@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
@@ -52,7 +52,7 @@ const askNobody: ApprovalPort = {
 export function assertMayRun(principal: Principal, hooks: readonly { id?: string; action: { type: string; tool?: unknown } }[]) {
   const runsCode = hooks.find((h) => actionRunsCode(h.action));
   if (runsCode && !roleAtLeast(principal.role, "admin")) {
-    throw ApiError.forbidden(`Only admins may run ${describeCodeAction(runsCode.action)}, even in a test (hook ${runsCode.id ?? "?"}). You are ${principal.role}.`);
+    throw AppError.forbidden(`Only admins may run ${describeCodeAction(runsCode.action)}, even in a test (hook ${runsCode.id ?? "?"}). You are ${principal.role}.`);
   }
 }
 

@@ -10,7 +10,7 @@ import type { LedgerEntry } from "@/lib/core/hooks/ledger";
 import type { ApprovalPort, SecretPort, SecretValue, ToolPort } from "@/lib/core/hooks/ports";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
 import { logger } from "@/lib/platform/logger";
-import { outboundConfigFromEnv } from "@/lib/platform/outbound/outbound-config";
+import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
 import type { SecretBox } from "@/lib/features/secrets/secret-box";
 import { getSecretBox, readSecret, secretHostSchema, splitHosts } from "@/lib/features/secrets/secret-store";
 import { serverShellPolicy } from "@/lib/platform/security/code-execution";

@@ -7,7 +7,7 @@
  */
 import { constants, promises as fs } from "node:fs";
 import { logger } from "@/lib/platform/logger";
-import { resolveInWorkspace, WorkspaceEscapeError } from "@/lib/features/tools/workspace-path";
+import { resolveInWorkspace, WorkspaceEscapeError } from "@/lib/core/workspace/workspace-path";
 
 export async function readMetadataFile(workspaceDir: string, file: string): Promise<Record<string, unknown> | undefined> {
   let real: string;

@@ -1,51 +1,32 @@
 "use server";
 
-import { redirect } from "next/navigation";
-import { getDatabase } from "@/db/client";
-import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/platform/api/action-state";
-import { requireActionRole } from "@/lib/platform/auth/current-principal";
+import { z } from "zod";
 import { cancelRun, decideApproval, decisionSchema, startRun, startRunSchema } from "@/lib/features/runs/run-service";
+import { formAction } from "@/lib/platform/api/action";
 
-export async function startRunAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
-  if (refused) return refused;
-  let id: string;
-  try {
-    const principal = await requireActionRole("operator");
-    const parsed = startRunSchema.safeParse({ agent: form.get("agent"), prompt: form.get("prompt") });
-    if (!parsed.success) return zodToActionState(parsed.error);
-    const { db } = await getDatabase();
-    id = (await startRun(db, principal, { ...parsed.data, source: "dashboard" })).id;
-  } catch (error) {
-    return errorToActionState(error);
-  }
-  redirect(`/runs/${id}`);
-}
+export const startRunAction = formAction(
+  { role: "operator", input: startRunSchema.pick({ agent: true, prompt: true }) },
+  async ({ db, principal, input }) => ({ redirectTo: `/runs/${(await startRun(db, principal, { ...input, source: "dashboard" })).id}` }),
+);
 
-export async function cancelRunAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
-  if (refused) return refused;
-  try {
-    const principal = await requireActionRole("operator");
-    const { db } = await getDatabase();
-    await cancelRun(db, principal, String(form.get("id") ?? ""));
-    return { ok: true, message: "Cancel requested" };
-  } catch (error) {
-    return errorToActionState(error);
-  }
-}
+export const cancelRunAction = formAction({ role: "operator", input: z.object({ id: z.string() }) }, async ({ db, principal, input }) => {
+  await cancelRun(db, principal, input.id);
+  return { ok: true, message: "Cancel requested" };
+});
 
-export async function decideApprovalAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
-  if (refused) return refused;
-  try {
-    const principal = await requireActionRole("operator");
-    const parsed = decisionSchema.safeParse({ decision: form.get("decision"), reason: form.get("reason") || undefined });
-    if (!parsed.success) return zodToActionState(parsed.error);
-    const { db } = await getDatabase();
-    const settled = await decideApproval(db, principal, String(form.get("id") ?? ""), { ...parsed.data, via: "dashboard" });
+export const decideApprovalAction = formAction(
+  {
+    role: "operator",
+    input: decisionSchema.extend({ id: z.string() }),
+    // An empty reason field is no reason.
+    read: (raw) => {
+      const fields = raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw;
+      return { id: fields.id, decision: fields.decision, reason: fields.reason || undefined };
+    },
+  },
+  async ({ db, principal, input }) => {
+    const { id, ...decision } = input;
+    const settled = await decideApproval(db, principal, id, { ...decision, via: "dashboard" });
     return { ok: true, message: `${settled.status === "approved" ? "Approved" : "Denied"} ${settled.toolName ?? "the action"}` };
-  } catch (error) {
-    return errorToActionState(error);
-  }
-}
+  },
+);

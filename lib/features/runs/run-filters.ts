@@ -3,7 +3,7 @@
  * dashboard's links, so a filtered list and its export always select the same runs.
  */
 import { z } from "zod";
-import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 import type { Db } from "@/db/client";
 import type { RunFilters } from "@/db/queries/runs";
 import { RUN_STATUSES } from "@/db/schema";

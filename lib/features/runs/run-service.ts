@@ -10,8 +10,8 @@ import { requestCancel } from "@/db/queries/run-leases";
 import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
 import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/features/agents/agent-service";
 import { codeHookIdsSchema } from "@/lib/core/agent/agent-spec";
-import { ApiError } from "@/lib/platform/api/errors";
-import { uuidSchema } from "@/lib/platform/api/safe-input";
+import { AppError } from "@/lib/platform/api/app-error";
+import { uuidSchema } from "@/lib/core/safe-input";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 
@@ -45,9 +45,7 @@ export async function startRun(
   if (agent.dailyBudgetUsd !== null && agent.dailyBudgetUsd !== undefined) {
     const spent = await agentSpendSince(db, { agentId: agent.id, since: startOfUtcDay() });
     if (spent >= agent.dailyBudgetUsd) {
-      throw new ApiError(
-        409,
-        "daily_budget_exceeded",
+      throw new AppError("daily_budget_exceeded",
         `${agent.name} has spent $${spent.toFixed(4)} today, reaching its daily budget of $${agent.dailyBudgetUsd}; no new runs until 00:00 UTC`,
       );
     }
@@ -66,14 +64,14 @@ export async function startRun(
 
 export async function findRunOr404(db: Db, id: string) {
   const run = uuidSchema.safeParse(id).success ? await getRun(db, { id }) : undefined;
-  if (!run) throw ApiError.notFound(`Run "${id}"`);
+  if (!run) throw AppError.notFound(`Run "${id}"`);
   return run;
 }
 
 export async function cancelRun(db: Db, principal: Principal, id: string) {
   const run = await audited(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id }, async (tx) => {
     const run = await findRunOr404(tx, id);
-    if (run.status === "finished" || !(await requestCancel(tx, { id }))) throw ApiError.conflict(`Run already finished (${run.outcome})`);
+    if (run.status === "finished" || !(await requestCancel(tx, { id }))) throw AppError.conflict(`Run already finished (${run.outcome})`);
     return run;
   });
   // An outside session (the Claude Code bridge) has no worker: its next event sees the flag.
@@ -88,7 +86,7 @@ export async function decideApproval(
   input: z.infer<typeof decisionSchema> & { via: string },
 ) {
   const existing = uuidSchema.safeParse(id).success ? await getApproval(db, { id }) : undefined;
-  if (!existing) throw ApiError.notFound(`Approval "${id}"`);
+  if (!existing) throw AppError.notFound(`Approval "${id}"`);
   const settled = await audited(
     db,
     { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
@@ -103,9 +101,9 @@ export async function decideApproval(
       if (!settled) {
         const now = (await getApproval(tx, { id })) ?? existing;
         if (now.status === "abandoned") {
-          throw ApiError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
+          throw AppError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
         }
-        throw ApiError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
+        throw AppError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
       }
       return settled;
     },

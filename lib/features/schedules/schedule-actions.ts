@@ -1,13 +1,12 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
-import { getDatabase } from "@/db/client";
-import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/platform/api/action-state";
-import { requireActionRole } from "@/lib/platform/auth/current-principal";
+import { z } from "zod";
 import { createScheduleAudited, deleteScheduleAudited, scheduleRequestSchema } from "@/lib/features/schedules/schedule-service";
+import { formAction } from "@/lib/platform/api/action";
 
 /** The form says which timing it uses; only that field is sent on, so the other may stay filled. */
-function scheduleFromForm(form: FormData) {
+function scheduleFromForm(raw: FormData | Record<string, unknown>) {
+  const form = raw instanceof FormData ? raw : new FormData();
   const text = (key: string) => {
     const value = form.get(key);
     return typeof value === "string" && value.trim() ? value.trim() : undefined;
@@ -23,32 +22,18 @@ function scheduleFromForm(form: FormData) {
   };
 }
 
-export async function createScheduleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
-  if (refused) return refused;
-  try {
-    const principal = await requireActionRole("operator");
-    const parsed = scheduleRequestSchema.safeParse(scheduleFromForm(form));
-    if (!parsed.success) return zodToActionState(parsed.error);
-    const { db } = await getDatabase();
-    await createScheduleAudited(db, principal, parsed.data);
-    revalidatePath("/settings");
-    return { ok: true, message: `Schedule for ${parsed.data.agent} created` };
-  } catch (error) {
-    return errorToActionState(error);
-  }
-}
+export const createScheduleAction = formAction(
+  { role: "operator", input: scheduleRequestSchema, read: scheduleFromForm, revalidate: ["/settings"] },
+  async ({ db, principal, input }) => {
+    await createScheduleAudited(db, principal, input);
+    return { ok: true, message: `Schedule for ${input.agent} created` };
+  },
+);
 
-export async function deleteScheduleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const refused = refuseUnsafeInput(form);
-  if (refused) return refused;
-  try {
-    const principal = await requireActionRole("operator");
-    const { db } = await getDatabase();
-    await deleteScheduleAudited(db, principal, String(form.get("id") ?? ""));
-    revalidatePath("/settings");
+export const deleteScheduleAction = formAction(
+  { role: "operator", input: z.object({ id: z.string() }), revalidate: ["/settings"] },
+  async ({ db, principal, input }) => {
+    await deleteScheduleAudited(db, principal, input.id);
     return { ok: true, message: "Schedule deleted" };
-  } catch (error) {
-    return errorToActionState(error);
-  }
-}
+  },
+);

@@ -8,8 +8,8 @@ import { audited } from "@/db/queries/audit";
 import { createHook, deleteHooksOfScope } from "@/db/queries/hooks";
 import { createSchedule, deleteSchedule, getSchedule, listSchedules } from "@/db/queries/schedules";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
-import { ApiError } from "@/lib/platform/api/errors";
-import { pgIntSchema } from "@/lib/platform/api/safe-input";
+import { AppError } from "@/lib/platform/api/app-error";
+import { pgIntSchema } from "@/lib/core/safe-input";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { describeCodeAction, mayConfigureAction } from "@/lib/features/hooks/hook-service";
@@ -56,7 +56,7 @@ export function scheduleToApi(row: Awaited<ReturnType<typeof getSchedule>> & {})
 
 export async function createScheduleAudited(db: Db, principal: Principal, input: z.infer<typeof scheduleRequestSchema>) {
   const runsCode = input.hooks?.find((h) => !mayConfigureAction(principal, h.action));
-  if (runsCode) throw ApiError.forbidden(`Only admins may create ${describeCodeAction(runsCode.action)}. You are ${principal.role}.`);
+  if (runsCode) throw AppError.forbidden(`Only admins may create ${describeCodeAction(runsCode.action)}. You are ${principal.role}.`);
   const { row } = await audited(
     db,
     { actor: principal.label, action: "schedule.create", entityType: "schedule" },
@@ -73,7 +73,7 @@ export async function createScheduleAudited(db: Db, principal: Principal, input:
       });
       for (const hook of input.hooks ?? []) {
         const created = await createHook(tx, { spec: { ...hook, scope: `schedule:${row.id}` }, actor: principal.label });
-        if (!created) throw ApiError.conflict(`Two hooks of this schedule share the id "${hook.id}"`);
+        if (!created) throw AppError.conflict(`Two hooks of this schedule share the id "${hook.id}"`);
       }
       return { row, agentName: agent.name };
     },
@@ -88,7 +88,7 @@ export async function listSchedulesForApi(db: Db) {
 
 export async function findScheduleOr404(db: Db, id: string) {
   const row = z.uuid().safeParse(id).success ? await getSchedule(db, { id }) : undefined;
-  if (!row) throw ApiError.notFound(`Schedule "${id}"`);
+  if (!row) throw AppError.notFound(`Schedule "${id}"`);
   return row;
 }
 

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { resolveDataDir, type Db } from "@/db/client";
 import { audited } from "@/db/queries/audit";
 import { deleteSecret, getSecretCiphertext, listSecretNames, upsertSecret } from "@/db/queries/secrets";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
 
@@ -88,7 +88,7 @@ export async function putSecretAudited(
 
 export async function deleteSecretAudited(db: Db, principal: Principal, params: { name: string }) {
   await audited(db, { actor: principal.label, action: "secret.delete", entityType: "secret", entityId: params.name, before: { name: params.name } }, async (tx) => {
-    if (!(await deleteSecret(tx, params))) throw ApiError.notFound(`Secret "${params.name}"`);
+    if (!(await deleteSecret(tx, params))) throw AppError.notFound(`Secret "${params.name}"`);
   });
 }
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { z } from "zod";
 import { capOutput } from "./output-cap";
 import { defineTool, toolError, toolOutput, type ToolImplementation, type ToolResult } from "@/lib/core/agent/tool-types";
-import { WorkspaceEscapeError, giveToWorkspaceOwner, makeParents, resolveInWorkspace, toWorkspaceRelative } from "./workspace-path";
+import { WorkspaceEscapeError, giveToWorkspaceOwner, makeParents, resolveInWorkspace, toWorkspaceRelative } from "@/lib/core/workspace/workspace-path";
 
 const LIST_LIMIT = 1000;
 

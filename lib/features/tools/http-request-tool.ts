@@ -1,14 +1,14 @@
 /**
  * The `http_request` tool: one request, no redirects followed, a timeout and a response size cap,
- * through the same outbound guard as webhooks and notices (lib/platform/outbound): no private network
+ * through the same outbound guard as webhooks and notices (lib/core/outbound): no private network
  * unless the admin's allow-list names the host.
  */
 import http from "node:http";
 import https from "node:https";
 import { z } from "zod";
 import { CappedBuffer } from "./output-cap";
-import { normalizeHost } from "@/lib/platform/outbound/address-policy";
-import { OutboundRefused, connectOptions, type OutboundPolicy } from "@/lib/platform/outbound/outbound-guard";
+import { normalizeHost } from "@/lib/core/outbound/address-policy";
+import { OutboundRefused, connectOptions, type OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import { defineTool, toolError, type ToolImplementation, type ToolResult } from "@/lib/core/agent/tool-types";
 
 export interface HttpRequestToolOptions {

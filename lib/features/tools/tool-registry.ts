@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { serverShellPolicy, type ShellPolicy } from "@/lib/platform/security/code-execution";
 import { listFilesTool, readFileTool, writeFileTool } from "./file-tools";
-import { outboundConfigFromEnv } from "@/lib/platform/outbound/outbound-config";
-import type { OutboundPolicy } from "@/lib/platform/outbound/outbound-guard";
+import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
+import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import { httpRequestTool } from "./http-request-tool";
 import type { MemoryStore } from "./memory-store";
 import { memoryTool } from "./memory-tool";

@@ -1,11 +1,11 @@
 /**
  * What a server action returns to its form: a message, per-field errors (zod paths), or success.
- * The same ApiError and zod issues as the API, read by people instead of scripts.
+ * The same AppError and zod issues as the API, read by people instead of scripts.
  */
 import type { z } from "zod";
-import { ApiError, issuePath } from "@/lib/platform/api/errors";
-import { unsafeInputIssues } from "@/lib/platform/api/safe-input";
-import { ActionAuthError } from "@/lib/platform/auth/current-principal";
+import { issuePath } from "@/lib/core/issues";
+import { AppError } from "@/lib/platform/api/app-error";
+import { unsafeInputIssues } from "@/lib/core/safe-input";
 import { logger } from "@/lib/platform/logger";
 
 export interface ActionState {
@@ -37,10 +37,9 @@ export function refuseUnsafeInput(input: unknown): ActionState | undefined {
 
 /** Maps thrown errors to a readable state; unexpected ones are logged and said plainly. */
 export function errorToActionState(error: unknown): ActionState {
-  if (error instanceof ApiError) {
+  if (error instanceof AppError) {
     return { message: error.message, fieldErrors: Object.fromEntries((error.issues ?? []).map((i) => [i.path, i.message])) };
   }
-  if (error instanceof ActionAuthError) return { message: error.message };
   // Next's redirect() throws; let it through.
   if (error && typeof error === "object" && "digest" in error && String((error as { digest: unknown }).digest).startsWith("NEXT_")) {
     throw error;

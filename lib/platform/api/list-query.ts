@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorSchema } from "./cursor";
-import { pgDateSchema } from "./safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 
 const limitSchema = z.coerce.number().int().min(1).max(200).default(50);
 

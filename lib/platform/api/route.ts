@@ -13,8 +13,8 @@ import { bearerToken, principalFromHeaders, readCookie, SESSION_COOKIE } from "@
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { logger } from "@/lib/platform/logger";
 import { originVerdict } from "@/lib/platform/security/same-origin";
-import { ApiError, validationError } from "./errors";
-import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "./safe-input";
+import { AppError, validationError } from "./app-error";
+import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "@/lib/core/safe-input";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -38,8 +38,8 @@ export interface RouteContext<B, Q, P = Record<string, string>> {
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
-function tooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
+function tooLarge(): AppError {
+  return new AppError("payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
 }
 
 /** The body as text, counted chunk by chunk: reading stops at the cap, whatever the client declared. */
@@ -66,18 +66,18 @@ async function readCappedText(request: Request): Promise<string> {
 export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await readCappedText(request);
   if (!text.trim()) return {};
-  if (jsonDepthExceeds(text)) throw ApiError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepthExceeds(text)) throw AppError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw ApiError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
+    throw AppError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
   }
 }
 
 /** Refuses text the database cannot store anywhere in `value`, naming its path. */
 export function assertStorable(value: unknown): void {
   const issues = unsafeInputIssues(value);
-  if (issues.length > 0) throw new ApiError(422, "validation_failed", `${issues[0].path}: ${issues[0].message}`, issues);
+  if (issues.length > 0) throw new AppError("validation_failed", `${issues[0].path}: ${issues[0].message}`, issues);
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -88,8 +88,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
 
 export async function requirePrincipal(db: Db, request: Request, role: Role): Promise<Principal> {
   const principal = await principalFromHeaders(db, request.headers);
-  if (!principal) throw ApiError.unauthorized();
-  if (!roleAtLeast(principal.role, role)) throw ApiError.forbidden(`This needs the ${role} role; you are ${principal.role}`);
+  if (!principal) throw AppError.unauthorized();
+  if (!roleAtLeast(principal.role, role)) throw AppError.forbidden(`This needs the ${role} role; you are ${principal.role}`);
   return principal;
 }
 
@@ -106,11 +106,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function assertOwnOriginWrite(request: Request): void {
   if (SAFE_METHODS.has(request.method) || bearerToken(request.headers) !== undefined) return;
   const verdict = originVerdict(request.headers, request.url);
-  if (verdict === "foreign") throw new ApiError(403, "cross_origin", "Cross-origin request refused: use the dashboard, or a Bearer token from a script");
+  if (verdict === "foreign") throw new AppError("cross_origin", "Cross-origin request refused: use the dashboard, or a Bearer token from a script");
   if (readCookie(request.headers.get("cookie"), SESSION_COOKIE) === undefined) return;
-  if (verdict !== "same") throw new ApiError(403, "cross_origin", "A request signed in with the session cookie must come from the dashboard (no Origin header was sent)");
+  if (verdict !== "same") throw new AppError("cross_origin", "A request signed in with the session cookie must come from the dashboard (no Origin header was sent)");
   const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") throw new ApiError(415, "unsupported_media_type", "Send the body as application/json");
+  if (type !== "application/json") throw new AppError("unsupported_media_type", "Send the body as application/json");
 }
 
 function noStore(response: Response): Response {
@@ -123,9 +123,9 @@ function noStore(response: Response): Response {
 }
 
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return error.toResponse();
+  if (error instanceof AppError) return error.toResponse();
   logger.error({ err: error }, "unhandled API error");
-  return new ApiError(500, "internal", "Something went wrong on our side; it has been logged").toResponse();
+  return new AppError("internal", "Something went wrong on our side; it has been logged").toResponse();
 }
 
 const ANONYMOUS: Principal = { kind: "user", id: "anonymous", label: "anonymous", role: "viewer" };
@@ -178,5 +178,5 @@ function parseParams(schema: z.ZodType, params: Record<string, string>): unknown
   const result = schema.safeParse(params);
   if (result.success) return result.data;
   const error = validationError(result.error);
-  throw new ApiError(404, "not_found", `Nothing at this path: ${error.message}`, error.issues);
+  throw new AppError("not_found", `Nothing at this path: ${error.message}`, error.issues);
 }

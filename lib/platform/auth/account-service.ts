@@ -10,7 +10,7 @@ import { audited } from "@/db/queries/audit";
 import { createSession, deleteSession } from "@/db/queries/sessions";
 import { countUsers, createFirstAdmin, getUserByEmail } from "@/db/queries/users";
 import { ROLES, type Role } from "@/db/schema";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { hashPassword, verifyPassword } from "./password";
 import { SESSION_TTL_MS } from "./principal";
 import type { Principal } from "./roles";
@@ -40,7 +40,7 @@ export async function issueApiToken(db: Db, params: { name: string; role: Role; 
 
 export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>) {
   // Once set up, refuse before the (deliberately slow) hash: the endpoint is public.
-  if ((await countUsers(db)) > 0) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+  if ((await countUsers(db)) > 0) throw AppError.conflict("Hookplane is already set up; sign in instead");
   const passwordHash = await hashPassword(params.password);
   // The admin, its token and both audit rows, or none of them.
   return db.transaction(async (transaction) => {
@@ -50,7 +50,7 @@ export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentials
       { actor: params.email, action: "setup", entityType: "user" },
       async (tx) => {
         const user = await createFirstAdmin(tx, { email: params.email, passwordHash });
-        if (!user) throw ApiError.conflict("Hookplane is already set up; sign in instead");
+        if (!user) throw AppError.conflict("Hookplane is already set up; sign in instead");
         return user;
       },
       (user) => ({ actor: user.email, entityId: user.id, after: { email: user.email, role: user.role } }),
@@ -98,7 +98,7 @@ export async function signIn(db: Db, params: z.infer<typeof credentialsSchema> &
   const matches = await verifyPassword(params.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || user.disabled || !matches) {
     await attempt.failed();
-    throw new ApiError(401, "invalid_credentials", "Wrong email or password");
+    throw new AppError("invalid_credentials", "Wrong email or password");
   }
   await attempt.succeeded();
   const sessionToken = newSecretToken("");

@@ -3,7 +3,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/platform/api/action-state";
+import { formAction } from "@/lib/platform/api/action";
 import { credentialsSchema, setupFirstAdmin, signIn, signOut } from "@/lib/platform/auth/account-service";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "@/lib/platform/auth/principal";
 import { safeRedirectPath } from "@/lib/platform/auth/redirect-target";
@@ -19,49 +19,33 @@ async function setSessionCookie(token: string) {
   });
 }
 
-function credentialsFrom(form: FormData) {
-  return credentialsSchema.safeParse({ email: form.get("email"), password: form.get("password") });
-}
-
 /** Written by the web edge (server.ts) from the socket, never by the client. */
 async function clientAddress(): Promise<string> {
   return (await headers()).get(CLIENT_ADDRESS_HEADER) ?? "unknown";
 }
 
-export async function setupAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  // Only the credentials reach the database; `next` is only ever a redirect, checked as one.
-  const refused = refuseUnsafeInput({ email: form.get("email"), password: form.get("password") });
-  if (refused) return refused;
-  const parsed = credentialsFrom(form);
-  if (!parsed.success) return zodToActionState(parsed.error);
-  try {
-    const { db } = await getDatabase();
-    await setupFirstAdmin(db, parsed.data);
-    const session = await signIn(db, { ...parsed.data, address: await clientAddress() });
-    await setSessionCookie(session.sessionToken);
-  } catch (error) {
-    return errorToActionState(error);
-  }
-  redirect("/agents");
-}
+// Only the credentials reach the database; `next` is only ever a redirect, checked as one.
+const credentials = {
+  role: "public",
+  input: credentialsSchema,
+  read: (raw: FormData | Record<string, unknown>) => (raw instanceof FormData ? { email: raw.get("email"), password: raw.get("password") } : raw),
+  check: "input",
+} as const;
 
-export async function signInAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  // Only the credentials reach the database; `next` is only ever a redirect, checked as one.
-  const refused = refuseUnsafeInput({ email: form.get("email"), password: form.get("password") });
-  if (refused) return refused;
-  const parsed = credentialsFrom(form);
-  if (!parsed.success) return zodToActionState(parsed.error);
-  try {
-    const { db } = await getDatabase();
-    const session = await signIn(db, { ...parsed.data, address: await clientAddress() });
-    await setSessionCookie(session.sessionToken);
-  } catch (error) {
-    return errorToActionState(error);
-  }
+export const setupAction = formAction(credentials, async ({ db, input }) => {
+  await setupFirstAdmin(db, input);
+  const session = await signIn(db, { ...input, address: await clientAddress() });
+  await setSessionCookie(session.sessionToken);
+  return { redirectTo: "/agents" };
+});
+
+export const signInAction = formAction(credentials, async ({ db, input, raw }) => {
+  const session = await signIn(db, { ...input, address: await clientAddress() });
+  await setSessionCookie(session.sessionToken);
   // The fallback is the dashboard's home itself: a redirect to "/" (which redirects on to
   // /agents) leaves the address bar at "/" after a server action in Next 16.
-  redirect(safeRedirectPath(form.get("next"), "/agents"));
-}
+  return { redirectTo: safeRedirectPath(raw instanceof FormData ? raw.get("next") : undefined, "/agents") };
+});
 
 export async function signOutAction(): Promise<void> {
   const jar = await cookies();

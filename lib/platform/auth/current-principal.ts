@@ -6,6 +6,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
 import type { Role } from "@/db/schema";
+import { AppError } from "@/lib/platform/api/app-error";
 import { principalFromSessionToken, SESSION_COOKIE } from "./principal";
 import { roleAtLeast, type Principal } from "./roles";
 
@@ -22,12 +23,10 @@ export async function requirePagePrincipal(): Promise<Principal> {
   return principal;
 }
 
-export class ActionAuthError extends Error {}
-
 /** For server actions: the principal, or an error the form shows. */
 export async function requireActionRole(role: Role): Promise<Principal> {
   const principal = await getCurrentPrincipal();
-  if (!principal) throw new ActionAuthError("Your session has ended; sign in again.");
-  if (!roleAtLeast(principal.role, role)) throw new ActionAuthError(`This needs the ${role} role; you are ${principal.role}.`);
+  if (!principal) throw AppError.unauthorized("Your session has ended; sign in again.");
+  if (!roleAtLeast(principal.role, role)) throw AppError.forbidden(`This needs the ${role} role; you are ${principal.role}.`);
   return principal;
 }

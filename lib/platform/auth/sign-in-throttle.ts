@@ -6,7 +6,7 @@
 import type { Db } from "@/db/client";
 import { logAudit } from "@/db/queries/audit";
 import { countSignInAttempt, clearSignInFailures, uncountSignInAttempt, type AttemptPolicy } from "@/db/queries/sign-in-failures";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 
 const FORGET_AFTER_MS = 15 * 60 * 1000;
 /** One account from one address: a few typos, then one second doubling up to five minutes. */
@@ -28,8 +28,8 @@ export interface SignInAttempt {
   succeeded(): Promise<void>;
 }
 
-function tooMany(waitMs: number): ApiError {
-  return new ApiError(429, "too_many_attempts", `Too many failed sign-ins; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
+function tooMany(waitMs: number): AppError {
+  return new AppError("too_many_attempts", `Too many failed sign-ins; try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getSessionUser } from "@/db/queries/sessions";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { setupFirstAdmin, signIn, signOut } from "./account-service";
 import { principalFromHeaders } from "./principal";
 import { hashSecretToken } from "./secret-token";
@@ -28,7 +28,7 @@ test("repeated failed sign-ins from one address are slowed down, even with the r
   const attempt = (password: string) =>
     signIn(t.db, { email: "ops@example.com", password, address: "192.0.2.2" }).then(
       () => "ok",
-      (e: ApiError) => e.status,
+      (e: AppError) => e.status,
     );
   for (let i = 0; i < 5; i++) expect(await attempt("wrong password")).toBe(401);
   // The fifth failure starts a lock; while it lasts even the right password is refused with 429.

@@ -7,7 +7,7 @@ import { audited, logAudit } from "@/db/queries/audit";
 import { deleteUserSessions } from "@/db/queries/sessions";
 import { countAdmins, createUser, disableUser, getUserByEmail, getUserById, updateUserRole } from "@/db/queries/users";
 import { ROLES } from "@/db/schema";
-import { ApiError } from "@/lib/platform/api/errors";
+import { AppError } from "@/lib/platform/api/app-error";
 import { credentialsSchema } from "./account-service";
 import { hashPassword } from "./password";
 import { roleAtLeast, type Principal } from "./roles";
@@ -15,7 +15,7 @@ import { roleAtLeast, type Principal } from "./roles";
 export const newUserSchema = credentialsSchema.extend({ role: z.enum(ROLES) });
 
 export async function createUserAudited(db: Db, principal: Principal, input: z.infer<typeof newUserSchema>) {
-  if (await getUserByEmail(db, { email: input.email })) throw ApiError.conflict(`${input.email} already has an account`);
+  if (await getUserByEmail(db, { email: input.email })) throw AppError.conflict(`${input.email} already has an account`);
   // Hashed before the transaction: it takes a while and needs no lock.
   const passwordHash = await hashPassword(input.password);
   const user = await audited(
@@ -46,9 +46,9 @@ async function lockedUserChange<T>(
     const txDb = tx as unknown as Db;
     await tx.execute(sql`select pg_advisory_xact_lock(7240116)`);
     const user = await getUserById(txDb, { id: params.id });
-    if (!user || user.disabled) throw ApiError.notFound("User");
+    if (!user || user.disabled) throw AppError.notFound("User");
     if (user.role === "admin" && params.losesAdmin(user) && (await countAdmins(txDb)) <= 1) {
-      throw ApiError.conflict(
+      throw AppError.conflict(
         user.id === principal.userId
           ? "You are the last admin: make another user admin before changing your own role."
           : `${user.email} is the last admin: make another user admin first.`,

@@ -17,6 +17,7 @@ import { resolveDataDir } from "@/db/client";
 import type { ShellLauncher } from "@/lib/core/hooks/ports";
 import { CODE_EXECUTION_OFF } from "@/lib/core/hooks/trust";
 import { detectShellSandbox, giveWorkspace, sandboxLauncher, type ShellSandbox } from "./shell-sandbox";
+import { isPathInside } from "@/lib/core/workspace/workspace-path";
 
 export const CODE_EXECUTION_SWITCH = "HOOKPLANE_ALLOW_CODE_EXECUTION";
 
@@ -50,10 +51,6 @@ export class CodeExecutionConfigError extends Error {
 
 const isOn = (value: string | undefined) => value === "1" || value === "true";
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
 
 /** Throws CodeExecutionConfigError on a setting that would weaken the boundary; never guesses. */
 export function codeExecutionSettings(env: Record<string, string | undefined> = process.env): CodeExecutionSettings {
@@ -61,7 +58,7 @@ export function codeExecutionSettings(env: Record<string, string | undefined> = 
   const workspacesDir = env.HOOKPLANE_WORKSPACES_DIR
     ? path.resolve(/*turbopackIgnore: true*/ env.HOOKPLANE_WORKSPACES_DIR)
     : path.join(os.tmpdir(), "hookplane-workspaces");
-  if (isInside(dataDir, workspacesDir) || isInside(workspacesDir, dataDir)) {
+  if (isPathInside(dataDir, workspacesDir) || isPathInside(workspacesDir, dataDir)) {
     throw new CodeExecutionConfigError(
       `HOOKPLANE_WORKSPACES_DIR (${workspacesDir}) and HOOKPLANE_DATA_DIR (${dataDir}) must not contain each other: shell steps would reach secret.key and the database files`,
     );

@@ -35,7 +35,6 @@ vi.mock("next/navigation", () => ({
   },
 }));
 vi.mock("@/lib/platform/auth/current-principal", () => ({
-  ActionAuthError: class extends Error {},
   requireActionRole: async (): Promise<Principal> => ({ kind: "user", id: "u-op", label: "ops@example.com", role: "operator" }),
 }));
 const { saveHookAction } = await import("@/lib/features/hooks/hook-actions");

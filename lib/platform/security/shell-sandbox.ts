@@ -44,6 +44,7 @@ import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import os from "node:os";
 import path from "node:path";
 import type { ShellLauncher } from "@/lib/core/hooks/ports";
+import { isPathInside } from "@/lib/core/workspace/workspace-path";
 
 export type SandboxKind = "namespaces" | "user-namespaces" | "none";
 export type OrphanGuard = "pid-namespace" | "process-group" | "none";
@@ -99,10 +100,6 @@ function fstabPath(dir: string): string {
   return dir.replace(/[ \t\n\\]/g, (ch) => `\\${ch.charCodeAt(0).toString(8).padStart(3, "0")}`);
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
 
 /**
  * The fstab of the empty mounts, as a root-only file (mount -a cannot read a pipe). Folders that
@@ -118,7 +115,7 @@ function fstabFile(mounts: SandboxMounts): string | undefined {
   ].filter(
     (e) => isDirectory(e.dir),
   );
-  const kept = entries.filter((e) => !entries.some((other) => other !== e && other.dir !== e.dir && isInside(other.dir, e.dir)));
+  const kept = entries.filter((e) => !entries.some((other) => other !== e && other.dir !== e.dir && isPathInside(other.dir, e.dir)));
   const unique = kept.filter((e, i) => kept.findIndex((o) => o.dir === e.dir) === i);
   if (unique.length === 0) return undefined;
   const content = unique.map((e) => `hookplane-sandbox ${fstabPath(e.dir)} tmpfs ${e.options},nosuid,nodev 0 0\n`).join("");

@@ -3,7 +3,7 @@ import { listApprovals } from "@/db/queries/approvals";
 import { APPROVAL_STATUSES } from "@/db/schema";
 import { paginate } from "@/lib/platform/api/cursor";
 import { cursorTimeSchema, listQuerySchema } from "@/lib/platform/api/list-query";
-import { uuidSchema } from "@/lib/platform/api/safe-input";
+import { uuidSchema } from "@/lib/core/safe-input";
 import { apiRoute } from "@/lib/platform/api/route";
 
 const approvalsQuerySchema = listQuerySchema(z.object({ at: cursorTimeSchema, id: uuidSchema }).strict()).extend({ status: z.enum(APPROVAL_STATUSES).optional() });

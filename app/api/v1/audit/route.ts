@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listAudit } from "@/db/queries/audit";
 import { paginate } from "@/lib/platform/api/cursor";
 import { listQuerySchema, serialKeySchema } from "@/lib/platform/api/list-query";
-import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 import { apiRoute } from "@/lib/platform/api/route";
 
 /** The config change log: who changed what, with the before and after values. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { costByAgent, costByDay, costByModel, dailyBudgets, topRunsByCost } from "@/db/queries/costs";
 import { apiRoute } from "@/lib/platform/api/route";
-import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 
 const DAY = 24 * 3600 * 1000;
 

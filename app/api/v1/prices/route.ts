@@ -2,7 +2,7 @@ import { z } from "zod";
 import { audited } from "@/db/queries/audit";
 import { listPrices, replacePrices } from "@/db/queries/prices";
 import { apiRoute } from "@/lib/platform/api/route";
-import { pgDateSchema } from "@/lib/platform/api/safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 import { regexError } from "@/lib/core/hooks/linear-regex";
 
 const priceSchema = z.object({

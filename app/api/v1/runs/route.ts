@@ -2,7 +2,7 @@ import { listRuns, runToApi } from "@/db/queries/runs";
 import { z } from "zod";
 import { paginate } from "@/lib/platform/api/cursor";
 import { cursorTimeSchema, listQuerySchema } from "@/lib/platform/api/list-query";
-import { uuidSchema } from "@/lib/platform/api/safe-input";
+import { uuidSchema } from "@/lib/core/safe-input";
 import { apiRoute } from "@/lib/platform/api/route";
 import { resolveRunFilters, runFiltersSchema } from "@/lib/features/runs/run-filters";
 import { startRun, startRunSchema } from "@/lib/features/runs/run-service";

@@ -5,7 +5,7 @@
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 // The one workspace confinement (symlinks followed), shared with the file tools.
-import { giveToWorkspaceOwner, makeParents, resolveInWorkspace, WorkspaceEscapeError } from "@/lib/features/tools/workspace-path";
+import { giveToWorkspaceOwner, makeParents, resolveInWorkspace, WorkspaceEscapeError } from "@/lib/core/workspace/workspace-path";
 import type { LogAction, SaveJsonAction } from "../spec";
 import { renderTemplate } from "../template";
 import type { CompiledAction } from "./types";

@@ -4,7 +4,7 @@
  * among its own; userinfo becomes a Basic `authorization` header. Secret values are scrubbed from
  * the body. A JSON response may carry a decision in the same forms a command's stdout can.
  */
-import { normalizeHost } from "@/lib/platform/outbound/address-policy";
+import { normalizeHost } from "@/lib/core/outbound/address-policy";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
 import { HookHttpError, checkUrl, safeFetch } from "../http-client";
 import { basicAuthorization, splitUserinfo } from "../outbound-url";

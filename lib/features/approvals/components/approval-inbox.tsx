@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { ApprovalCard, type PendingApproval } from "./approval-card";
 import { formatTime } from "@/lib/features/runs/components/run-format";
-import { useLiveSocket } from "@/lib/features/runs/components/use-live-socket";
+import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import { DataTable } from "@/components/ui/data-table";
 
 interface SettledApproval extends PendingApproval {

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
-import { useLiveSocket } from "@/lib/features/runs/components/use-live-socket";
+import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 
 /** How many approvals wait for a person, kept live by the approvals topic. */
 export function usePendingApprovalCount(): number | undefined {

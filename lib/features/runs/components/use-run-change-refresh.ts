@@ -2,7 +2,7 @@
 
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRef } from "react";
-import { useLiveSocket } from "./use-live-socket";
+import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 
 /**
  * Refetches the queries under `queryKey` whenever a run changes, live over the socket. Coalesced:

@@ -5,7 +5,7 @@ import { createScheduleAction } from "@/lib/features/schedules/schedule-actions"
 import { Button } from "@/components/ui/button";
 import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { useClearOnSaveForm } from "@/lib/features/settings/components/use-clear-on-save-form";
+import { useClearOnSaveForm } from "@/components/ui/use-clear-on-save-form";
 
 export function CreateScheduleForm({ agents }: { agents: string[] }) {
   const [timing, setTiming] = useState<"cron" | "interval">("cron");

@@ -4,7 +4,7 @@ import { setSecretAction } from "@/lib/features/secrets/secret-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { useClearOnSaveForm } from "@/lib/features/settings/components/use-clear-on-save-form";
+import { useClearOnSaveForm } from "@/components/ui/use-clear-on-save-form";
 
 /**
  * Write-only: the value field is a password input, cleared after every save, never prefilled. The

@@ -4,7 +4,7 @@ import { useActionState, useRef } from "react";
 import { changeUserRoleAction } from "@/lib/features/settings/settings-actions";
 import { inputClass } from "@/components/ui/field";
 import type { Role } from "@/db/schema";
-import { useActionToast } from "./use-action-toast";
+import { useActionToast } from "@/components/ui/use-action-toast";
 
 /** Saves on change; a refused change (the last admin) snaps back to the stored role. */
 export function UserRoleSelect({ id, email, role }: { id: string; email: string; role: Role }) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listRunEventsAfter, listRunEventsTail } from "@/db/queries/run-events";
 import { apiRoute } from "@/lib/platform/api/route";
-import { PG_INT_MAX } from "@/lib/platform/api/safe-input";
+import { PG_INT_MAX } from "@/lib/core/safe-input";
 import { findRunOr404 } from "@/lib/features/runs/run-service";
 
 const eventsQuerySchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describe, expect, test } from "vitest";
-import { cursorSchema, encodeCursor } from "./cursor";
+import { cursorSchema, encodeCursor } from "../platform/api/cursor";
 import { jsonDepthExceeds, MAX_JSON_DEPTH, pgDateSchema, pgIntSchema, unsafeInputIssues, unsafeTextReason, uuidSchema } from "./safe-input";
 
 describe("text the database cannot store", () => {

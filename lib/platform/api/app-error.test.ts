@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { expect, test } from "vitest";
 import { decodeCursor, encodeCursor, paginate } from "./cursor";
-import { issuePath, validationError } from "./errors";
+import { issuePath } from "@/lib/core/issues";
+import { validationError } from "./app-error";
 
 test("issue paths read like the JSON they point into", () => {
   expect(issuePath(["script", 0, "toolCalls", 1, "name"])).toBe("script[0].toolCalls[1].name");

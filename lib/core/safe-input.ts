@@ -7,8 +7,7 @@
  * never sees such a value.
  */
 import { z } from "zod";
-import type { ApiIssue } from "./errors";
-import { issuePath } from "./errors";
+import { issuePath, type Issue } from "./issues";
 
 /** Deeper than any hook, agent script or event payload we take; far below the stack's limit. */
 export const MAX_JSON_DEPTH = 64;
@@ -47,8 +46,8 @@ export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean 
  * nested deeper than MAX_JSON_DEPTH. At most `max` issues, so a hostile body cannot make a huge
  * error either.
  */
-export function unsafeInputIssues(value: unknown, max = 20): ApiIssue[] {
-  const issues: ApiIssue[] = [];
+export function unsafeInputIssues(value: unknown, max = 20): Issue[] {
+  const issues: Issue[] = [];
   const walk = (node: unknown, path: (string | number)[]): void => {
     if (issues.length >= max) return;
     if (typeof node === "string") {

@@ -12,9 +12,14 @@ export class WorkspaceEscapeError extends Error {
   }
 }
 
-function isInside(root: string, candidate: string): boolean {
+/**
+ * Whether `candidate` is `root` or lies under it, lexically (resolve symlinks first where they
+ * matter). The one containment check of the code base: workspaces, the sandbox's mounts and the
+ * data folder's separation all use it.
+ */
+export function isPathInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 async function realpathOrUndefined(p: string): Promise<string | undefined> {
@@ -34,7 +39,7 @@ async function realpathOrUndefined(p: string): Promise<string | undefined> {
 export async function resolveInWorkspace(workspaceDir: string, requested: string): Promise<string> {
   const root = await fs.realpath(workspaceDir);
   const lexical = path.resolve(root, requested);
-  if (!isInside(root, lexical)) throw new WorkspaceEscapeError(requested);
+  if (!isPathInside(root, lexical)) throw new WorkspaceEscapeError(requested);
 
   const tail: string[] = [];
   let probe = lexical;
@@ -42,7 +47,7 @@ export async function resolveInWorkspace(workspaceDir: string, requested: string
     const real = await realpathOrUndefined(probe);
     if (real !== undefined) {
       const resolved = path.join(real, ...tail);
-      if (!isInside(root, real) || !isInside(root, resolved)) throw new WorkspaceEscapeError(requested);
+      if (!isPathInside(root, real) || !isPathInside(root, resolved)) throw new WorkspaceEscapeError(requested);
       return resolved;
     }
     // A dangling symlink has no realpath but may still be followed by a later write.
