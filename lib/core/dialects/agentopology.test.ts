@@ -270,3 +270,15 @@ describe("agentopology import: gates", () => {
     expect(gateWarnings[4].message).toMatch(/"intake", which is not an agent/);
   });
 });
+
+describe("agentopology import: timeouts beyond Hookplane's limit", () => {
+  it("are refused with the limit in the unit the file used", () => {
+    const hook = (timeout: string) => `hooks {\n  hook h {\n    on: ToolUse\n    run: "x"\n    timeout: ${timeout}\n  }\n}`;
+    expect(parseError(() => importConfig("agentopology", hook("700000s"))).issues).toEqual([
+      { path: "hooks.h.timeout", message: "a timeout is more than 0 and at most 604800 seconds (7 days); got 700000 seconds" },
+    ]);
+    expect(parseError(() => importConfig("agentopology", hook("700000000"))).issues).toEqual([
+      { path: "hooks.h.timeout", message: "a timeout is more than 0 and at most 604800000 milliseconds (7 days); got 700000000 milliseconds" },
+    ]);
+  });
+});

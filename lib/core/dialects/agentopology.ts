@@ -327,14 +327,18 @@ function readTimeout(field: AtField | undefined, path: string, ctx: ImportContex
     const value = Number(text);
     if (value >= BARE_MS_FROM) {
       ctx.warn(path, `timeout ${text} has no unit; read as milliseconds (${text}ms), as AgenTopology's codex, cursor and gemini-cli bindings read it. Write ${text}ms or ${value / 1000}s to be explicit`);
-      return Math.round(value);
+      return ctx.timeoutMs(value, "ms", path);
     }
     ctx.warn(path, `timeout ${text} has no unit; read as seconds (${text}s = ${toMilliseconds(value, "s")} ms), as the spec's default of 600 and Claude Code read it. Write ${text}s or ${text}ms to be explicit`);
-    return toMilliseconds(value, "s");
+    return ctx.timeoutMs(value, "s", path);
   }
   const ms = parseDuration(text);
-  if (ms === undefined || ms <= 0) ctx.fail(path, `"${text}" is not a timeout like 30s, 500ms or 2m (line ${field.line})`);
-  return ms;
+  if (ms === undefined || ms <= 0) {
+    ctx.fail(path, `"${text}" is not a timeout like 30s, 500ms or 2m (line ${field.line})`);
+    return undefined;
+  }
+  // A limit error speaks the file's unit: milliseconds if it wrote ms, seconds otherwise.
+  return /^\s*\d+(\.\d+)?\s*ms\s*$/i.test(text) ? ctx.timeoutMs(ms, "ms", path) : ctx.timeoutMs(ms / 1000, "s", path);
 }
 
 /**

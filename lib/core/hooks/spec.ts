@@ -19,7 +19,9 @@ export const eventNameSchema = z.string().superRefine((value, ctx) => {
   });
 }) as unknown as z.ZodType<EventName>;
 
-const durationMs = z.number().int().min(1).max(7 * 24 * 3600 * 1000);
+/** The longest timeout a hook or action may have (importers name it in their file's own unit). */
+export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
+const durationMs = z.number().int().min(1).max(MAX_DURATION_MS);
 
 /** A pattern run by RE2 (linear time): a bad one is reported at parse time, at its own field. */
 export const regexSchema = z.string().superRefine((value, ctx) => {
