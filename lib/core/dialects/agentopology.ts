@@ -90,6 +90,7 @@ function readBody(items: AtItem[], path: string, scope: string, topology: string
   const agentNames = new Set(
     items.filter((i): i is AtBlock => i.kind === "block" && i.header[0] === "agent" && i.items !== null).map((b) => b.header[1]),
   );
+  const gates: AtItem[][] = [];
   for (const item of items) {
     if (item.kind === "field") {
       ctx.warn(joinPath(path, item.key), `topology field "${item.key}" has no Hookplane equivalent; ignored (line ${item.line})`);
@@ -113,13 +114,16 @@ function readBody(items: AtItem[], path: string, scope: string, topology: string
       if (!name) ctx.fail(joinPath(path, "hook"), `a hook needs a name (line ${item.line})`);
       else readHook(name, item.items, joinPath(joinPath(path, "hooks"), name), item.line, scope, ctx);
     } else if (keyword === "gates" && item.items) {
-      readGates(item.items, joinPath(path, "gates"), scope, agentNames, ctx);
+      // After the declared hooks, wherever the block stands: the claude-code binding appends
+      // the gates' SubagentStop hooks to the hooks it writes, so they run last.
+      gates.push(item.items);
     } else if (keyword === "flow") {
       readFlow(item, joinPath(path, "flow"), topology, agentNames, ctx);
     } else {
       ctx.warn(joinPath(path, keyword), `"${headerText(item)}" block has no Hookplane equivalent; ignored (line ${item.line})`);
     }
   }
+  for (const gateItems of gates) readGates(gateItems, joinPath(path, "gates"), scope, agentNames, ctx);
 }
 
 function scalar(value: AtValue, path: string, ctx: ImportContext): string | undefined {
@@ -150,8 +154,15 @@ function readAgent(block: AtBlock, path: string, ctx: ImportContext): void {
       } else if (model !== undefined) {
         const alias = MODEL_ALIASES[model];
         if (alias) ctx.warn(fieldPath, `model alias "${model}" imported as "${alias}"`);
-        const canonical = alias ?? canonicalModel(model, fieldPath, ctx, /^(gpt|o\d)/.test(model) ? "openai" : "anthropic");
-        if (canonical) agent.model = canonical;
+        // Bare ids of the providers Hookplane runs; anything else (gemini-pro, openrouter/…/…) it cannot.
+        const provider = /^claude-/.test(model) ? "anthropic" : /^(gpt-|o\d)/.test(model) ? "openai" : undefined;
+        if (alias) agent.model = alias;
+        else if (provider) {
+          const canonical = canonicalModel(model, fieldPath, ctx, provider);
+          if (canonical) agent.model = canonical;
+        } else {
+          ctx.warn(fieldPath, `model "${model}" is not a Claude or OpenAI model Hookplane can run; the agent uses the default model`);
+        }
       }
     } else if (item.key === "tools") {
       if (item.value.kind !== "list") ctx.fail(fieldPath, `expected a list like [Read, Write] (line ${item.line})`);

@@ -270,14 +270,16 @@ export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}
       ctx.warnHook(hook, "event", `herdctl hooks run after a job (session.end) or on failure (error); ${eventOf(hook)} not exported`);
       continue;
     }
-    const entry = exportHook(hook, ctx);
+    // A hook without a name whose id is the one its position gives back on import needs no name.
+    const positionId = `${kebabCase(bucket)}-${(buckets[bucket]?.length ?? 0) + 1}`;
+    const entry = exportHook(hook, ctx, hook.name === undefined && hook.id === positionId);
     if (entry) (buckets[bucket] ??= []).push(entry);
   }
   if (Object.keys(buckets).length > 0) doc.hooks = buckets;
   return { content: stringify(doc, { lineWidth: 0 }), warnings: ctx.warnings };
 }
 
-function exportHook(hook: HookSpecInput, ctx: ExportContext): Record<string, unknown> | undefined {
+function exportHook(hook: HookSpecInput, ctx: ExportContext, anonymous: boolean): Record<string, unknown> | undefined {
   const action = hook.action;
   let body: Record<string, unknown>;
   let defaultTimeout: number | undefined;
@@ -306,8 +308,8 @@ function exportHook(hook: HookSpecInput, ctx: ExportContext): Record<string, unk
       ctx.warnHook(hook, "action", `herdctl has shell, webhook, discord and slack hooks; the ${action.type} action was not exported`);
       return undefined;
   }
-  const entry: Record<string, unknown> = { name: hook.name ?? hook.id, ...body };
-  if (hook.name === undefined) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
+  const entry: Record<string, unknown> = anonymous ? { ...body } : { name: hook.name ?? hook.id, ...body };
+  if (hook.name === undefined && !anonymous) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
   if (hook.onFailure === "block") entry.continue_on_error = false;
   if (hook.when !== undefined) entry.when = hook.when;
   if (hook.onOutcomes !== undefined) {

@@ -210,6 +210,8 @@ export function exportLoom(config: DialectConfig, options: ExportOptions = {}): 
   if (agent.model !== undefined) {
     if (agent.model === "scripted") ctx.warn("agent.model", 'Loom has no "scripted" model; not exported');
     else doc.model = agent.model;
+  } else {
+    ctx.warn("agent.model", `the agent names no model (Hookplane's default); Loom runs ${LOOM_DEFAULT_MODEL} when none is given`);
   }
   if (agent.instructions !== undefined) doc.systemPrompt = agent.instructions;
   // Loom's own defaults (100 turns, 30 minutes, preset full) are left out: Loom applies them.

@@ -463,7 +463,7 @@ export function exportTailoredAi(config: DialectConfig, options: ExportOptions =
       schedule: schedule.cron,
       prompt: schedule.prompt,
       agent: schedule.agent,
-      ...(schedule.enabled === false ? { enabled: false } : {}),
+      ...(schedule.enabled !== undefined ? { enabled: schedule.enabled } : {}),
       ...(hooks ? { hooks } : {}),
     });
   }
