@@ -59,6 +59,8 @@ export interface StageState {
   phase: TurnPhase;
   /** A turn.end hook blocked in this stage: the agent works on at a hook's request. */
   stopHookActive?: boolean;
+  /** The agent's answer, once its turns are done, while agent.stop decides whether it may stop. */
+  answer?: string;
   messages: ChatMessage[];
   /** By tool call id. */
   toolCalls: Record<string, ToolCallRecord>;

@@ -175,3 +175,63 @@ describe("agent.stop in a flow", () => {
     expect(h.count("session.end")).toBe(1);
   });
 });
+
+describe("waiting for a person on turn.end and agent.stop", () => {
+  const point = { hookId: "ask-stop", approvalId: "appr_1" };
+
+  it("turn.end: the run suspends; resumed, a denial keeps the agent working and the model is not asked twice", async () => {
+    const agent = makeAgent({ script: [{ text: "Done." }, { text: "Fixed it." }] });
+    const checkpoint = createInMemoryCheckpointStore();
+    const first = h.options(agent, {
+      checkpoint,
+      dispatch: async (event: { type: string; data: Record<string, unknown> }) =>
+        event.type === "turn.end" && !event.data.stopHookActive ? { verdict: "suspend" as const, suspended: point } : { verdict: "allow" as const },
+    });
+    const suspended = await runAgentSession(first);
+    expect(suspended).toMatchObject({ status: "suspended", waitingOn: { event: "turn.end", approvalId: "appr_1", hookId: "ask-stop" } });
+
+    const resumes: unknown[] = [];
+    const second = h.options(agent, {
+      checkpoint,
+      dispatch: async (event: { type: string }, resume?: unknown) => {
+        if (resume) resumes.push(resume);
+        return resume && event.type === "turn.end" ? { verdict: "block" as const, reason: "Not yet: fix the lint." } : { verdict: "allow" as const };
+      },
+    });
+    const result = await runAgentSession(second);
+    expect(result).toMatchObject({ outcome: "completed", response: "Fixed it.", totals: { turns: 2 } });
+    expect(resumes).toEqual([{ point }]);
+    // One model call before the wait, one after the denial: the waiting turn was not asked again.
+    expect(first.provider.requests).toHaveLength(1);
+    expect(second.provider.requests).toHaveLength(1);
+    expect(second.provider.requests[0].messages.at(-1)).toEqual({ role: "user", text: "Not yet: fix the lint." });
+    expect(turnEnds().map((d) => d.stopHookActive)).toEqual([false, true]);
+  });
+
+  it("agent.stop in a flow: resumed after the wait, an approval lets the next agent start with the same answer", async () => {
+    const drafter = makeAgent({ name: "drafter", script: [{ text: "draft" }] });
+    const editor = makeAgent({ name: "editor", script: [{ text: "edited" }] });
+    const flow = makeAgent({ name: "desk", flow: ["drafter", "editor"] });
+    const resolveAgent = async (name: string) => [drafter, editor].find((a) => a.name === name);
+    const calls: string[] = [];
+    const providerFor = (a: AgentWithId): ModelProvider => {
+      const inner = createScriptedProvider(a.script);
+      return { complete: (request) => (calls.push(a.name), inner.complete(request)) };
+    };
+    const checkpoint = createInMemoryCheckpointStore();
+    const waiting = await runAgentSession(
+      h.options(flow, {
+        checkpoint,
+        providerFor,
+        resolveAgent,
+        dispatch: async (event: { type: string; data: Record<string, unknown> }) =>
+          event.type === "agent.stop" && event.data.agentName === "drafter" ? { verdict: "suspend" as const, suspended: point } : { verdict: "allow" as const },
+      }),
+    );
+    expect(waiting).toMatchObject({ status: "suspended", waitingOn: { event: "agent.stop" } });
+    const result = await runAgentSession(h.options(flow, { checkpoint, providerFor, resolveAgent }));
+    expect(result).toMatchObject({ outcome: "completed", response: "edited" });
+    expect(calls).toEqual(["drafter", "editor"]);
+    expect(h.events.filter((e) => e.type === "agent.stop").map((e) => e.data.agentName)).toEqual(["drafter", "editor"]);
+  });
+});

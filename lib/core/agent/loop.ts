@@ -597,14 +597,21 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
         await save();
       }
 
-      const answer = await runTurns(agent, stage);
-      if (answer === undefined) return;
+      // The answer is kept in the checkpoint while agent.stop decides, so a run resumed from a
+      // wait there (an approval) continues that dispatch instead of calling the model again.
+      if (stage.answer === undefined) {
+        const answer = await runTurns(agent, stage);
+        if (answer === undefined) return;
+        stage.answer = answer;
+      }
+      const answer = stage.answer;
 
       if (isFlow) {
         const stop = await fire("agent.stop", { agentName: agent.name });
         queueReminders(stop);
         if (stop.verdict === "block") {
           // Sent back to work (maxTurns still bounds it); the stage stays started and unstopped.
+          stage.answer = undefined;
           await keepWorking(stage, agent, stop.reason);
           await save();
           continue;

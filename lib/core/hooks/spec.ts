@@ -184,7 +184,7 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
     issues.push({
       code: "custom",
       path: ["action", "type"],
-      message: `approve can only pause a blocking event (tool.pre, user.prompt.submit, session.start, agent.start), not ${spec.event}`,
+      message: `approve can only pause a blocking event (${EVENT_NAMES.filter(isBlockingEvent).join(", ")}), not ${spec.event}`,
       input: spec.action.type,
     });
   }
