@@ -127,9 +127,14 @@ export class AgentSession {
         const stage = this.state.stage;
         const agent = await this.agentOfStage(stage);
         if (!(await this.startStage(stage, agent))) return undefined;
-        const answer = await this.runTurns(agent, stage);
-        if (answer === undefined) return undefined;
-        await this.finishStage(stage, agent, answer);
+        // The answer is kept in the checkpoint while agent.stop decides, so a run resumed from a
+        // wait there (an approval) continues that dispatch instead of calling the model again.
+        if (stage.answer === undefined) {
+          const answer = await this.runTurns(agent, stage);
+          if (answer === undefined) return undefined;
+          stage.answer = answer;
+        }
+        await this.finishStage(stage, agent, stage.answer);
       }
       return undefined;
     } catch (err) {
@@ -202,10 +207,20 @@ export class AgentSession {
     return true;
   }
 
-  /** A stage answered: the flow goes on to its next agent, or the run completes. */
+  /**
+   * A stage answered: the flow goes on to its next agent, or the run completes. In a flow,
+   * agent.stop may send the agent back to work (maxTurns still bounds it).
+   */
   private async finishStage(stage: StageState, agent: AgentWithId, answer: string): Promise<void> {
     if (this.isFlow) {
-      await this.fire("agent.stop", { agentName: agent.name });
+      const stop = await this.fire("agent.stop", { agentName: agent.name });
+      this.queueReminders(stop);
+      if (stop.verdict === "block") {
+        stage.answer = undefined;
+        await this.keepWorking(stage, agent, stop.reason);
+        await this.save();
+        return;
+      }
       stage.stopped = true;
     }
     const flowNames = this.flowNames;
@@ -227,6 +242,11 @@ export class AgentSession {
       if (stage.phase === "model_post") {
         const answer = await this.afterModel(stage);
         if (answer.done) return answer.text;
+      }
+      if (stage.phase === "turn_end") {
+        const answer = await this.endTurn(agent, stage);
+        if (answer.done) return answer.text;
+        continue;
       }
       if (stage.phase === "tools") {
         const calls = lastAssistant(stage.messages)!.toolCalls;
@@ -290,7 +310,7 @@ export class AgentSession {
     return true;
   }
 
-  /** model.post, then the budget; the answer when the model called no tool (or the run ended). */
+  /** model.post, then the budget; done (without an answer) when the budget ends the run. */
   private async afterModel(stage: StageState): Promise<{ done: false } | { done: true; text: string | undefined }> {
     if (!stage.pendingModelPost) throw new Error("checkpoint in model_post without the response's model.post data");
     const post = await this.fire("model.post", stage.pendingModelPost);
@@ -303,14 +323,33 @@ export class AgentSession {
       await this.save();
       return { done: true, text: undefined };
     }
-    if (answer.toolCalls.length === 0) {
-      stage.phase = "model";
-      await this.save();
-      return { done: true, text: answer.text };
-    }
-    stage.phase = "tools";
+    stage.phase = answer.toolCalls.length === 0 ? "turn_end" : "tools";
     await this.save();
     return { done: false };
+  }
+
+  /**
+   * turn.end after an answer without tool calls: the agent's answer, unless a hook blocks the stop
+   * (Claude Code's Stop): then its reason is the next user message and the agent works on.
+   */
+  private async endTurn(agent: AgentWithId, stage: StageState): Promise<{ done: false } | { done: true; text: string }> {
+    const answer = lastAssistant(stage.messages)!;
+    const turnEnd = await this.fire("turn.end", { stopHookActive: stage.stopHookActive === true, response: answer.text });
+    this.queueReminders(turnEnd);
+    stage.phase = "model";
+    if (turnEnd.verdict === "block") {
+      await this.keepWorking(stage, agent, turnEnd.reason);
+      stage.stopHookActive = true;
+      await this.save();
+      return { done: false };
+    }
+    await this.save();
+    return { done: true, text: answer.text };
+  }
+
+  /** A turn.end or agent.stop block: the reason goes to the agent as the next user message. */
+  private async keepWorking(stage: StageState, agent: AgentWithId, reason: string | undefined): Promise<void> {
+    await this.addMessage(stage, agent, { role: "user", text: reason?.trim() || "A hook asked you to keep working." });
   }
 
   /** Works the tool calls of the last assistant message; each completed step is checkpointed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importConfig } from "./index";
+import { detectDialect, importConfig } from "./index";
 import { readFixture } from "./fixtures/fixture-files";
 import { parseError } from "@/test/dialect-harness";
 
@@ -19,11 +19,11 @@ describe("agentopology import: the seed's examples", () => {
     ]);
   });
 
-  it("a bare timeout is read as seconds, with a warning saying so", () => {
+  it("a bare timeout below 1000 is read as seconds, with a warning saying so", () => {
     const result = at("command-hooks.at");
     expect(result.hooks[0]).toMatchObject({ id: "notify-completion", event: "agent.stop", timeoutMs: 10_000 });
     expect(result.hooks[0].action).toEqual({ type: "command", command: `curl -X POST https://slack.webhook/notify -d '{"agent": "$AGENT_NAME"}'` });
-    expect(result.warnings).toEqual([{ path: "hooks.notify-completion.timeout", message: expect.stringMatching(/no unit; assumed seconds/) }]);
+    expect(result.warnings).toEqual([{ path: "hooks.notify-completion.timeout", message: expect.stringMatching(/no unit; read as seconds \(10s = 10000 ms\)/) }]);
   });
 
   it("type: prompt → a context action with the run text", () => {
@@ -96,7 +96,7 @@ describe("agentopology import: the seed's examples", () => {
 describe("agentopology import: malformed input", () => {
   it("names the line of a syntax error", () => {
     const error = parseError(() => importConfig("agentopology", 'hooks {\n  a {\n    on: ToolUse\n    run: "x"\n  }\n'));
-    expect(error.issues[0]).toMatchObject({ line: 5, message: expect.stringMatching(/a `}` is missing/) });
+    expect(error.issues[0]).toMatchObject({ line: 6, message: expect.stringMatching(/a `}` is missing for the block opened on line 1/) });
     const unterminated = parseError(() => importConfig("agentopology", 'hooks {\n  a {\n    run: "x\n  }\n}'));
     expect(unterminated.issues[0]).toMatchObject({ line: 3, message: expect.stringMatching(/unterminated string/) });
   });
@@ -110,8 +110,175 @@ describe("agentopology import: malformed input", () => {
   });
 
   it("suggests the nearest event for an unknown one", () => {
-    const result = importConfig("agentopology", 'hooks {\n  h {\n    on: PreToolUse\n    run: "x"\n  }\n}');
+    const result = importConfig("agentopology", 'hooks {\n  hook h {\n    on: PreToolUze\n    run: "x"\n  }\n}');
     expect(result.hooks).toEqual([]);
-    expect(result.warnings[0]).toEqual({ path: "hooks.h.on", message: expect.stringContaining('did you mean "ToolUse"') });
+    expect(result.warnings[0]).toEqual({ path: "hooks.h.on", message: expect.stringContaining('did you mean "PreToolUse"') });
+  });
+});
+
+describe("agentopology import: the grammar as the spec and AgenTopology's parser take it", () => {
+  it("typed maps, raw prompt text, Claude Code event names, bare ms timeouts, comments, multi-line lists", () => {
+    const result = at("spec-grammar.at");
+    expect(result.agents).toEqual([
+      {
+        name: "classifier",
+        model: "anthropic:claude-sonnet-4-5",
+        tools: ["Read", "Grep", "mcp__tracker__search"],
+        instructions:
+          'You classify incidents (P0-P3) — severity first, then ownership.\nNever guess: if unsure, say "unknown" {and stop}.\n# Output format\n- one line per finding',
+      },
+      { name: "router", tools: ["*"] },
+    ]);
+    expect(result.hooks).toEqual([
+      {
+        id: "guard-bash",
+        name: "guard-bash",
+        event: "tool.pre",
+        scope: "agent:classifier",
+        matcher: "Bash",
+        action: { type: "command", command: "scripts/guard.sh" },
+        timeoutMs: 5000,
+        onFailure: "continue",
+      },
+      {
+        id: "audit",
+        name: "audit",
+        event: "tool.post",
+        scope: "global",
+        matcher: "Write|Edit",
+        action: { type: "command", command: "scripts/audit.sh" },
+        timeoutMs: 30_000,
+        onFailure: "continue",
+      },
+      { id: "keep-going", name: "keep-going", event: "turn.end", scope: "global", action: { type: "command", command: "scripts/tests-pass.sh" }, onFailure: "continue" },
+      {
+        id: "agent-done",
+        name: "agent-done",
+        event: "agent.stop",
+        scope: "global",
+        matcher: "classifier",
+        action: { type: "command", command: "scripts/log-agent.sh" },
+        onFailure: "continue",
+      },
+    ]);
+    expect(result.warnings).toEqual([
+      { path: "line", message: '"import reviewer from ./shared-agents.at" has no Hookplane equivalent; ignored (line 3)' },
+      { path: "topology.triage-desk.meta", message: '"meta" block has no Hookplane equivalent; ignored (line 6)' },
+      { path: "topology.triage-desk.agent.classifier.model", message: 'model alias "sonnet" imported as "anthropic:claude-sonnet-4-5"' },
+      { path: "topology.triage-desk.agent.classifier.permissions", message: 'agent field "permissions" has no Hookplane equivalent; ignored (line 13)' },
+      { path: "topology.triage-desk.agent.classifier.outputs", message: 'agent field "outputs" has no Hookplane equivalent; ignored (line 19)' },
+      { path: "topology.triage-desk.agent.classifier.rate-limit", message: 'agent field "rate-limit" has no Hookplane equivalent; ignored (line 20)' },
+      { path: "topology.triage-desk.agent.classifier.hooks.guard-bash.timeout", message: expect.stringContaining("timeout 5000 has no unit; read as milliseconds (5000ms)") },
+      { path: "topology.triage-desk.agent.router.model", message: expect.stringContaining("model inherit") },
+      { path: "topology.triage-desk.agent.router.outputs", message: '"outputs" block has no Hookplane equivalent; ignored (line 40)' },
+      { path: "topology.triage-desk.flow", message: expect.stringContaining("only a single chain") },
+      { path: "topology.triage-desk.hooks.agent-done.extensions", message: '"extensions" block in a hook has no Hookplane equivalent; ignored (line 64)' },
+    ]);
+  });
+
+  it("a fragment's hooks are imported like a topology's", () => {
+    expect(at("fragment.at").hooks).toEqual([
+      {
+        id: "audit-log",
+        name: "audit-log",
+        event: "agent.stop",
+        scope: "global",
+        matcher: "*",
+        action: { type: "command", command: "scripts/audit.sh" },
+        onFailure: "continue",
+      },
+    ]);
+  });
+
+  it("a flow through steps that are not agents is reported, not turned into a broken flow agent", () => {
+    const result = importConfig("agentopology", "topology t : [pipeline] {\n  agent worker { model: haiku }\n  flow {\n    intake -> worker -> done\n  }\n}");
+    expect(result.agents.map((a) => a.name)).toEqual(["worker"]);
+    expect(result.warnings.at(-1)).toEqual({ path: "topology.t.flow", message: expect.stringContaining('"intake", "done" are not agents') });
+  });
+
+  it("a raw block may hold any text; only its braces must balance", () => {
+    const source = 'agent a {\n  prompt {\n    Use f(x) — or "g" (maybe); cost: $5 # not a comment here\n  }\n}';
+    expect(importConfig("agentopology", source).agents).toEqual([{ name: "a", tools: ["*"], instructions: 'Use f(x) — or "g" (maybe); cost: $5 # not a comment here' }]);
+    const unbalanced = parseError(() => importConfig("agentopology", "agent a {\n  prompt {\n    text {\n  }\n}"));
+    expect(unbalanced.issues[0].message).toMatch(/a `}` is missing for the block opened on line 1/);
+  });
+
+  it("every event name of the spec maps, and a file using them is detected as AgenTopology", () => {
+    const events = ["SessionStart", "SessionEnd", "AgentStart", "AgentStop", "ToolUse", "Error", "PreToolUse", "PostToolUse", "SubagentStart", "SubagentStop", "Stop", "UserPromptSubmit"];
+    const source = `hooks {\n${events.map((e, i) => `  hook h${i} {\n    on: ${e}\n    run: "x"\n  }`).join("\n")}\n}`;
+    expect(importConfig("agentopology", source).hooks.map((h) => h.event)).toEqual([
+      "session.start", "session.end", "agent.start", "agent.stop", "tool.pre", "error", "tool.pre", "tool.post", "agent.start", "agent.stop", "turn.end", "user.prompt.submit",
+    ]);
+    expect(detectDialect('hooks {\n  hook g {\n    on: PreToolUse\n    run: "x"\n  }\n}')).toMatchObject({ dialect: "agentopology", confidence: 0.95 });
+    expect(detectDialect('fragment f {\n  meta { version: "1" }\n}')).toMatchObject({ dialect: "agentopology" });
+  });
+});
+
+describe("agentopology import: gates", () => {
+  const source = `topology ship : [pipeline] {
+  agent builder { model: haiku }
+  agent deployer { model: haiku }
+  flow {
+    builder -> deployer
+  }
+  gates {
+    gate validation {
+      after: builder
+      before: deployer
+      run: "scripts/validate.sh"
+      checks: [typecheck, lint]
+      retry: 3
+      on-fail: bounce-back
+      timeout: 2m
+    }
+    gate security-scan {
+      after: builder
+      run: "scripts/security-scan.sh"
+      behavior: advisory
+    }
+    gate sign-off {
+      after: intake
+      run: "scripts/sign-off.sh"
+    }
+  }
+}`;
+
+  it("a blocking gate after an agent is a blocking agent.stop hook on that agent; advisory and non-agent gates are reported", () => {
+    const result = importConfig("agentopology", source);
+    expect(result.hooks).toEqual([
+      {
+        id: "gate-validation",
+        name: "gate validation",
+        event: "agent.stop",
+        scope: "global",
+        matcher: "builder",
+        action: { type: "command", command: "scripts/validate.sh" },
+        timeoutMs: 120_000,
+        onFailure: "block",
+      },
+    ]);
+    expect(result.agents.at(-1)).toEqual({ name: "ship", description: "Flow of topology ship", flow: ["builder", "deployer"] });
+    const gateWarnings = result.warnings.filter((w) => w.path.startsWith("topology.ship.gates"));
+    expect(gateWarnings.map((w) => w.path)).toEqual([
+      "topology.ship.gates.validation.retry",
+      "topology.ship.gates.validation.checks",
+      "topology.ship.gates.validation.before",
+      "topology.ship.gates.security-scan",
+      "topology.ship.gates.sign-off",
+    ]);
+    expect(gateWarnings[3].message).toMatch(/advisory gate is not enforced/);
+    expect(gateWarnings[4].message).toMatch(/"intake", which is not an agent/);
+  });
+});
+
+describe("agentopology import: timeouts beyond Hookplane's limit", () => {
+  it("are refused with the limit in the unit the file used", () => {
+    const hook = (timeout: string) => `hooks {\n  hook h {\n    on: ToolUse\n    run: "x"\n    timeout: ${timeout}\n  }\n}`;
+    expect(parseError(() => importConfig("agentopology", hook("700000s"))).issues).toEqual([
+      { path: "hooks.h.timeout", message: "a timeout is more than 0 and at most 604800 seconds (7 days); got 700000 seconds" },
+    ]);
+    expect(parseError(() => importConfig("agentopology", hook("700000000"))).issues).toEqual([
+      { path: "hooks.h.timeout", message: "a timeout is more than 0 and at most 604800000 milliseconds (7 days); got 700000000 milliseconds" },
+    ]);
   });
 });

@@ -16,8 +16,8 @@ export type DialectDetection = {
 const CLAUDE_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "Notification", "PreCompact"];
 const LOOM_BUCKETS = ["onStart", "onToolCall", "onToolEnd", "onModelCall", "onModelEnd", "onComplete", "onError"];
 const DEFINE_HOOK = /\bdefineHook\s*(?:<[^>()]*>)?\s*\(/;
-const AT_BLOCK = /^\s*(topology|agent|hooks|hook)\b[^\n{:]*\{/m;
-const AT_EVENT = /\bon\s*:\s*(SessionStart|SessionEnd|AgentStart|AgentStop|ToolUse|Error)\b/;
+const AT_BLOCK = /^\s*(topology|fragment|agent|hooks|hook)\b[^\n{:]*\{/m;
+const AT_EVENT = /\bon\s*:\s*(SessionStart|SessionEnd|AgentStart|AgentStop|ToolUse|Error|PreToolUse|PostToolUse|SubagentStart|SubagentStop|Stop|UserPromptSubmit)\b/;
 
 const result = (dialect: DialectName | null, confidence: number, why: string): DialectDetection => ({ dialect, confidence, why });
 

@@ -10,7 +10,8 @@ const discord = (channel: string) => ({ type: "discord" as const, channel, token
 describe("herdctl import: the seed's examples", () => {
   it("quick example: shell (30 s default) and a conditional discord hook with an env channel", () => {
     const result = importConfig("herdctl", readFixture("herdctl/quick-example.yaml"));
-    expect(result.agents).toEqual([{ name: "price-checker", description: "Monitors product prices", metadataFile: "metadata.json" }]);
+    // No allowed_tools: Claude Code's tools, all of them.
+    expect(result.agents).toEqual([{ name: "price-checker", description: "Monitors product prices", metadataFile: "metadata.json", tools: ["*"] }]);
     expect(result.hooks).toEqual([
       {
         id: "log-output",
@@ -178,7 +179,6 @@ describe("herdctl export", () => {
         instructions: "Write the report.\nKeep it short.",
         tools: ["Read", "WebFetch"],
         maxTurns: 12,
-        timeoutMs: 30 * 60 * 1000,
         metadataFile: "meta.json",
       },
     ],
@@ -218,6 +218,20 @@ describe("herdctl export", () => {
     const { warnings: _w, ...imported } = importConfig("herdctl", readFixture("herdctl/price-alert-system.yaml"));
     const { warnings: _w2, ...again } = importConfig("herdctl", exportConfig("herdctl", imported).content);
     expect(again).toEqual(imported);
+  });
+
+  it("session.timeout is how long a session may be resumed, not a run limit: never imported as one, never exported", () => {
+    const result = importConfig("herdctl", "name: a\nsession:\n  timeout: 24h\n  max_turns: 5\n");
+    expect(result.agents).toEqual([{ name: "a", tools: ["*"], maxTurns: 5 }]);
+    expect(result.warnings).toContainEqual({ path: "session.timeout", message: expect.stringContaining("how long a session may be resumed") });
+    const exported = exportConfig("herdctl", { agents: [{ name: "a", tools: ["*"], timeoutMs: 600_000 }], hooks: [], schedules: [] });
+    expect(exported.content).toBe("name: a\n");
+    expect(exported.warnings).toEqual([{ path: "agent.timeoutMs", message: "herdctl has no run timeout; not exported" }]);
+  });
+
+  it("a timeout beyond Hookplane's limit is refused with the limit in herdctl's milliseconds", () => {
+    const error = parseError(() => importConfig("herdctl", "name: a\nhooks:\n  after_run:\n    - type: shell\n      command: x\n      timeout: 700000000\n"));
+    expect(error.issues).toEqual([{ path: "hooks.after_run[0].timeout", message: "a timeout is more than 0 and at most 604800000 milliseconds (7 days); got 700000000 milliseconds" }]);
   });
 
   it("warns about what herdctl cannot express", () => {

@@ -97,7 +97,8 @@ function readAgent(root: ObjectReader, name: string, ctx: ImportContext): AgentS
   const maxTurns = root.number("max_turns", { integer: true, positive: true }) ?? session?.number("max_turns", { integer: true, positive: true });
   const modelPath = root.has("model") ? root.at("model") : (session?.at("model") ?? "model");
   const rawModel = root.string("model") ?? session?.string("model");
-  const timeout = session?.string("timeout");
+  // session.timeout is how long a session may be resumed, not a limit on a run (herdctl has none).
+  session?.ignore("timeout", "herdctl's session.timeout is how long a session may be resumed; Hookplane starts each run fresh and herdctl has no run timeout; ignored");
   session?.warnUnread();
   root.ignore("denied_tools", "Hookplane agents list the tools they may use (allowed_tools) only; denied_tools ignored");
 
@@ -109,13 +110,9 @@ function readAgent(root: ObjectReader, name: string, ctx: ImportContext): AgentS
     ctx.warn("model", 'no model given (herdctl uses Claude\'s default); the agent uses Hookplane\'s default "scripted" model');
   }
   if (instructions !== undefined) agent.instructions = instructions;
-  if (tools !== undefined) agent.tools = tools;
+  // No allowed_tools: the agent has Claude Code's tools, all of them.
+  agent.tools = tools ?? ["*"];
   if (maxTurns !== undefined) agent.maxTurns = maxTurns;
-  if (timeout !== undefined) {
-    const timeoutMs = parseDuration(timeout);
-    if (timeoutMs === undefined) ctx.fail(session?.at("timeout") ?? "session.timeout", `"${timeout}" is not a duration like "30m"`);
-    else agent.timeoutMs = timeoutMs;
-  }
   if (metadataFile !== undefined) agent.metadataFile = metadataFile;
   return agent;
 }
@@ -147,6 +144,12 @@ function urlFrom(url: string, path: string, ctx: ImportContext): string {
   return m[1] + secretsFrom(m[2], path, ctx) + keptAsWritten(m[3], path, ctx);
 }
 
+/** herdctl hook timeouts are milliseconds; a limit error says so in milliseconds too. */
+function readTimeout(hook: ObjectReader, ctx: ImportContext): number | undefined {
+  const value = hook.number("timeout", { integer: true, positive: true, unit: "milliseconds" });
+  return value === undefined ? undefined : ctx.timeoutMs(value, "ms", hook.at("timeout"));
+}
+
 function readHook(item: ListItem, bucket: string, event: EventName, scope: string, ctx: ImportContext): HookSpecInput | undefined {
   const hook = ctx.reader(item.value, item.path);
   if (!hook) return undefined;
@@ -160,7 +163,7 @@ function readHook(item: ListItem, bucket: string, event: EventName, scope: strin
   let timeoutMs: number | undefined;
   if (type === "shell") {
     const command = hook.string("command", { required: true });
-    timeoutMs = hook.number("timeout", { integer: true, positive: true, unit: "milliseconds" }) ?? DEFAULT_TIMEOUT_MS.shell;
+    timeoutMs = readTimeout(hook, ctx) ?? DEFAULT_TIMEOUT_MS.shell;
     if (command !== undefined) action = { type: "command", command };
   } else if (type === "webhook") {
     const url = hook.string("url", { required: true });
@@ -170,7 +173,7 @@ function readHook(item: ListItem, bucket: string, event: EventName, scope: strin
     for (const [header, value] of Object.entries(hook.stringMap("headers") ?? {})) {
       headers[header] = secretsFrom(value, `${hook.at("headers")}.${header}`, ctx);
     }
-    timeoutMs = hook.number("timeout", { integer: true, positive: true, unit: "milliseconds" }) ?? DEFAULT_TIMEOUT_MS.webhook;
+    timeoutMs = readTimeout(hook, ctx) ?? DEFAULT_TIMEOUT_MS.webhook;
     if (url !== undefined && (method === "POST" || method === "PUT")) {
       action = { type: "webhook", url: urlFrom(url, hook.at("url"), ctx), method, headers };
     }
@@ -229,10 +232,12 @@ export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}
     else ctx.warn("agent.model", `herdctl runs Claude models only; "${agent.model}" not exported`);
   }
   if (agent.maxTurns !== undefined) doc.max_turns = agent.maxTurns;
-  if (agent.timeoutMs !== undefined) doc.session = { timeout: formatDuration(agent.timeoutMs) };
+  // herdctl has no run timeout (session.timeout is how long a session may be resumed).
+  if (agent.timeoutMs !== undefined) ctx.warn("agent.timeoutMs", "herdctl has no run timeout; not exported");
   if (agent.metadataFile !== undefined) doc.metadata_file = agent.metadataFile;
   if (agent.instructions !== undefined) doc.system_prompt = agent.instructions;
-  if (agent.tools !== undefined && agent.tools.length > 0) doc.allowed_tools = agent.tools;
+  // All tools is herdctl's default (no allowed_tools); an empty list is written, it means none.
+  if (agent.tools !== undefined && !agent.tools.includes("*")) doc.allowed_tools = agent.tools;
   for (const field of ["budgetUsd", "dailyBudgetUsd", "script", "flow"] as const) {
     if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `herdctl has no ${field}; not exported`);
   }
@@ -265,14 +270,16 @@ export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}
       ctx.warnHook(hook, "event", `herdctl hooks run after a job (session.end) or on failure (error); ${eventOf(hook)} not exported`);
       continue;
     }
-    const entry = exportHook(hook, ctx);
+    // A hook without a name whose id is the one its position gives back on import needs no name.
+    const positionId = `${kebabCase(bucket)}-${(buckets[bucket]?.length ?? 0) + 1}`;
+    const entry = exportHook(hook, ctx, hook.name === undefined && hook.id === positionId);
     if (entry) (buckets[bucket] ??= []).push(entry);
   }
   if (Object.keys(buckets).length > 0) doc.hooks = buckets;
   return { content: stringify(doc, { lineWidth: 0 }), warnings: ctx.warnings };
 }
 
-function exportHook(hook: HookSpecInput, ctx: ExportContext): Record<string, unknown> | undefined {
+function exportHook(hook: HookSpecInput, ctx: ExportContext, anonymous: boolean): Record<string, unknown> | undefined {
   const action = hook.action;
   let body: Record<string, unknown>;
   let defaultTimeout: number | undefined;
@@ -301,8 +308,8 @@ function exportHook(hook: HookSpecInput, ctx: ExportContext): Record<string, unk
       ctx.warnHook(hook, "action", `herdctl has shell, webhook, discord and slack hooks; the ${action.type} action was not exported`);
       return undefined;
   }
-  const entry: Record<string, unknown> = { name: hook.name ?? hook.id, ...body };
-  if (hook.name === undefined) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
+  const entry: Record<string, unknown> = anonymous ? { ...body } : { name: hook.name ?? hook.id, ...body };
+  if (hook.name === undefined && !anonymous) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
   if (hook.onFailure === "block") entry.continue_on_error = false;
   if (hook.when !== undefined) entry.when = hook.when;
   if (hook.onOutcomes !== undefined) {

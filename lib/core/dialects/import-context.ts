@@ -6,7 +6,7 @@
  */
 import { agentSpecSchema, scheduleSpecSchema, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import { nearestName } from "@/lib/core/hooks/events";
-import { parseHookSpec, type HookSpecInput } from "@/lib/core/hooks/spec";
+import { MAX_DURATION_MS, parseHookSpec, type HookSpecInput } from "@/lib/core/hooks/spec";
 import type { ZodError } from "zod";
 import { DialectParseError, type DialectIssue } from "./dialect-error";
 import { ObjectReader, joinPath, type IssueSink } from "./field-reader";
@@ -83,6 +83,20 @@ export class ImportContext implements IssueSink {
       path,
       `unknown event "${name}"${hint ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")}); its ${what}s were not imported`,
     );
+  }
+
+  /**
+   * A hook timeout the file gave in `unit`: within Hookplane's limit it is returned in
+   * milliseconds; beyond it, the error names the limit in the file's own unit.
+   */
+  timeoutMs(value: number, unit: "ms" | "s", path: string): number | undefined {
+    const ms = Math.round(unit === "s" ? value * 1000 : value);
+    if (!(value > 0) || ms > MAX_DURATION_MS) {
+      const limit = unit === "s" ? `${MAX_DURATION_MS / 1000} seconds` : `${MAX_DURATION_MS} milliseconds`;
+      this.fail(path, `a timeout is more than 0 and at most ${limit} (7 days); got ${value}${unit === "s" ? " seconds" : " milliseconds"}`);
+      return undefined;
+    }
+    return ms;
   }
 
   addAgent(spec: AgentSpecInput, path: string): void {

@@ -9,7 +9,8 @@ const loom = (value: unknown) => importConfig("loom", JSON.stringify(value));
 describe("loom import: agent.json", () => {
   it("the shop profile: audit webhook, approval with tool globs, archive, error log", () => {
     const result = importConfig("loom", readFixture("loom/shop.agent.json"));
-    expect(result.agents).toEqual([{ name: "shop", model: "openai:gpt-5.5" }]);
+    // Loom's own defaults (its profile schema) are what the agent runs with: 100 turns, 30 minutes, every tool.
+    expect(result.agents).toEqual([{ name: "shop", model: "openai:gpt-5.5", maxTurns: 100, timeoutMs: 1_800_000, tools: ["*"] }]);
     expect(result.hooks).toEqual([
       {
         id: "on-tool-call-1",
@@ -136,5 +137,25 @@ describe("loom export", () => {
       ],
     });
     expect(warnings.map((w) => w.path)).toEqual(["hooks.gate.action", "hooks.late-approve.event", "hooks.slow.timeoutMs", "hooks.slow.matcher", "hooks.prompt.event", "hooks.lenient.onFailure"]);
+  });
+});
+
+describe("loom: Loom's own defaults kept, nothing of Hookplane's written", () => {
+  it("a profile without maxTurns, timeout or tools runs with Loom's defaults, and exports back without them", () => {
+    const source = '{\n  "name": "bare",\n  "model": "anthropic:claude-sonnet-4-6"\n}\n';
+    const { warnings, ...imported } = importConfig("loom", source);
+    expect(warnings).toEqual([]);
+    expect(imported.agents).toEqual([{ name: "bare", model: "anthropic:claude-sonnet-4-6", maxTurns: 100, timeoutMs: 1_800_000, tools: ["*"] }]);
+    expect(exportConfig("loom", imported).content).toBe(source);
+  });
+
+  it("preset none is no tools; an allow list is the tools; Hookplane's own limits are written when they differ", () => {
+    const none = importConfig("loom", '{"name": "n", "tools": {"preset": "none"}}');
+    expect(none.agents[0].tools).toEqual([]);
+    const exported = JSON.parse(
+      exportConfig("loom", { agents: [{ name: "n", tools: [], maxTurns: 20, timeoutMs: 600_000 }], hooks: [], schedules: [] }).content,
+    );
+    expect(exported).toEqual({ name: "n", maxTurns: 20, tools: { preset: "none" }, execution: { timeout: "10m" } });
+    expect(importConfig("loom", JSON.stringify(exported)).agents).toEqual([{ name: "n", model: "openai:gpt-5.5", maxTurns: 20, timeoutMs: 600_000, tools: [] }]);
   });
 });

@@ -34,6 +34,9 @@ const COMMAND_TIMEOUT_MS = 5_000;
 const HITL_TIMEOUT_MS = 30 * 60 * 1000;
 /** Loom's default when a profile names no model. */
 const LOOM_DEFAULT_MODEL = "openai:gpt-5.5";
+/** Loom's own defaults (its profile schema): a profile that leaves them out runs with these. */
+const LOOM_DEFAULT_MAX_TURNS = 100;
+const LOOM_DEFAULT_TIMEOUT = "30m";
 
 export function importLoom(content: string, options: ImportOptions = {}): ImportResult {
   const ctx = new ImportContext("loom");
@@ -87,25 +90,34 @@ function readAgent(root: ObjectReader, name: string, ctx: ImportContext): { agen
   if (canonical) agent.model = canonical;
   const instructions = root.string("systemPrompt");
   if (instructions !== undefined) agent.instructions = instructions;
-  const maxTurns = root.number("maxTurns", { integer: true, positive: true });
-  if (maxTurns !== undefined) agent.maxTurns = maxTurns;
+  // Loom's defaults are applied as values, so the agent runs as long as it would in Loom; the
+  // export leaves out what equals them, so it writes nothing the profile did not say.
+  agent.maxTurns = root.number("maxTurns", { integer: true, positive: true }) ?? LOOM_DEFAULT_MAX_TURNS;
 
   if (Array.isArray(root.value.tools)) {
     agent.tools = root.stringList("tools");
   } else {
     const tools = root.object("tools");
     const allow = tools?.stringList("allow");
-    if (allow !== undefined && allow.length > 0) agent.tools = allow;
+    const preset = tools?.string("preset") ?? "full";
+    const presetPath = tools?.at("preset") ?? "tools.preset";
+    if (allow !== undefined && allow.length > 0) {
+      agent.tools = allow;
+      if (preset !== "full") ctx.warn(presetPath, `Hookplane has no "${preset}" tool preset; the allow list is taken as the agent's tools`);
+    } else if (preset === "none") agent.tools = [];
+    else {
+      // An empty allow list keeps every tool of the preset (Loom's applyToolPolicy).
+      if (preset !== "full") ctx.warn(presetPath, `Hookplane has no "${preset}" tool preset; the agent gets all tools, as with "full"`);
+      agent.tools = ["*"];
+    }
     tools?.warnUnread((key) => `Loom tools.${key} has no Hookplane equivalent (agents list their allowed tools); ignored`);
   }
 
   const execution = root.object("execution");
-  const timeout = execution?.string("timeout");
-  if (timeout !== undefined) {
-    const timeoutMs = parseDuration(timeout);
-    if (timeoutMs === undefined) ctx.fail(execution?.at("timeout") ?? "execution.timeout", `"${timeout}" is not a duration like "30m"`);
-    else agent.timeoutMs = timeoutMs;
-  }
+  const timeout = execution?.string("timeout") ?? LOOM_DEFAULT_TIMEOUT;
+  const timeoutMs = parseDuration(timeout);
+  if (timeoutMs === undefined) ctx.fail(execution?.at("timeout") ?? "execution.timeout", `"${timeout}" is not a duration like "30m"`);
+  else agent.timeoutMs = timeoutMs;
   const maxCostUsd = execution?.number("maxCostUsd");
   if (maxCostUsd !== undefined) agent.budgetUsd = maxCostUsd;
   execution?.warnUnread();
@@ -198,12 +210,15 @@ export function exportLoom(config: DialectConfig, options: ExportOptions = {}): 
   if (agent.model !== undefined) {
     if (agent.model === "scripted") ctx.warn("agent.model", 'Loom has no "scripted" model; not exported');
     else doc.model = agent.model;
+  } else {
+    ctx.warn("agent.model", `the agent names no model (Hookplane's default); Loom runs ${LOOM_DEFAULT_MODEL} when none is given`);
   }
   if (agent.instructions !== undefined) doc.systemPrompt = agent.instructions;
-  if (agent.maxTurns !== undefined) doc.maxTurns = agent.maxTurns;
-  if (agent.tools !== undefined && agent.tools.length > 0) doc.tools = { allow: agent.tools };
+  // Loom's own defaults (100 turns, 30 minutes, preset full) are left out: Loom applies them.
+  if (agent.maxTurns !== undefined && agent.maxTurns !== LOOM_DEFAULT_MAX_TURNS) doc.maxTurns = agent.maxTurns;
+  if (agent.tools !== undefined && !agent.tools.includes("*")) doc.tools = agent.tools.length > 0 ? { allow: agent.tools } : { preset: "none" };
   const execution: Record<string, unknown> = {};
-  if (agent.timeoutMs !== undefined) execution.timeout = formatDuration(agent.timeoutMs);
+  if (agent.timeoutMs !== undefined && agent.timeoutMs !== parseDuration(LOOM_DEFAULT_TIMEOUT)) execution.timeout = formatDuration(agent.timeoutMs);
   if (agent.budgetUsd !== undefined) execution.maxCostUsd = agent.budgetUsd;
   if (Object.keys(execution).length > 0) doc.execution = execution;
   for (const field of ["dailyBudgetUsd", "script", "flow", "metadataFile"] as const) {

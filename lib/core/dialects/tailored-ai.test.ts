@@ -72,7 +72,8 @@ describe("tailored-ai import: agents and hooks.on", () => {
       action: { type: "tool", tool: "policy_check", args: {} },
       onFailure: "block",
     });
-    expect(byId("agent:nova", "on-agent-pre-tool-use-2")).toMatchObject({ matcher: "^web_", onFailure: "continue" });
+    // Tailored AI tests /^web_/ anywhere in the name: as a whole-name matcher that is web_.*, which fires for web_fetch.
+    expect(byId("agent:nova", "on-agent-pre-tool-use-2")).toMatchObject({ matcher: "web_.*", onFailure: "continue" });
     expect(byId("agent:nova", "on-agent-post-tool-use-1")).toMatchObject({ event: "tool.post", action: { tool: "audit" } });
   });
 
@@ -108,9 +109,98 @@ describe("tailored-ai import: malformed input", () => {
     ]);
   });
 
-  it("requires a schedule, prompt and agent on cron jobs", () => {
-    const error = parseError(() => importConfig("tailored-ai", "cron:\n  jobs:\n    - name: j\n      prompt: p\n"));
-    expect(error.issues.map((i) => i.path)).toEqual(["cron.jobs[0].schedule", "cron.jobs[0].agent"]);
+  it("requires a schedule and a prompt on cron jobs", () => {
+    const error = parseError(() => importConfig("tailored-ai", "cron:\n  jobs:\n    - name: j\n      agent: a\n"));
+    expect(error.issues.map((i) => i.path)).toEqual(["cron.jobs[0].schedule", "cron.jobs[0].prompt"]);
+  });
+});
+
+describe("tailored-ai import: what the framework allows and means", () => {
+  it("a cron job without an agent runs Tailored AI's default agent", () => {
+    const result = importConfig(
+      "tailored-ai",
+      [
+        "providers:",
+        "  openai: { apiKey: x, defaultModel: gpt-4o-mini }",
+        "agent:",
+        "  defaultProvider: openai",
+        "  extraInstructions: Be brief.",
+        "cron:",
+        "  jobs:",
+        "    - name: digest",
+        '      schedule: "0 8 * * *"',
+        "      prompt: Summarize yesterday",
+        "    - name: again",
+        '      schedule: "0 9 * * *"',
+        "      prompt: Once more",
+      ].join("\n"),
+    );
+    expect(result.agents).toEqual([
+      {
+        name: "default",
+        description: "Tailored AI's default agent (cron jobs that name none)",
+        model: "openai:gpt-4o-mini",
+        instructions: "Be brief.",
+        tools: ["*"],
+      },
+    ]);
+    expect(result.schedules.map((s) => [s.name, s.agent])).toEqual([["digest", "default"], ["again", "default"]]);
+    expect(result.warnings.filter((w) => w.path.startsWith("cron"))).toEqual([
+      { path: "cron.jobs[0]", message: 'names no agent, so Tailored AI runs its default agent; imported as agent "default" (all tools)' },
+      { path: "cron.jobs[1]", message: 'names no agent, so Tailored AI runs its default agent; imported as agent "default" (all tools)' },
+    ]);
+  });
+
+  it("an agent without tools has all tools; an empty list has none; provider qualifies the model", () => {
+    const result = importConfig("tailored-ai", "agents:\n  a: { model: claude-sonnet-4-5, provider: anthropic }\n  b: { tools: [] }\n");
+    expect(result.agents).toEqual([
+      { name: "a", model: "anthropic:claude-sonnet-4-5", tools: ["*"] },
+      { name: "b", tools: [] },
+    ]);
+    const exported = exportConfig("tailored-ai", { agents: result.agents, hooks: [], schedules: [] }).content;
+    expect(exported).toBe("agents:\n  a:\n    model: anthropic:claude-sonnet-4-5\n  b:\n    tools: []\n");
+    const { warnings: _w, ...again } = importConfig("tailored-ai", exported);
+    expect(again.agents).toEqual(result.agents);
+  });
+
+  it("the command handler becomes a command hook speaking Claude Code's protocol, its timeout in the file's milliseconds", () => {
+    const source = [
+      "agents:",
+      "  nova:",
+      "    hooks:",
+      "      on:",
+      "        agent.pre_tool_use:",
+      "          - type: command",
+      "            options: { command: ./hooks/guard.sh, timeoutMs: 10000 }",
+      "            when: { tool: exec }",
+    ].join("\n");
+    const result = importConfig("tailored-ai", source);
+    expect(result.hooks).toEqual([
+      {
+        id: "on-agent-pre-tool-use-1",
+        event: "tool.pre",
+        scope: "agent:nova",
+        matcher: "exec",
+        action: { type: "command", command: "./hooks/guard.sh" },
+        timeoutMs: 10_000,
+        onFailure: "continue",
+      },
+    ]);
+    expect(result.warnings).toEqual([]);
+    const tooLong = parseError(() => importConfig("tailored-ai", source.replace("10000", "700000000")));
+    expect(tooLong.issues).toEqual([
+      { path: 'agents.nova.hooks.on["agent.pre_tool_use"][0].options.timeoutMs', message: "a timeout is more than 0 and at most 604800000 milliseconds (7 days); got 700000000 milliseconds" },
+    ]);
+  });
+
+  it("a /regex/ tool filter round-trips as the same set of names", () => {
+    const source = 'agents:\n  nova:\n    hooks:\n      on:\n        agent.pre_tool_use:\n          - tool: url_guard\n            when: { tool: "/^web_/" }\n';
+    const { warnings: _w, ...imported } = importConfig("tailored-ai", source);
+    expect(imported.hooks[0].matcher).toBe("web_.*");
+    const exported = exportConfig("tailored-ai", imported).content;
+    expect(exported).toContain('tool: /^(?:web_.*)$/');
+    const { warnings: _w2, ...again } = importConfig("tailored-ai", exported);
+    expect(again).toEqual(imported);
   });
 });
 

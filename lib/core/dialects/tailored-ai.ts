@@ -66,9 +66,17 @@ export function importTailoredAi(content: string, _options: ImportOptions = {}):
 
   const cron = root.object("cron");
   const cronEnabled = cron?.boolean("enabled");
+  const defaultAgent = { name: agentNames.has(DEFAULT_AGENT) ? `tai-${DEFAULT_AGENT}` : DEFAULT_AGENT, added: false };
   for (const item of cron?.list("jobs") ?? []) {
     const job = ctx.reader(item.value, item.path);
-    if (job) readCronJob(job, item, cronEnabled, ctx);
+    if (!job) continue;
+    const usesDefault = readCronJob(job, item, cronEnabled, defaultAgent.name, ctx);
+    if (usesDefault && !defaultAgent.added) {
+      // Tailored AI runs such a job with its default agent: the `agent` section's provider and
+      // instructions, and every enabled tool.
+      ctx.addAgent({ name: defaultAgent.name, description: "Tailored AI's default agent (cron jobs that name none)", ...defaultAgentSettings(root.value), tools: ["*"] }, "agent");
+      defaultAgent.added = true;
+    }
   }
   cron?.warnUnread();
 
@@ -81,12 +89,15 @@ function readAgent(profile: ObjectReader, name: string, ctx: ImportContext): voi
   const description = profile.string("description");
   if (description !== undefined) agent.description = description;
   const model = profile.string("model");
-  const canonical = model === undefined ? undefined : canonicalModel(model, profile.at("model"), ctx, "openai");
+  const provider = profile.string("provider");
+  // `provider` names the model's provider when `model` has no prefix of its own.
+  const qualified = model !== undefined && provider !== undefined && !model.startsWith(`${provider}:`) ? `${provider}:${model}` : model;
+  const canonical = qualified === undefined ? undefined : canonicalModel(qualified, profile.at("model"), ctx, "openai");
   if (canonical) agent.model = canonical;
   const instructions = profile.string("instructions");
   if (instructions !== undefined) agent.instructions = instructions;
-  const tools = profile.stringList("tools");
-  if (tools !== undefined) agent.tools = tools;
+  // No `tools`: Tailored AI gives the agent every enabled tool.
+  agent.tools = profile.stringList("tools") ?? ["*"];
   ctx.addAgent(agent, profile.path);
 
   const hooks = profile.object("hooks");
@@ -96,21 +107,39 @@ function readAgent(profile: ObjectReader, name: string, ctx: ImportContext): voi
   profile.warnUnread((key) => `Tailored AI agent field "${key}" has no Hookplane equivalent; ignored`);
 }
 
-function readCronJob(job: ObjectReader, item: ListItem, cronEnabled: boolean | undefined, ctx: ImportContext): void {
+/** The name of the agent a cron job that names none runs: Tailored AI's default agent. */
+const DEFAULT_AGENT = "default";
+
+/** What the `agent` / `providers` sections say about the default agent, where Hookplane can say it too. */
+function defaultAgentSettings(root: Record<string, unknown>): Partial<AgentSpecInput> {
+  const section = (root.agent ?? {}) as Record<string, unknown>;
+  const settings: Partial<AgentSpecInput> = {};
+  const provider = section.defaultProvider;
+  const providerSection = ((root.providers ?? {}) as Record<string, unknown>)[String(provider)] as Record<string, unknown> | undefined;
+  const model = providerSection?.defaultModel;
+  if ((provider === "openai" || provider === "anthropic") && typeof model === "string" && model !== "") settings.model = `${provider}:${model}`;
+  if (typeof section.extraInstructions === "string" && section.extraInstructions.trim() !== "") settings.instructions = section.extraInstructions;
+  return settings;
+}
+
+/** Returns true when the job names no agent and so runs the default agent. */
+function readCronJob(job: ObjectReader, item: ListItem, cronEnabled: boolean | undefined, defaultAgent: string, ctx: ImportContext): boolean {
   const name = job.string("name") ?? `job-${item.index + 1}`;
   if (!job.has("name")) ctx.warn(item.path, `cron job without a name; imported as schedule "${name}"`);
   const cronExpression = job.string("schedule", { required: true });
   const prompt = job.string("prompt", { required: true });
-  const agent = job.string("agent") ?? job.string("profile");
-  if (agent === undefined) ctx.fail(job.at("agent"), "a cron job names the agent (or profile) it runs");
+  const named = job.string("agent") ?? job.string("profile");
+  if (named === undefined) ctx.warn(item.path, `names no agent, so Tailored AI runs its default agent; imported as agent "${defaultAgent}" (all tools)`);
+  const agent = named ?? defaultAgent;
   const enabled = job.boolean("enabled");
   const hooks = job.object("hooks");
   if (hooks) readRunSlots(hooks, `schedule:${name}`, ctx);
   hooks?.warnUnread((key) => (key === "on" ? "cron job hooks have only beforeRun and afterRun; hooks.on ignored" : `"${key}" has no Hookplane equivalent; ignored`));
   job.warnUnread((key) => `cron job field "${key}" has no Hookplane equivalent; ignored`);
-  if (cronExpression === undefined || prompt === undefined || agent === undefined) return;
+  if (cronExpression === undefined || prompt === undefined) return false;
   const isEnabled = cronEnabled === false ? false : enabled;
   ctx.addSchedule({ name, agent, cron: cronExpression, prompt, ...(isEnabled !== undefined ? { enabled: isEnabled } : {}) }, item.path);
+  return named === undefined;
 }
 
 /** `onError: abort | continue` → onFailure; abort (fail closed) is the default. */
@@ -174,10 +203,15 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
     if (!hook) continue;
     let hookScope = scope;
     let action: HookAction | undefined;
+    let timeoutMs: number | undefined;
+    let claudeProtocol = false;
     if (hook.has("tool")) {
       action = readToolAction(hook, ctx);
     } else if (hook.has("type")) {
-      action = readHandlerAction(hook, ctx);
+      const handler = readHandlerAction(hook, ctx);
+      action = handler?.action;
+      if (handler?.timeoutMs !== undefined) timeoutMs = handler.timeoutMs;
+      if (handler?.claudeProtocol) claudeProtocol = true;
     } else {
       ctx.fail(item.path, "a hooks.on entry needs a `tool:` name (or a handler `type:`)");
     }
@@ -194,7 +228,9 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
     }
     const when = readWhen(hook, agent, ctx);
     if (when.agent !== undefined) hookScope = `agent:${when.agent}`;
-    const onFailure = readOnFailure(hook, ctx);
+    // A `command` handler speaks Claude Code's protocol, where only exit 2 or a deny decision
+    // refuses: its other failures and its timeouts let the call through.
+    const onFailure = claudeProtocol && !hook.has("onError") ? "continue" : readOnFailure(hook, ctx);
     hook.warnUnread();
     if (!action || when.never) continue;
     const id = ctx.hookId(hookScope, `on-${eventName.replace(/[^A-Za-z0-9]+/g, "-")}-${item.index + 1}`);
@@ -206,6 +242,7 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
         ...(when.matcher !== undefined ? { matcher: when.matcher } : {}),
         ...(when.condition !== undefined ? { when: when.condition } : {}),
         action,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         onFailure,
       },
       item.path,
@@ -213,9 +250,25 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
   }
 }
 
-/** A handler `type:` entry: `script` (a program, passed the payload as env) becomes a command. */
-function readHandlerAction(hook: ObjectReader, ctx: ImportContext): HookAction | undefined {
+type HandlerAction = { action: HookAction; timeoutMs?: number; claudeProtocol?: boolean };
+
+/**
+ * A handler `type:` entry: `script` (a program, passed the payload as TAI_* env) and `command` (a
+ * program speaking Claude Code's hook protocol: the call as JSON on stdin in Claude Code's field
+ * names, exit 2 or a deny decision refuses) both become command hooks; Hookplane's command hooks
+ * speak that protocol already.
+ */
+function readHandlerAction(hook: ObjectReader, ctx: ImportContext): HandlerAction | undefined {
   const type = hook.string("type", { required: true });
+  if (type === "command") {
+    const options = hook.object("options", { required: true });
+    const command = options?.string("command", { required: true });
+    const timeout = options?.number("timeoutMs", { positive: true, unit: "milliseconds" });
+    options?.warnUnread();
+    if (command === undefined) return undefined;
+    const timeoutMs = timeout === undefined ? undefined : ctx.timeoutMs(timeout, "ms", options!.at("timeoutMs"));
+    return { action: { type: "command", command }, ...(timeoutMs !== undefined ? { timeoutMs } : {}), claudeProtocol: true };
+  }
   if (type !== "script") {
     ctx.warn(hook.at("type"), `"${type}" is a handler of a Tailored AI plugin; Hookplane has no equivalent, not imported`);
     hook.ignore("options", `options of the "${type}" handler; not imported with it`);
@@ -227,13 +280,54 @@ function readHandlerAction(hook: ObjectReader, ctx: ImportContext): HookAction |
   options?.warnUnread();
   if (program === undefined) return undefined;
   ctx.warn(hook.at("type"), "Tailored AI passes the payload to scripts as TAI_* environment variables; Hookplane commands get it as JSON on stdin");
-  return { type: "command", command: shellCommand(program, args) };
+  return { action: { type: "command", command: shellCommand(program, args) } };
 }
 
 /** `sh -c "<script>"` stays the script itself; any other program is quoted into one command line. */
 function shellCommand(program: string, args: string[]): string {
   if (/^(\/bin\/)?(ba)?sh$/.test(program) && args[0] === "-c" && args.length === 2) return args[1];
   return [program, ...args].map((part) => (/^[\w./:=@%+-]+$/.test(part) ? part : `'${part.replace(/'/g, `'\\''`)}'`)).join(" ");
+}
+
+/** Where each top-level `|` and the group closing the `(` at 0 are, skipping escapes and classes. */
+function regexShape(re: string): { topLevelAlternation: boolean; firstGroupEnd: number | undefined } {
+  let depth = 0;
+  let inClass = false;
+  let topLevelAlternation = false;
+  let firstGroupEnd: number | undefined;
+  for (let i = 0; i < re.length; i++) {
+    const ch = re[i];
+    if (ch === "\\") i++;
+    else if (inClass) inClass = ch !== "]";
+    else if (ch === "[") inClass = true;
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0 && firstGroupEnd === undefined && re[0] === "(") firstGroupEnd = i;
+    else if (ch === "|" && depth === 0) topLevelAlternation = true;
+  }
+  return { topLevelAlternation, firstGroupEnd };
+}
+
+/** `(?:X)` spanning the whole pattern → X. */
+function ungroup(re: string): string {
+  return re.startsWith("(?:") && regexShape(re).firstGroupEnd === re.length - 1 ? re.slice(3, -1) : re;
+}
+
+/**
+ * A search regex (Tailored AI tests `/^web_/` anywhere in the name) as the whole-name regex a
+ * Hookplane matcher needs (`web_.*`), and back (`/^(?:web_.*)$/`), so both round-trip.
+ */
+export function wholeNameRegex(search: string): string {
+  if (regexShape(search).topLevelAlternation) return `.*(?:${search}).*`;
+  const start = search.startsWith("^");
+  const end = /(^|[^\\])\$$/.test(search) && search.length > (start ? 1 : 0);
+  const inner = ungroup(search.slice(start ? 1 : 0, end ? -1 : undefined));
+  const wrapped = regexShape(inner).topLevelAlternation && (!start || !end) ? `(?:${inner})` : inner;
+  return `${start ? "" : ".*"}${wrapped}${end ? "" : ".*"}`;
+}
+
+/** A whole-name matcher as Tailored AI's `when.tool`: an exact name, or an anchored /regex/. */
+function toolWhen(matcher: string): string {
+  return /^[\w.-]+$/.test(matcher) ? matcher : `/^(?:${matcher})$/`;
 }
 
 type ReadWhen = { matcher?: string; condition?: string; agent?: string; never?: boolean };
@@ -258,7 +352,8 @@ function readWhen(hook: ObjectReader, scopeAgent: string | undefined, ctx: Impor
     const regex = REGEX_LITERAL.exec(text)?.[1];
     if (regex !== undefined) checkRegex(regex, path, ctx);
     if (key === "tool") {
-      result.matcher = regex ?? text;
+      // Tailored AI tests a /regex/ anywhere in the name (RegExp.test); a Hookplane matcher must match the whole name.
+      result.matcher = regex !== undefined ? wholeNameRegex(regex) : text;
     } else if (key === "agent" && regex === undefined) {
       if (scopeAgent !== undefined && text !== scopeAgent) {
         ctx.warn(path, `this hook belongs to agent "${scopeAgent}" and matches only agent "${text}": it can never fire; not imported`);
@@ -299,7 +394,8 @@ export function exportTailoredAi(config: DialectConfig, options: ExportOptions =
       else entry.model = agent.model;
     }
     if (agent.instructions !== undefined) entry.instructions = agent.instructions;
-    if (agent.tools !== undefined) entry.tools = agent.tools;
+    // All tools is Tailored AI's default: no `tools` key.
+    if (agent.tools !== undefined && !agent.tools.includes("*")) entry.tools = agent.tools;
     for (const field of ["maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "script", "flow", "metadataFile"] as const) {
       if (agent[field] !== undefined) ctx.warn(`agents.${agent.name}.${field}`, `Tailored AI agents have no ${field}; not exported`);
     }
@@ -367,7 +463,7 @@ export function exportTailoredAi(config: DialectConfig, options: ExportOptions =
       schedule: schedule.cron,
       prompt: schedule.prompt,
       agent: schedule.agent,
-      ...(schedule.enabled === false ? { enabled: false } : {}),
+      ...(schedule.enabled !== undefined ? { enabled: schedule.enabled } : {}),
       ...(hooks ? { hooks } : {}),
     });
   }
@@ -418,7 +514,7 @@ function exportOnHook(hook: HookSpecInput, ctx: ExportContext): TaiHook | undefi
   warnCommonFields(hook, ctx);
   const when: Record<string, string> = {};
   if (hook.matcher !== undefined && hook.matcher !== "*") {
-    when.tool = /^[\w.-]+$/.test(hook.matcher) ? hook.matcher : `/${hook.matcher}/`;
+    when.tool = toolWhen(hook.matcher);
   }
   if (hook.when !== undefined) {
     const condition = CONDITION.exec(hook.when);

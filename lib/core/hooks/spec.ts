@@ -19,7 +19,9 @@ export const eventNameSchema = z.string().superRefine((value, ctx) => {
   });
 }) as unknown as z.ZodType<EventName>;
 
-const durationMs = z.number().int().min(1).max(7 * 24 * 3600 * 1000);
+/** The longest timeout a hook or action may have (importers name it in their file's own unit). */
+export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
+const durationMs = z.number().int().min(1).max(MAX_DURATION_MS);
 
 /** A pattern run by RE2 (linear time): a bad one is reported at parse time, at its own field. */
 export const regexSchema = z.string().superRefine((value, ctx) => {
@@ -182,7 +184,7 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
     issues.push({
       code: "custom",
       path: ["action", "type"],
-      message: `approve can only pause a blocking event (tool.pre, user.prompt.submit, session.start, agent.start), not ${spec.event}`,
+      message: `approve can only pause a blocking event (${EVENT_NAMES.filter(isBlockingEvent).join(", ")}), not ${spec.event}`,
       input: spec.action.type,
     });
   }

@@ -84,6 +84,19 @@ describe("POST /api/v1/config/import", () => {
     expect(await listHooks(t.db)).toHaveLength(0);
   });
 
+  test("dryRun is the same switch as dry; the two saying different things is a 422 at dryRun", async () => {
+    const preview = await importFile({ content: tailored, dryRun: true });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ dry: true, created: { agents: ["researcher"], hooks: 3, schedules: 1 } });
+    expect(await getAgent(t.db, { ref: "researcher" })).toBeUndefined();
+    const both = await importFile({ content: tailored, dry: true, dryRun: true });
+    expect(both.status).toBe(200);
+    const conflicting = await importFile({ content: tailored, dry: true, dryRun: false });
+    expect(conflicting.status).toBe(422);
+    expect(conflicting.body.error.issues.map((i: { path: string }) => i.path)).toEqual(["dryRun"]);
+    expect(await listHooks(t.db)).toHaveLength(0);
+  });
+
   test("Tailored AI profiles and cron: every hook stored as read, the schedule with its own hooks, audit rows", async () => {
     const created = await importFile({ dialect: "tailored-ai", content: tailored });
     expect(created.status).toBe(201);
@@ -125,10 +138,15 @@ describe("POST /api/v1/config/import", () => {
     expect((await listHooks(t.db)).map((h) => h.version)).toEqual([1, 1, 1]);
   });
 
-  test("Loom: warnings come back with their paths", async () => {
+  test("Loom: warnings come back with their paths; a profile with all tools (Loom's preset full) takes an admin", async () => {
     const shop = readFixture("loom/shop.agent.json");
-    const created = await importFile({ dialect: "loom", content: shop });
+    // No `tools`: Loom's preset full, every tool, the shell among them; that is an admin's to give.
+    const refused = await importFile({ dialect: "loom", content: shop });
+    expect(refused.status).toBe(403);
+    expect(await getAgent(t.db, { ref: "shop" })).toBeUndefined();
+    const created = await importFile({ dialect: "loom", content: shop }, admin);
     expect(created.status).toBe(201);
+    expect(await getAgent(t.db, { ref: "shop" })).toMatchObject({ tools: ["*"], maxTurns: 100, timeoutMs: 1_800_000 });
     expect(created.body.warnings).toEqual([{ path: "hooks.onError[0].level", message: expect.stringContaining('"error" ignored') }]);
     expect(created.body.created).toEqual({ agents: ["shop"], hooks: 4, schedules: 0 });
     const shopHooks = (await storedHooks()).filter((h) => h.scope === "agent:shop");

@@ -23,7 +23,9 @@ export const importRequestSchema = z
     /** The agent hooks without one of their own belong to (Claude Code settings, Standard Agents). */
     agent: agentNameSchema.optional(),
     /** Only preview: what would be created, updated or skipped; nothing is written. */
-    dry: z.boolean().default(false),
+    dry: z.boolean().optional(),
+    /** The same as `dry`, under the name other APIs use. */
+    dryRun: z.boolean().optional(),
     /**
      * What an agent, hook (same id in the same scope) or schedule (same name for the same agent)
      * that already exists means: `fail` (default) answers 409 and writes nothing, `skip` keeps the
@@ -31,7 +33,12 @@ export const importRequestSchema = z
      */
     onConflict: z.enum(ON_CONFLICT).default("fail"),
   })
-  .strict();
+  .strict()
+  .refine((body) => body.dry === undefined || body.dryRun === undefined || body.dry === body.dryRun, {
+    message: "dry and dryRun say different things; give one of them",
+    path: ["dryRun"],
+  })
+  .transform(({ dryRun, ...body }) => ({ ...body, dry: body.dry ?? dryRun ?? false }));
 export type ImportRequest = z.infer<typeof importRequestSchema>;
 
 export const exportQuerySchema = z.object({

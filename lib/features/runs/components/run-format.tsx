@@ -57,6 +57,8 @@ export function summarizeEvent(type: string, data: Record<string, unknown>): str
     case "session.start":
     case "user.prompt.submit":
       return s(data.prompt ?? "").slice(0, 160);
+    case "turn.end":
+      return `${data.stopHookActive ? "answered again after a stop hook: " : ""}${s(data.response ?? "").slice(0, 160)}`;
     case "error":
       return s(data.message);
     case "loop.reminders":

@@ -1,0 +1,99 @@
+/**
+ * The dialect corpus (test/fixtures/dialects, see its README) through the config endpoints, on
+ * PGlite or on the PostgreSQL of DATABASE_URL: every real file imports (201), its agents and hooks
+ * are stored as its expected.yaml says (settings the file left out get Hookplane's defaults when
+ * stored), and the stored agent exported back to herdctl or Loom passes that framework's own schema.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { installDatabase } from "@/db/client";
+import { agentToSpec, getAgent } from "@/db/queries/agents";
+import { hookToResource, listHooks } from "@/db/queries/hooks";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { callRoute } from "@/test/api-client";
+import type { DialectConfig } from "@/lib/core/dialects";
+import { parseHookSpec, type HookSpecInput } from "@/lib/core/hooks/spec";
+import { AgentConfigSchema } from "@/test/framework-schemas/herdctl/schema";
+import { ProfileSchema } from "@/test/framework-schemas/loom/schema";
+import * as exportRoute from "@/app/api/v1/config/export/route";
+import * as importRoute from "@/app/api/v1/config/import/route";
+import * as setupRoute from "@/app/api/v1/setup/route";
+
+const ROOT = path.join(import.meta.dirname, "../../../test/fixtures/dialects");
+const FILES: Record<string, { file: string; parse: (text: string) => Record<string, unknown> }> = {
+  herdctl: { file: "agent.yaml", parse: (t) => parseYaml(t) },
+  loom: { file: "agent.json", parse: (t) => JSON.parse(t) },
+  "tailored-ai": { file: "config.yaml", parse: (t) => parseYaml(t) },
+  agentopology: { file: "topology.at", parse: () => ({}) },
+};
+const VALIDATE: Partial<Record<string, (content: string) => unknown>> = {
+  herdctl: (content) => AgentConfigSchema.parse(parseYaml(content)),
+  loom: (content) => ProfileSchema.parse(JSON.parse(content)),
+};
+
+let t: TestDatabase;
+let admin: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+const cases = (dialect: string) =>
+  readdirSync(path.join(ROOT, dialect), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith("_"))
+    .map((e) => e.name);
+
+/** Stored hooks by `scope/id`, scopes written with agent names as an importer writes them. */
+async function storedHooks(): Promise<Map<string, unknown>> {
+  const stored = new Map<string, unknown>();
+  for (const row of await listHooks(t.db)) {
+    const { spec } = hookToResource(row);
+    let scope = spec.scope;
+    if (scope.startsWith("agent:")) scope = `agent:${(await getAgent(t.db, { ref: scope.slice(6) }))!.name}`;
+    stored.set(`${scope}/${spec.id}`, { ...spec, scope });
+  }
+  return stored;
+}
+
+describe.each(Object.keys(FILES))("corpus through the import endpoint: %s", (dialect) => {
+  const { file, parse } = FILES[dialect];
+
+  test.each(cases(dialect))("%s", async (name) => {
+    const dir = path.join(ROOT, dialect, name);
+    const content = readFileSync(path.join(dir, file), "utf8");
+    const expected = parseYaml(readFileSync(path.join(dir, "expected.yaml"), "utf8")) as DialectConfig;
+    const source = parse(content);
+
+    const imported = await callRoute(importRoute.POST, { method: "POST", token: admin, body: { dialect, content, onConflict: "update" } });
+    expect(imported.status, JSON.stringify(imported.body.error)).toBe(201);
+
+    for (const agent of expected.agents) {
+      const from = (agent.instructions as unknown as { from?: string } | undefined)?.from;
+      const want = from === undefined ? agent : { ...agent, instructions: source[from] };
+      const row = await getAgent(t.db, { ref: agent.name });
+      expect(row, agent.name).toBeDefined();
+      expect(agentToSpec(row!)).toMatchObject(want);
+    }
+    const stored = await storedHooks();
+    for (const hook of expected.hooks as HookSpecInput[]) {
+      expect(stored.get(`${hook.scope}/${hook.id}`), hook.id).toEqual(parseHookSpec(hook).data);
+    }
+
+    const validate = VALIDATE[dialect];
+    if (validate) {
+      const agent = expected.agents[0].name;
+      const response = await exportRoute.GET(
+        new Request(`http://localhost/api/v1/config/export?dialect=${dialect}&agent=${agent}`, { headers: { authorization: `Bearer ${admin}` } }),
+      );
+      expect(response.status).toBe(200);
+      validate(await response.text());
+    }
+  });
+});
