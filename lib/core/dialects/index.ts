@@ -6,11 +6,15 @@
 import { exportClaudeCode, importClaudeCode } from "./claude-code";
 import { DialectExportError } from "./dialect-error";
 import { importAgentopology } from "./agentopology";
-import { exportHerdctl, importHerdctl } from "./herdctl";
-import { exportHookplane, importHookplane } from "./hookplane";
-import { exportLoom, importLoom } from "./loom";
+import { exportHerdctl } from "./herdctl-export";
+import { importHerdctl } from "./herdctl-import";
+import { exportHookplane } from "./hookplane-export";
+import { importHookplane } from "./hookplane-import";
+import { exportLoom } from "./loom-export";
+import { importLoom } from "./loom-import";
 import { importStandardAgents } from "./standard-agents";
-import { exportTailoredAi, importTailoredAi } from "./tailored-ai";
+import { exportTailoredAi } from "./tailored-ai-export";
+import { importTailoredAi } from "./tailored-ai-import";
 import type { DialectConfig, DialectName, ExportOptions, ExportResult, ImportOptions, ImportResult, SourceFiles } from "./types";
 
 export { detectDialect, type DialectDetection } from "./detect";

@@ -1,4 +1,6 @@
 /**
+ * The hookplane importer: its file into canonical agents, hooks and schedules.
+ *
  * Hookplane's own config file (YAML or JSON): the canonical shapes as they are, under a
  * `hookplane: 1` marker. It is the one format that expresses everything, so exporting then
  * importing it loses nothing, and it is what the config export endpoint writes by default.
@@ -12,18 +14,18 @@
  */
 import { agentSpecSchema, scheduleSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hookActionSchema, hookSpecSchema, type HookSpecInput } from "@/lib/core/hooks/spec";
-import { stringify } from "yaml";
-import { allHooks, scopeOf } from "./export-context";
 import { isPlainObject, type ObjectReader } from "./field-reader";
 import { ImportContext } from "./import-context";
 import { parseYamlSource } from "./source-text";
-import type { DialectConfig, ExportOptions, ExportResult, ImportOptions, ImportResult, ImportedSchedule } from "./types";
-
-export const HOOKPLANE_FORMAT_VERSION = 1;
+import type { ImportOptions, ImportResult, ImportedSchedule } from "./types";
+import { HOOKPLANE_FORMAT_VERSION } from "./hookplane-vocabulary";
 
 const AGENT_FIELDS = Object.keys(agentSpecSchema.shape);
+
 const HOOK_FIELDS = Object.keys(hookSpecSchema.shape);
+
 const SCHEDULE_FIELDS = [...Object.keys(scheduleSpecSchema.shape), "hooks"];
+
 const ACTION_FIELDS = new Map(hookActionSchema.options.map((option) => [option.shape.type.value as string, Object.keys(option.shape)]));
 
 /** Warn about keys the canonical schema does not know: zod would drop them without a word. */
@@ -87,24 +89,4 @@ function readHook(value: unknown, path: string, scheduleScope: string | undefine
     ctx.fail(hook.at("id"), `hook id "${spec.id}" is used twice in scope ${spec.scope ?? "global"}`);
   }
   ctx.addHook(spec, path);
-}
-
-export function exportHookplane(config: DialectConfig, options: ExportOptions = {}): ExportResult {
-  const agent = options.agent;
-  const inScope = (hook: HookSpecInput) => !agent || scopeOf(hook) === "global" || scopeOf(hook) === `agent:${agent}`;
-  const schedules = config.schedules.filter((s) => !agent || s.agent === agent);
-  const scheduleNames = new Set(config.schedules.map((s) => s.name));
-  // Schedule hooks given at the top level are written inside their schedule, where import reads them.
-  const loose = allHooks({ ...config, schedules: [] }).filter((h) => scopeOf(h).startsWith("schedule:") && scheduleNames.has(scopeOf(h).slice(9)));
-  const doc = {
-    hookplane: HOOKPLANE_FORMAT_VERSION,
-    agents: config.agents.filter((a) => !agent || a.name === agent),
-    hooks: config.hooks.filter((h) => inScope(h) && !loose.includes(h)),
-    schedules: schedules.map((s) => {
-      const hooks = [...(s.hooks ?? []), ...loose.filter((h) => scopeOf(h) === `schedule:${s.name}`)];
-      return { ...s, ...(hooks.length > 0 ? { hooks } : {}) };
-    }),
-  };
-  const content = options.format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : stringify(doc, { lineWidth: 0 });
-  return { content, warnings: [] };
 }
