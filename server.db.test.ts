@@ -1,6 +1,9 @@
 /**
- * The real server process: restart keeps every agent, and a SIGTERM in the middle of writes
- * loses nothing that was acknowledged. Needs `next build` first (npm test builds before vitest).
+ * The real server process, started as an operator starts it (`npm start` on a built tree): no
+ * build step when the build is current, SIGTERM sent to the npm process reaches the server, a
+ * SIGTERM in the middle of writes loses nothing that was acknowledged, runs in flight resume
+ * after the restart, and a restart keeps every agent. Needs `npm run build` first (npm test
+ * builds before vitest).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -12,16 +15,26 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 const port = 3400 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
 let dataDir: string;
+/** Made by the first test's setup; the second works on the same database after a restart. */
+let adminToken: string;
 let pgDatabase: TestDatabase | undefined;
 
+let output = "";
+
+/** `npm start`, as in the README: the process a container runtime or systemd signals is npm's. */
 function startServer(): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "warn" };
+  // npm start sets production itself; vitest's NODE_ENV=test must not leak into the server.
+  const { NODE_ENV: _, ...inherited } = process.env;
+  const env = { ...inherited, PORT: String(port), LOG_LEVEL: "info" } as Record<string, string | undefined> as NodeJS.ProcessEnv;
   if (pgDatabase) env.DATABASE_URL = pgDatabase.databaseUrl;
   else {
     delete env.DATABASE_URL;
     env.HOOKPLANE_DATA_DIR = dataDir;
   }
-  return spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn("npm", ["start"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return child;
 }
 
 async function waitHealthy(): Promise<{ db: string }> {
@@ -41,7 +54,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"))) throw new Error("run `next build` before this test (npm test does)");
+  if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-restart-"));
   if (process.env.DATABASE_URL) {
     pgDatabase = await createTestDatabase();
@@ -57,10 +70,12 @@ test("SIGTERM during writes loses nothing acknowledged, and a restart keeps ever
   let server = startServer();
   const health = await waitHealthy();
   expect(health.db).toBe(pgDatabase ? "postgres" : "pglite");
+  // The build is current: npm start served it without building.
+  expect(output).not.toContain("hookplane: building");
 
   const setup = await fetch(`${base}/api/v1/setup`, { method: "POST", body: JSON.stringify({ email: "a@example.com", password: "password123" }) });
-  const { token } = await setup.json();
-  const auth = { authorization: `Bearer ${token}` };
+  adminToken = (await setup.json()).token;
+  const auth = { authorization: `Bearer ${adminToken}` };
 
   const acknowledged: string[] = [];
   let sentTerm = false;
@@ -84,6 +99,7 @@ test("SIGTERM during writes loses nothing acknowledged, and a restart keeps ever
   await Promise.all(writes);
   expect(sentTerm).toBe(true);
   expect(await serverExit).toBe(0);
+  expect(output).toContain('"msg":"closed"');
   expect(acknowledged.length).toBeGreaterThanOrEqual(5);
 
   server = startServer();
@@ -100,3 +116,76 @@ test("SIGTERM during writes loses nothing acknowledged, and a restart keeps ever
     expect(await stopped).toBe(0);
   }
 }, 120_000);
+
+test("SIGTERM to npm start with runs in flight: they resume after the restart and each is recorded once", async () => {
+  let server = startServer();
+  await waitHealthy();
+  const auth = { authorization: `Bearer ${adminToken}` };
+  const TURNS = 30;
+  const script = [...Array.from({ length: TURNS }, () => ({ toolCalls: [{ name: "list_files", input: {} }] })), { text: "done" }];
+  const agent = await fetch(`${base}/api/v1/agents`, { method: "POST", headers: auth, body: JSON.stringify({ name: "long-lister", model: "scripted", tools: ["list_files"], maxTurns: 100, script }) });
+  expect(agent.status).toBe(201);
+  const runIds: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await fetch(`${base}/api/v1/runs`, { method: "POST", headers: auth, body: JSON.stringify({ agent: "long-lister", prompt: `list ${i}` }) });
+    expect(res.status).toBe(202);
+    runIds.push((await res.json()).id);
+  }
+  // Stop while some run is mid-way.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const events = await (await fetch(`${base}/api/v1/runs/${runIds[0]}/events`, { headers: auth })).json();
+    if (events.items.length >= 10 || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const stopped = exited(server);
+  server.kill("SIGTERM");
+  expect(await stopped).toBe(0);
+  const before = await Promise.all(runIds.map((id) => runStatusAfterStop(id)));
+  expect(before.some((status) => status !== "finished")).toBe(true);
+
+  server = startServer();
+  await waitHealthy();
+  try {
+    for (const id of runIds) {
+      const run = await waitFinished(id, auth);
+      expect(run.outcome).toBe("completed");
+      const { items } = await (await fetch(`${base}/api/v1/runs/${id}/events?limit=5000`, { headers: auth })).json();
+      const seqs = items.map((e: { seq: number }) => e.seq);
+      expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+      const count = (type: string) => items.filter((e: { type: string }) => e.type === type).length;
+      expect([count("session.start"), count("session.end")]).toEqual([1, 1]);
+      expect([count("tool.pre"), count("tool.post")]).toEqual([TURNS, TURNS]);
+      // Every tool call is recorded once: no call id twice among tool.pre or tool.post.
+      for (const type of ["tool.pre", "tool.post"]) {
+        const ids = items.filter((e: { type: string }) => e.type === type).map((e: { data: { toolCallId: string } }) => e.data.toolCallId);
+        expect(new Set(ids).size).toBe(TURNS);
+      }
+    }
+  } finally {
+    const done = exited(server);
+    server.kill("SIGTERM");
+    expect(await done).toBe(0);
+  }
+
+  async function runStatusAfterStop(id: string): Promise<string> {
+    // Read straight from the database the server left behind, through a short-lived server-less client.
+    const { openDatabase } = await import("@/db/client");
+    const handle = pgDatabase ? await openDatabase({ databaseUrl: pgDatabase.databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, "pgdata") });
+    try {
+      const { getRun } = await import("@/db/queries/runs");
+      return (await getRun(handle.db, { id }))?.status ?? "missing";
+    } finally {
+      await handle.close();
+    }
+  }
+}, 180_000);
+
+async function waitFinished(id: string, headers: Record<string, string>): Promise<{ status: string; outcome?: string }> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const run = await (await fetch(`${base}/api/v1/runs/${id}`, { headers })).json();
+    if (run.status === "finished" || Date.now() > deadline) return run;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -182,10 +182,14 @@ async function worker() {
   const { spawn } = await import("node:child_process");
   const { fileURLToPath } = await import("node:url");
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), `${root}lib/features/runs/queue/worker-main.ts`], {
+  const { existsSync } = await import("node:fs");
+  // The compiled worker (npm run build) when there is one; from the sources through tsx otherwise.
+  const compiled = `${root}dist/worker.mjs`;
+  const args = existsSync(compiled) ? [compiled] : ["--import", import.meta.resolve("tsx"), `${root}lib/features/runs/queue/worker-main.ts`];
+  const child = spawn(process.execPath, args, {
     stdio: "inherit",
-    // Wherever the command runs, tsx reads the path aliases (@/...) from the package's tsconfig
-    // and the migrations come from the package; the data folder stays relative to the caller.
+    // Wherever the command runs, the migrations come from the package (and tsx reads the path
+    // aliases from its tsconfig); the data folder stays relative to the caller.
     env: {
       ...process.env,
       TSX_TSCONFIG_PATH: process.env.TSX_TSCONFIG_PATH ?? `${root}tsconfig.json`,

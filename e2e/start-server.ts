@@ -1,9 +1,10 @@
 /**
- * Starts server.ts on a fresh database for the e2e suite, so every run begins at the first-run
+ * Starts the server (compiled: dist/server.mjs) on a fresh database for the e2e suite, so every run begins at the first-run
  * form: a new PGlite folder, or a new database on the PostgreSQL server of DATABASE_URL.
  */
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 async function freshDatabase() {
   const serverUrl = process.env.DATABASE_URL;
@@ -24,4 +25,6 @@ async function freshDatabase() {
 }
 
 await freshDatabase();
-await import("../server");
+// What ships: the compiled server (npm test builds it first); the sources when there is no build.
+const compiled = path.resolve("dist/server.mjs");
+await import(existsSync(compiled) ? pathToFileURL(compiled).href : "../server");

@@ -118,6 +118,17 @@ export interface CodeHookLoadError {
 const LOADABLE = /\.(m?js|ts)$/;
 const NOT_A_HOOK = /(\.d\.ts|\.test\.ts|\.spec\.ts)$/;
 
+let typeScriptLoader: Promise<void> | undefined;
+
+/**
+ * The server runs as compiled JavaScript; an operator's hook written in TypeScript is loaded
+ * through tsx's loader, registered once and only when such a module exists.
+ */
+function loadTypeScript(): Promise<void> {
+  typeScriptLoader ??= import("tsx/esm/api").then(({ register }) => void register());
+  return typeScriptLoader;
+}
+
 /**
  * Imports every .js/.mjs/.ts module of the operator's hooks folder (not recursive; file names do
  * not matter, the id does). A broken module is reported and left out; the others still load.
@@ -134,6 +145,7 @@ export async function loadCodeHooks(dir: string): Promise<{ registry: CodeHookRe
   for (const file of files) {
     const full = path.join(dir, file);
     try {
+      if (file.endsWith(".ts")) await loadTypeScript();
       const mod = (await import(pathToFileURL(full).href)) as { default?: unknown };
       const problem = codeHookProblem(mod.default);
       if (problem) throw new Error(problem);

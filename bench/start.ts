@@ -1,0 +1,98 @@
+/**
+ * npm run bench:start — how a production process starts, on a built tree (`npm run build`):
+ * start-to-first-request (`/api/health` answering 200) and idle RSS of the web process, and the
+ * idle RSS of a worker, on a fresh PostgreSQL database (DATABASE_URL, default the local test
+ * server) and on the embedded PGlite. Each process is started as an operator starts it:
+ * `npm start` and `npm run worker` (both exec node on dist/).
+ * Targets (issue 12): web < 3 s to the first request and < 250 MB idle, worker < 150 MB.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TRIALS = Number(process.env.BENCH_TRIALS ?? 3);
+
+/** RSS of the node process npm runs (npm's script execs node, so it is npm's one child). */
+function rssMb(npmPid: number): number {
+  const [child] = readFileSync(`/proc/${npmPid}/task/${npmPid}/children`, "utf8").trim().split(/\s+/);
+  const status = readFileSync(`/proc/${child}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function start(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn("npm", args, { env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
+}
+
+async function stop(child: ChildProcess) {
+  const done = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await done;
+}
+
+async function firstRequest(port: number, began: number): Promise<number> {
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return performance.now() - began;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
+  const name = `hp_bench_start_${Date.now().toString(36)}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function web(label: string, env: NodeJS.ProcessEnv) {
+  const starts: number[] = [];
+  let rss = 0;
+  for (let i = 0; i < TRIALS; i++) {
+    const port = 3700 + i;
+    const began = performance.now();
+    const child = start(["start"], { ...env, PORT: String(port) });
+    starts.push(await firstRequest(port, began));
+    await new Promise((r) => setTimeout(r, 3000));
+    rss = Math.max(rss, rssMb(child.pid!));
+    await stop(child);
+  }
+  starts.sort((a, b) => a - b);
+  console.log(`${label}: start to first request ${starts.map((s) => `${(s / 1000).toFixed(2)} s`).join(", ")} (first start migrates a fresh database); idle RSS ${rss.toFixed(0)} MB`);
+}
+
+// Start from a built tree: build first (untimed) when the sources changed since the last build.
+const { buildIsCurrent } = (await import(path.resolve("scripts/build-stamp.mjs"))) as { buildIsCurrent: () => boolean };
+if (!buildIsCurrent()) {
+  console.log("building first (the sources changed since the last build)");
+  const built = spawn("npm", ["run", "build"], { stdio: "inherit" });
+  await new Promise((r) => built.once("exit", r));
+}
+
+const pg = await freshPostgres();
+try {
+  await web("web on PostgreSQL", { DATABASE_URL: pg.url });
+  const worker = start(["run", "worker"], { DATABASE_URL: pg.url });
+  await new Promise((r) => setTimeout(r, 5000));
+  console.log(`worker on PostgreSQL: idle RSS ${rssMb(worker.pid!).toFixed(0)} MB`);
+  await stop(worker);
+} finally {
+  await pg.drop();
+}
+const dataDir = mkdtempSync(path.join(tmpdir(), "hp-bench-start-"));
+try {
+  await web("web on embedded PGlite", { HOOKPLANE_DATA_DIR: dataDir, DATABASE_URL: "" });
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,24 @@
+/**
+ * Compiles the custom server and the worker to plain JavaScript (dist/), so production runs
+ * node, not a TypeScript loader. Our own code (the @/ aliases) is bundled; every package stays an
+ * import of node_modules, resolved at run time as in development.
+ */
+import { build } from "esbuild";
+import { writeBuildStamp } from "./build-stamp.mjs";
+
+await build({
+  entryPoints: { server: "server.ts", worker: "lib/features/runs/queue/worker-main.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: "linked",
+  logLevel: "warning",
+  tsconfig: "tsconfig.json",
+});
+
+// `next build` ran just before (npm run build): the whole build now matches the sources.
+writeBuildStamp();
