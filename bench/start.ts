@@ -22,8 +22,8 @@ function rssMb(npmPid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn("npm", args, { env: { ...process.env, LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn("npm", args, { env: { ...process.env, LOG_LEVEL: "warn", ...env } as NodeJS.ProcessEnv, stdio: "ignore" });
 }
 
 async function stop(child: ChildProcess) {
@@ -56,7 +56,7 @@ async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void>
   };
 }
 
-async function web(label: string, env: NodeJS.ProcessEnv) {
+async function web(label: string, env: Record<string, string>) {
   const starts: number[] = [];
   let rss = 0;
   for (let i = 0; i < TRIALS; i++) {
