@@ -41,13 +41,6 @@ const SOAK_RUNS = Number(process.env.BENCH_SOAK_RUNS ?? 5_000);
 const fmt = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Transactions committed so far (PostgreSQL's statistics reach the view within a second). */
-async function commits(handle: DbHandle): Promise<number> {
-  await sleep(1_100);
-  const { rows } = await handle.execute("select xact_commit::bigint::text as n from pg_stat_database where datname = current_database()", []);
-  return Number(rows[0]?.n ?? 0);
-}
-
 /** The intent save: durable, with a call that started and has no result yet. */
 function isIntentSave(state: LoopState, durable: boolean | undefined): boolean {
   return durable === true && Object.values(state.stage.toolCalls).some((c) => c.startedAt !== undefined && c.result === undefined);
@@ -87,7 +80,6 @@ async function loopSteps(handle: DbHandle, steps: number, withIntent: boolean) {
   const workspace = mkdtempSync(path.join(tmpdir(), "bench-durability-ws-"));
   const tools = createToolRegistry({ workspaceDir: workspace, shell: { refusal: undefined, launcher: plainShell } });
   const syncs = pgliteSyncCount();
-  const xacts = await commits(handle);
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await runAgentSession({
@@ -111,7 +103,6 @@ async function loopSteps(handle: DbHandle, steps: number, withIntent: boolean) {
     wallMsPerStep: wallMs / steps,
     syncsPerStep: (pgliteSyncCount() - syncs) / steps,
     intentSaves,
-    commitsPerStep: ((await commits(handle)) - xacts) / steps,
   };
 }
 
@@ -136,15 +127,9 @@ async function intentCost() {
   await loopSteps(handle, 200, false);
   const withIntent: number[] = [];
   const without: number[] = [];
-  const commitsWith: number[] = [];
-  const commitsWithout: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const measured = await loopSteps(handle, STEPS, true);
-    withIntent.push(measured.cpuMsPerStep);
-    commitsWith.push(measured.commitsPerStep);
-    const bare = await loopSteps(handle, STEPS, false);
-    without.push(bare.cpuMsPerStep);
-    commitsWithout.push(bare.commitsPerStep);
+    withIntent.push((await loopSteps(handle, STEPS, true)).cpuMsPerStep);
+    without.push((await loopSteps(handle, STEPS, false)).cpuMsPerStep);
   }
   await handle.close();
   const a = Math.min(...withIntent);
@@ -152,8 +137,6 @@ async function intentCost() {
   console.log(`   with intent:    ${fmt(a)} ms CPU/step (best of 3: ${withIntent.map((x) => fmt(x)).join(", ")})`);
   console.log(`   without intent: ${fmt(b)} ms CPU/step (best of 3: ${without.map((x) => fmt(x)).join(", ")})`);
   console.log(`   difference: ${fmt(a - b)} ms CPU/step = ${fmt(((a - b) / b) * 100, 1)}% of a step (target < 10%; runs differ by more than this, see the spread)`);
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1];
-  console.log(`   transactions per step: ${fmt(median(commitsWith), 2)} with intent, ${fmt(median(commitsWithout), 2)} without (the intent save commits the events staged before it, which the next save would have)`);
 }
 
 async function fsyncCost() {
