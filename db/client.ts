@@ -1,6 +1,6 @@
 /**
  * The one place that chooses the database: PGlite in HOOKPLANE_DATA_DIR when DATABASE_URL is
- * unset, postgres.js when it is. One client per process, kept on globalThis so Next's bundled
+ * unset, node-postgres (db/postgres-pool.ts) when it is. One client per process, kept on globalThis so Next's bundled
  * route handlers and the custom server share it (PGlite allows a single process only).
  */
 import { mkdirSync } from "node:fs";
@@ -21,6 +21,13 @@ export interface DbHandle {
   /** LISTEN on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * False while this process knows the database is down (PostgreSQL: its probe failed), so a
+   * request answers 503 at once instead of waiting. PGlite lives in the process: always true.
+   */
+  available(): boolean;
+  /** PGlite: one maintenance pass now (vacuum what is due, checkpoint if due); the tables vacuumed. */
+  maintain?(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -33,8 +40,15 @@ export interface OpenOptions {
 async function openPglite(dataDir: string): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir.startsWith("memory://") ? undefined : dataDir);
+  const { pgliteDurabilityFromEnv, pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");
+  const inMemory = dataDir.startsWith("memory://");
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  // On disk: fsync on unless turned off, WAL bounded (db/pglite-durability.ts).
+  const client = await PGlite.create(inMemory ? {} : await pgliteOptions(dataDir, pgliteDurabilityFromEnv()));
+  const maintenance = startPgliteMaintenance(client, {
+    intervalMs: Number(process.env.HOOKPLANE_PGLITE_MAINTENANCE_MS ?? 5_000),
+    onError: (error) => void import("@/lib/platform/logger").then(({ logger }) => logger.warn({ err: error }, "embedded database maintenance failed")),
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
@@ -56,36 +70,44 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     async notify(channel, payload) {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
+    available: () => true,
+    maintain: () => maintenance.runOnce(),
     async close() {
+      await maintenance.stop();
       if (!client.closed) await client.close();
     },
   };
 }
 
 async function openPostgres(url: string): Promise<DbHandle> {
-  const postgres = (await import("postgres")).default;
-  const { drizzle } = await import("drizzle-orm/postgres-js");
-  const max = Number(process.env.HOOKPLANE_DB_POOL ?? 10);
-  const sql = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
-  const db = drizzle(sql, { schema }) as unknown as Db;
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { openPostgresPool, poolOptionsFromEnv } = await import("./postgres-pool");
+  const { logger } = await import("@/lib/platform/logger");
+  const postgres = openPostgresPool(url, {
+    ...poolOptionsFromEnv(),
+    onChange: (up, error) =>
+      up ? logger.warn("the database answers again") : logger.error({ err: error }, "the database is unavailable; requests answer 503 until it returns"),
+    onError: (error) => logger.warn({ err: error }, "a database connection dropped"),
+  });
+  const pool = postgres.pool;
+  const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",
     url,
     async execute(text, params) {
-      const rows = await sql.unsafe(text, (params ?? []) as never[]);
-      return { rows: rows as unknown as Record<string, unknown>[] };
+      // pg-boss sends multi-statement scripts without parameters: the simple protocol takes them.
+      const result = (await (params && params.length > 0 ? pool.query(text, params) : pool.query(text))) as unknown;
+      const results = Array.isArray(result) ? (result as { rows: Record<string, unknown>[] }[]) : [result as { rows: Record<string, unknown>[] }];
+      const withRows = results.filter((r) => r.rows?.length > 0);
+      return { rows: withRows.at(-1)?.rows ?? [] };
     },
-    async listen(channel, onPayload) {
-      const { unlisten } = await sql.listen(channel, (payload) => onPayload(payload));
-      return unlisten;
-    },
+    listen: (channel, onPayload) => postgres.listen(channel, onPayload),
     async notify(channel, payload) {
-      await sql.notify(channel, payload);
+      await pool.query("select pg_notify($1, $2)", [channel, payload]);
     },
-    async close() {
-      await sql.end({ timeout: 5 });
-    },
+    available: () => postgres.available(),
+    close: () => postgres.close(),
   };
 }
 

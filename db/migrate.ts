@@ -18,15 +18,16 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
     await migrate(handle.db as never, migrationsConfig);
     return;
   }
-  const postgres = (await import("postgres")).default;
-  const { drizzle } = await import("drizzle-orm/postgres-js");
-  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-  const sql = postgres(handle.url!, { max: 1, onnotice: () => {} });
+  const pg = (await import("pg")).default;
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const client = new pg.Client({ connectionString: handle.url!, connectionTimeoutMillis: 10_000 });
+  await client.connect();
   try {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(sql), migrationsConfig);
-    await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migrate(drizzle(client), migrationsConfig);
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
   } finally {
-    await sql.end({ timeout: 5 });
+    await client.end();
   }
 }

@@ -108,6 +108,8 @@ export const agents = pgTable("agents", {
   flow: jsonb("flow").$type<string[]>(),
   /** Ids of the operator's code hooks this agent references (Standard Agents' agent-level `hooks`). */
   codeHooks: jsonb("code_hooks").$type<string[]>(),
+  /** Tools opted into re-running after a crash cut a call short (otherwise at most once). */
+  retryTools: jsonb("retry_tools").$type<string[]>(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

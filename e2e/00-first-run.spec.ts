@@ -32,9 +32,12 @@ test("signs up, signs out and in, creates an agent and sees it listed", async ({
   await agents.form().getByLabel("Max turns").fill("7");
   await agents.form().getByLabel("Description").fill("Cuts releases");
   await agents.form().getByLabel("shell", { exact: true }).check();
+  // Its shell steps may run again after a crash (otherwise at most once).
+  await agents.form().getByLabel("Tools safe to retry").fill("shell");
   await page.getByTestId("save-agent").click();
   await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}\?saved=1$/);
   await expect(page.getByRole("heading", { name: "release-bot" })).toBeVisible();
+  await expect(agents.form().getByLabel("Tools safe to retry")).toHaveValue("shell");
 
   await agents.open();
   await expect(agents.names()).toHaveText(["coding-agent", "price-checker", "release-bot", "researcher"]);

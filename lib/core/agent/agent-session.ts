@@ -6,7 +6,8 @@
 import type { ToolDefinition } from "@/lib/core/agent/tool-types";
 import type { EventPayload, FactName, FactPayload } from "@/lib/core/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
-import type { AgentSessionOptions, AgentWithId, DispatchResult, SessionResult, SessionTotals } from "./loop-ports";
+import type { HookProgress } from "@/lib/core/hooks/runtime-types";
+import type { AgentSessionOptions, AgentWithId, DispatchResult, HookEffects, SessionResult, SessionTotals } from "./loop-ports";
 import { LoopInterrupted, StepFailure, Suspension, step } from "./loop-signals";
 import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
 import { MessageTransforms } from "./message-transforms";
@@ -421,11 +422,14 @@ export class AgentSession {
   /**
    * Runs an allowed call at most once: its intent is stored before the effect and its result right
    * after. A call that started before a crash or shutdown and left no result may have done its
-   * work: it runs again only when the tool is safe to retry; otherwise it is reported as
+   * work: it runs again only when the tool is safe to retry (or listed in the agent's
+   * `retryTools`); otherwise it is reported as
    * interrupted, and the model and tool.post hooks decide what comes next.
    */
   private async executeToolCall(agent: AgentWithId, call: ToolCall, record: StageState["toolCalls"][string]): Promise<void> {
-    if (record.startedAt !== undefined && !this.opts.tools.retrySafe(call.name, call.input)) {
+    // Safe to retry: the tool only reads, or the agent opted it into retry (`retryTools`).
+    const retryable = this.opts.tools.retrySafe(call.name, call.input) || (agent.retryTools?.includes(call.name) ?? false);
+    if (record.startedAt !== undefined && !retryable) {
       record.result = { output: INTERRUPTED_OUTPUT, isError: true };
       record.durationMs = 0;
       await this.fact("loop.tool_interrupted", { toolCallId: call.id, toolName: call.name, retried: false });
@@ -522,23 +526,44 @@ export class AgentSession {
     const { state, opts } = this;
     const key = this.keyOf(type, data);
     const waiting = state.suspended;
+    const firing = state.firing && state.firing.event === type && state.firing.key === key ? state.firing : undefined;
     let result: DispatchResult;
     let seq: number | undefined;
+    let unrecorded: unknown;
+    /** Before a hook acts outside, where the dispatch stands is stored (at most once, like tools). */
+    const effects = (interrupted = firing?.progress): HookEffects => ({
+      ...(interrupted && { interrupted }),
+      beforeSideEffect: async (progress: HookProgress) => {
+        state.firing = { event: type, key, ...(seq !== undefined && { seq }), progress };
+        try {
+          await this.save(true);
+        } catch (err) {
+          unrecorded ??= err;
+          throw err;
+        }
+      },
+    });
     if (waiting && waiting.event === type && waiting.key === key) {
       seq = waiting.seq;
-      result = await opts.dispatch({ type, data, seq }, { point: waiting.point });
+      // A hook after the approval had started its effect when the run stopped: go on from there.
+      result = firing?.progress
+        ? await opts.dispatch({ type, data, seq }, undefined, effects())
+        : await opts.dispatch({ type, data, seq }, { point: waiting.point }, effects(undefined));
       state.suspended = undefined;
-    } else if (state.firing && state.firing.event === type && state.firing.key === key) {
-      // Recorded before a crash, its hooks cut short: they run again, the event is not re-recorded.
-      seq = state.firing.seq;
-      result = await opts.dispatch({ type, data, seq });
+    } else if (firing) {
+      // Recorded before a crash, its hooks cut short: they run again (those that had begun an outside
+      // effect are recorded as interrupted), and the event is not re-recorded.
+      seq = firing.seq;
+      result = await opts.dispatch({ type, data, seq }, undefined, effects());
     } else {
       seq = await this.emit(type, data);
       // The event and the note that it was recorded are stored together (one batch).
       state.firing = { event: type, key, ...(seq !== undefined && { seq }) };
       await this.save();
-      result = await opts.dispatch({ type, data, seq });
+      result = await opts.dispatch({ type, data, seq }, undefined, effects());
     }
+    // The intent of a hook action could not be stored: the worker cannot record this run.
+    if (unrecorded !== undefined) throw unrecorded;
     state.firing = undefined;
     if (result.verdict === "suspend" && result.suspended && result.suspended.abandoned === undefined) {
       const { abandoned: _, ...point } = result.suspended;

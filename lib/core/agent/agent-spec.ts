@@ -63,6 +63,12 @@ export const agentSpecSchema = z.object({
    * HOOKPLANE_HOOKS_DIR) that run for this agent, in this order. A run's own `codeHooks` overrides it.
    */
   codeHooks: codeHookIdsSchema.optional(),
+  /**
+   * Tools this agent's runs may run again when a crash or shutdown cut a call short before its
+   * result was stored. Every other tool that does not declare itself read-only runs at most once:
+   * the model reads "interrupted" instead (lib/agent/README.md, at most once).
+   */
+  retryTools: z.array(z.string().min(1).max(200)).max(100).optional(),
 });
 export type AgentSpecInput = z.input<typeof agentSpecSchema>;
 export type AgentSpec = z.infer<typeof agentSpecSchema>;

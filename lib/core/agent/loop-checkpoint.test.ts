@@ -3,8 +3,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScriptTurn } from "@/lib/core/agent/agent-spec";
 import { INTERRUPTED_OUTPUT, LoopInterrupted, runAgentSession } from "./loop";
-import type { SessionResult } from "./loop-ports";
-import { createInMemoryCheckpointStore } from "./loop-state";
+import type { LedgerEntry } from "@/lib/core/hooks/ledger";
+import { createHookRuntime } from "@/lib/core/hooks/runtime";
+import { INTERRUPTED_HOOK, type SuspendPoint } from "@/lib/core/hooks/runtime-types";
+import { hook } from "@/lib/core/hooks/testing/fakes";
+import type { HookEffects, LifecycleEvent, SessionResult } from "./loop-ports";
+import { createInMemoryCheckpointStore, type LoopState } from "./loop-state";
 import { makeAgent, useFreshHarnesses, type Harness } from "@/test/session-harness";
 
 class SimulatedCrash extends Error {}
@@ -192,6 +196,65 @@ describe("agent loop: checkpoints", () => {
     const post = h.events.filter((e) => e.type === "tool.post");
     expect(post).toHaveLength(1);
     expect(post[0].data.isError).toBe(false);
+  });
+
+  it("an agent's retryTools opts a side-effecting tool into running again; one it does not list runs at most once", async () => {
+    for (const retryTools of [["shell"], ["list_files"]]) {
+      const h = fresh();
+      const store = createInMemoryCheckpointStore();
+      const agent = makeAgent({ script: [{ toolCalls: [{ name: "shell", input: { command: "echo ran >> ran.log" } }] }, { text: "done" }], retryTools });
+      const crash = new AbortController();
+      // The worker dies right after the intent is stored, before the shell starts.
+      h.onDispatch((e) => (e.type === "tool.pre" && queueMicrotask(() => crash.abort(new LoopInterrupted("killed"))), undefined));
+      await expect(runAgentSession(h.options(agent, { checkpoint: store, signal: crash.signal }))).rejects.toBeInstanceOf(LoopInterrupted);
+      expect(ranLog(h)).toBe("");
+      expect((await runAgentSession(h.options(agent, { checkpoint: store }))).outcome).toBe("completed");
+      const retried = retryTools.includes("shell");
+      expect(ranLog(h)).toBe(retried ? "ran\n" : "");
+      expect(h.events.filter((e) => e.type === "loop.tool_interrupted").map((e) => e.data)).toEqual([
+        { toolCallId: "call_1_1", toolName: "shell", retried },
+      ]);
+      const posts = h.events.filter((e) => e.type === "tool.post").map((e) => e.data);
+      expect(posts).toEqual([expect.objectContaining(retried ? { isError: false } : { output: INTERRUPTED_OUTPUT, isError: true })]);
+    }
+  });
+
+  it("a command hook in flight when the worker died is recorded as interrupted on resume, not run again", async () => {
+    const h = fresh();
+    // As in a run session, ledger rows are stored with the next checkpoint save (one batch).
+    const rows: LedgerEntry[] = [];
+    const staged: LedgerEntry[] = [];
+    const memory = createInMemoryCheckpointStore();
+    const store = { ...memory, save: async (state: LoopState) => (await memory.save(state), void rows.push(...staged.splice(0))) };
+    const runtime = createHookRuntime({ allowCodeExecution: true, ledger: { record: (entries) => void staged.push(...entries) } });
+    const hooks = [
+      hook({ id: "deploy", event: "tool.pre", onFailure: "continue", action: { type: "command", command: `echo deploy >> ${path.join(h.workspace, "ran.log")}` } }),
+    ];
+    const agent = makeAgent({ script: [{ toolCalls: [{ name: "list_files", input: {} }] }, { text: "done" }] });
+    let crashed = false;
+    const options = (crash: boolean) => ({
+      ...h.options(agent, { checkpoint: store }),
+      dispatch: async (e: LifecycleEvent, resume?: { point: SuspendPoint }, effects?: HookEffects) => {
+        const result = await runtime.dispatch(hooks, { type: e.type, runId: "run_1", agentName: agent.name, ts: 0, seq: e.seq, data: e.data }, { ...(resume && { resume: resume.point }), ...effects });
+        // The worker dies once the command ran, before the loop could store that it finished.
+        if (crash && e.type === "tool.pre" && !crashed) {
+          crashed = true;
+          throw new SimulatedCrash("killed after the hook ran");
+        }
+        return { verdict: result.verdict, reminders: result.reminders, context: result.context };
+      },
+    });
+    await expect(runAgentSession(options(true))).rejects.toBeInstanceOf(SimulatedCrash);
+    expect(ranLog(h)).toBe("deploy\n");
+    staged.length = 0; // died with the worker
+    expect(memory.saved()!.firing).toEqual({ event: "tool.pre", key: "tool.pre:call_1_1", progress: { hookId: "deploy" } });
+    const resumed = await runAgentSession(options(false));
+    expect(resumed.outcome).toBe("completed");
+    expect(ranLog(h)).toBe("deploy\n");
+    // The crashed dispatch's row was never written; the resumed one says the hook was interrupted.
+    expect(rows.map((r) => [r.hookId, r.failed, r.reason])).toEqual([["deploy", true, `${INTERRUPTED_HOOK} (onFailure: continue)`]]);
+    expect(h.count("tool.pre")).toBe(1);
+    expect(h.count("tool.post")).toBe(1);
   });
 
   it("checkpoints are plain JSON with the documented shape", async () => {

@@ -4,7 +4,7 @@
  */
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
-import type { SuspendPoint } from "@/lib/core/hooks/runtime-types";
+import type { HookProgress, SuspendPoint } from "@/lib/core/hooks/runtime-types";
 import type { ToolRegistry, ToolResult } from "@/lib/core/agent/tool-types";
 import type { CheckpointStore } from "./loop-state";
 import type { ChatMessage, ModelProvider, TokenUsage, ToolCall } from "./providers/model-provider";
@@ -36,7 +36,21 @@ export interface DispatchResult {
  * `resume` continues a dispatch that suspended (the event was recorded then, not again);
  * with `abandon`, nobody will wait for its approval any more and the chain ends there.
  */
-export type HookDispatch = (event: LifecycleEvent, resume?: { point: SuspendPoint; abandon?: string }) => Promise<DispatchResult>;
+export type HookDispatch = (
+  event: LifecycleEvent,
+  resume?: { point: SuspendPoint; abandon?: string },
+  effects?: HookEffects,
+) => Promise<DispatchResult>;
+
+/**
+ * At most once for hook actions (`tool`, `command`): the dispatch calls `beforeSideEffect` before
+ * one starts, and the loop stores the point in its checkpoint; a dispatch resumed after a crash
+ * gets it back as `interrupted` (see DispatchOptions in lib/hooks/runtime-types.ts).
+ */
+export interface HookEffects {
+  beforeSideEffect?: (point: HookProgress) => Promise<void>;
+  interrupted?: HookProgress;
+}
 
 /**
  * Records what happened: every lifecycle event (one call each, before its hooks run) and the

@@ -4,7 +4,7 @@
  */
 import type { EventPayload } from "@/lib/core/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
-import type { SuspendPoint } from "@/lib/core/hooks/runtime-types";
+import type { HookProgress, SuspendPoint } from "@/lib/core/hooks/runtime-types";
 import type { ToolResult } from "@/lib/core/agent/tool-types";
 import type { ChatMessage } from "./providers/model-provider";
 
@@ -93,9 +93,11 @@ export interface LoopState {
   suspended?: { event: EventName; key: string; data: Record<string, unknown>; seq?: number; point: SuspendPoint };
   /**
    * An event recorded whose dispatch has not finished: saved with the event, so a loop resumed
-   * after a crash dispatches it again without recording it twice.
+   * after a crash dispatches it again without recording it twice. `progress`: a hook of it was
+   * about to act outside (a tool or command action), saved durably first; the resumed dispatch
+   * goes on from that hook and records it as interrupted instead of running it twice.
    */
-  firing?: { event: EventName; key: string; seq?: number };
+  firing?: { event: EventName; key: string; seq?: number; progress?: HookProgress };
   /** Set once the outcome is decided; session.end has fired when `ended` is true. */
   ending?: { outcome: Outcome; reason?: string; response?: string };
   ended: boolean;

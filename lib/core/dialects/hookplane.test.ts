@@ -6,7 +6,7 @@ import { parseError } from "@/test/dialect-harness";
 /** One hook of every action, every optional field, and schedule hooks: the whole model. */
 const config: DialectConfig = {
   agents: [
-    { name: "coder", description: "Writes code", model: "anthropic:claude-sonnet-4-5", instructions: "Be terse.", tools: ["shell", "write_file"], maxTurns: 30, timeoutMs: 900_000, budgetUsd: 1.5, dailyBudgetUsd: 10 },
+    { name: "coder", description: "Writes code", model: "anthropic:claude-sonnet-4-5", instructions: "Be terse.", tools: ["shell", "write_file"], maxTurns: 30, timeoutMs: 900_000, budgetUsd: 1.5, dailyBudgetUsd: 10, retryTools: ["write_file"] },
     { name: "demo", model: "scripted", script: [{ text: "hi", toolCalls: [{ name: "shell", input: { cmd: "ls" } }], usage: { inputTokens: 10, outputTokens: 5 } }] },
     { name: "pipeline", flow: ["coder", "demo"], metadataFile: "meta.json" },
   ],

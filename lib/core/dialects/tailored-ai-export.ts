@@ -44,7 +44,7 @@ export function exportTailoredAi(config: DialectConfig, options: ExportOptions =
     if (agent.instructions !== undefined) entry.instructions = agent.instructions;
     // All tools is Tailored AI's default: no `tools` key.
     if (agent.tools !== undefined && !agent.tools.includes("*")) entry.tools = agent.tools;
-    for (const field of ["maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "script", "flow", "metadataFile"] as const) {
+    for (const field of ["maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "script", "flow", "metadataFile", "retryTools"] as const) {
       if (agent[field] !== undefined) ctx.warn(`agents.${agent.name}.${field}`, `Tailored AI agents have no ${field}; not exported`);
     }
     agents[agent.name] = entry;

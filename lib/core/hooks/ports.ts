@@ -74,6 +74,8 @@ export interface ToolPort {
     signal?: AbortSignal,
     options?: ToolCallOptions,
   ): Promise<{ output: string; isError?: boolean }>;
+  /** Whether running the call again after a crash is harmless (the tool only reads). Default: no. */
+  retrySafe?(name: string, args: Record<string, unknown>): boolean;
 }
 
 /** One shell step: `command` for `sh -c`, in the workspace `cwd`. */

@@ -52,6 +52,20 @@ export interface HookRuntimeOptions {
   maxOutputBytes?: number;
 }
 
+/**
+ * Where a dispatch stands, as plain JSON: the hook it is at, and what the hooks before it said for
+ * the model (their ledger rows are already written).
+ */
+export interface HookProgress {
+  hookId: string;
+  context?: string[];
+  outputs?: string[];
+  reminders?: string[];
+}
+
+/** What a hook that started an outside effect and never settled is recorded as (at most once). */
+export const INTERRUPTED_HOOK = "interrupted: the previous attempt may or may not have completed";
+
 export interface DispatchOptions {
   /** The run's abort signal: async hooks stop (and fail under onFailure) when it aborts. */
   signal?: AbortSignal;
@@ -62,6 +76,19 @@ export interface DispatchOptions {
    * The waiting hook's ledger row says so and the rest of the chain does not run.
    */
   abandon?: string;
+  /**
+   * Awaited before a hook starts an effect outside the process (a `tool` or `command` action),
+   * once the ledger rows of the hooks before it are handed to the sink: the caller stores `point`
+   * durably, so a dispatch cut short by a crash knows that this action may have run. If it
+   * rejects, the action does not start and fails under its onFailure.
+   */
+  beforeSideEffect?: (point: HookProgress) => Promise<void>;
+  /**
+   * Continue a dispatch cut short after `beforeSideEffect(point)`: the hooks before it are not run
+   * again, and that hook is recorded as interrupted (a failure under its onFailure) instead of
+   * running twice, unless its action is safe to retry (a `tool` action of a read-only tool).
+   */
+  interrupted?: HookProgress;
 }
 
 /**
@@ -69,12 +96,8 @@ export interface DispatchOptions {
  * checkpoint and hands it back as `resume`. The hooks before the waiting one already ran and are
  * in the ledger; what they said for the model is carried here.
  */
-export interface SuspendPoint {
-  hookId: string;
+export interface SuspendPoint extends HookProgress {
   approvalId: string;
-  context?: string[];
-  outputs?: string[];
-  reminders?: string[];
 }
 
 export interface DispatchResult {

@@ -30,7 +30,7 @@ import { PUBLIC_ONLY } from "@/lib/core/outbound/outbound-guard";
 import { sendOutbound } from "@/lib/core/outbound/outbound-request";
 import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
-import type { DispatchOptions, DispatchResult, HookRuntimeOptions, RuntimeHook, SuspendPoint } from "./runtime-types";
+import { INTERRUPTED_HOOK, type DispatchOptions, type DispatchResult, type HookProgress, type HookRuntimeOptions, type RuntimeHook, type SuspendPoint } from "./runtime-types";
 import { CODE_EXECUTION_OFF } from "./trust";
 
 export interface HookRuntime {
@@ -94,8 +94,8 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
       const set = Array.isArray(hooks) ? compileHooks(hooks as readonly RuntimeHook[]) : (hooks as CompiledHookSet);
       const bound = set.byEvent.get(event.type);
       if (!bound || bound.length === 0) return NOTHING_BOUND_PROMISE;
-      const state = new Dispatch(bound, event, opts?.signal, executorOptions);
-      const from = opts?.resume ? state.resumeFrom(opts.resume) : 0;
+      const state = new Dispatch(bound, event, opts?.signal, executorOptions, opts?.beforeSideEffect);
+      const from = opts?.resume ? state.resumeFrom(opts.resume) : opts?.interrupted ? state.interruptedAt(opts.interrupted) : 0;
       if (options.killSwitch?.()) return Promise.resolve(state.killAll(options.ledger, from));
       if (opts?.resume && opts.abandon !== undefined) {
         // The waiting hook is gone (edited away while the run waited): nothing is left to abandon.
@@ -142,6 +142,8 @@ class Dispatch implements ActionRun {
   /** The ledger rows this dispatch writes: a resumed one starts at its waiting hook, a suspended one ends before it. */
   private recordFrom = 0;
   private recordTo: number | undefined;
+  /** The hook a crash cut short after it announced its side effect (DispatchOptions.interrupted). */
+  private interrupted: number | undefined;
   hook!: RuntimeHook;
   shadow = false;
   readonly blocking: boolean;
@@ -156,6 +158,7 @@ class Dispatch implements ActionRun {
     readonly event: HookEvent,
     readonly signal: AbortSignal | undefined,
     readonly options: ExecutorOptions,
+    private readonly beforeSideEffect?: DispatchOptions["beforeSideEffect"],
   ) {
     this.ledger = new Array<LedgerEntry>(hooks.length);
     this.blocking = isBlockingEvent(event.type);
@@ -208,6 +211,16 @@ class Dispatch implements ActionRun {
     return index;
   }
 
+  /**
+   * Picks up a dispatch a crash cut short at a hook that had announced its side effect: the hooks
+   * before it ran and are in the ledger. If that hook is gone, the whole chain runs again.
+   */
+  interruptedAt(point: HookProgress): number {
+    const index = this.resumeFrom({ ...point, approvalId: "" });
+    if (this.hooks[index]?.id === point.hookId) this.interrupted = index;
+    return index;
+  }
+
   /** Nobody waits for the approval any more: its hook's row says so, and the chain ends there. */
   abandonAt(index: number, point: SuspendPoint, why: string, sink: HookRuntimeOptions["ledger"]): DispatchResult {
     const hook = this.hooks[index];
@@ -248,6 +261,15 @@ class Dispatch implements ActionRun {
       const hook = hooks[i];
       const entry = newEntry(hook, this.event, this.startedAt);
       this.ledger[i] = entry;
+      if (i === this.interrupted) {
+        this.interrupted = undefined;
+        if (!hook.action?.retrySafe?.(options)) {
+          // It may have done its work: at most once, so it is not run again; onFailure decides.
+          entry.matched = true;
+          this.apply(hook, entry, { failure: INTERRUPTED_HOOK }, noRedaction);
+          continue;
+        }
+      }
       const notRun = this.stopped ?? this.whyNotMatched(hook);
       if (notRun !== undefined) {
         entry.reason = notRun;
@@ -286,6 +308,13 @@ class Dispatch implements ActionRun {
   ): Promise<DispatchResult> {
     const started = options.now();
     entry.startedAt = started;
+    if (hook.action?.sideEffect && this.beforeSideEffect) {
+      const refused = await this.announce(index, runtime.ledger);
+      if (refused !== undefined) {
+        this.apply(hook, entry, { failure: refused }, noRedaction);
+        return this.runFrom(index + 1, runtime, options);
+      }
+    }
     const run = new AsyncRun(this, hook);
     let outcome = await runWithDeadline(executor, run, this.signal);
     if (!isFailure(outcome) && !isSuspend(outcome) && outcome.ask) {
@@ -300,6 +329,27 @@ class Dispatch implements ActionRun {
       this.markAbandoned(hook, entry, outcome);
     } else this.apply(hook, entry, outcome, run.redactor);
     return this.runFrom(index + 1, runtime, options);
+  }
+
+  /**
+   * The hook at `index` is about to act outside the process: the rows of the hooks before it go to
+   * the sink now (they are not written again), then the caller stores where the dispatch stands.
+   * Returns why the action must not start, if the caller could not store it.
+   */
+  private async announce(index: number, sink: HookRuntimeOptions["ledger"]): Promise<string | undefined> {
+    this.write(sink, this.ledger.slice(this.recordFrom, index).filter(Boolean));
+    this.recordFrom = index;
+    try {
+      await this.beforeSideEffect!({
+        hookId: this.hooks[index].id,
+        ...(this.contextTexts && { context: [...this.contextTexts] }),
+        ...(this.outputs && { outputs: [...this.outputs] }),
+        ...(this.reminders && { reminders: [...this.reminders] }),
+      });
+      return undefined;
+    } catch (error) {
+      return `not started: where the dispatch stands could not be stored (${describe(error)})`;
+    }
   }
 
   /**
@@ -419,17 +469,21 @@ class Dispatch implements ActionRun {
     return typeof tool === "string" ? tool : this.event.type;
   }
 
+  private write(sink: HookRuntimeOptions["ledger"], rows: LedgerEntry[]) {
+    if (!sink || rows.length === 0) return;
+    try {
+      const pending = sink.record(rows, this.event);
+      if (pending) pending.catch((error) => this.options.logger.error("hook ledger sink failed", { error: describe(error) }));
+    } catch (error) {
+      this.options.logger.error("hook ledger sink failed", { error: describe(error) });
+    }
+  }
+
+  /** The result; its `ledger` holds the rows written at the end (not those written at announce). */
   private finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
     const written =
       this.recordFrom === 0 && this.recordTo === undefined ? this.ledger : this.ledger.slice(this.recordFrom, this.recordTo).filter(Boolean);
-    if (sink && written.length > 0) {
-      try {
-        const pending = sink.record(written, this.event);
-        if (pending) pending.catch((error) => this.options.logger.error("hook ledger sink failed", { error: describe(error) }));
-      } catch (error) {
-        this.options.logger.error("hook ledger sink failed", { error: describe(error) });
-      }
-    }
+    this.write(sink, written);
     return {
       verdict: this.verdict,
       reason: this.reason,

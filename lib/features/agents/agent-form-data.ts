@@ -52,6 +52,7 @@ export function agentFromForm(form: FormData): { value: Record<string, unknown>;
       metadataFile: text(form, "metadataFile"),
       flow: list(text(form, "flow")),
       codeHooks: list(text(form, "codeHooks")),
+      retryTools: list(text(form, "retryTools")),
       script,
     },
     scriptError,

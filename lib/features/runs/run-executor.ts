@@ -14,7 +14,7 @@ import { recordRunFailure } from "@/db/queries/run-leases";
 import { appendRunEvents } from "@/db/queries/run-events";
 import { finishRun, getRun, setRunStatus } from "@/db/queries/runs";
 import { recordScheduleResponse } from "@/db/queries/schedules";
-import type { AgentWithId, LifecycleEvent } from "@/lib/core/agent/loop-ports";
+import type { AgentWithId, HookEffects, LifecycleEvent } from "@/lib/core/agent/loop-ports";
 import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/core/agent/loop";
 import { createProvider } from "@/lib/core/agent/providers/create-provider";
 import { costOfUsage, pickPrice } from "@/lib/features/costs/price-table";
@@ -86,13 +86,14 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     reportMissing: !run.checkpoint,
   });
 
-  const dispatch = async (event: LifecycleEvent, resume?: { point: SuspendPoint; abandon?: string }) => {
+  const dispatch = async (event: LifecycleEvent, resume?: { point: SuspendPoint; abandon?: string }, effects?: HookEffects) => {
     // session.end and error must run their hooks even after a cancel (an audit trail that skips
     // aborted runs is not one), and an abandoned wait is written whatever the signal says.
     const informational = event.type === "session.end" || event.type === "error" || resume?.abandon !== undefined;
     const result = await session.dispatch(event, {
       ...(informational ? {} : { signal: controller.signal }),
       ...(resume && { resume: resume.point, abandon: resume.abandon }),
+      ...effects,
     });
     if (controller.signal.aborted && controller.signal.reason instanceof LoopInterrupted) throw controller.signal.reason;
     return result;

@@ -4,6 +4,7 @@
  * fault that persists ends it.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { isDatabaseUnavailable } from "@/db/database-unavailable";
 import { createRun } from "@/db/queries/runs";
 import { addAgent, createRunHarness, expectWellFormedStream, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 
@@ -50,3 +51,56 @@ test("five healed write failures over one run: it completes, each step recorded 
   expect(events.filter((e) => e.type === "tool.post")).toHaveLength(turns);
   expect(events.filter((e) => e.type === "model.post")).toHaveLength(turns + 1);
 });
+
+/** This test's own reads share the pool whose connections it kills: they try again. */
+async function retrying<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || attempt > 20) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * Real connection drops (PostgreSQL): every backend of the run's database is terminated five times
+ * while it works, as a restarted server or a failover would. Each drop costs a retried step at
+ * most; the run completes with every step recorded once.
+ */
+test.runIf(Boolean(process.env.DATABASE_URL))("five healed connection drops (pg_terminate_backend): the run completes, each step recorded once", async () => {
+  const turns = 400;
+  const script = [...Array.from({ length: turns }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "list_files", input: {} }] })), { text: "done" }];
+  const agent = await addAgent(h.t, { name: "dropped", tools: ["list_files"], script, maxTurns: 1000 });
+  const run = await createRun(h.t.db, { agentId: agent.id, prompt: "go", source: "test" });
+  await h.queue.enqueue(run.id);
+  const postgres = (await import("postgres")).default;
+  // From outside the pool: a connection to the server's maintenance database.
+  const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const database = new URL(h.t.databaseUrl!).pathname.slice(1);
+  let drops = 0;
+  let terminated = 0;
+  try {
+    for (let steps = 0; drops < 5; ) {
+      const posts = (await retrying(() => runEvents(h.t, run.id))).filter((e) => e.type === "tool.post").length;
+      if (posts > steps) {
+        const killed = await admin`select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()) k`;
+        terminated += killed[0].n;
+        drops++;
+        steps = posts + 20;
+      }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  const done = await retrying(() => waitForRun(h.t, run.id, (r) => r.status === "finished", 90_000));
+  expect(drops).toBe(5);
+  expect(terminated).toBeGreaterThanOrEqual(5);
+  expect(done).toMatchObject({ outcome: "completed", response: "done" });
+  const events = await runEvents(h.t, run.id);
+  expectWellFormedStream(events);
+  expect(events.filter((e) => e.type === "tool.post")).toHaveLength(turns);
+  expect(events.filter((e) => e.type === "model.post")).toHaveLength(turns + 1);
+}, 120_000);

@@ -10,8 +10,8 @@ import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import type { RunRow } from "@/db/queries/runs";
 import type { HookEvent } from "@/lib/core/hooks/event";
 import type { EventName } from "@/lib/core/hooks/events";
-import type { DispatchResult, RuntimeHook, SuspendPoint } from "@/lib/core/hooks/runtime-types";
-import { createToolRegistry } from "@/lib/features/tools/tool-registry";
+import type { DispatchOptions, DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
+import { createToolRegistry, withRetryTools } from "@/lib/features/tools/tool-registry";
 import type { ToolRegistry } from "@/lib/core/agent/tool-types";
 import { createDbApprovalPort, type ApprovalAnnouncement } from "../approvals/approval-port";
 import type { ApprovalWaiter } from "../approvals/approval-waiter";
@@ -22,7 +22,7 @@ import { loadRunHooks } from "./run-hooks";
 export interface RunSessionParams {
   db: Db;
   run: RunRow;
-  agent: { id: string; name: string };
+  agent: { id: string; name: string; retryTools?: string[] };
   /** `worker`: this process holds the run's lease; `bridge`: one HTTP request of an outside session. */
   mode: "worker" | "bridge";
   waiter: ApprovalWaiter;
@@ -44,11 +44,7 @@ export interface DispatchRequest {
   seq?: number;
 }
 
-export interface DispatchControl {
-  signal?: AbortSignal;
-  resume?: SuspendPoint;
-  abandon?: string;
-}
+export type DispatchControl = Pick<DispatchOptions, "signal" | "resume" | "abandon" | "beforeSideEffect" | "interrupted">;
 
 export interface RunSession {
   readonly runId: string;
@@ -69,11 +65,14 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     blocked: run.blocked,
   });
   const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
-  const tools = createToolRegistry({
-    workspaceDir: params.workspaceDir,
-    memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
-    allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
-  });
+  const tools = withRetryTools(
+    createToolRegistry({
+      workspaceDir: params.workspaceDir,
+      memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
+      allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
+    }),
+    agent.retryTools,
+  );
 
   /** approval.* events: recorded, then their hooks run (they cannot block, and nobody waits on them). */
   const announce = async (type: ApprovalAnnouncement, data: Record<string, unknown>) => {

@@ -110,3 +110,13 @@ export function registryOf(tools: ToolImplementation[]): ToolRegistry {
     },
   };
 }
+
+/**
+ * The registry with `names` also safe to retry (an agent's `retryTools`): the operator vouches that
+ * running them twice is harmless, so hook `tool` actions re-run them after a crash like the loop does.
+ */
+export function withRetryTools(registry: ToolRegistry, names: readonly string[] | undefined): ToolRegistry {
+  if (!names || names.length === 0) return registry;
+  const extra = new Set(names);
+  return { ...registry, retrySafe: (name, input) => extra.has(name) || registry.retrySafe(name, input) };
+}

@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { issuePath } from "@/lib/core/issues";
+import { isDatabaseUnavailable } from "@/db/database-unavailable";
 import { AppError } from "@/lib/platform/api/app-error";
 import { unsafeInputIssues } from "@/lib/core/safe-input";
 import { logger } from "@/lib/platform/logger";
@@ -40,6 +41,7 @@ export function errorToActionState(error: unknown): ActionState {
   if (error instanceof AppError) {
     return { message: error.message, fieldErrors: Object.fromEntries((error.issues ?? []).map((i) => [i.path, i.message])) };
   }
+  if (isDatabaseUnavailable(error)) return { message: "The database is unavailable; nothing was saved. Try again in a few seconds." };
   // Next's redirect() throws; let it through.
   if (error && typeof error === "object" && "digest" in error && String((error as { digest: unknown }).digest).startsWith("NEXT_")) {
     throw error;

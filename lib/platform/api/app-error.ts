@@ -72,6 +72,16 @@ export class AppError extends Error {
   }
 }
 
+/** What a 503 of an outage tells the client: about the time the probe needs to see the database back. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/** An outage of the database: it heals by itself, so the client is told when to come back. */
+export function databaseUnavailable(): AppError {
+  return new AppError("database_unavailable", "The database is unavailable; try again in a few seconds", undefined, {
+    "retry-after": String(DATABASE_RETRY_AFTER_S),
+  });
+}
+
 export function validationError(error: z.ZodError): AppError {
   return AppError.invalid(zodIssues(error));
 }

@@ -4,16 +4,18 @@
  * to api.md's JSON shape. Answers are never cached (they are private, and some carry a token).
  * Bad input is a 4xx, never a 500: the body is counted as it streams in (413 past the cap), JSON
  * nested too deep is refused before it is parsed, and text the database cannot store (NUL, lone
- * surrogates) is a 422 at its path whatever the route's own schema says.
+ * surrogates) is a 422 at its path whatever the route's own schema says. A database outage is a
+ * 503 `database_unavailable` with Retry-After, never a hang: the pool fails fast (db/postgres-pool.ts).
  */
 import type { z } from "zod";
 import { getDatabase, type Db } from "@/db/client";
+import { isDatabaseUnavailable } from "@/db/database-unavailable";
 import type { Role } from "@/db/schema";
 import { bearerToken, principalFromHeaders, readCookie, SESSION_COOKIE } from "@/lib/platform/auth/principal";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { logger } from "@/lib/platform/logger";
 import { originVerdict } from "@/lib/platform/security/same-origin";
-import { AppError, validationError } from "./app-error";
+import { AppError, databaseUnavailable, validationError } from "./app-error";
 import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "@/lib/core/safe-input";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -124,6 +126,11 @@ function noStore(response: Response): Response {
 
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof AppError) return error.toResponse();
+  if (isDatabaseUnavailable(error)) {
+    // The outage itself is logged once by the pool (db/client.ts), not once per request.
+    logger.debug({ err: error }, "API call refused: the database is unavailable");
+    return databaseUnavailable().toResponse();
+  }
   logger.error({ err: error }, "unhandled API error");
   return new AppError("internal", "Something went wrong on our side; it has been logged").toResponse();
 }
@@ -150,7 +157,10 @@ export function apiRoute<
   const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     try {
       assertOwnOriginWrite(request);
-      const db = (await getDatabase()).db;
+      const handle = await getDatabase();
+      // Known down: answer now rather than queue behind connections that cannot connect.
+      if (!handle.available()) throw databaseUnavailable();
+      const db = handle.db;
       const principal = options.role ? await requirePrincipal(db, request, options.role) : ANONYMOUS;
       const rawParams = (await context?.params) ?? {};
       assertStorable(rawParams);

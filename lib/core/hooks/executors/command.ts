@@ -14,6 +14,7 @@ import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 export function compileCommand(action: CommandAction, timeoutMs: number): CompiledAction {
   return {
     secretNames: action.secrets ?? [],
+    sideEffect: true,
     executor: {
       async: true,
       // The runner times itself: SIGTERM to the group, SIGKILL a second later.

@@ -24,6 +24,9 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
   const secretNames = action.tool === "http_request" ? [...secretNamesIn(action.args)] : [];
   return {
     secretNames,
+    sideEffect: true,
+    // The args as written (templates unrendered): what the tool reads them for is its own business.
+    retrySafe: (options) => options.tools?.retrySafe?.(action.tool, action.args ?? {}) ?? false,
     executor: {
       async: true,
       timeoutMs,

@@ -111,4 +111,10 @@ export interface CompiledAction {
   filter?: ActionFilter;
   /** Secret names the action references, so only those are resolved and exposed. */
   secretNames: readonly string[];
+  /**
+   * The action acts outside the process (runs a tool or a command): its start is announced to
+   * `beforeSideEffect`, and after a crash it is not run again unless `retrySafe` says so.
+   */
+  sideEffect?: boolean;
+  retrySafe?: (options: ExecutorOptions) => boolean;
 }

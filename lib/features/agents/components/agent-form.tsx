@@ -81,6 +81,14 @@ export function AgentForm({ agent, readOnly }: { agent?: AgentValues; readOnly: 
           <TextInput id="codeHooks" name="codeHooks" defaultValue={agent?.codeHooks?.join(", ")} placeholder="redact_tokens, trim_history" className="font-mono" />
         </Field>
         <Field
+          label="Tools safe to retry"
+          htmlFor="retryTools"
+          hint="Comma-separated. After a crash, a call of these tools that never recorded its result runs again; any other tool that is not read-only runs at most once and reports interrupted."
+          error={errors.retryTools ?? Object.entries(errors).find(([k]) => k.startsWith("retryTools"))?.[1]}
+        >
+          <TextInput id="retryTools" name="retryTools" defaultValue={agent?.retryTools?.join(", ")} placeholder="none" className="font-mono" />
+        </Field>
+        <Field
           label="Script (scripted model)"
           htmlFor="script"
           hint='JSON list of turns: [{"text": "...", "toolCalls": [{"name": "shell", "input": {"command": "ls"}}], "usage": {"inputTokens": 10, "outputTokens": 5}}]'

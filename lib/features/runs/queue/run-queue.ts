@@ -29,8 +29,12 @@ import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
 import { createWakeSignal } from "./wake-signal";
 
 export const RUN_QUEUE = "hookplane-run";
-/** How long a step in flight may go on after a shutdown began (the process itself has 10 s). */
-const STEP_GRACE_MS = 8_000;
+/**
+ * How long a step in flight may go on after a shutdown began (issue 19: 10 s by default), then it
+ * is cut short and recorded as interrupted on resume. HOOKPLANE_STEP_GRACE_MS changes it; keep it
+ * under what the supervisor waits after SIGTERM before SIGKILL.
+ */
+const stepGraceMs = () => envNumber("HOOKPLANE_STEP_GRACE_MS", 10_000);
 const IDLE_CHECK_MS = 60_000;
 const WAKE_CHANNEL = "hp_worker_wake";
 const CANCEL_CHANNEL = "hp_run_cancel";
@@ -70,6 +74,19 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(value) && process.env[name] !== "" && process.env[name] !== undefined ? value : fallback;
 }
 
+/**
+ * pg's own limits on pg-boss's pool (pg-boss hands its options to pg.Pool; its types do not list
+ * them), so in an outage its polls fail fast and heal: connect, the server-side statement, the
+ * client-side wait (a silently dropped network), TCP keepalive.
+ */
+const PG_POOL_LIMITS = {
+  connectionTimeoutMillis: 3_000,
+  idleTimeoutMillis: 60_000,
+  statement_timeout: 60_000,
+  query_timeout: 65_000,
+  keepAlive: true,
+} as Record<string, unknown>;
+
 export async function startRunQueue(handle: DbHandle, options: RunQueueOptions): Promise<RunQueue> {
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
@@ -84,7 +101,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const boss =
     handle.kind === "pglite"
       ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, ...bossOptions })
-      : new PgBoss({ connectionString: handle.url, max: 3, ...bossOptions });
+      : new PgBoss({ connectionString: handle.url, max: 3, ...PG_POOL_LIMITS, ...bossOptions });
   boss.on("error", (error) => logger.warn({ err: error }, "pg-boss error"));
   await boss.start();
   const existing = await boss.getQueue(RUN_QUEUE);
@@ -265,7 +282,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       // Steps in flight may finish within the grace period (and are recorded once); what still
       // runs when it ends is cut short and reported as interrupted on resume.
       const hardStop = new AbortController();
-      const grace = setTimeout(() => hardStop.abort(), STEP_GRACE_MS);
+      const grace = setTimeout(() => hardStop.abort(), stepGraceMs());
       for (const controller of running.values()) controller.abort(new LoopInterrupted("worker shutting down", { hardStop: hardStop.signal }));
       const deadline = Date.now() + 10_000;
       while (running.size + claiming.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));

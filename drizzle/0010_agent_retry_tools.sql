@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "retry_tools" jsonb;
