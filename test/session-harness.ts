@@ -58,7 +58,7 @@ export interface Harness {
 }
 
 export const LIFECYCLE = new Set([
-  "session.start", "user.prompt.submit", "model.pre", "model.post", "tool.pre", "tool.post",
+  "session.start", "user.prompt.submit", "model.pre", "model.post", "tool.pre", "tool.post", "turn.end",
   "approval.requested", "approval.settled", "agent.start", "agent.stop", "error", "session.end",
 ]);
 

@@ -42,8 +42,8 @@ describe("multi-agent flows", () => {
     expect(result).toMatchObject({ outcome: "completed", response: "Report: there are no facts.", totals: { turns: 3 } });
     expect(h.lifecycle().map((e) => e.type)).toEqual([
       "session.start",
-      "agent.start", "user.prompt.submit", "model.pre", "model.post", "tool.pre", "tool.post", "model.pre", "model.post", "agent.stop",
-      "agent.start", "user.prompt.submit", "model.pre", "model.post", "agent.stop",
+      "agent.start", "user.prompt.submit", "model.pre", "model.post", "tool.pre", "tool.post", "model.pre", "model.post", "turn.end", "agent.stop",
+      "agent.start", "user.prompt.submit", "model.pre", "model.post", "turn.end", "agent.stop",
       "session.end",
     ]);
     expect(h.events.filter((e) => e.type.startsWith("agent.")).map((e) => e.data)).toEqual([

@@ -21,9 +21,11 @@ export interface LoopTotals {
  * Where the current agent's turn loop stands:
  * - `model`: the next step is a model call;
  * - `model_post`: a response is recorded (in the transcript and totals) but model.post has not fired;
- * - `tools`: the tool calls of the last assistant message are being worked (see `toolCalls`).
+ * - `tools`: the tool calls of the last assistant message are being worked (see `toolCalls`);
+ * - `turn_end`: the last answer had no tool calls; turn.end has not settled (a block sends the
+ *   agent back to `model` with the hook's reason as the next user message).
  */
-export type TurnPhase = "model" | "model_post" | "tools";
+export type TurnPhase = "model" | "model_post" | "tools" | "turn_end";
 
 /** One tool call's progress; each field is set once its step completed, so resume skips it. */
 export interface ToolCallRecord {
@@ -55,6 +57,8 @@ export interface StageState {
   promptSubmitted: boolean;
   stopped: boolean;
   phase: TurnPhase;
+  /** A turn.end hook blocked in this stage: the agent works on at a hook's request. */
+  stopHookActive?: boolean;
   messages: ChatMessage[];
   /** By tool call id. */
   toolCalls: Record<string, ToolCallRecord>;

@@ -40,7 +40,7 @@ describe("agent loop: lifecycle", () => {
     expect(h.lifecycle().map((e) => e.type)).toEqual([
       "session.start", "user.prompt.submit",
       "model.pre", "model.post", "tool.pre", "tool.post",
-      "model.pre", "model.post",
+      "model.pre", "model.post", "turn.end",
       "session.end",
     ]);
     const byType = (t: string) => h.events.find((e) => e.type === t)!.data;
@@ -54,6 +54,7 @@ describe("agent loop: lifecycle", () => {
     expect(byType("tool.pre")).toEqual({ toolName: "shell", toolInput: { command: "echo hi > out.txt" }, toolCallId: "call_1_1" });
     expect(Object.keys(byType("tool.post")).sort()).toEqual(["durationMs", "isError", "output", "toolCallId", "toolInput", "toolName"]);
     expect(byType("tool.post")).toMatchObject({ output: "", isError: false });
+    expect(byType("turn.end")).toEqual({ stopHookActive: false, response: "Done: wrote out.txt" });
     expect(Object.keys(byType("session.end")).sort()).toEqual(SESSION_END_FIELDS);
     expect(byType("session.end")).toMatchObject({ outcome: "completed", response: "Done: wrote out.txt", inputTokens: 250, outputTokens: 15 });
     // Every lifecycle event is both recorded and dispatched, once.

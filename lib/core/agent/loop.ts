@@ -460,6 +460,11 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
     return true;
   };
 
+  /** A turn.end or agent.stop block: the reason goes to the agent as the next user message. */
+  const keepWorking = async (stage: StageState, agent: AgentWithId, reason: string | undefined) => {
+    await addMessage(stage, agent, { role: "user", text: reason?.trim() || "A hook asked you to keep working." });
+  };
+
   /** The turn loop of one agent; returns its answer, or undefined when the run ends on a limit. */
   const runTurns = async (agent: AgentWithId, stage: StageState): Promise<string | undefined> => {
     const provider = providerOf(agent);
@@ -518,13 +523,24 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
           await save();
           return undefined;
         }
-        if (answer.toolCalls.length === 0) {
-          stage.phase = "model";
-          await save();
-          return answer.text;
-        }
-        stage.phase = "tools";
+        stage.phase = answer.toolCalls.length === 0 ? "turn_end" : "tools";
         await save();
+      }
+
+      if (stage.phase === "turn_end") {
+        const answer = lastAssistant(stage.messages)!;
+        const turnEnd = await fire("turn.end", { stopHookActive: stage.stopHookActive === true, response: answer.text });
+        queueReminders(turnEnd);
+        stage.phase = "model";
+        if (turnEnd.verdict === "block") {
+          // Claude Code's Stop: a block keeps the agent working, its reason is the next prompt.
+          await keepWorking(stage, agent, turnEnd.reason);
+          stage.stopHookActive = true;
+          await save();
+          continue;
+        }
+        await save();
+        return answer.text;
       }
 
       if (stage.phase === "tools") {
@@ -585,7 +601,14 @@ export async function runAgentSession(opts: AgentSessionOptions): Promise<Sessio
       if (answer === undefined) return;
 
       if (isFlow) {
-        await fire("agent.stop", { agentName: agent.name });
+        const stop = await fire("agent.stop", { agentName: agent.name });
+        queueReminders(stop);
+        if (stop.verdict === "block") {
+          // Sent back to work (maxTurns still bounds it); the stage stays started and unstopped.
+          await keepWorking(stage, agent, stop.reason);
+          await save();
+          continue;
+        }
         stage.stopped = true;
       }
       if (!isFlow || stage.index === flowNames.length - 1) {

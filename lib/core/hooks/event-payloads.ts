@@ -1,6 +1,6 @@
 /**
  * What each event carries: one zod schema per event of hook-model.md's table, plus the facts the
- * agent loop and the bridges record about themselves (`loop.*`, `turn.end`, ...). The loop's
+ * agent loop and the bridges record about themselves (`loop.*`, ...). The loop's
  * `emit`/`fire`, the ingest endpoints and the stream all use these, so a payload means the same
  * thing wherever it is read. Objects are loose: a runtime may add fields (Claude Code's `cwd`),
  * never drop or retype the ones named here.
@@ -39,6 +39,11 @@ export const EVENT_PAYLOADS = {
   }),
   "tool.pre": z.looseObject(toolCall),
   "tool.post": z.looseObject({ ...toolCall, output: z.unknown(), isError: z.boolean(), durationMs: z.number().min(0) }),
+  /**
+   * One answer of the agent ended (not the session; Claude Code's Stop). `stopHookActive`: the
+   * agent is already working on because a turn.end hook blocked before (loops check it to stop).
+   */
+  "turn.end": z.looseObject({ stopHookActive: z.boolean(), response: z.string().optional() }),
   "approval.requested": z.looseObject({ ...approvalFacts, message: z.string().optional(), expiresAt: z.string().optional() }),
   "approval.settled": z.looseObject({
     ...approvalFacts,
@@ -76,8 +81,6 @@ export const FACT_PAYLOADS = {
   "loop.tool_interrupted": z.looseObject({ toolCallId: z.string(), toolName: z.string(), retried: z.boolean() }),
   "code_hook.error": z.looseObject({}),
   "code_hook.missing": z.looseObject({}),
-  /** Claude Code's Stop: one answer of the agent ended (not the session). */
-  "turn.end": z.looseObject({ stopHookActive: z.boolean(), response: z.string().optional() }),
 } as const;
 
 export type EventPayload<T extends EventName> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
@@ -92,6 +95,7 @@ const INGEST_REQUIRED: Record<EventName, string[]> = {
   "model.post": ["model"],
   "tool.pre": ["toolName"],
   "tool.post": ["toolName"],
+  "turn.end": [],
   "approval.requested": ["approvalId"],
   "approval.settled": ["approvalId", "status", "decision"],
   "agent.start": ["agentName"],

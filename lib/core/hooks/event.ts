@@ -97,6 +97,7 @@ const CLAUDE_CODE_EVENT: Partial<Record<EventName, string>> = {
   "user.prompt.submit": "UserPromptSubmit",
   "tool.pre": "PreToolUse",
   "tool.post": "PostToolUse",
+  "turn.end": "Stop",
   "agent.stop": "SubagentStop",
   "session.end": "SessionEnd",
 };
@@ -111,6 +112,11 @@ function addClaudeCodeFields(context: HookContext, event: HookEvent) {
   if (data.toolName !== undefined) context.tool_name = data.toolName;
   if (data.toolInput !== undefined) context.tool_input = data.toolInput;
   if (event.type === "tool.post") context.tool_response = data.output;
+  if (event.type === "turn.end") {
+    // Stop hooks check stop_hook_active so they do not keep the agent working forever.
+    context.stop_hook_active = data.stopHookActive === true;
+    if (typeof data.response === "string") context.last_assistant_message = data.response;
+  }
 }
 
 function toIso(ts: number | string): string {

@@ -9,10 +9,18 @@ export const EVENT_CATALOG = {
   "model.post": { blocking: false, description: "after each provider response is recorded" },
   "tool.pre": { blocking: true, description: "before each tool call" },
   "tool.post": { blocking: false, description: "after a tool that ran, success or failure" },
+  "turn.end": {
+    blocking: true,
+    description:
+      "after each turn in which the agent answered without tool calls; a block keeps the agent working: the reason becomes the next user message",
+  },
   "approval.requested": { blocking: false, description: "a human decision was asked for" },
   "approval.settled": { blocking: false, description: "a human decision was made or timed out" },
   "agent.start": { blocking: true, description: "each agent of a multi-agent flow starts" },
-  "agent.stop": { blocking: false, description: "each agent of a multi-agent flow stops" },
+  "agent.stop": {
+    blocking: true,
+    description: "each agent of a multi-agent flow stops; a block sends a finished agent back to work with the reason",
+  },
   error: { blocking: false, description: "unrecoverable failure, just before session.end" },
   "session.end": { blocking: false, description: "on every exit, whatever the outcome" },
 } as const;

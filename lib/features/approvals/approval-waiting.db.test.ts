@@ -97,6 +97,7 @@ test("parked, then approved: one tool.pre, one approve row pending → approved,
     "tool.post",
     "model.pre",
     "model.post",
+    "turn.end",
     "session.end",
   ]);
   expect(events.find((e) => e.type === "approval.settled")?.data).toMatchObject({
