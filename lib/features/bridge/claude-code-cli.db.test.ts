@@ -192,6 +192,23 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     }
   }, 180_000);
 
+  test("the http export (Claude Code's own http hook, no CLI) enforces the block; with Hookplane down it fails open, as the export warns", async () => {
+    const exported = exportConfig("claude-code", { agents: [], hooks: HOOKS.map((h) => ({ ...h, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: server.url });
+    expect(exported.warnings.at(-1)!.message).toMatch(/fail open/);
+    const dir = project("http", exported.content);
+    const target = path.join(dir, "keep-me");
+    mkdirSync(target);
+    const blocked = await runClaude(dir, `bash: rm -rf ${target}`, {}, ["--allowedTools", "Bash"]).done;
+    expect(blocked.code, blocked.stderr).toBe(0);
+    expect(existsSync(target)).toBe(true);
+
+    const down = project("http-down", exportConfig("claude-code", { agents: [], hooks: HOOKS.map((h) => ({ ...h, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: `http://127.0.0.1:${await closedPort()}` }).content);
+    const marker = path.join(down, "marker");
+    const open = await runClaude(down, `bash: touch ${marker}`, {}, ["--allowedTools", "Bash"]).done;
+    expect(open.code, open.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  }, 120_000);
+
   test("fail closed: with Hookplane down the guarded call is blocked, though Claude Code itself allows Bash", async () => {
     const dir = project("down", settings);
     const marker = path.join(dir, "marker");
