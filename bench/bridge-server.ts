@@ -1,5 +1,5 @@
 /**
- * The server half of `npm run bench:bridge`: the real ingest route handler over node:http on a
+ * The server half of `npm run bench:bridge`: the real ingest route handlers over node:http on a
  * fresh database (in-memory PGlite, or a new database on DATABASE_URL), an agent with no hooks
  * (the allow path) and an operator token. Prints one JSON line {url, token, agent}, then serves
  * until killed.
@@ -11,6 +11,10 @@ import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { startRouteServer } from "@/lib/platform/api/route-server";
 import { callRoute } from "@/test/api-client";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
+import * as codexRoute from "@/app/api/v1/ingest/codex/route";
+import * as copilotRoute from "@/app/api/v1/ingest/copilot/route";
+import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
+import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
 
@@ -20,7 +24,13 @@ async function main() {
   const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "bench@example.com", password: "long enough" } })).body.token;
   const token = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "bridge", role: "operator" } })).body.token;
   await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bench-agent" }) });
-  const server = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST }]);
+  const server = await startRouteServer([
+    { method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST },
+    { method: "POST", path: "/api/v1/ingest/codex", handler: codexRoute.POST },
+    { method: "POST", path: "/api/v1/ingest/gemini-cli", handler: geminiRoute.POST },
+    { method: "POST", path: "/api/v1/ingest/copilot", handler: copilotRoute.POST },
+    { method: "POST", path: "/api/v1/ingest/cursor", handler: cursorRoute.POST },
+  ]);
   process.stdout.write(`${JSON.stringify({ url: server.url, token, agent: "bench-agent" })}\n`);
   const shutdown = async () => {
     await server.close();

@@ -5,7 +5,7 @@
  * path (npm run bench:bridge measures it against a bare `node -e ""`). node:http rather than the
  * global fetch for the same reason: fetch loads undici on first use, ~25 ms.
  *
- *   hookplane hook claude-code --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
+ *   hookplane hook claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
  *   hookplane audit verify [--json] [--url URL]
  *   hookplane worker
  *
@@ -14,15 +14,28 @@
  *   `permissionDecision: "deny"` (PreToolUse) or `decision: "block"` (UserPromptSubmit), which
  *   Claude Code honours like exit 2 but with a structured reason.
  * - 2 with the reason on stderr when there is no answer (server unreachable, timeout, 401, any
- *   error status): fail closed. Not on Stop / SubagentStop, where exit 2 would keep Claude working
- *   instead of stopping it: there it warns and exits 0.
+ *   error status) to an event that gates something (PreToolUse, PermissionRequest,
+ *   UserPromptSubmit): fail closed. Elsewhere it warns and exits 0: on Stop / SubagentStop exit 2
+ *   would keep Claude working instead of stopping it, and the other events cannot be refused.
  * - 0 with a warning on stderr instead of 2 when --fail-open is set.
+ * `hook gemini-cli` follows Gemini CLI's identical convention: it fails closed on BeforeTool and
+ * BeforeAgent, and never on AfterAgent (exit 2 there makes Gemini retry the turn). See AGENTS.
+ *
+ * At a turn's end (Stop, SubagentStop, PreCompact, SessionEnd) it reads the transcript Claude Code
+ * names and sends each assistant message's usage along (`hookplane_usage`), for the session's cost.
+ *
+ * It never outlives its caller: Claude Code runs it under `/bin/sh -c`, so when the shell or Claude
+ * Code above it goes away (Claude Code exited, or killed the hook on its own timeout) while an
+ * approval is pending, the CLI drops its request (the server marks the approval abandoned) and
+ * exits. stdin's end is no such sign: Claude Code closes it once the payload is written.
  */
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 
 const USAGE = `Usage:
-  hookplane hook claude-code --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
-      Reads a Claude Code hook's stdin JSON, asks Hookplane, prints Claude Code's JSON answer.
+  hookplane hook claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
+      Reads a Claude Code (Codex, Gemini CLI, Copilot CLI) hook's stdin JSON, asks Hookplane,
+      prints its JSON answer. Copilot CLI's stdin does not name its event: add --event EVENT.
       Env: HOOKPLANE_URL (default http://127.0.0.1:3000), HOOKPLANE_TOKEN (operator token),
            HOOKPLANE_AGENT (instead of --agent), HOOKPLANE_TIMEOUT_MS (default 590000).
   hookplane audit verify [--json] [--url URL]
@@ -62,7 +75,7 @@ function readStdin() {
 }
 
 /** POSTs `body` (GETs when it is undefined); resolves {status, text} or rejects with a reason a person can act on. */
-async function post(url, headers, body, timeoutMs) {
+async function post(url, headers, body, timeoutMs, onRequest) {
   const target = new URL(url);
   const request = target.protocol === "https:" ? (await import("node:https")).request : httpRequest;
   const options =
@@ -82,6 +95,7 @@ async function post(url, headers, body, timeoutMs) {
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on("error", reject);
+    onRequest?.(req);
     req.end(body);
   });
 }
@@ -94,46 +108,279 @@ function errorMessageOf(text) {
   }
 }
 
+/**
+ * The coding agents the bridge speaks for. `gating`: events where exit 2 refuses something the
+ * agent was about to do; only there does no answer block. `keepsWorking`: events where exit 2
+ * would send the agent back to work instead of letting it stop. `usage`: the turn ends after which
+ * its transcript holds finished model calls, and how to read their usage.
+ */
+const AGENTS = {
+  "claude-code": {
+    name: "Claude Code",
+    gating: new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"]),
+    keepsWorking: new Set(["Stop", "SubagentStop"]),
+    usageEvents: new Set(["Stop", "SubagentStop", "PreCompact", "SessionEnd"]),
+    transcript: (payload, eventName) =>
+      eventName === "SubagentStop" && typeof payload.agent_transcript_path === "string"
+        ? { path: payload.agent_transcript_path, agentId: payload.agent_id }
+        : { path: payload.transcript_path },
+    readUsage: claudeTranscriptUsage,
+  },
+  codex: {
+    name: "Codex",
+    gating: new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"]),
+    keepsWorking: new Set(["Stop", "SubagentStop"]),
+    usageEvents: new Set(["Stop", "PreCompact", "SessionEnd"]),
+    transcript: (payload) => ({ path: payload.transcript_path, model: payload.model }),
+    readUsage: codexTranscriptUsage,
+  },
+  copilot: {
+    name: "Copilot CLI",
+    // Copilot's stdin does not name the event: the hook command does (--event), and it is sent along.
+    eventFlag: true,
+    gating: new Set(["preToolUse"]),
+    keepsWorking: new Set(["agentStop", "subagentStop"]),
+    usageEvents: new Set(["agentStop"]),
+    transcript: (payload) => ({ path: payload.transcriptPath }),
+    readUsage: copilotTranscriptUsage,
+    // Copilot reads a deny from JSON; its exit codes are not a documented way to refuse.
+    refusal: (eventName, problem) => (eventName === "preToolUse" ? { permissionDecision: "deny", permissionDecisionReason: problem } : undefined),
+  },
+  cursor: {
+    name: "Cursor",
+    gating: new Set(["beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt"]),
+    keepsWorking: new Set(["stop"]),
+    usageEvents: new Set(),
+    // Cursor reads its gates' answers from JSON: a refusal is said there.
+    refusal: (eventName, problem) =>
+      eventName === "beforeSubmitPrompt" ? { continue: false, user_message: problem } : { permission: "deny", user_message: problem, agent_message: problem },
+  },
+  "gemini-cli": {
+    name: "Gemini CLI",
+    gating: new Set(["BeforeTool", "BeforeAgent"]),
+    keepsWorking: new Set(["AfterAgent"]),
+    usageEvents: new Set(["AfterAgent", "SessionEnd", "PreCompress"]),
+    transcript: (payload) => ({ path: payload.transcript_path }),
+    readUsage: geminiTranscriptUsage,
+  },
+};
+
 /** No answer from Hookplane: block (exit 2) unless told to fail open, or where blocking makes no sense. */
-function noAnswer(problem, { failOpen, eventName }) {
-  const neverBlock = eventName === "Stop" || eventName === "SubagentStop";
+function noAnswer(problem, { failOpen, eventName, bridge }) {
+  const neverBlock = eventName !== undefined && !bridge.gating.has(eventName);
   if (failOpen || neverBlock) {
-    const why = failOpen ? "allowing because --fail-open is set" : `not blocking ${eventName}: exit 2 there would keep Claude working`;
+    const why = failOpen
+      ? "allowing because --fail-open is set"
+      : bridge.keepsWorking.has(eventName)
+        ? `not blocking ${eventName}: exit 2 there would keep ${bridge.name} working`
+        : `not blocking ${eventName}: it gates nothing`;
     process.stderr.write(`hookplane: ${problem} — ${why}\n`, () => process.exit(0));
+    return;
+  }
+  const refusal = bridge.refusal?.(eventName, `${problem} — blocking because --fail-open is not set`);
+  if (refusal) {
+    process.stderr.write(`${problem} — blocking because --fail-open is not set\n`);
+    process.stdout.write(`${JSON.stringify(refusal)}\n`, () => process.exit(0));
     return;
   }
   process.stderr.write(`${problem} — blocking because --fail-open is not set\n`, () => process.exit(2));
 }
 
-async function hookClaudeCode(flags) {
+async function hookAgent(kind, flags) {
+  const bridge = AGENTS[kind];
   const failOpen = Boolean(flags.failOpen);
   const base = (flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
   const agent = flags.agent ?? process.env.HOOKPLANE_AGENT;
   const timeoutMs = Number(flags["timeout-ms"] ?? process.env.HOOKPLANE_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS);
   const input = await readStdin();
   let eventName;
+  const fail = (problem) => noAnswer(problem, { failOpen, eventName, bridge });
+  let body = input;
   try {
-    eventName = JSON.parse(input)?.hook_event_name;
+    const payload = JSON.parse(input);
+    if (bridge.eventFlag) {
+      eventName = flags.event;
+      if (!eventName) return fail(`Hookplane bridge: name the ${bridge.name} event (--event preToolUse, ...): its stdin does not`);
+      body = JSON.stringify({ ...payload, hookEventName: eventName });
+    } else eventName = payload?.hook_event_name;
   } catch {
-    return noAnswer("Hookplane bridge: stdin is not Claude Code's hook JSON", { failOpen, eventName });
+    return fail(`Hookplane bridge: stdin is not ${bridge.name}'s hook JSON`);
   }
-  if (!agent) return noAnswer("Hookplane bridge: no agent named (--agent NAME or HOOKPLANE_AGENT)", { failOpen, eventName });
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return noAnswer(`Hookplane bridge: --timeout-ms must be a positive number`, { failOpen, eventName });
+  if (!agent) return fail("Hookplane bridge: no agent named (--agent NAME or HOOKPLANE_AGENT)");
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return fail(`Hookplane bridge: --timeout-ms must be a positive number`);
   const token = process.env.HOOKPLANE_TOKEN;
-  if (!token) return noAnswer("Hookplane bridge: HOOKPLANE_TOKEN is not set (create an operator token in Settings)", { failOpen, eventName });
+  if (!token) return fail("Hookplane bridge: HOOKPLANE_TOKEN is not set (create an operator token in Settings)");
 
-  const url = `${base}/api/v1/ingest/claude-code`;
+  const url = `${base}/api/v1/ingest/${kind}`;
+  body = withTranscriptUsage(body, eventName, bridge);
   let response;
   try {
-    response = await post(url, { authorization: `Bearer ${token}`, "x-hookplane-agent": agent }, input, timeoutMs);
+    response = await post(url, { authorization: `Bearer ${token}`, "x-hookplane-agent": agent }, body, timeoutMs, (req) => watchCaller(req));
   } catch (error) {
-    return noAnswer(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`, { failOpen, eventName });
+    return fail(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`);
   }
   if (response.status !== 200) {
-    return noAnswer(`Hookplane at ${base} answered ${response.status}: ${errorMessageOf(response.text)}`, { failOpen, eventName });
+    return fail(`Hookplane at ${base} answered ${response.status}: ${errorMessageOf(response.text)}`);
   }
   // Exit once the answer is flushed: stdout is asynchronous on some platforms (macOS pipes).
   process.stdout.write(response.text.endsWith("\n") ? response.text : `${response.text}\n`, () => process.exit(0));
+}
+
+/** The JSON lines of a transcript that may hold usage; a line being written as we read is skipped. */
+function* transcriptEntries(path, marker) {
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line.includes(marker)) continue;
+    try {
+      yield JSON.parse(line);
+    } catch {
+      /* partial line */
+    }
+  }
+}
+
+const count = (x) => (Number.isInteger(x) && x >= 0 ? x : 0);
+
+/**
+ * Each assistant message's usage in a Claude Code transcript (JSONL; one line per content block,
+ * so a message may appear more than once: the server counts each id once).
+ */
+function claudeTranscriptUsage(path, agentId) {
+  const messages = [];
+  for (const entry of transcriptEntries(path, '"usage"')) {
+    const m = entry?.message;
+    if (entry?.type !== "assistant" || !m?.id || !m.usage || typeof m.model !== "string" || m.model === "<synthetic>") continue;
+    const u = m.usage;
+    messages.push({
+      id: m.id,
+      model: m.model,
+      input_tokens: count(u.input_tokens),
+      output_tokens: count(u.output_tokens),
+      cache_read_input_tokens: count(u.cache_read_input_tokens),
+      cache_creation_input_tokens: count(u.cache_creation_input_tokens),
+      ...(agentId ? { agent_id: agentId } : {}),
+    });
+  }
+  return messages;
+}
+
+/**
+ * Gemini CLI's transcript: `type: "gemini"` lines with `tokens` (input includes the cached part;
+ * thoughts are billed as output) and `model`; a message is rewritten as it grows (same id).
+ */
+function geminiTranscriptUsage(path) {
+  const messages = [];
+  for (const entry of transcriptEntries(path, '"tokens"')) {
+    const t = entry?.tokens;
+    if (entry?.type !== "gemini" || !entry.id || !t || typeof entry.model !== "string") continue;
+    const cached = Math.min(count(t.cached), count(t.input));
+    messages.push({
+      id: entry.id,
+      model: entry.model.includes(":") ? entry.model : `google:${entry.model}`,
+      input_tokens: count(t.input) - cached,
+      output_tokens: count(t.output) + count(t.thoughts),
+      cache_read_input_tokens: cached,
+      cache_creation_input_tokens: 0,
+    });
+  }
+  // The last writing of a message holds its final count.
+  return [...new Map(messages.map((m) => [m.id, m])).values()];
+}
+
+/**
+ * Codex's rollout file: `token_count` events whose `last_token_usage` is one model call (OpenAI's
+ * counts: input includes the cached part, output the reasoning); its `ordinal` names the call.
+ */
+function codexTranscriptUsage(path, _agentId, model) {
+  const messages = [];
+  let current = typeof model === "string" && model !== "" ? model : "unknown";
+  for (const entry of transcriptEntries(path, '"type":"t')) {
+    const payload = entry?.payload;
+    if (entry?.type === "turn_context" && typeof payload?.model === "string") current = payload.model;
+    const u = payload?.type === "token_count" ? payload.info?.last_token_usage : undefined;
+    if (!u) continue;
+    const cached = Math.min(count(u.cached_input_tokens), count(u.input_tokens));
+    messages.push({
+      id: `${path}#${entry.ordinal ?? entry.timestamp}`.slice(-300),
+      model: current.includes(":") ? current : `openai:${current}`,
+      input_tokens: count(u.input_tokens) - cached,
+      output_tokens: count(u.output_tokens),
+      cache_read_input_tokens: cached,
+      cache_creation_input_tokens: 0, // OpenAI counts cache writes inside input_tokens
+    });
+  }
+  return messages;
+}
+
+/** Copilot CLI's events.jsonl: `session.usage_record` lines, one per model call (`apiCallId`). */
+function copilotTranscriptUsage(path) {
+  const messages = [];
+  for (const entry of transcriptEntries(path, '"session.usage_record"')) {
+    const u = entry?.data?.usage;
+    if (entry?.type !== "session.usage_record" || !u || typeof u.model !== "string") continue;
+    const cached = Math.min(count(u.cacheReadTokens), count(u.inputTokens));
+    messages.push({
+      id: String(u.apiCallId ?? entry.id ?? entry.timestamp).slice(0, 300),
+      model: u.model.includes(":") ? u.model : `copilot:${u.model}`,
+      input_tokens: count(u.inputTokens) - cached,
+      output_tokens: count(u.outputTokens),
+      cache_read_input_tokens: cached,
+      cache_creation_input_tokens: 0,
+    });
+  }
+  return messages;
+}
+
+/** The body to send: stdin as it came, plus the transcript's usage at a turn's end. */
+function withTranscriptUsage(input, eventName, bridge) {
+  if (!bridge.usageEvents.has(eventName)) return input;
+  try {
+    const payload = JSON.parse(input);
+    const { path, agentId, model } = bridge.transcript(payload, eventName);
+    if (typeof path !== "string" || path === "") return input;
+    const messages = bridge.readUsage(path, agentId, model);
+    return messages.length > 0 ? JSON.stringify({ ...payload, hookplane_usage: { transcript: path, messages } }) : input;
+  } catch (error) {
+    process.stderr.write(`hookplane: could not read the transcript for its usage: ${error.code ?? error.message}\n`);
+    return input;
+  }
+}
+
+/** The parent's parent pid, from /proc (Linux); undefined elsewhere or when it is gone. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ash", "ksh"]);
+
+/**
+ * Drops the request and exits when the caller is gone: the parent changed (it died and this process
+ * was re-parented), or the parent is the shell Claude Code started and the shell's own parent
+ * changed (Claude Code died; the shell, waiting on this process, lives on). Checked every half
+ * second (HOOKPLANE_CALLER_CHECK_MS) on an unref'd timer: an answer in time never waits for it.
+ */
+function watchCaller(req) {
+  const parent = process.ppid;
+  let comm = "";
+  try {
+    comm = readFileSync(`/proc/${parent}/comm`, "utf8").trim();
+  } catch {
+    /* no /proc: the parent check alone */
+  }
+  const grandparent = SHELLS.has(comm) ? parentOf(parent) : undefined;
+  const check = () => {
+    const gone = process.ppid !== parent ? "its parent process exited" : grandparent !== undefined && parentOf(parent) !== grandparent ? "the agent that ran it exited" : undefined;
+    if (!gone) return;
+    clearInterval(timer);
+    req.destroy();
+    process.stderr.write(`hookplane: ${gone}; dropping the request (a pending approval is abandoned)\n`, () => process.exit(2));
+  };
+  const timer = setInterval(check, Number(process.env.HOOKPLANE_CALLER_CHECK_MS ?? 500));
+  timer.unref();
 }
 
 function describeChain(name, chain) {
@@ -213,7 +460,7 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     process.exit(command || flags.help ? 0 : 1);
   }
-  if (command === "hook" && sub === "claude-code") return hookClaudeCode(flags);
+  if (command === "hook" && Object.hasOwn(AGENTS, sub ?? "")) return hookAgent(sub, flags);
   if (command === "audit" && sub === "verify") return auditVerify(flags);
   if (command === "worker") return worker();
   process.stderr.write(`hookplane: unknown command "${flags.positional.join(" ")}"\n${USAGE}\n`);

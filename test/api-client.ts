@@ -5,9 +5,9 @@ type Handler = (request: Request, context?: { params?: Promise<Record<string, st
 
 export async function callRoute(
   handler: Handler,
-  init: { method?: string; path?: string; token?: string; body?: unknown; rawBody?: string; params?: Record<string, string> } = {},
+  init: { method?: string; path?: string; token?: string; body?: unknown; rawBody?: string; params?: Record<string, string>; headers?: Record<string, string> } = {},
 ) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   const request = new Request(`http://localhost${init.path ?? "/"}`, {
     method: init.method ?? "GET",

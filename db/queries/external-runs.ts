@@ -9,26 +9,39 @@ import type { Db } from "../client";
 import { runs } from "../schema";
 import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";
 
+/** Outcomes by which Hookplane itself stopped a session: it stays stopped until the session starts over. */
+const STOPPED_BY_HOOKPLANE = new Set(["cancelled", "budget"]);
+
 /**
- * The session's current run, or a new running one. A finished run is reused only when it was
- * cancelled and `keepCancelled` is set, so a cancel from the dashboard keeps the session stopped
- * until it starts over. A transaction-scoped advisory lock on (agent, session) makes two
- * concurrent first events of one session share one run instead of creating two.
+ * The session's current run, or a new running one. A finished run is reused when Hookplane stopped
+ * it (cancelled from the dashboard, over budget) and `keepStopped` is set, so the session stays
+ * stopped until it starts over; with `reopen` (a session resumed or compacted after its run ended)
+ * a run that ended otherwise is running again. A transaction-scoped advisory lock on (agent,
+ * session) makes two concurrent first events of one session share one run instead of creating two.
  */
 export async function getOrStartExternalRun(
   db: Db,
-  params: { agentId: string; externalSessionId: string; source: string; prompt: string; createdBy: string; keepCancelled: boolean },
+  params: { agentId: string; externalSessionId: string; source: string; prompt: string; createdBy: string; keepStopped: boolean; reopen?: boolean },
 ): Promise<{ run: RunRow; created: boolean }> {
-  const reusable = (run: RunRow | undefined): run is RunRow =>
-    Boolean(run && (run.status !== "finished" || (params.keepCancelled && run.outcome === "cancelled")));
+  const stopped = (run: RunRow) => run.status === "finished" && STOPPED_BY_HOOKPLANE.has(run.outcome ?? "");
+  const reusable = (run: RunRow | undefined): boolean => Boolean(run && (run.status !== "finished" || (params.keepStopped && stopped(run))));
   // Every hook call of a session lands here: the common case (the run exists) needs no lock.
   const current = await getRunByExternalSession(db, params);
-  if (reusable(current)) return { run: current, created: false };
+  if (current && reusable(current)) return { run: current, created: false };
   return db.transaction(async (tx) => {
     const key = `external-run:${params.agentId}:${params.externalSessionId}`;
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
     const latest = await getRunByExternalSession(tx, params);
-    if (reusable(latest)) return { run: latest, created: false };
+    if (latest && reusable(latest)) return { run: latest, created: false };
+    if (latest && params.reopen && !stopped(latest)) {
+      const [reopened] = await tx
+        .update(runs)
+        .set({ status: "running", outcome: null, reason: null, finishedAt: null })
+        .where(eq(runs.id, latest.id))
+        .returning();
+      await tx.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: latest.id })})`);
+      return { run: reopened, created: false };
+    }
     const created = await createRun(tx, {
       agentId: params.agentId,
       prompt: params.prompt,

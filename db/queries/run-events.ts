@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
@@ -117,4 +117,14 @@ export async function listRunEventsTail(db: Db, params: { runId: string; limit: 
     .orderBy(desc(runEvents.seq))
     .limit(params.limit);
   return rows.reverse();
+}
+
+/** Which of `messageIds` a run already recorded as model.post (usage read from an outside agent's transcript). */
+export async function listRecordedModelMessages(db: Db, params: { runId: string; messageIds: string[] }): Promise<Set<string>> {
+  if (params.messageIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: sql<string>`${runEvents.data}->>'messageId'` })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, params.runId), eq(runEvents.type, "model.post"), inArray(sql`${runEvents.data}->>'messageId'`, params.messageIds)));
+  return new Set(rows.map((r) => r.id));
 }

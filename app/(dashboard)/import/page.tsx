@@ -17,7 +17,7 @@ export default async function ImportPage() {
     <>
       <PageHeader
         title="Import and export"
-        description="Bring hooks written for Claude Code, herdctl, Loom, Tailored AI, AgenTopology or Standard Agents into Hookplane, or write Hookplane's config out in one of those dialects."
+        description="Bring hooks written for Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, herdctl, Loom, Tailored AI, AgenTopology or Standard Agents into Hookplane, or write Hookplane's config out in one of those dialects."
       />
       <div className="space-y-8">
         <section aria-labelledby="import-heading">

@@ -3,6 +3,8 @@
  * imports that do not say. Each rule looks for a marker only that dialect writes; `why` names it.
  */
 import { parse as parseYaml } from "yaml";
+import { AGENT_HOOKS_FORMATS } from "./agent-hooks";
+import { CLAUDE_CODE_EVENTS } from "./claude-code-events";
 import { isPlainObject, type PlainObject } from "./field-reader";
 import type { DialectName, SourceFiles } from "./types";
 
@@ -13,7 +15,6 @@ export type DialectDetection = {
   why: string;
 };
 
-const CLAUDE_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "Notification", "PreCompact"];
 const LOOM_BUCKETS = ["onStart", "onToolCall", "onToolEnd", "onModelCall", "onModelEnd", "onComplete", "onError"];
 const DEFINE_HOOK = /\bdefineHook\s*(?:<[^>()]*>)?\s*\(/;
 const AT_BLOCK = /^\s*(topology|fragment|agent|hooks|hook)\b[^\n{:]*\{/m;
@@ -26,6 +27,7 @@ function keysOf(value: unknown): string[] {
 }
 
 function parseStructured(content: string): PlainObject | undefined {
+  content = content.replace(/^\uFEFF/, "");
   try {
     const value: unknown = content.trimStart().startsWith("{") ? JSON.parse(content) : parseYaml(content);
     return isPlainObject(value) ? value : undefined;
@@ -56,8 +58,18 @@ export function detectDialect(content: string | SourceFiles): DialectDetection {
   }
 
   const hookKeys = keysOf(doc.hooks);
-  const claude = hookKeys.filter((k) => CLAUDE_EVENTS.includes(k));
+  // The other coding agents first: Gemini CLI shares SessionStart/SessionEnd with Claude Code.
+  for (const [dialect, format] of Object.entries(AGENT_HOOKS_FORMATS)) {
+    if (dialect === "codex") continue; // Codex's hooks.json is Claude Code's format: read as claude-code
+    const own = hookKeys.find((k) => k in format.events && !(CLAUDE_CODE_EVENTS as readonly string[]).includes(k));
+    if (own) return result(dialect as DialectName, 0.95, `hooks.${own} (a ${format.name} event)`);
+  }
+  const claude = hookKeys.filter((k) => (CLAUDE_CODE_EVENTS as readonly string[]).includes(k));
   if (claude.length > 0) return result("claude-code", 0.95, `hooks.${claude[0]} (a Claude Code event)`);
+  if (typeof doc.$schema === "string" && doc.$schema.includes("claude-code-settings")) return result("claude-code", 0.95, "the claude-code-settings $schema");
+  if (isPlainObject(doc.permissions) && ["allow", "deny", "ask"].some((k) => Array.isArray((doc.permissions as PlainObject)[k]))) {
+    return result("claude-code", 0.8, "permissions.allow/deny/ask (Claude Code settings)");
+  }
   const loom = hookKeys.filter((k) => LOOM_BUCKETS.includes(k));
   if (loom.length > 0) return result("loom", 0.95, `hooks.${loom[0]} (a Loom agent.json bucket)`);
   if (hookKeys.includes("after_run") || hookKeys.includes("on_error")) {

@@ -3,6 +3,7 @@
  * own) into canonical agents/hooks/schedules, export canonical config back out, and detect which
  * dialect a text is. Pure functions: no database, no Next.
  */
+import { exportAgentHooks, importAgentHooks } from "./agent-hooks";
 import { exportClaudeCode, importClaudeCode } from "./claude-code";
 import { DialectExportError } from "./dialect-error";
 import { importAgentopology } from "./agentopology";
@@ -44,6 +45,11 @@ export function importConfig(dialect: DialectName, content: string | SourceFiles
       return importTailoredAi(content, options);
     case "agentopology":
       return importAgentopology(content, options);
+    case "codex":
+    case "gemini-cli":
+    case "copilot":
+    case "cursor":
+      return importAgentHooks(dialect, content, options);
   }
 }
 
@@ -60,6 +66,11 @@ export function exportConfig(dialect: DialectName, config: DialectConfig, option
       return exportLoom(config, options);
     case "tailored-ai":
       return exportTailoredAi(config, options);
+    case "codex":
+    case "gemini-cli":
+    case "copilot":
+    case "cursor":
+      return exportAgentHooks(dialect, config, options);
     case "agentopology":
     case "standard-agents":
       throw new DialectExportError(dialect, "this dialect can be imported but not exported");

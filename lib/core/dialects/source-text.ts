@@ -15,6 +15,8 @@ export function positionAt(text: string, offset: number): { line: number; column
 }
 
 export function parseJsonSource(content: string, dialect: DialectName): unknown {
+  // Editors on Windows save JSON with a byte order mark; JSON.parse refuses it.
+  content = content.replace(/^\uFEFF/, "");
   if (content.trim() === "") {
     throw new DialectParseError(dialect, [{ path: "", message: "the document is empty" }]);
   }

@@ -14,11 +14,15 @@ export const DIALECT_NAMES = [
   "tailored-ai",
   "agentopology",
   "standard-agents",
+  "codex",
+  "gemini-cli",
+  "copilot",
+  "cursor",
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /** Dialects that can also be written, not only read. */
-export const EXPORT_DIALECTS = ["hookplane", "claude-code", "herdctl", "loom", "tailored-ai"] as const;
+export const EXPORT_DIALECTS = ["hookplane", "claude-code", "herdctl", "loom", "tailored-ai", "codex", "gemini-cli", "copilot", "cursor"] as const;
 export type ExportDialectName = (typeof EXPORT_DIALECTS)[number];
 
 /** Something that was read but could not be carried over exactly; `path` points into the source. */
@@ -53,6 +57,13 @@ export type ExportOptions = {
   agent?: string;
   /** Hookplane's own format only: YAML (default) or JSON. */
   format?: "yaml" | "json";
+  /**
+   * Claude Code only: how hooks it cannot run itself reach Hookplane: the `hookplane hook
+   * claude-code` command (default, fails closed) or Claude Code's `http` hook (fails open).
+   */
+  bridge?: "command" | "http";
+  /** The Hookplane URL an `http` bridge calls (default http://127.0.0.1:3000). */
+  hookplaneUrl?: string;
 };
 
 export type ExportResult = { content: string; warnings: DialectWarning[] };

@@ -85,10 +85,15 @@ export function templateVarsOf(event: HookEvent): Record<string, unknown> {
   };
 }
 
-/** What `matcher` is compared with: the tool on tool events, the agent elsewhere (AgenTopology). */
+/**
+ * What `matcher` is compared with: the tool on tool events, the agent elsewhere: the one the event
+ * is about when it names one (a flow's agent, a Claude Code subagent's type), else the run's.
+ */
 export function matcherSubject(event: HookEvent): { kind: "tool" | "agent"; name: string } {
   const tool = event.data.toolName;
-  return typeof tool === "string" ? { kind: "tool", name: tool } : { kind: "agent", name: event.agentName };
+  if (typeof tool === "string") return { kind: "tool", name: tool };
+  const agent = event.data.agentName;
+  return { kind: "agent", name: typeof agent === "string" ? agent : event.agentName };
 }
 
 /** Claude Code's stdin names, so its hook scripts (`jq -r .tool_input.command`) run unchanged. */
@@ -108,7 +113,8 @@ function addClaudeCodeFields(context: HookContext, event: HookEvent) {
   const data = event.data;
   context.hook_event_name = name;
   context.session_id = event.sessionId ?? event.runId;
-  if (event.workspaceDir) context.cwd = event.workspaceDir;
+  // A bridged session's own folder is the event's `cwd` (where its agent works); otherwise the workspace.
+  if (event.workspaceDir && typeof data.cwd !== "string") context.cwd = event.workspaceDir;
   if (data.toolName !== undefined) context.tool_name = data.toolName;
   if (data.toolInput !== undefined) context.tool_input = data.toolInput;
   if (event.type === "tool.post") context.tool_response = data.output;

@@ -1,22 +1,19 @@
 /**
  * Claude Code's hook protocol, both ways: its stdin JSON becomes a Hookplane session event, and a
  * dispatch result becomes the JSON output Claude Code reads (exit code 0 always: a deny is said in
- * JSON, which Claude Code treats like exit 2 but with a structured reason).
+ * JSON, which Claude Code treats like exit 2 but with a structured reason). Recorded payloads of
+ * Claude Code 2.1.197 are in test/fixtures/bridges/claude-code; docs/bridges/claude-code.md has the
+ * table of every event.
  *
- * | Claude Code | Hookplane | answer |
- * |---|---|---|
- * | SessionStart | session.start | context → additionalContext; a block → `continue: false` (SessionStart itself cannot block) |
- * | UserPromptSubmit | user.prompt.submit | block → `decision: "block"`; context → additionalContext |
- * | PreToolUse | tool.pre | block → permissionDecision deny; a person's approval → allow; context → additionalContext |
- * | PostToolUse | tool.post | context → additionalContext |
- * | SubagentStop | agent.stop | `{}` |
- * | Stop | `turn.end`, recorded only | `{}` (Stop fires after every answer, not at the session's end) |
- * | SessionEnd | session.end, finishes the run | `{}` |
- * | anything else | `claude-code.<name>`, recorded only | `{}` |
+ * Every event keeps every field Claude Code sent: the canonical fields (toolName, prompt, ...) are
+ * named as the hook model names them, and the rest stays as sent under `claudeCode` (with the event
+ * name), so `when: "claudeCode.permission_mode: /plan/"` works and nothing is lost. Events a
+ * subagent sent carry `agentId` and `agentType` (Claude Code's `agent_id`, `agent_type`).
  */
 import { z } from "zod";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
 import type { SessionEvent } from "./session-ingest";
+import { transcriptUsageSchema } from "./transcript-usage";
 
 /** What Claude Code writes on a hook's stdin; unknown fields are kept (new versions add some). */
 export const claudeHookInputSchema = z.looseObject({
@@ -33,15 +30,23 @@ export const claudeHookInputSchema = z.looseObject({
   source: z.string().optional(),
   reason: z.string().optional(),
   message: z.string().optional(),
+  error: z.unknown().optional(),
+  duration_ms: z.number().min(0).optional(),
+  agent_id: z.string().optional(),
+  agent_type: z.string().optional(),
   stop_hook_active: z.boolean().optional(),
   last_assistant_message: z.string().optional(),
+  /** Added by `hookplane hook claude-code` at turn ends: the transcript's usage per message. */
+  hookplane_usage: transcriptUsageSchema.optional(),
 });
 export type ClaudeHookInput = z.infer<typeof claudeHookInputSchema>;
 
-/** A tool event without a tool name is not Claude Code talking; say so at the field. */
+/** Events about one tool call: without a tool name they are not Claude Code talking. */
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+
+/** Say at the field what a Claude Code payload lacks. */
 export function claudeInputIssues(input: ClaudeHookInput): { path: string; message: string }[] {
-  const toolEvent = input.hook_event_name === "PreToolUse" || input.hook_event_name === "PostToolUse";
-  return toolEvent && !input.tool_name ? [{ path: "tool_name", message: `${input.hook_event_name} needs tool_name` }] : [];
+  return TOOL_EVENTS.has(input.hook_event_name) && !input.tool_name ? [{ path: "tool_name", message: `${input.hook_event_name} needs tool_name` }] : [];
 }
 
 function isError(response: unknown): boolean {
@@ -50,37 +55,108 @@ function isError(response: unknown): boolean {
   return r.is_error === true || r.success === false || (typeof r.error === "string" && r.error.length > 0);
 }
 
-export function claudeSessionEvent(agent: string, input: ClaudeHookInput): SessionEvent {
-  const common = { agent, sessionId: input.session_id, source: "claude-code", title: `Claude Code session ${input.session_id.slice(0, 8)}${input.cwd ? ` in ${input.cwd}` : ""}` };
-  const where = input.cwd ? { cwd: input.cwd } : {};
+/** SessionEnd's `reason` → the run's outcome. Only a session Claude Code itself refused to go on is not completed. */
+export function sessionEndOutcome(reason: string | undefined): "completed" | "cancelled" {
+  return reason === "bypass_permissions_disabled" ? "cancelled" : "completed";
+}
+
+/** What Hookplane does with each event; the docs table and the tests read this one list. */
+export const CLAUDE_EVENTS = {
+  SessionStart: "session.start on startup and clear; resume and compact are recorded (session.resume, session.compact) in the same run",
+  Setup: "recorded (claude-code.Setup)",
+  UserPromptSubmit: "user.prompt.submit",
+  UserPromptExpansion: "recorded (claude-code.UserPromptExpansion)",
+  PreToolUse: "tool.pre",
+  PermissionRequest: "tool.permission_request; only `approve` hooks of tool.pre answer it (an approval already decided for the call answers at once)",
+  PermissionDenied: "recorded (claude-code.PermissionDenied)",
+  PostToolUse: "tool.post (isError from the response, durationMs)",
+  PostToolUseFailure: "tool.post with isError true, error and durationMs",
+  PostToolBatch: "recorded (tool.batch)",
+  Notification: "recorded (notification)",
+  SubagentStart: "agent.start with agentName = agent_type",
+  SubagentStop: "agent.stop with agentName = agent_type",
+  Stop: "turn.end",
+  StopFailure: "error (the turn ended on an API error)",
+  PreCompact: "recorded (claude-code.PreCompact)",
+  PostCompact: "recorded (claude-code.PostCompact)",
+  SessionEnd: "session.end, outcome from reason; finishes the run",
+} as const;
+
+const canonicalOf = (input: ClaudeHookInput) => input.agent_id !== undefined ? { agentId: input.agent_id, agentType: input.agent_type ?? "" } : {};
+
+/** The fields not already named canonically, as Claude Code sent them. */
+function rest(input: ClaudeHookInput, used: readonly string[]): Record<string, unknown> {
+  const skip = new Set(["session_id", "cwd", "agent_id", "agent_type", "hookplane_usage", ...used]);
+  return Object.fromEntries(Object.entries(input).filter(([key, value]) => !skip.has(key) && value !== undefined));
+}
+
+/** A runtime that speaks Claude Code's hook protocol: Claude Code itself, and Codex (whose hooks copy it). */
+export interface ClaudeDialectRuntime {
+  /** `runs.source`, and the prefix of events recorded as they are. */
+  source: string;
+  name: string;
+  /** Where the fields without a canonical name are kept. */
+  field: string;
+}
+export const CLAUDE_CODE_RUNTIME: ClaudeDialectRuntime = { source: "claude-code", name: "Claude Code", field: "claudeCode" };
+export const CODEX_RUNTIME: ClaudeDialectRuntime = { source: "codex", name: "Codex", field: "codex" };
+
+export function claudeSessionEvent(agent: string, input: ClaudeHookInput, runtime: ClaudeDialectRuntime = CLAUDE_CODE_RUNTIME): SessionEvent {
+  const common = { agent, sessionId: input.session_id, source: runtime.source, title: `${runtime.name} session ${input.session_id.slice(0, 8)}${input.cwd ? ` in ${input.cwd}` : ""}` };
+  const event = (type: string, data: Record<string, unknown>, used: readonly string[], extra: Partial<SessionEvent> = {}): SessionEvent => ({
+    ...common,
+    type,
+    data: { ...(input.cwd !== undefined ? { cwd: input.cwd } : {}), ...canonicalOf(input), ...data, [runtime.field]: rest(input, used) },
+    ...(input.hookplane_usage ? { usage: input.hookplane_usage } : {}),
+    ...extra,
+  });
+  const tool = { toolName: input.tool_name, toolInput: input.tool_input ?? {}, toolCallId: input.tool_use_id };
+  const toolFields = ["tool_name", "tool_input", "tool_use_id"];
+  // A subagent is named by its type; the compaction's own subagent has an empty one.
+  const agentName = input.agent_type || "subagent";
   switch (input.hook_event_name) {
     case "SessionStart":
-      return { ...common, type: "session.start", data: { ...where, source: input.source } };
+      // startup (and clear, a new conversation) start the session; resume and compact continue it.
+      if (input.source === "resume" || input.source === "compact") return event(`session.${input.source}`, { source: input.source }, ["source"], { continues: true });
+      return event("session.start", { source: input.source ?? "startup", prompt: "" }, ["source"]);
     case "UserPromptSubmit":
-      return { ...common, type: "user.prompt.submit", data: { ...where, prompt: input.prompt ?? "" } };
+      return event("user.prompt.submit", { prompt: input.prompt ?? "" }, ["prompt"]);
     case "PreToolUse":
-      return { ...common, type: "tool.pre", data: { ...where, toolName: input.tool_name, toolInput: input.tool_input ?? {}, toolCallId: input.tool_use_id } };
+      return event("tool.pre", tool, toolFields);
+    case "PermissionRequest":
+      return event("tool.permission_request", tool, toolFields, { dispatch: { as: "tool.pre", only: ["approve"] } });
     case "PostToolUse":
-      return {
-        ...common,
-        type: "tool.post",
-        data: {
-          ...where,
-          toolName: input.tool_name,
-          toolInput: input.tool_input ?? {},
-          toolCallId: input.tool_use_id,
-          output: input.tool_response,
-          isError: isError(input.tool_response),
-        },
-      };
+      return event(
+        "tool.post",
+        { ...tool, output: input.tool_response, isError: isError(input.tool_response), ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}) },
+        [...toolFields, "tool_response", "duration_ms"],
+      );
+    case "PostToolUseFailure": {
+      const error = typeof input.error === "string" ? input.error : JSON.stringify(input.error ?? "the tool failed");
+      return event(
+        "tool.post",
+        { ...tool, output: error, error, isError: true, ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}) },
+        [...toolFields, "error", "duration_ms"],
+      );
+    }
+    case "PostToolBatch":
+      return event("tool.batch", { toolCalls: input.tool_calls ?? [] }, ["tool_calls"]);
+    case "Notification":
+      return event("notification", { message: input.message ?? "" }, ["message"]);
+    case "SubagentStart":
+      return event("agent.start", { agentName }, []);
     case "SubagentStop":
-      return { ...common, type: "agent.stop", data: { ...where, agentName: "subagent" } };
+      return event("agent.stop", { agentName, stopHookActive: input.stop_hook_active ?? false, response: input.last_assistant_message }, ["stop_hook_active", "last_assistant_message"]);
     case "Stop":
-      return { ...common, type: "turn.end", data: { ...where, stopHookActive: input.stop_hook_active ?? false, response: input.last_assistant_message } };
+      return event("turn.end", { stopHookActive: input.stop_hook_active ?? false, response: input.last_assistant_message }, ["stop_hook_active", "last_assistant_message"]);
+    case "StopFailure": {
+      const message = typeof input.error === "string" ? input.error : JSON.stringify(input.error ?? "the turn ended on an API error");
+      return event("error", { message }, ["error"]);
+    }
     case "SessionEnd":
-      return { ...common, type: "session.end", data: { ...where, outcome: "completed", reason: input.reason ?? "session ended" } };
+      return event("session.end", { outcome: sessionEndOutcome(input.reason), reason: input.reason ?? "session ended" }, ["reason"]);
     default:
-      return { ...common, type: `claude-code.${input.hook_event_name}`, data: { ...where, message: input.message } };
+      return event(`${runtime.source}.${input.hook_event_name}`, {}, []);
   }
 }
 
@@ -94,6 +170,7 @@ export type ClaudeHookOutput = {
     permissionDecision?: "allow" | "deny";
     permissionDecisionReason?: string;
     additionalContext?: string;
+    decision?: { behavior: "allow" | "deny"; message?: string };
   };
 };
 
@@ -103,34 +180,60 @@ function additionalContext(result: DispatchResult): string | undefined {
   return texts.length > 0 ? texts.join("\n\n") : undefined;
 }
 
+/** Events whose answer may carry `hookSpecificOutput.additionalContext`. */
+const CONTEXT_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "SubagentStart", "Setup"]);
+
+function approvedBy(result: DispatchResult): string | undefined {
+  if (result.approval?.decision !== "approve") return undefined;
+  const { decidedBy, reason: why, timedOut } = result.approval;
+  const said = timedOut ? "allowed in Hookplane: nobody decided in time" : `approved in Hookplane${decidedBy ? ` by ${decidedBy}` : ""}`;
+  return why && !timedOut ? `${said}: ${why}` : said;
+}
+
 /**
  * Claude Code's answer. A plain allow is `{}` (Claude Code's own permission rules still apply);
- * only a person's approval returns `permissionDecision: "allow"`, since a person just said yes.
+ * only a person's approval returns an allow, since a person just said yes.
  */
 export function claudeHookOutput(hookEventName: string, result: DispatchResult | undefined): ClaudeHookOutput {
   if (!result) return {};
-  const context = additionalContext(result);
+  const context = CONTEXT_EVENTS.has(hookEventName) ? additionalContext(result) : undefined;
   const reason = result.reason ?? "Blocked by a Hookplane hook";
   const withContext = (extra: Partial<NonNullable<ClaudeHookOutput["hookSpecificOutput"]>> = {}): ClaudeHookOutput => {
     const specific = { ...extra, ...(context ? { additionalContext: context } : {}) };
     return Object.keys(specific).length > 0 ? { hookSpecificOutput: { hookEventName, ...specific } } : {};
   };
   switch (hookEventName) {
-    case "PreToolUse":
+    case "PreToolUse": {
       if (result.verdict === "block") return withContext({ permissionDecision: "deny", permissionDecisionReason: reason });
-      if (result.approval?.decision === "approve") {
-        const { decidedBy, reason: why, timedOut } = result.approval;
-        const said = timedOut ? "allowed in Hookplane: nobody decided in time" : `approved in Hookplane${decidedBy ? ` by ${decidedBy}` : ""}`;
-        return withContext({ permissionDecision: "allow", permissionDecisionReason: why && !timedOut ? `${said}: ${why}` : said });
-      }
-      return withContext();
+      const approved = approvedBy(result);
+      return approved ? withContext({ permissionDecision: "allow", permissionDecisionReason: approved }) : withContext();
+    }
+    case "PermissionRequest": {
+      if (result.verdict === "block") return { hookSpecificOutput: { hookEventName, decision: { behavior: "deny", message: reason } } };
+      // No approve hook decided: Claude Code asks its user as it would have.
+      return approvedBy(result) ? { hookSpecificOutput: { hookEventName, decision: { behavior: "allow" } } } : {};
+    }
     case "UserPromptSubmit":
       return result.verdict === "block" ? { decision: "block", reason, ...withContext() } : withContext();
     case "SessionStart":
       return result.verdict === "allow" ? withContext() : { continue: false, stopReason: reason, ...withContext() };
-    case "PostToolUse":
-      return withContext();
+    // A block on a turn's end keeps Claude (or the subagent) working, the reason its next instruction.
+    case "Stop":
+    case "SubagentStop":
+      return result.verdict === "block" ? { decision: "block", reason } : {};
     default:
-      return {};
+      return withContext();
   }
+}
+
+/**
+ * Codex's answer: Claude Code's, less what Codex refuses (0.169 fails a PreToolUse hook that
+ * answers `permissionDecision: "allow"` or context): a person's yes there is a plain `{}`, and
+ * Codex's own approval policy then applies.
+ */
+export function codexHookOutput(hookEventName: string, result: DispatchResult | undefined): ClaudeHookOutput {
+  const answer = claudeHookOutput(hookEventName, result);
+  if (hookEventName !== "PreToolUse" || !answer.hookSpecificOutput) return answer;
+  const { permissionDecision, permissionDecisionReason } = answer.hookSpecificOutput;
+  return permissionDecision === "deny" ? { hookSpecificOutput: { hookEventName, permissionDecision, permissionDecisionReason } } : {};
 }

@@ -18,11 +18,12 @@ import { getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/extern
 import { finishRun, type RunRow } from "@/db/queries/runs";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
 import type { Principal } from "@/lib/platform/auth/roles";
-import { isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
+import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
 import { openRunSession, type RunSession } from "@/lib/features/runs/run-session";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
+import { recordTranscriptUsage, type TranscriptUsage } from "./transcript-usage";
 
 /** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
 const HOLD_FOR_APPROVAL_MS = 7 * 24 * 3600 * 1000;
@@ -40,6 +41,15 @@ export interface SessionEvent {
   data: Record<string, unknown>;
   /** The prompt a new run shows until the session says more. */
   title: string;
+  /**
+   * Dispatch the recorded event as another canonical one, to some hooks only (Claude Code's
+   * PermissionRequest is recorded as itself and asks tool.pre's `approve` hooks).
+   */
+  dispatch?: { as: EventName; only?: readonly string[] };
+  /** Usage of the session's model calls read from its transcript (recorded once per message). */
+  usage?: TranscriptUsage;
+  /** The session goes on after a pause (Claude Code's resume, compact): a run it finished is reopened. */
+  continues?: boolean;
 }
 
 export interface SessionEventResult {
@@ -50,18 +60,8 @@ export interface SessionEventResult {
   result?: DispatchResult;
 }
 
-const CANONICAL_EVENTS = new Set<string>([
-  "session.start",
-  "user.prompt.submit",
-  "model.pre",
-  "model.post",
-  "tool.pre",
-  "tool.post",
-  "agent.start",
-  "agent.stop",
-  "error",
-  "session.end",
-]);
+/** Every catalog event but approval.*, which Hookplane itself records around a person's decision. */
+const CANONICAL_EVENTS = new Set<string>(EVENT_NAMES.filter((e) => !e.startsWith("approval.")));
 
 export function isDispatchedEvent(type: string): type is EventName {
   return CANONICAL_EVENTS.has(type);
@@ -78,9 +78,10 @@ export async function ingestSessionEvent(
   signal?: AbortSignal,
 ): Promise<SessionEventResult> {
   const { db } = handle;
+  const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
   // An approval is keyed by (run, tool call, hook): a call without an id of its own gets one, so
   // two calls of one session never share an answer.
-  if (input.type === "tool.pre" && typeof input.data.toolCallId !== "string") input = { ...input, data: { ...input.data, toolCallId: randomUUID() } };
+  if (dispatchAs === "tool.pre" && typeof input.data.toolCallId !== "string") input = { ...input, data: { ...input.data, toolCallId: randomUUID() } };
   const agent = await findAgentOr404(db, input.agent);
   const { run } = await getOrStartExternalRun(db, {
     agentId: agent.id,
@@ -88,29 +89,41 @@ export async function ingestSessionEvent(
     source: input.source,
     prompt: input.title,
     createdBy: principal.label,
-    keepCancelled: input.type !== "session.start",
+    keepStopped: input.type !== "session.start",
+    reopen: input.continues === true,
   });
-  const blocking = isDispatchedEvent(input.type) && isBlockingEvent(input.type);
+  const blocking = dispatchAs !== undefined && isBlockingEvent(dispatchAs);
 
-  // A cancel from the dashboard stops the session: its next gated step is denied, and stays so.
+  // Hookplane stopped the session (a cancel from the dashboard, its budget): its next gated step is denied, and stays so.
   if (run.status === "finished") {
-    return { runId: run.id, seq: 0, result: blocking ? denied(`This session was cancelled in Hookplane${run.reason ? `: ${run.reason}` : ""}`) : undefined };
+    return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason(run.outcome, run.reason)) : undefined };
   }
   const session = await openSession(handle, run, agent, input);
   if (run.cancelRequested) {
     await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
-    return { runId: run.id, seq: 0, result: blocking ? denied("This session was cancelled in Hookplane") : undefined };
+    return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("cancelled", null)) : undefined };
+  }
+  // The cost a session reported so far (its transcript, at its turn ends) against the agent's budget.
+  if (agent.budgetUsd != null && run.costUsd >= agent.budgetUsd) {
+    const reason = `cost $${run.costUsd.toFixed(4)} reached the budget of $${agent.budgetUsd}`;
+    await endSession(db, session, { outcome: "budget", reason });
+    return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("budget", reason)) : undefined };
   }
 
+  if (input.usage) await recordTranscriptUsage(db, session, input.usage);
   const seq = await session.writer.record(input.type, input.data);
-  if (!isDispatchedEvent(input.type)) return { runId: run.id, seq };
+  if (!dispatchAs) {
+    await session.writer.flush();
+    return { runId: run.id, seq };
+  }
 
   // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
-  const result = await session.dispatch({ type: input.type, data: input.data, seq }, input.type === "session.end" ? {} : { signal });
+  const control = { ...(dispatchAs === "session.end" ? {} : { signal }), ...(input.dispatch?.only ? { onlyActions: input.dispatch.only } : {}) };
+  const result = await session.dispatch({ type: dispatchAs, data: input.data, seq }, control);
   const callerLeft = signal?.aborted === true;
   // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
   // (the agent may well have gone on and run the tool: its tool.post will say so).
-  const deniesTool = input.type === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft));
+  const deniesTool = dispatchAs === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft));
   if (deniesTool) {
     await session.writer.record("loop.tool_denied", {
       toolCallId: input.data.toolCallId,
@@ -120,7 +133,7 @@ export async function ingestSessionEvent(
     });
   }
   await session.writer.flush();
-  if (input.type === "session.end") {
+  if (dispatchAs === "session.end") {
     await finishRun(db, {
       id: run.id,
       outcome: typeof input.data.outcome === "string" ? input.data.outcome : "completed",
@@ -132,6 +145,11 @@ export async function ingestSessionEvent(
   const answer: DispatchResult =
     result.verdict === "suspend" ? { ...result, verdict: "block", reason: `no decision: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
   return { runId: run.id, seq, result: answer };
+}
+
+function stoppedReason(outcome: string | null, reason: string | null): string {
+  if (outcome === "budget") return `This session reached its budget in Hookplane${reason ? `: ${reason}` : ""}`;
+  return `This session was cancelled in Hookplane${reason && reason !== "cancelled in Hookplane" ? `: ${reason}` : ""}`;
 }
 
 type AgentRef = { id: string; name: string };

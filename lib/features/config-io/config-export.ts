@@ -70,6 +70,10 @@ const FILES: Record<ExportQuery["dialect"], (query: ExportQuery) => { filename: 
   herdctl: (q) => ({ filename: `${q.agent ?? "agent"}.yaml`, contentType: "application/yaml" }),
   loom: () => ({ filename: "agent.json", contentType: "application/json" }),
   "tailored-ai": () => ({ filename: "config.yaml", contentType: "application/yaml" }),
+  codex: () => ({ filename: "hooks.json", contentType: "application/json" }),
+  "gemini-cli": () => ({ filename: "settings.json", contentType: "application/json" }),
+  copilot: () => ({ filename: "hookplane.json", contentType: "application/json" }),
+  cursor: () => ({ filename: "hooks.json", contentType: "application/json" }),
 };
 
 export interface ExportedFile {

@@ -186,7 +186,8 @@ describe("POST /api/v1/config/import", () => {
     expect(await getAgent(t.db, { ref: "coder" })).toBeUndefined();
 
     const preview = await importFile({ dialect: "claude-code", content: settings, agent: "coder", dry: true });
-    expect(preview.body.requiresAdmin).toHaveLength(9);
+    // Eight command hooks: the ninth is the Hookplane bridge itself, which is not imported.
+    expect(preview.body.requiresAdmin).toHaveLength(8);
 
     const created = await importFile({ dialect: "claude-code", content: settings, agent: "coder" }, admin);
     expect(created.status).toBe(201);

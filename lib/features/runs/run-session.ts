@@ -44,7 +44,10 @@ export interface DispatchRequest {
   seq?: number;
 }
 
-export type DispatchControl = Pick<DispatchOptions, "signal" | "resume" | "abandon" | "beforeSideEffect" | "interrupted">;
+export type DispatchControl = Pick<DispatchOptions, "signal" | "resume" | "abandon" | "beforeSideEffect" | "interrupted"> & {
+  /** Only hooks whose action is one of these run (Claude Code's PermissionRequest asks only `approve` hooks). */
+  onlyActions?: readonly string[];
+};
 
 export interface RunSession {
   readonly runId: string;
@@ -115,7 +118,9 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   };
 
   async function dispatch(request: DispatchRequest, control: DispatchControl = {}): Promise<DispatchResult> {
-    const result = await runtime.dispatch(hooks, hookEvent(request), control);
+    const only = control.onlyActions;
+    const chosen = only ? hooks.filter((h) => only.includes(h.action.type)) : hooks;
+    const result = await runtime.dispatch(chosen, hookEvent(request), control);
     const abandoned = result.suspended?.abandoned;
     if (control.abandon !== undefined && abandoned !== undefined && result.suspended) {
       // The run ends while a person was asked: the question is withdrawn now, and said so.

@@ -41,7 +41,8 @@ function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, SecretValue>): 
   const data = run.event.data;
   const env: Record<string, string> = {
     ...run.options.commandBaseEnv,
-    ...(run.event.workspaceDir ? { HOME: run.event.workspaceDir } : {}),
+    // CLAUDE_PROJECT_DIR: Claude Code's hook scripts find their files from it; here it is the folder they run in.
+    ...(run.event.workspaceDir ? { HOME: run.event.workspaceDir, CLAUDE_PROJECT_DIR: run.event.workspaceDir } : {}),
     HOOK_EVENT: run.event.type,
     AGENT_NAME: run.event.agentName,
     TOOL_NAME: typeof data.toolName === "string" ? data.toolName : "",

@@ -6,7 +6,7 @@ import { inputClass } from "@/components/ui/field";
 import { EXPORT_DIALECTS, type ExportDialectName } from "@/lib/core/dialects/types";
 
 /** Dialects whose file describes one agent: they need one chosen. */
-const ONE_AGENT: ReadonlySet<ExportDialectName> = new Set(["claude-code", "herdctl", "loom"]);
+const ONE_AGENT: ReadonlySet<ExportDialectName> = new Set(["claude-code", "herdctl", "loom", "codex", "gemini-cli", "copilot", "cursor"]);
 
 /**
  * Builds the download link of GET /api/v1/config/export. What the dialect cannot express is in

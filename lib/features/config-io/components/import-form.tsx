@@ -19,6 +19,10 @@ const DIALECT_LABELS: Record<DialectName, string> = {
   "tailored-ai": "Tailored AI config.yaml",
   agentopology: "AgenTopology .at",
   "standard-agents": "Standard Agents hook modules",
+  codex: "Codex .codex/hooks.json",
+  "gemini-cli": "Gemini CLI settings.json",
+  copilot: "Copilot CLI .github/hooks/*.json",
+  cursor: "Cursor .cursor/hooks.json",
 };
 
 type Content = string | { files: Record<string, string> };

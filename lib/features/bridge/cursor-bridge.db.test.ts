@@ -1,0 +1,117 @@
+/**
+ * The Cursor bridge, from Cursor's published hooks reference (Cursor does not run here: see
+ * test/fixtures/bridges/cursor/SOURCE.md): a session's payloads through the ingest endpoint, its
+ * answers, and `hookplane hook cursor` refusing in JSON when Hookplane cannot answer.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { listApprovals } from "@/db/queries/approvals";
+import { createHook } from "@/db/queries/hooks";
+import { listRunEventsAfter } from "@/db/queries/run-events";
+import { getRunByExternalSession } from "@/db/queries/runs";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { callRoute } from "@/test/api-client";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
+import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
+import * as setupRoute from "@/app/api/v1/setup/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { runHookplaneCli } from "./hook-cli-runner";
+
+const DIR = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/cursor/session");
+type Payload = Record<string, unknown> & { conversation_id: string; hook_event_name: string };
+const payloads = (): Payload[] =>
+  readdirSync(DIR)
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(DIR, f), "utf8")).stdin as Payload);
+
+let t: TestDatabase;
+let operator: string;
+const ids: Record<string, string> = {};
+const send = (agent: string, payload: Payload) => callRoute(cursorRoute.POST, { method: "POST", token: operator, headers: { "x-hookplane-agent": agent }, body: payload });
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
+  operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
+  for (const [name, hooks] of Object.entries({
+    plain: [],
+    gates: [
+      { id: "no-rm", event: "tool.pre", matcher: "Shell", action: { type: "block", reason: "No rm -rf here", denyIf: "rm -rf" } },
+      { id: "no-env", event: "tool.pre", matcher: "Read", when: "toolInput.file_path: /\\.env$/", action: { type: "block", reason: "Secrets stay unread" } },
+      { id: "ask-mcp", event: "tool.pre", matcher: "github_search", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } },
+      { id: "tests-first", event: "turn.end", when: "stopHookActive: false", action: { type: "block", reason: "Run the tests before you stop." } },
+    ],
+  } as Record<string, Record<string, unknown>[]>)) {
+    const row = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name }) }))!;
+    ids[name] = row.id;
+    for (const h of hooks) await createHook(t.db, { spec: hookSpecSchema.parse({ ...h, scope: `agent:${row.id}` }), actor: "test" });
+  }
+});
+
+afterAll(async () => {
+  await stopProcessApprovalWaiter();
+  await t?.drop();
+});
+
+test("a conversation is a run with source cursor; shell, read, MCP and edits as tool events, every field kept", async () => {
+  const list = payloads();
+  for (const p of list) expect((await send("plain", p)).body).toEqual({});
+  const run = (await getRunByExternalSession(t.db, { agentId: ids.plain, externalSessionId: list[0].conversation_id }))!;
+  expect(run).toMatchObject({ source: "cursor", status: "running", toolsUsed: ["Shell", "Read", "github_search"] });
+  const events = await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 100 });
+  expect(events.map((e) => [e.type, e.data.toolName ?? null])).toEqual([
+    ["user.prompt.submit", null],
+    ["tool.pre", "Shell"],
+    ["tool.post", "Shell"],
+    ["tool.pre", "Read"],
+    ["tool.pre", "github_search"],
+    ["tool.post", "Edit"],
+    ["turn.end", null],
+  ]);
+  expect(events[1].data).toMatchObject({ toolInput: { command: "ls -la", cwd: "/home/dev/project" }, cwd: "/home/dev/project" });
+  expect(events[3].data.cursor).toMatchObject({ content: "# Project\n", generation_id: "g-0001", cursor_version: "1.7.0" });
+  expect(events[4].data).toMatchObject({ toolInput: { query: "hooks" }, cursor: { url: "https://mcp.example.com/sse" } });
+});
+
+test("answers in Cursor's shape: permission deny with messages, an approval as allow, stop's followup", async () => {
+  const list = payloads().map((p) => ({ ...p, conversation_id: "cursor-gates" }));
+  const at = (event: string) => list.find((p) => p.hook_event_name === event)!;
+  expect((await send("gates", { ...at("beforeShellExecution"), command: "rm -rf /" })).body).toEqual({ permission: "deny", user_message: "No rm -rf here", agent_message: "No rm -rf here" });
+  expect((await send("gates", { ...at("beforeReadFile"), file_path: "/home/dev/project/.env" })).body).toMatchObject({ permission: "deny" });
+  expect((await send("gates", at("beforeReadFile"))).body).toEqual({});
+  const asking = send("gates", at("beforeMCPExecution"));
+  let approval: { id: string } | undefined;
+  await expect.poll(async () => (approval = (await listApprovals(t.db, { status: "pending", limit: 20 })).find((a) => a.toolName === "github_search")), { timeout: 15_000 }).toBeTruthy();
+  await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approval!.id }, body: { decision: "approve" } });
+  expect((await asking).body).toEqual({ permission: "allow" });
+  expect((await send("gates", at("stop"))).body).toEqual({ followup_message: "Run the tests before you stop." });
+  expect((await send("gates", { ...at("stop"), loop_count: 1 })).body).toEqual({});
+  const bad = await send("gates", { ...at("beforeShellExecution"), command: undefined } as never);
+  expect(bad.status).toBe(422);
+  expect(bad.body.error.issues[0].path).toBe("command");
+});
+
+test("no answer: the gate refuses in JSON, stop goes on", async () => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const env = { HOOKPLANE_URL: `http://127.0.0.1:${port}`, HOOKPLANE_TOKEN: operator };
+  const list = payloads();
+  const shell = await runHookplaneCli(["hook", "cursor", "--agent", "plain"], list[1], env);
+  expect(shell.code).toBe(0);
+  expect(shell.json()).toEqual({ permission: "deny", user_message: expect.stringMatching(/ECONNREFUSED — blocking/), agent_message: expect.stringMatching(/ECONNREFUSED/) });
+  const prompt = await runHookplaneCli(["hook", "cursor", "--agent", "plain"], list[0], env);
+  expect(prompt.json()).toMatchObject({ continue: false });
+  const stop = await runHookplaneCli(["hook", "cursor", "--agent", "plain"], list[6], env);
+  expect([stop.code, stop.stdout]).toEqual([0, ""]);
+  expect(stop.stderr).toMatch(/not blocking stop: exit 2 there would keep Cursor working/);
+});
