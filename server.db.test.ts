@@ -6,7 +6,7 @@
  * builds before vitest).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -15,6 +15,8 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 const port = 3400 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
 let dataDir: string;
+/** The operator's code hooks: one written in TypeScript, which the compiled server loads through tsx. */
+let hooksDir: string;
 /** Made by the first test's setup; the second works on the same database after a restart. */
 let adminToken: string;
 let pgDatabase: TestDatabase | undefined;
@@ -25,7 +27,7 @@ let output = "";
 function startServer(): ChildProcess {
   // npm start sets production itself; vitest's NODE_ENV=test must not leak into the server.
   const { NODE_ENV: _, ...inherited } = process.env;
-  const env = { ...inherited, PORT: String(port), LOG_LEVEL: "info" } as Record<string, string | undefined> as NodeJS.ProcessEnv;
+  const env = { ...inherited, PORT: String(port), LOG_LEVEL: "info", HOOKPLANE_ALLOW_CODE_EXECUTION: "1", HOOKPLANE_HOOKS_DIR: hooksDir } as Record<string, string | undefined> as NodeJS.ProcessEnv;
   if (pgDatabase) env.DATABASE_URL = pgDatabase.databaseUrl;
   else {
     delete env.DATABASE_URL;
@@ -56,6 +58,11 @@ function exited(child: ChildProcess): Promise<number | null> {
 beforeAll(async () => {
   if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-restart-"));
+  hooksDir = mkdtempSync(path.join(tmpdir(), "hookplane-ts-hooks-"));
+  writeFileSync(
+    path.join(hooksDir, "typed.ts"),
+    'const hook: { type: string; id: string; execute: () => Promise<void> } = { type: "after_thread_created", id: "typed_hook", execute: async () => {} };\nexport default hook;\n',
+  );
   if (process.env.DATABASE_URL) {
     pgDatabase = await createTestDatabase();
   }
@@ -63,6 +70,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(hooksDir, { recursive: true, force: true });
   await pgDatabase?.drop();
 });
 
@@ -72,6 +80,8 @@ test("SIGTERM during writes loses nothing acknowledged, and a restart keeps ever
   expect(health.db).toBe(pgDatabase ? "postgres" : "pglite");
   // The build is current: npm start served it without building.
   expect(output).not.toContain("hookplane: building");
+  // The compiled server loaded the operator's TypeScript hook.
+  expect(output).toMatch(/"hooks":\["typed_hook"\]/);
 
   const setup = await fetch(`${base}/api/v1/setup`, { method: "POST", body: JSON.stringify({ email: "a@example.com", password: "password123" }) });
   adminToken = (await setup.json()).token;

@@ -118,15 +118,23 @@ export interface CodeHookLoadError {
 const LOADABLE = /\.(m?js|ts)$/;
 const NOT_A_HOOK = /(\.d\.ts|\.test\.ts|\.spec\.ts)$/;
 
-let typeScriptLoader: Promise<void> | undefined;
+type TsImport = (specifier: string, parent: string) => Promise<unknown>;
+let typeScriptImport: Promise<TsImport> | undefined;
 
 /**
- * The server runs as compiled JavaScript; an operator's hook written in TypeScript is loaded
- * through tsx's loader, registered once and only when such a module exists.
+ * The server runs as compiled JavaScript; an operator's hook written in TypeScript is imported
+ * through tsx (whatever module system its folder implies), loaded only when such a module exists.
  */
-function loadTypeScript(): Promise<void> {
-  typeScriptLoader ??= import("tsx/esm/api").then(({ register }) => void register());
-  return typeScriptLoader;
+async function importModule(url: string): Promise<{ default?: unknown }> {
+  if (!url.endsWith(".ts")) return (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ url)) as { default?: unknown };
+  // Never bundled: Next must not trace tsx and esbuild's binary.
+  const loader = "tsx/esm/api";
+  typeScriptImport ??= (import(/* webpackIgnore: true */ /* turbopackIgnore: true */ loader) as Promise<{ tsImport: TsImport }>).then((m) => m.tsImport);
+  const mod = (await (await typeScriptImport)(url, import.meta.url)) as { default?: unknown };
+  // A module in a folder without "type": "module" is compiled as CommonJS: its `export default`
+  // arrives one level down (module.exports.default).
+  const inner = mod.default as { default?: unknown; id?: unknown } | undefined;
+  return inner && typeof inner === "object" && inner.id === undefined && "default" in inner ? { default: inner.default } : mod;
 }
 
 /**
@@ -145,8 +153,7 @@ export async function loadCodeHooks(dir: string): Promise<{ registry: CodeHookRe
   for (const file of files) {
     const full = path.join(dir, file);
     try {
-      if (file.endsWith(".ts")) await loadTypeScript();
-      const mod = (await import(pathToFileURL(full).href)) as { default?: unknown };
+      const mod = await importModule(pathToFileURL(full).href);
       const problem = codeHookProblem(mod.default);
       if (problem) throw new Error(problem);
       const hook = mod.default as CodeHook;
