@@ -272,7 +272,8 @@ export class AgentSession {
     }
     const { state } = this;
     await this.flushReminders(stage, agent, state.pendingReminders.splice(0), "pending");
-    const pre = await this.fire("model.pre", { turn: state.totals.turns + 1, messageCount: stage.messages.length });
+    // `model` so a hook (Loom's log among them) can say which model is about to be called.
+    const pre = await this.fire("model.pre", { model: agent.model, turn: state.totals.turns + 1, messageCount: stage.messages.length });
     await this.flushReminders(stage, agent, hookTexts(pre), "model.pre");
     const messages = await this.transforms.toSend(agent, stage.messages);
 
@@ -297,6 +298,7 @@ export class AgentSession {
     state.totals.costUsd += costUsd;
     stage.pendingModelPost = {
       model: agent.model,
+      turn: state.totals.turns,
       stopReason: response.stopReason,
       inputTokens: response.usage.inputTokens,
       outputTokens: response.usage.outputTokens,

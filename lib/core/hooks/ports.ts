@@ -74,6 +74,8 @@ export interface ToolPort {
     signal?: AbortSignal,
     options?: ToolCallOptions,
   ): Promise<{ output: string; isError?: boolean }>;
+  /** The tools registered, when the port can say (Tailored AI skips a hook naming none of them). */
+  list?(): readonly { name: string }[];
 }
 
 /** One shell step: `command` for `sh -c`, in the workspace `cwd`. */
