@@ -136,6 +136,9 @@ export function tailoredAiEnv(eventName: string, payload: Record<string, unknown
   return env;
 }
 
+/** Loom's end reasons for Hookplane's outcomes. */
+const LOOM_END_REASONS: Record<string, string> = { completed: "end_turn", cancelled: "aborted", failed: "error" };
+
 /** Loom's `log` line: what each event is about (model, turn, stop reason, cost; end reason; error). */
 export function loomLogSummary(event: HookEvent): string {
   const d = event.data;
@@ -154,9 +157,9 @@ export function loomLogSummary(event: HookEvent): string {
     case "model.post":
       return `model.post model=${d.model} turn=${d.turn ?? ""} stop=${d.stopReason} in=${d.inputTokens} out=${d.outputTokens} cost=$${Number(d.costUsd ?? 0).toFixed(4)} tools=${d.toolCallCount}`;
     case "session.end":
-      return `session.end reason=${d.reason ?? d.outcome} session=${session}`;
+      return `session.end reason=${LOOM_END_REASONS[String(d.outcome)] ?? d.outcome} session=${session}`;
     case "error":
-      return `error code=${d.code ?? "error"} message=${d.message}`;
+      return `error code=${d.code ?? "UNKNOWN"} message=${d.message}`;
     default:
       return event.type;
   }
