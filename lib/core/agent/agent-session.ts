@@ -6,7 +6,7 @@
 import type { ToolDefinition } from "@/lib/core/agent/tool-types";
 import type { EventPayload, FactName, FactPayload } from "@/lib/core/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
-import type { AgentSessionOptions, AgentWithId, DispatchResult, SessionResult, SessionTotals } from "./loop-ports";
+import type { AgentSessionOptions, AgentWithId, DispatchResult, HookDispatch, SessionResult, SessionTotals } from "./loop-ports";
 import { LoopInterrupted, StepFailure, Suspension, step } from "./loop-signals";
 import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
 import { MessageTransforms } from "./message-transforms";
@@ -521,25 +521,28 @@ export class AgentSession {
    * is continued, not repeated, when the resumed loop gets back to it.
    */
   private async fire<T extends EventName>(type: T, data: EventPayload<T>): Promise<DispatchResult> {
-    const { state, opts } = this;
+    const { state } = this;
     const key = this.keyOf(type, data);
+    // In a flow, the stage agent rides along: its own hooks apply and matchers see its name.
+    const agent = this.stageAgentFor(type);
+    const dispatch: HookDispatch = (event, resume) => this.opts.dispatch(agent ? { ...event, agent } : event, resume);
     const waiting = state.suspended;
     let result: DispatchResult;
     let seq: number | undefined;
     if (waiting && waiting.event === type && waiting.key === key) {
       seq = waiting.seq;
-      result = await opts.dispatch({ type, data, seq }, { point: waiting.point });
+      result = await dispatch({ type, data, seq }, { point: waiting.point });
       state.suspended = undefined;
     } else if (state.firing && state.firing.event === type && state.firing.key === key) {
       // Recorded before a crash, its hooks cut short: they run again, the event is not re-recorded.
       seq = state.firing.seq;
-      result = await opts.dispatch({ type, data, seq });
+      result = await dispatch({ type, data, seq });
     } else {
       seq = await this.emit(type, data);
       // The event and the note that it was recorded are stored together (one batch).
       state.firing = { event: type, key, ...(seq !== undefined && { seq }) };
       await this.save();
-      result = await opts.dispatch({ type, data, seq });
+      result = await dispatch({ type, data, seq });
     }
     state.firing = undefined;
     if (result.verdict === "suspend" && result.suspended && result.suspended.abandoned === undefined) {
@@ -551,11 +554,22 @@ export class AgentSession {
     return result;
   }
 
+  /**
+   * The stage agent an event of a flow belongs to: every event of a stage (agent.start/stop,
+   * prompts, model and tool calls, turn.end), never the run's own start, end and error.
+   */
+  private stageAgentFor(type: EventName): { id: string; name: string } | undefined {
+    if (!this.isFlow || type === "session.start" || type === "session.end" || type === "error") return undefined;
+    const agent = this.stageAgents.get(this.state.stage.index);
+    return agent ? { id: agent.id, name: agent.name } : undefined;
+  }
+
   /** The run ends while a hook waits for a person: that hook's row says the wait was abandoned. */
   private async abandonWait(why: string): Promise<void> {
     const waiting = this.state.suspended;
     if (!waiting) return;
-    await this.opts.dispatch({ type: waiting.event, data: waiting.data, seq: waiting.seq }, { point: waiting.point, abandon: why });
+    const agent = this.stageAgentFor(waiting.event);
+    await this.opts.dispatch({ type: waiting.event, data: waiting.data, seq: waiting.seq, ...(agent && { agent }) }, { point: waiting.point, abandon: why });
     this.state.suspended = undefined;
     await this.save();
   }

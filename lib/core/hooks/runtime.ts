@@ -337,7 +337,9 @@ class Dispatch implements ActionRun {
     const event = this.event;
     const target = hook.scopeTarget;
     if (target) {
-      if (target.kind === "agent" && target.id !== event.agentId && target.id !== event.agentName) {
+      // In a flow, a hook scoped to the flow applies to every stage, one scoped to the stage agent to its stage.
+      const flow = event.flow;
+      if (target.kind === "agent" && target.id !== event.agentId && target.id !== event.agentName && target.id !== flow?.id && target.id !== flow?.name) {
         return `scope ${hook.scope} does not apply to agent ${event.agentName}`;
       }
       if (target.kind === "schedule" && target.id !== event.scheduleId) {
