@@ -7,7 +7,7 @@ import type { ToolDefinition } from "@/lib/core/agent/tool-types";
 import type { EventPayload, FactName, FactPayload } from "@/lib/core/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
 import type { HookProgress } from "@/lib/core/hooks/runtime-types";
-import type { AgentSessionOptions, AgentWithId, DispatchResult, HookEffects, SessionResult, SessionTotals } from "./loop-ports";
+import type { AgentSessionOptions, AgentWithId, DispatchResult, HookDispatch, HookEffects, SessionResult, SessionTotals } from "./loop-ports";
 import { LoopInterrupted, StepFailure, Suspension, step } from "./loop-signals";
 import { initialLoopState, newStage, type LoopState, type StageState } from "./loop-state";
 import { MessageTransforms } from "./message-transforms";
@@ -273,7 +273,8 @@ export class AgentSession {
     }
     const { state } = this;
     await this.flushReminders(stage, agent, state.pendingReminders.splice(0), "pending");
-    const pre = await this.fire("model.pre", { turn: state.totals.turns + 1, messageCount: stage.messages.length });
+    // `model` so a hook (Loom's log among them) can say which model is about to be called.
+    const pre = await this.fire("model.pre", { model: agent.model, turn: state.totals.turns + 1, messageCount: stage.messages.length });
     await this.flushReminders(stage, agent, hookTexts(pre), "model.pre");
     const messages = await this.transforms.toSend(agent, stage.messages);
 
@@ -298,6 +299,7 @@ export class AgentSession {
     state.totals.costUsd += costUsd;
     stage.pendingModelPost = {
       model: agent.model,
+      turn: state.totals.turns,
       stopReason: response.stopReason,
       inputTokens: response.usage.inputTokens,
       outputTokens: response.usage.outputTokens,
@@ -523,8 +525,11 @@ export class AgentSession {
    * is continued, not repeated, when the resumed loop gets back to it.
    */
   private async fire<T extends EventName>(type: T, data: EventPayload<T>): Promise<DispatchResult> {
-    const { state, opts } = this;
+    const { state } = this;
     const key = this.keyOf(type, data);
+    // In a flow, the stage agent rides along: its own hooks apply and matchers see its name.
+    const agent = this.stageAgentFor(type);
+    const dispatch: HookDispatch = (event, resume, effects) => this.opts.dispatch(agent ? { ...event, agent } : event, resume, effects);
     const waiting = state.suspended;
     const firing = state.firing && state.firing.event === type && state.firing.key === key ? state.firing : undefined;
     let result: DispatchResult;
@@ -547,20 +552,20 @@ export class AgentSession {
       seq = waiting.seq;
       // A hook after the approval had started its effect when the run stopped: go on from there.
       result = firing?.progress
-        ? await opts.dispatch({ type, data, seq }, undefined, effects())
-        : await opts.dispatch({ type, data, seq }, { point: waiting.point }, effects(undefined));
+        ? await dispatch({ type, data, seq }, undefined, effects())
+        : await dispatch({ type, data, seq }, { point: waiting.point }, effects(undefined));
       state.suspended = undefined;
     } else if (firing) {
       // Recorded before a crash, its hooks cut short: they run again (those that had begun an outside
       // effect are recorded as interrupted), and the event is not re-recorded.
       seq = firing.seq;
-      result = await opts.dispatch({ type, data, seq }, undefined, effects());
+      result = await dispatch({ type, data, seq }, undefined, effects());
     } else {
       seq = await this.emit(type, data);
       // The event and the note that it was recorded are stored together (one batch).
       state.firing = { event: type, key, ...(seq !== undefined && { seq }) };
       await this.save();
-      result = await opts.dispatch({ type, data, seq }, undefined, effects());
+      result = await dispatch({ type, data, seq }, undefined, effects());
     }
     // The intent of a hook action could not be stored: the worker cannot record this run.
     if (unrecorded !== undefined) throw unrecorded;
@@ -574,11 +579,22 @@ export class AgentSession {
     return result;
   }
 
+  /**
+   * The stage agent an event of a flow belongs to: every event of a stage (agent.start/stop,
+   * prompts, model and tool calls, turn.end), never the run's own start, end and error.
+   */
+  private stageAgentFor(type: EventName): { id: string; name: string } | undefined {
+    if (!this.isFlow || type === "session.start" || type === "session.end" || type === "error") return undefined;
+    const agent = this.stageAgents.get(this.state.stage.index);
+    return agent ? { id: agent.id, name: agent.name } : undefined;
+  }
+
   /** The run ends while a hook waits for a person: that hook's row says the wait was abandoned. */
   private async abandonWait(why: string): Promise<void> {
     const waiting = this.state.suspended;
     if (!waiting) return;
-    await this.opts.dispatch({ type: waiting.event, data: waiting.data, seq: waiting.seq }, { point: waiting.point, abandon: why });
+    const agent = this.stageAgentFor(waiting.event);
+    await this.opts.dispatch({ type: waiting.event, data: waiting.data, seq: waiting.seq, ...(agent && { agent }) }, { point: waiting.point, abandon: why });
     this.state.suspended = undefined;
     await this.save();
   }

@@ -14,6 +14,12 @@ export type AgentWithId = AgentSpec & { id: string };
 export interface LifecycleEvent {
   type: EventName;
   data: Record<string, unknown>;
+  /**
+   * In a flow, the stage agent the event belongs to (agent.start/stop, prompts, model and tool
+   * calls, turn.end): its own hooks apply as when it runs alone, and matchers see its name.
+   * Absent for the run's own events (session.start, session.end, error) and outside flows.
+   */
+  agent?: { id: string; name: string };
   /** The seq the sink gave the event when it was recorded, if it gives seqs. */
   seq?: number;
 }

@@ -46,9 +46,9 @@ describe("agent loop: lifecycle", () => {
     const byType = (t: string) => h.events.find((e) => e.type === t)!.data;
     expect(byType("session.start")).toEqual({ prompt: "do the thing", last_run: "yesterday" });
     expect(byType("user.prompt.submit")).toEqual({ prompt: "do the thing" });
-    expect(byType("model.pre")).toEqual({ turn: 1, messageCount: 1 });
+    expect(byType("model.pre")).toEqual({ model: "scripted", turn: 1, messageCount: 1 });
     expect(byType("model.post")).toEqual({
-      model: "scripted", stopReason: "tool_use", inputTokens: 100, outputTokens: 10, cachedTokens: 0,
+      model: "scripted", turn: 1, stopReason: "tool_use", inputTokens: 100, outputTokens: 10, cachedTokens: 0,
       costUsd: 110 / 1_000_000, toolCallCount: 1, text: "Writing.",
     });
     expect(byType("tool.pre")).toEqual({ toolName: "shell", toolInput: { command: "echo hi > out.txt" }, toolCallId: "call_1_1" });

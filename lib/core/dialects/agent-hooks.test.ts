@@ -33,7 +33,7 @@ describe("import: the files the real CLIs ran", () => {
 
   it("reads each format's timeout unit and matcher", () => {
     const gemini = importConfig("gemini-cli", JSON.stringify({ hooks: { BeforeTool: [{ matcher: "write_.*", hooks: [{ type: "command", command: "./g.sh", timeout: 1500, name: "guard" }] }] } }));
-    expect(gemini.hooks).toEqual([{ id: "before-tool-1", name: "guard", event: "tool.pre", scope: "global", matcher: "write_.*", action: { type: "command", command: "./g.sh" }, timeoutMs: 1500, onFailure: "continue" }]);
+    expect(gemini.hooks).toEqual([{ id: "before-tool-1", name: "guard", dialect: "gemini-cli", event: "tool.pre", scope: "global", matcher: "write_.*", action: { type: "command", command: "./g.sh" }, timeoutMs: 1500, onFailure: "continue" }]);
     const copilot = importConfig("copilot", JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", bash: "./c.sh", powershell: "./c.ps1", timeoutSec: 7 }] } }), { agent: "coder" });
     expect(copilot.hooks).toMatchObject([{ event: "tool.pre", scope: "agent:coder", timeoutMs: 7000, action: { command: "./c.sh" } }]);
     expect(copilot.warnings.map((w) => w.path)).toEqual(["hooks.preToolUse[0].powershell", "hooks.preToolUse[0].bash"]);
@@ -76,7 +76,8 @@ describe("export", () => {
     expect(exported.warnings).toEqual([]);
     const again = importConfig(dialect, exported.content);
     const strip = (list: HookSpecInput[]) => list.map(({ id: _id, ...rest }) => rest);
-    expect(strip(again.hooks)).toEqual(strip(hooks));
+    // Re-imported, each hook also says which agent's contract it keeps.
+    expect(strip(again.hooks)).toEqual(strip(hooks).map((h) => ({ ...h, dialect })));
   });
 
   const guards: HookSpecInput[] = [

@@ -10,6 +10,7 @@ describe("agentopology import: the seed's examples", () => {
     expect(at("basic.at").hooks).toEqual([
       {
         id: "log-start",
+        dialect: "agentopology",
         name: "log-start",
         event: "agent.start",
         scope: "global",
@@ -21,7 +22,7 @@ describe("agentopology import: the seed's examples", () => {
 
   it("a bare timeout below 1000 is read as seconds, with a warning saying so", () => {
     const result = at("command-hooks.at");
-    expect(result.hooks[0]).toMatchObject({ id: "notify-completion", event: "agent.stop", timeoutMs: 10_000 });
+    expect(result.hooks[0]).toMatchObject({ id: "notify-completion", dialect: "agentopology", event: "agent.stop", timeoutMs: 10_000 });
     expect(result.hooks[0].action).toEqual({ type: "command", command: `curl -X POST https://slack.webhook/notify -d '{"agent": "$AGENT_NAME"}'` });
     expect(result.warnings).toEqual([{ path: "hooks.notify-completion.timeout", message: expect.stringMatching(/no unit; read as seconds \(10s = 10000 ms\)/) }]);
   });
@@ -29,6 +30,7 @@ describe("agentopology import: the seed's examples", () => {
   it("type: prompt → a context action with the run text", () => {
     expect(at("prompt-hooks.at").hooks[0]).toEqual({
       id: "safety-reminder",
+      dialect: "agentopology",
       name: "safety-reminder",
       event: "agent.start",
       scope: "global",
@@ -50,6 +52,7 @@ describe("agentopology import: the seed's examples", () => {
     expect(result.hooks).toEqual([
       {
         id: "pre-deploy-check",
+        dialect: "agentopology",
         name: "pre-deploy-check",
         event: "agent.start",
         scope: "agent:deployer",
@@ -77,9 +80,10 @@ describe("agentopology import: the seed's examples", () => {
   it("the grammar's `hook name {}` form, explicit units, SessionEnd", () => {
     const result = at("hook-grammar.at");
     expect(result.hooks).toEqual([
-      { id: "archive", name: "archive", event: "session.end", scope: "global", action: { type: "command", command: "./archive.sh" }, timeoutMs: 120_000, onFailure: "continue" },
+      { id: "archive", dialect: "agentopology", name: "archive", event: "session.end", scope: "global", action: { type: "command", command: "./archive.sh" }, timeoutMs: 120_000, onFailure: "continue" },
       {
         id: "lint-gate",
+        dialect: "agentopology",
         name: "lint-gate",
         event: "tool.pre",
         scope: "agent:builder",
@@ -132,6 +136,7 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
     expect(result.hooks).toEqual([
       {
         id: "guard-bash",
+        dialect: "agentopology",
         name: "guard-bash",
         event: "tool.pre",
         scope: "agent:classifier",
@@ -142,6 +147,7 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
       },
       {
         id: "audit",
+        dialect: "agentopology",
         name: "audit",
         event: "tool.post",
         scope: "global",
@@ -150,9 +156,10 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
         timeoutMs: 30_000,
         onFailure: "continue",
       },
-      { id: "keep-going", name: "keep-going", event: "turn.end", scope: "global", action: { type: "command", command: "scripts/tests-pass.sh" }, onFailure: "continue" },
+      { id: "keep-going", dialect: "agentopology", name: "keep-going", event: "turn.end", scope: "global", action: { type: "command", command: "scripts/tests-pass.sh" }, onFailure: "continue" },
       {
         id: "agent-done",
+        dialect: "agentopology",
         name: "agent-done",
         event: "agent.stop",
         scope: "global",
@@ -180,6 +187,7 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
     expect(at("fragment.at").hooks).toEqual([
       {
         id: "audit-log",
+        dialect: "agentopology",
         name: "audit-log",
         event: "agent.stop",
         scope: "global",
@@ -248,6 +256,7 @@ describe("agentopology import: gates", () => {
     expect(result.hooks).toEqual([
       {
         id: "gate-validation",
+        dialect: "agentopology",
         name: "gate validation",
         event: "agent.stop",
         scope: "global",

@@ -14,14 +14,14 @@ describe("claude-code import: settings.json", () => {
 
   it("maps every command hook with its event, matcher, timeout in ms and onFailure continue", () => {
     expect(result.hooks).toEqual([
-      { id: "pre-tool-use-1", event: "tool.pre", scope: "global", matcher: "Bash", action: command("./hooks/check-bash.sh"), timeoutMs: 30_000, onFailure: "continue" },
-      { id: "pre-tool-use-3", event: "tool.pre", scope: "global", matcher: "Write|Edit", action: command("jq -r .tool_input.file_path >> edits.log"), timeoutMs: 5_000, onFailure: "continue" },
-      { id: "post-tool-use-1", event: "tool.post", scope: "global", matcher: "*", action: command("./hooks/audit.sh"), timeoutMs: 600_000, onFailure: "continue" },
-      { id: "user-prompt-submit-1", event: "user.prompt.submit", scope: "global", action: command("./hooks/prompt-guard.sh"), timeoutMs: 10_000, onFailure: "continue" },
-      { id: "session-start-1", event: "session.start", scope: "global", action: command("cat CONTEXT.md"), timeoutMs: 600_000, onFailure: "continue" },
-      { id: "stop-1", event: "turn.end", scope: "global", action: command("./hooks/on-stop.sh"), timeoutMs: 600_000, onFailure: "continue" },
-      { id: "subagent-stop-1", event: "agent.stop", scope: "global", action: command("./hooks/on-subagent-stop.sh"), timeoutMs: 600_000, onFailure: "continue" },
-      { id: "session-end-1", event: "session.end", scope: "global", action: command("./hooks/archive.sh"), timeoutMs: 120_000, onFailure: "continue" },
+      { id: "pre-tool-use-1", dialect: "claude-code", event: "tool.pre", scope: "global", matcher: "Bash", action: command("./hooks/check-bash.sh"), timeoutMs: 30_000, onFailure: "continue" },
+      { id: "pre-tool-use-3", dialect: "claude-code", event: "tool.pre", scope: "global", matcher: "Write|Edit", action: command("jq -r .tool_input.file_path >> edits.log"), timeoutMs: 5_000, onFailure: "continue" },
+      { id: "post-tool-use-1", dialect: "claude-code", event: "tool.post", scope: "global", matcher: "*", action: command("./hooks/audit.sh"), timeoutMs: 600_000, onFailure: "continue" },
+      { id: "user-prompt-submit-1", dialect: "claude-code", event: "user.prompt.submit", scope: "global", action: command("./hooks/prompt-guard.sh"), timeoutMs: 10_000, onFailure: "continue" },
+      { id: "session-start-1", dialect: "claude-code", event: "session.start", scope: "global", action: command("cat CONTEXT.md"), timeoutMs: 600_000, onFailure: "continue" },
+      { id: "stop-1", dialect: "claude-code", event: "turn.end", scope: "global", action: command("./hooks/on-stop.sh"), timeoutMs: 600_000, onFailure: "continue" },
+      { id: "subagent-stop-1", dialect: "claude-code", event: "agent.stop", scope: "global", action: command("./hooks/on-subagent-stop.sh"), timeoutMs: 600_000, onFailure: "continue" },
+      { id: "session-end-1", dialect: "claude-code", event: "session.end", scope: "global", action: command("./hooks/archive.sh"), timeoutMs: 120_000, onFailure: "continue" },
     ]);
     expect(result.agents).toEqual([]);
     expect(result.schedules).toEqual([]);
@@ -51,6 +51,7 @@ describe("claude-code import: plugin hooks.json", () => {
     expect(result.hooks).toEqual([
       {
         id: "post-tool-use-1",
+        dialect: "claude-code",
         event: "tool.post",
         scope: "global",
         matcher: "Write|Edit|MultiEdit",
@@ -140,7 +141,7 @@ describe("claude-code export", () => {
     const hooks = expressibleHooks();
     const exported = exportConfig("claude-code", { agents: [], hooks, schedules: [] });
     expect(exported.warnings).toEqual([]);
-    expect(importConfig("claude-code", exported.content).hooks).toEqual(hooks);
+    expect(importConfig("claude-code", exported.content).hooks).toEqual(hooks.map((hook) => ({ ...hook, dialect: "claude-code" })));
   });
 
   it("round-trips the imported fixture, ids aside (Claude Code has none)", () => {
@@ -172,12 +173,12 @@ describe("claude-code export", () => {
   it("warns about what Claude Code cannot express", () => {
     const base = { scope: "global", action: command("x"), onFailure: "continue" as const };
     const hooks: HookSpecInput[] = [
-      { ...base, id: "gate", event: "tool.pre", action: { type: "block", reason: "no" } },
-      { ...base, id: "metering", event: "model.post" },
-      { ...base, id: "odd-timeout", event: "tool.pre", timeoutMs: 1500 },
-      { ...base, id: "off", event: "tool.pre", enabled: false },
-      { ...base, id: "fail-closed", event: "tool.pre", onFailure: "block" },
-      { ...base, id: "outcomes", event: "session.end", onOutcomes: ["failed"] },
+      { ...base, id: "gate", dialect: "claude-code", event: "tool.pre", action: { type: "block", reason: "no" } },
+      { ...base, id: "metering", dialect: "claude-code", event: "model.post" },
+      { ...base, id: "odd-timeout", dialect: "claude-code", event: "tool.pre", timeoutMs: 1500 },
+      { ...base, id: "off", dialect: "claude-code", event: "tool.pre", enabled: false },
+      { ...base, id: "fail-closed", dialect: "claude-code", event: "tool.pre", onFailure: "block" },
+      { ...base, id: "outcomes", dialect: "claude-code", event: "session.end", onOutcomes: ["failed"] },
     ];
     const { content, warnings } = exportConfig("claude-code", { agents: [], hooks, schedules: [] });
     expect(warnings.map((w) => w.path)).toEqual([

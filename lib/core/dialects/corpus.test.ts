@@ -1,7 +1,8 @@
 /**
  * A corpus of real configuration files (test/fixtures/dialects/<dialect>/<case>/, each with a
  * SOURCE naming repository, path and commit) and, next to each, the mapping it should import as,
- * written from the framework's own schema, docs and code (expected.yaml; see its first line).
+ * written from the framework's own schema, docs and code (expected.yaml; see its first line), each
+ * hook carrying `dialect: <the framework>` besides (not repeated in every expected.yaml).
  * Each file imports to exactly that mapping; its export passes the framework's own validation
  * where the framework has a schema (herdctl's AgentConfigSchema, Loom's ProfileSchema, vendored in
  * test/framework-schemas/ with their SOURCE and license) and re-imports to the same canonical config.
@@ -73,7 +74,8 @@ describe.each(Object.keys(FILES))("corpus: %s", (dialect) => {
     const { warnings, ...imported } = importConfig(dialect as DialectName, text);
     const got = canonical(imported);
     expect(got.agents).toEqual(expected.agents);
-    expect(got.hooks).toEqual(expected.hooks);
+    // Every hook keeps its framework's runtime contract (lib/core/hooks/dialect-contracts.ts).
+    expect(got.hooks).toEqual(expected.hooks.map((hook) => ({ ...hook, dialect })));
     expect(got.schedules).toEqual(expected.schedules);
     for (const warning of warnings) expect(warning.message, warning.path).not.toBe("");
     if (!exportable) return;

@@ -164,7 +164,10 @@ function readHook(item: ListItem, bucket: string, event: EventName, scope: strin
   if (type === "shell") {
     const command = hook.string("command", { required: true });
     timeoutMs = readTimeout(hook, ctx) ?? DEFAULT_TIMEOUT_MS.shell;
-    if (command !== undefined) action = { type: "command", command };
+    if (command !== undefined) {
+      action = { type: "command", command };
+      ctx.warn(hook.at("command"), `herdctl runs shell hooks with its whole process environment; Hookplane does not pass the server's environment to hook commands: they get the HookContext as JSON on stdin, Hookplane's hook variables, the secrets they name and the admin's pass-through list (HOOKPLANE_HOOK_ENV_PASSTHROUGH)`);
+    }
   } else if (type === "webhook") {
     const url = hook.string("url", { required: true });
     const method = hook.string("method") ?? "POST";

@@ -15,6 +15,7 @@ describe("herdctl import: the seed's examples", () => {
     expect(result.hooks).toEqual([
       {
         id: "log-output",
+        dialect: "herdctl",
         name: "Log output",
         event: "session.end",
         scope: "agent:price-checker",
@@ -24,6 +25,7 @@ describe("herdctl import: the seed's examples", () => {
       },
       {
         id: "price-alert",
+        dialect: "herdctl",
         name: "Price alert",
         event: "session.end",
         scope: "agent:price-checker",
@@ -38,10 +40,10 @@ describe("herdctl import: the seed's examples", () => {
 
   it("after_run → session.end and on_error → error", () => {
     expect(snippet("after-run.yaml").hooks).toEqual([
-      { id: "after-run-1", event: "session.end", scope: "agent:snippet", action: { type: "command", command: "echo 'Job completed'" }, timeoutMs: 30_000, onFailure: "continue" },
+      { id: "after-run-1", dialect: "herdctl", event: "session.end", scope: "agent:snippet", action: { type: "command", command: "echo 'Job completed'" }, timeoutMs: 30_000, onFailure: "continue" },
     ]);
     expect(snippet("on-error.yaml").hooks).toEqual([
-      { id: "on-error-1", event: "error", scope: "agent:snippet", action: discord("${ALERT_CHANNEL_ID}"), onFailure: "continue" },
+      { id: "on-error-1", dialect: "herdctl", event: "error", scope: "agent:snippet", action: discord("${ALERT_CHANNEL_ID}"), onFailure: "continue" },
     ]);
   });
 
@@ -50,6 +52,7 @@ describe("herdctl import: the seed's examples", () => {
     expect(first).toMatchObject({ id: "after-run-1", onOutcomes: ["completed"], action: discord("...") });
     expect(second).toEqual({
       id: "after-run-2",
+      dialect: "herdctl",
       event: "session.end",
       scope: "agent:snippet",
       onOutcomes: ["failed", "timeout"],
@@ -187,10 +190,11 @@ describe("herdctl export", () => {
       { name: "morning", agent: "reporter", cron: "0 9 * * 1-5", prompt: "Morning report", enabled: false },
     ],
     hooks: [
-      { id: "log", name: "Log", event: "session.end", scope: "agent:reporter", action: { type: "command", command: "jq . >> log" }, timeoutMs: 30_000, onFailure: "continue" },
-      { id: "slow-log", name: "Slow log", event: "session.end", scope: "agent:reporter", action: { type: "command", command: "sleep 1" }, timeoutMs: 90_000, onFailure: "block", when: "result.success" },
+      { id: "log", dialect: "herdctl", name: "Log", event: "session.end", scope: "agent:reporter", action: { type: "command", command: "jq . >> log" }, timeoutMs: 30_000, onFailure: "continue" },
+      { id: "slow-log", dialect: "herdctl", name: "Slow log", event: "session.end", scope: "agent:reporter", action: { type: "command", command: "sleep 1" }, timeoutMs: 90_000, onFailure: "block", when: "result.success" },
       {
         id: "ci",
+        dialect: "herdctl",
         name: "CI",
         event: "session.end",
         scope: "agent:reporter",
@@ -200,9 +204,9 @@ describe("herdctl export", () => {
         timeoutMs: 10_000,
         onFailure: "continue",
       },
-      { id: "ping", name: "Ping", event: "session.end", scope: "agent:reporter", onOutcomes: ["failed", "timeout", "cancelled"], action: { type: "discord", channel: "${CHAN}", tokenSecret: "DISCORD_BOT_TOKEN" }, onFailure: "continue" },
+      { id: "ping", dialect: "herdctl", name: "Ping", event: "session.end", scope: "agent:reporter", onOutcomes: ["failed", "timeout", "cancelled"], action: { type: "discord", channel: "${CHAN}", tokenSecret: "DISCORD_BOT_TOKEN" }, onFailure: "continue" },
       // herdctl files list after_run before on_error; hooks of different events keep no mutual order.
-      { id: "alert", name: "Alert", event: "error", scope: "agent:reporter", action: { type: "slack", channel: "C1", tokenSecret: "SLACK_TOKEN" }, onFailure: "block" },
+      { id: "alert", dialect: "herdctl", name: "Alert", event: "error", scope: "agent:reporter", action: { type: "slack", channel: "C1", tokenSecret: "SLACK_TOKEN" }, onFailure: "block" },
     ],
   };
 
@@ -238,10 +242,10 @@ describe("herdctl export", () => {
     const { warnings } = exportConfig("herdctl", {
       ...config,
       hooks: [
-        { id: "gate", event: "tool.pre", scope: "agent:reporter", action: { type: "command", command: "x" } },
-        { id: "ctx", event: "session.end", scope: "agent:reporter", action: { type: "context", text: "hi" } },
-        { id: "budget", event: "session.end", scope: "agent:reporter", onOutcomes: ["budget"], action: { type: "command", command: "x" } },
-        { id: "global", event: "session.end", scope: "global", action: { type: "command", command: "x" }, name: "G" },
+        { id: "gate", dialect: "herdctl", event: "tool.pre", scope: "agent:reporter", action: { type: "command", command: "x" } },
+        { id: "ctx", dialect: "herdctl", event: "session.end", scope: "agent:reporter", action: { type: "context", text: "hi" } },
+        { id: "budget", dialect: "herdctl", event: "session.end", scope: "agent:reporter", onOutcomes: ["budget"], action: { type: "command", command: "x" } },
+        { id: "global", dialect: "herdctl", event: "session.end", scope: "global", action: { type: "command", command: "x" }, name: "G" },
       ],
     });
     expect(warnings.map((w) => w.path)).toEqual([

@@ -73,4 +73,12 @@ describe("hookplane format", () => {
     expect(result.hooks).toEqual([{ id: "a", event: "error", action: { type: "log" } }]);
     expect(parseError(() => importConfig("hookplane", "hookplane: 2\n")).issues).toEqual([{ path: "hookplane", message: expect.stringMatching(/unsupported version 2/) }]);
   });
+
+  it("writes and reads back an imported hook's dialect (its runtime contract), without a warning", () => {
+    const hooks = [{ id: "a", event: "tool.pre" as const, scope: "global", dialect: "loom" as const, action: { type: "log" as const } }];
+    const exported = exportConfig("hookplane", { agents: [], hooks, schedules: [] });
+    const again = importConfig("hookplane", exported.content);
+    expect(again.hooks).toEqual(hooks);
+    expect(again.warnings).toEqual([]);
+  });
 });

@@ -103,8 +103,10 @@ export class ImportContext implements IssueSink {
     this.agents.push({ spec, path });
   }
 
+  /** A hook of a foreign dialect keeps that dialect's runtime contract (lib/core/hooks/dialect-contracts.ts). */
   addHook(spec: HookSpecInput, path: string): void {
-    this.hooks.push({ spec, path });
+    const dialect = this.dialect === "hookplane" ? undefined : this.dialect;
+    this.hooks.push({ spec: dialect && spec.dialect === undefined ? { ...spec, dialect } : spec, path });
   }
 
   addSchedule(spec: ImportedSchedule, path: string): void {

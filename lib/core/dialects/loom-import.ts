@@ -130,8 +130,15 @@ function readAction(hook: ObjectReader, bucket: string, hitlTimeoutMs: number, c
     }
     case "webhook": {
       const url = hook.string("url", { required: true });
+      if (url === undefined) return undefined;
+      // Loom refuses such a profile at load: an unparseable URL, or plain http to a host not on loopback.
+      const refusal = loomWebhookUrlRefusal(url);
+      if (refusal) {
+        ctx.fail(hook.at("url"), refusal);
+        return undefined;
+      }
       // Loom webhooks are observe-only by construction: a down endpoint never blocks the run.
-      return url === undefined ? undefined : { action: { type: "webhook", url, method: "POST", headers: {} }, onFailure: "continue" };
+      return { action: { type: "webhook", url, method: "POST", headers: {} }, onFailure: "continue" };
     }
     case "save_json": {
       const path = hook.string("path", { required: true });
@@ -155,7 +162,9 @@ function readAction(hook: ObjectReader, bucket: string, hitlTimeoutMs: number, c
     }
     case "command": {
       const command = hook.string("command", { required: true });
-      return command === undefined ? undefined : { action: { type: "command", command }, timeoutMs: COMMAND_TIMEOUT_MS, onFailure: "block" };
+      if (command === undefined) return undefined;
+      ctx.warn(hook.at("command"), `Loom runs commands with its whole process environment; Hookplane does not pass the server's environment to hook commands: they get the event as JSON on stdin, Hookplane's hook variables, the secrets they name and the admin's pass-through list (HOOKPLANE_HOOK_ENV_PASSTHROUGH)`);
+      return { action: { type: "command", command }, timeoutMs: COMMAND_TIMEOUT_MS, onFailure: "block" };
     }
     default: {
       const hint = nearestName(type, ACTIONS);
@@ -163,4 +172,18 @@ function readAction(hook: ObjectReader, bucket: string, hitlTimeoutMs: number, c
       return undefined;
     }
   }
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+/** Loom's load-time rule for webhook URLs: https, or http to loopback only. */
+export function loomWebhookUrlRefusal(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `not a valid URL: ${url} (Loom refuses the profile)`;
+  }
+  if (parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname))) return undefined;
+  return `webhook URLs must be https (http only for localhost); got ${url} (Loom refuses the profile)`;
 }

@@ -14,6 +14,7 @@ describe("loom import: agent.json", () => {
     expect(result.hooks).toEqual([
       {
         id: "on-tool-call-1",
+        dialect: "loom",
         event: "tool.pre",
         scope: "agent:shop",
         action: { type: "webhook", url: "https://ops.example.com/audit", method: "POST", headers: {} },
@@ -21,13 +22,14 @@ describe("loom import: agent.json", () => {
       },
       {
         id: "on-tool-call-2",
+        dialect: "loom",
         event: "tool.pre",
         scope: "agent:shop",
         action: { type: "approve", timeoutMs: 1_800_000, onTimeout: "deny", tools: ["send_*", "shell_execute"] },
         onFailure: "block",
       },
-      { id: "on-complete-1", event: "session.end", scope: "agent:shop", action: { type: "save_json", path: "runs/log.jsonl" }, onFailure: "continue" },
-      { id: "on-error-1", event: "error", scope: "agent:shop", action: { type: "log" }, onFailure: "continue" },
+      { id: "on-complete-1", dialect: "loom", event: "session.end", scope: "agent:shop", action: { type: "save_json", path: "runs/log.jsonl" }, onFailure: "continue" },
+      { id: "on-error-1", dialect: "loom", event: "error", scope: "agent:shop", action: { type: "log" }, onFailure: "continue" },
     ]);
     expect(result.warnings).toEqual([{ path: "hooks.onError[0].level", message: expect.stringContaining('"error" ignored') }]);
   });
@@ -57,7 +59,8 @@ describe("loom import: agent.json", () => {
       ["on-error-1", "error", "webhook", undefined, "continue"],
     ]);
     expect(result.hooks[2].action).toEqual({ type: "approve", timeoutMs: 600_000, onTimeout: "deny" });
-    expect(result.warnings.map((w) => w.path)).toEqual(["displayName", "tools.preset", "tools.deny", "security.permissionMode"]);
+    // The command's warning: Loom passes it the whole process environment, Hookplane does not.
+    expect(result.warnings.map((w) => w.path)).toEqual(["displayName", "tools.preset", "tools.deny", "security.permissionMode", "hooks.onToolCall[0].command"]);
   });
 });
 
@@ -96,15 +99,15 @@ describe("loom export", () => {
     ],
     schedules: [],
     hooks: [
-      { id: "on-start-1", event: "session.start", scope: "agent:ops", action: { type: "log" }, onFailure: "continue" },
-      { id: "on-tool-call-1", event: "tool.pre", scope: "agent:ops", action: { type: "command", command: "./check.sh" }, timeoutMs: 5000, onFailure: "block" },
-      { id: "on-tool-call-2", event: "tool.pre", scope: "agent:ops", action: { type: "approve", timeoutMs: 900_000, onTimeout: "deny", tools: ["send_*"] }, onFailure: "block" },
-      { id: "on-tool-call-3", event: "tool.pre", scope: "agent:ops", action: { type: "approve", timeoutMs: 900_000, onTimeout: "deny" }, onFailure: "block" },
-      { id: "on-tool-end-1", event: "tool.post", scope: "agent:ops", action: { type: "save_json", path: "runs/tools.jsonl" }, onFailure: "continue" },
-      { id: "on-model-call-1", event: "model.pre", scope: "agent:ops", action: { type: "log" }, onFailure: "continue" },
-      { id: "on-model-end-1", event: "model.post", scope: "agent:ops", action: { type: "webhook", url: "https://m.example.com", method: "POST", headers: {} }, onFailure: "continue" },
-      { id: "on-complete-1", event: "session.end", scope: "agent:ops", action: { type: "save_json", path: "runs/log.jsonl" }, onFailure: "continue" },
-      { id: "on-error-1", event: "error", scope: "agent:ops", action: { type: "log" }, onFailure: "continue" },
+      { id: "on-start-1", dialect: "loom", event: "session.start", scope: "agent:ops", action: { type: "log" }, onFailure: "continue" },
+      { id: "on-tool-call-1", dialect: "loom", event: "tool.pre", scope: "agent:ops", action: { type: "command", command: "./check.sh" }, timeoutMs: 5000, onFailure: "block" },
+      { id: "on-tool-call-2", dialect: "loom", event: "tool.pre", scope: "agent:ops", action: { type: "approve", timeoutMs: 900_000, onTimeout: "deny", tools: ["send_*"] }, onFailure: "block" },
+      { id: "on-tool-call-3", dialect: "loom", event: "tool.pre", scope: "agent:ops", action: { type: "approve", timeoutMs: 900_000, onTimeout: "deny" }, onFailure: "block" },
+      { id: "on-tool-end-1", dialect: "loom", event: "tool.post", scope: "agent:ops", action: { type: "save_json", path: "runs/tools.jsonl" }, onFailure: "continue" },
+      { id: "on-model-call-1", dialect: "loom", event: "model.pre", scope: "agent:ops", action: { type: "log" }, onFailure: "continue" },
+      { id: "on-model-end-1", dialect: "loom", event: "model.post", scope: "agent:ops", action: { type: "webhook", url: "https://m.example.com", method: "POST", headers: {} }, onFailure: "continue" },
+      { id: "on-complete-1", dialect: "loom", event: "session.end", scope: "agent:ops", action: { type: "save_json", path: "runs/log.jsonl" }, onFailure: "continue" },
+      { id: "on-error-1", dialect: "loom", event: "error", scope: "agent:ops", action: { type: "log" }, onFailure: "continue" },
     ],
   };
 
@@ -113,7 +116,7 @@ describe("loom export", () => {
     expect(exported.warnings).toEqual([]);
     const { warnings, ...again } = importConfig("loom", exported.content);
     expect(again).toEqual(config);
-    expect(warnings).toEqual([]);
+    expect(warnings.map((w) => w.message)).toEqual(config.hooks.filter((h) => h.action.type === "command").map(() => expect.stringContaining("whole process environment")));
     expect(JSON.parse(exported.content).security).toEqual({ hitlTimeoutMs: 900_000 });
   });
 
@@ -129,11 +132,11 @@ describe("loom export", () => {
     const { warnings } = exportConfig("loom", {
       ...config,
       hooks: [
-        { id: "gate", event: "tool.pre", scope: "agent:ops", action: { type: "block", reason: "no" } },
-        { id: "late-approve", event: "session.end", scope: "agent:ops", action: { type: "approve" } },
-        { id: "slow", event: "tool.pre", scope: "agent:ops", action: { type: "command", command: "x" }, timeoutMs: 60_000, matcher: "Bash" },
-        { id: "prompt", event: "user.prompt.submit", scope: "agent:ops", action: { type: "log" } },
-        { id: "lenient", event: "tool.pre", scope: "agent:ops", action: { type: "command", command: "x" }, onFailure: "continue" },
+        { id: "gate", dialect: "loom", event: "tool.pre", scope: "agent:ops", action: { type: "block", reason: "no" } },
+        { id: "late-approve", dialect: "loom", event: "session.end", scope: "agent:ops", action: { type: "approve" } },
+        { id: "slow", dialect: "loom", event: "tool.pre", scope: "agent:ops", action: { type: "command", command: "x" }, timeoutMs: 60_000, matcher: "Bash" },
+        { id: "prompt", dialect: "loom", event: "user.prompt.submit", scope: "agent:ops", action: { type: "log" } },
+        { id: "lenient", dialect: "loom", event: "tool.pre", scope: "agent:ops", action: { type: "command", command: "x" }, onFailure: "continue" },
       ],
     });
     expect(warnings.map((w) => w.path)).toEqual(["hooks.gate.action", "hooks.late-approve.event", "hooks.slow.timeoutMs", "hooks.slow.matcher", "hooks.prompt.event", "hooks.lenient.onFailure"]);

@@ -12,9 +12,9 @@ describe("standard-agents import", () => {
   it("each defineHook becomes a code hook on the canonical event that fits, fail open", () => {
     const result = importConfig("standard-agents", folder, { agent: "support" });
     expect(result.hooks).toEqual([
-      { id: "redact_secrets", event: "model.pre", scope: "agent:support", action: { type: "code", module: "redact_secrets" }, onFailure: "continue" },
-      { id: "welcome_thread", event: "session.start", scope: "agent:support", action: { type: "code", module: "welcome_thread" }, onFailure: "continue" },
-      { id: "soften_tool_errors", event: "tool.post", scope: "agent:support", when: "isError", action: { type: "code", module: "soften_tool_errors" }, onFailure: "continue" },
+      { id: "redact_secrets", dialect: "standard-agents", event: "model.pre", scope: "agent:support", action: { type: "code", module: "redact_secrets" }, onFailure: "continue" },
+      { id: "welcome_thread", dialect: "standard-agents", event: "session.start", scope: "agent:support", action: { type: "code", module: "welcome_thread" }, onFailure: "continue" },
+      { id: "soften_tool_errors", dialect: "standard-agents", event: "tool.post", scope: "agent:support", when: "isError", action: { type: "code", module: "soften_tool_errors" }, onFailure: "continue" },
     ]);
   });
 
@@ -29,7 +29,7 @@ describe("standard-agents import", () => {
 
   it("takes the API's {files} JSON and one module's source; global scope gets a warning", () => {
     const json = importConfig("standard-agents", JSON.stringify({ files: { "a.ts": folder["agents/hooks/thread-created.ts"] } }));
-    expect(json.hooks).toEqual([{ id: "welcome_thread", event: "session.start", scope: "global", action: { type: "code", module: "welcome_thread" }, onFailure: "continue" }]);
+    expect(json.hooks).toEqual([{ id: "welcome_thread", dialect: "standard-agents", event: "session.start", scope: "global", action: { type: "code", module: "welcome_thread" }, onFailure: "continue" }]);
     expect(json.warnings.map((w) => w.path)).toEqual([""]);
     const single = importConfig("standard-agents", folder["agents/hooks/tool-failure.ts"]);
     expect(single.hooks.map((h) => h.id)).toEqual(["soften_tool_errors"]);

@@ -12,7 +12,7 @@
  */
 import type { AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import type { EventName } from "@/lib/core/hooks/events";
-import { toolAction, type HookAction } from "@/lib/core/hooks/spec";
+import type { HookAction } from "@/lib/core/hooks/spec";
 import { canonicalModel } from "./agent-models";
 import type { ListItem, ObjectReader } from "./field-reader";
 import { joinPath } from "./field-reader";
@@ -28,7 +28,6 @@ const RUN_SLOTS = { beforeRun: "session.start", afterRun: "session.end" } as con
  * has no such field yet (block's `denyIf` reads the tool INPUT, which is something else), so it is
  * carried only once the spec grows it, and reported otherwise.
  */
-const TOOL_ACTION_HAS_DENY_IF = "denyIf" in toolAction.shape;
 
 export function importTailoredAi(content: string, _options: ImportOptions = {}): ImportResult {
   const ctx = new ImportContext("tailored-ai");
@@ -208,11 +207,11 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
     const denyIf = hook.string("denyIf");
     if (denyIf !== undefined) {
       checkRegex(denyIf, hook.at("denyIf"), ctx);
-      if (action?.type === "tool" && TOOL_ACTION_HAS_DENY_IF) Object.assign(action, { denyIf });
-      else {
+      if (action?.type === "tool") Object.assign(action, { denyIf });
+      else if (action) {
         ctx.warn(
           hook.at("denyIf"),
-          `denyIf (refuse when the hook's output matches /${denyIf}/) has no field on Hookplane's ${action?.type ?? "tool"} action yet; imported without it, so this hook will not refuse`,
+          `denyIf (refuse when the hook's output matches /${denyIf}/) is read on tool hooks only; a ${action.type} hook refuses by its exit code, so it was not imported`,
         );
       }
     }
@@ -269,7 +268,7 @@ function readHandlerAction(hook: ObjectReader, ctx: ImportContext): HandlerActio
   const args = options?.stringList("args") ?? [];
   options?.warnUnread();
   if (program === undefined) return undefined;
-  ctx.warn(hook.at("type"), "Tailored AI passes the payload to scripts as TAI_* environment variables; Hookplane commands get it as JSON on stdin");
+  ctx.warn(hook.at("type"), `Tailored AI runs scripts with its whole process environment; Hookplane does not pass the server's environment to hook commands: they get the payload as TAI_* variables (and as JSON on stdin), Hookplane's hook variables, the secrets they name and the admin's pass-through list (HOOKPLANE_HOOK_ENV_PASSTHROUGH)`);
   return { action: { type: "command", command: shellCommand(program, args) } };
 }
 

@@ -12,6 +12,7 @@ describe("tailored-ai import: the seed's profile and cron job", () => {
     expect(result.hooks).toEqual([
       {
         id: "before-run-1",
+        dialect: "tailored-ai",
         event: "session.start",
         scope: "agent:researcher",
         action: { type: "tool", tool: "memory", args: { action: "read", file: "research-context.md" } },
@@ -19,6 +20,7 @@ describe("tailored-ai import: the seed's profile and cron job", () => {
       },
       {
         id: "after-run-1",
+        dialect: "tailored-ai",
         event: "session.end",
         scope: "agent:researcher",
         action: { type: "tool", tool: "memory", args: { action: "append", file: "research-log.md", content: "{{response}}" } },
@@ -37,6 +39,7 @@ describe("tailored-ai import: the seed's profile and cron job", () => {
         hooks: [
           {
             id: "before-run-1",
+            dialect: "tailored-ai",
             event: "session.start",
             scope: "schedule:daily-research",
             action: { type: "tool", tool: "gmail", args: { action: "check", query: "newer_than:1d" }, skipIf: "no new messages" },
@@ -56,6 +59,7 @@ describe("tailored-ai import: agents and hooks.on", () => {
   it("accepts one hook where a list is expected, and onError: continue", () => {
     expect(byId("agent:nova", "before-run-1")).toEqual({
       id: "before-run-1",
+      dialect: "tailored-ai",
       event: "session.start",
       scope: "agent:nova",
       action: { type: "tool", tool: "memory", args: { action: "read", file: "ops.md" } },
@@ -66,10 +70,12 @@ describe("tailored-ai import: agents and hooks.on", () => {
   it("agent.pre_tool_use → tool.pre with when.tool as matcher (exact or /regex/)", () => {
     expect(byId("agent:nova", "on-agent-pre-tool-use-1")).toEqual({
       id: "on-agent-pre-tool-use-1",
+      dialect: "tailored-ai",
       event: "tool.pre",
       scope: "agent:nova",
       matcher: "exec",
-      action: { type: "tool", tool: "policy_check", args: {} },
+      // denyIf reads the policy tool's output: a match refuses with the output as the reason.
+      action: { type: "tool", tool: "policy_check", args: {}, denyIf: "BLOCK" },
       onFailure: "block",
     });
     // Tailored AI tests /^web_/ anywhere in the name: as a whole-name matcher that is web_.*, which fires for web_fetch.
@@ -80,6 +86,7 @@ describe("tailored-ai import: agents and hooks.on", () => {
   it("deployment-level hooks.on: when.agent decides the scope, script handlers become commands", () => {
     expect(byId("agent:nova", "on-agent-pre-tool-use-1-2")).toEqual({
       id: "on-agent-pre-tool-use-1-2",
+      dialect: "tailored-ai",
       event: "tool.pre",
       scope: "agent:nova",
       matcher: "exec",
@@ -89,9 +96,9 @@ describe("tailored-ai import: agents and hooks.on", () => {
     expect(byId("global", "on-approval-settled-1")).toMatchObject({ event: "approval.settled", action: { tool: "notify_owner" } });
   });
 
-  it("reports denyIf, process phases, unknown events (with a suggestion) and other sections", () => {
+  it("carries denyIf; reports process phases, unknown events (with a suggestion) and other sections", () => {
     const messages = Object.fromEntries(result.warnings.map((w) => [w.path, w.message]));
-    expect(messages['agents.nova.hooks.on["agent.pre_tool_use"][0].denyIf']).toMatch(/will not refuse/);
+    expect(messages['agents.nova.hooks.on["agent.pre_tool_use"][0].denyIf']).toBeUndefined();
     expect(messages['hooks.on["tai:init:start"]']).toMatch(/not of a run/);
     expect(messages['hooks.on["agent.pre_tool_uses"]']).toMatch(/did you mean "agent.pre_tool_use"/);
     expect(messages.server).toMatch(/not about agents or hooks/);
@@ -178,6 +185,7 @@ describe("tailored-ai import: what the framework allows and means", () => {
     expect(result.hooks).toEqual([
       {
         id: "on-agent-pre-tool-use-1",
+        dialect: "tailored-ai",
         event: "tool.pre",
         scope: "agent:nova",
         matcher: "exec",
@@ -208,12 +216,12 @@ describe("tailored-ai export", () => {
   const config: DialectConfig = {
     agents: [{ name: "nova", model: "openai:gpt-4o", instructions: "Ops.", tools: ["exec", "memory"] }],
     hooks: [
-      { id: "before-run-1", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "memory", args: { file: "a.md" }, skipIf: "^$" }, onFailure: "block" },
-      { id: "before-run-2", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "inbox", args: {} }, onFailure: "continue" },
-      { id: "after-run-1", event: "session.end", scope: "agent:nova", action: { type: "tool", tool: "memory", args: { content: "{{response}}" } }, onFailure: "block" },
-      { id: "on-agent-pre-tool-use-1", event: "tool.pre", scope: "agent:nova", matcher: "exec", action: { type: "tool", tool: "policy", args: {} }, onFailure: "block" },
-      { id: "on-agent-pre-tool-use-2", event: "tool.pre", scope: "agent:nova", matcher: "web_.*|exec", when: "args.path: /^\\/srv/", action: { type: "command", command: "./guard.sh --strict" }, onFailure: "continue" },
-      { id: "on-approval-requested-1", event: "approval.requested", scope: "global", action: { type: "tool", tool: "notify", args: { to: "ops" } }, onFailure: "block" },
+      { id: "before-run-1", dialect: "tailored-ai", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "memory", args: { file: "a.md" }, skipIf: "^$" }, onFailure: "block" },
+      { id: "before-run-2", dialect: "tailored-ai", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "inbox", args: {} }, onFailure: "continue" },
+      { id: "after-run-1", dialect: "tailored-ai", event: "session.end", scope: "agent:nova", action: { type: "tool", tool: "memory", args: { content: "{{response}}" } }, onFailure: "block" },
+      { id: "on-agent-pre-tool-use-1", dialect: "tailored-ai", event: "tool.pre", scope: "agent:nova", matcher: "exec", action: { type: "tool", tool: "policy", args: {} }, onFailure: "block" },
+      { id: "on-agent-pre-tool-use-2", dialect: "tailored-ai", event: "tool.pre", scope: "agent:nova", matcher: "web_.*|exec", when: "args.path: /^\\/srv/", action: { type: "command", command: "./guard.sh --strict" }, onFailure: "continue" },
+      { id: "on-approval-requested-1", dialect: "tailored-ai", event: "approval.requested", scope: "global", action: { type: "tool", tool: "notify", args: { to: "ops" } }, onFailure: "block" },
     ],
     schedules: [
       {
@@ -222,7 +230,7 @@ describe("tailored-ai export", () => {
         cron: "0 2 * * *",
         prompt: "Nightly check",
         enabled: false,
-        hooks: [{ id: "after-run-1", event: "session.end", scope: "schedule:nightly", action: { type: "tool", tool: "report", args: {} }, onFailure: "block" }],
+        hooks: [{ id: "after-run-1", dialect: "tailored-ai", event: "session.end", scope: "schedule:nightly", action: { type: "tool", tool: "report", args: {} }, onFailure: "block" }],
       },
     ],
   };
@@ -232,7 +240,7 @@ describe("tailored-ai export", () => {
     expect(exported.warnings).toEqual([]);
     const { warnings, ...again } = importConfig("tailored-ai", exported.content);
     expect(again).toEqual(config);
-    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/TAI_\* environment/)]);
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/whole process environment.*TAI_\* variables/)]);
   });
 
   it("round-trips the seed's profile and cron job (written with the newer agents key)", () => {
@@ -247,10 +255,10 @@ describe("tailored-ai export", () => {
     const { warnings } = exportConfig("tailored-ai", {
       agents: [{ name: "nova", maxTurns: 5 }],
       hooks: [
-        { id: "global-start", event: "session.start", scope: "global", action: { type: "tool", tool: "x" } },
-        { id: "cmd-start", event: "session.start", scope: "agent:nova", action: { type: "command", command: "x" } },
-        { id: "model", event: "model.post", scope: "agent:nova", action: { type: "tool", tool: "x" } },
-        { id: "timed", event: "tool.pre", scope: "agent:nova", action: { type: "tool", tool: "x" }, timeoutMs: 5000, when: "metadata.flag" },
+        { id: "global-start", dialect: "tailored-ai", event: "session.start", scope: "global", action: { type: "tool", tool: "x" } },
+        { id: "cmd-start", dialect: "tailored-ai", event: "session.start", scope: "agent:nova", action: { type: "command", command: "x" } },
+        { id: "model", dialect: "tailored-ai", event: "model.post", scope: "agent:nova", action: { type: "tool", tool: "x" } },
+        { id: "timed", dialect: "tailored-ai", event: "tool.pre", scope: "agent:nova", action: { type: "tool", tool: "x" }, timeoutMs: 5000, when: "metadata.flag" },
       ],
       schedules: [{ name: "every-hour", agent: "nova", intervalMs: 3_600_000, prompt: "p" }],
     });

@@ -26,9 +26,10 @@ const approvalFacts = {
 export const EVENT_PAYLOADS = {
   "session.start": z.looseObject({ prompt: text }),
   "user.prompt.submit": z.looseObject({ prompt: text }),
-  "model.pre": z.looseObject({ turn: count, messageCount: count }),
+  "model.pre": z.looseObject({ model: name.optional(), turn: count, messageCount: count }),
   "model.post": z.looseObject({
     model: name,
+    turn: count.optional(),
     stopReason: z.string().optional(),
     inputTokens: count,
     outputTokens: count,

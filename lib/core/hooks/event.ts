@@ -25,6 +25,11 @@ export interface HookEvent {
   scheduleId?: string;
   /** What started the run (herdctl `triggerType`): manual, schedule, api... */
   triggerType?: string;
+  /**
+   * Set when the event belongs to a stage of a flow: `agentId`/`agentName` are then the stage
+   * agent's, and this is the flow (the run's agent). Hooks scoped to either apply.
+   */
+  flow?: { id?: string; name: string };
 }
 
 export type HookContext = Record<string, unknown>;
@@ -47,6 +52,7 @@ export function buildHookContext(event: HookEvent): HookContext {
     vars: event.vars ?? {},
   };
   if (event.triggerType) context.triggerType = event.triggerType;
+  if (event.flow) context.flowName = event.flow.name;
   addClaudeCodeFields(context, event);
   if (event.type === "session.end" || event.type === "error") {
     const data = event.data;

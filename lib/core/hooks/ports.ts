@@ -76,6 +76,8 @@ export interface ToolPort {
   ): Promise<{ output: string; isError?: boolean }>;
   /** Whether running the call again after a crash is harmless (the tool only reads). Default: no. */
   retrySafe?(name: string, args: Record<string, unknown>): boolean;
+  /** The tools registered, when the port can say (Tailored AI skips a hook naming none of them). */
+  list?(): readonly { name: string }[];
 }
 
 /** One shell step: `command` for `sh -c`, in the workspace `cwd`. */

@@ -48,6 +48,12 @@ export interface HookRuntimeOptions {
    * USER, LOGNAME, SHELL, TERM of this process, nothing else (no DATABASE_URL, no API keys).
    */
   commandBaseEnv?: Record<string, string>;
+  /**
+   * Names of this process's environment variables every command hook also gets (the admin's
+   * `HOOKPLANE_HOOK_ENV_PASSTHROUGH`): herdctl, Loom and Tailored AI pass their whole environment,
+   * Hookplane only what is named here (dialect-contracts.ts).
+   */
+  passEnv?: readonly string[];
   /** Cap on a command's stdout and stderr, and on a webhook response. Default 1 MiB. */
   maxOutputBytes?: number;
 }

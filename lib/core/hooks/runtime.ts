@@ -10,7 +10,8 @@
  * removed when the hook settles.
  */
 import { awaitApproval } from "./executors/approve";
-import { buildHookContext, matcherSubject, templateVarsOf, type HookContext, type HookEvent } from "./event";
+import { contextForDialect } from "./dialect-contracts";
+import { matcherSubject, templateVarsOf, type HookContext, type HookEvent } from "./event";
 import { isBlockingEvent } from "./events";
 import { compileHooks, type CompiledHook, type CompiledHookSet } from "./compiled-hooks";
 import {
@@ -80,7 +81,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     },
     slackBaseUrl,
     discordBaseUrl,
-    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(),
+    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(options.passEnv),
     shellLauncher: options.shellLauncher,
     maxOutputBytes,
   };
@@ -148,7 +149,8 @@ class Dispatch implements ActionRun {
   shadow = false;
   readonly blocking: boolean;
   readonly startedAt: number;
-  private builtContext: HookContext | undefined;
+  /** The context per dialect (Hookplane's under ""), each built once per dispatch on first use. */
+  private readonly builtContexts = new Map<string, HookContext>();
   private builtSubject: string | undefined;
   private walkedSubject = false;
   private builtVars: Record<string, unknown> | undefined;
@@ -166,7 +168,18 @@ class Dispatch implements ActionRun {
   }
 
   context(): HookContext {
-    return (this.builtContext ??= buildHookContext(this.event));
+    return this.contextFor(this.hook?.dialect);
+  }
+
+  /** The context a hook of `dialect` reads (dialect-contracts.ts): herdctl's differs from Hookplane's. */
+  contextFor(dialect: RuntimeHook["dialect"]): HookContext {
+    const key = dialect ?? "";
+    let context = this.builtContexts.get(key);
+    if (!context) {
+      context = contextForDialect(dialect, this.event);
+      this.builtContexts.set(key, context);
+    }
+    return context;
   }
 
   subjectJson(): string {
@@ -374,7 +387,9 @@ class Dispatch implements ActionRun {
     const event = this.event;
     const target = hook.scopeTarget;
     if (target) {
-      if (target.kind === "agent" && target.id !== event.agentId && target.id !== event.agentName) {
+      // In a flow, a hook scoped to the flow applies to every stage, one scoped to the stage agent to its stage.
+      const flow = event.flow;
+      if (target.kind === "agent" && target.id !== event.agentId && target.id !== event.agentName && target.id !== flow?.id && target.id !== flow?.name) {
         return `scope ${hook.scope} does not apply to agent ${event.agentName}`;
       }
       if (target.kind === "schedule" && target.id !== event.scheduleId) {
@@ -390,7 +405,7 @@ class Dispatch implements ActionRun {
       if (!hook.matcher(subject.name)) return `matcher ${hook.spec.matcher} did not match ${subject.kind} ${subject.name}`;
     }
     if (hook.when) {
-      const why = hook.when.check(this.context());
+      const why = hook.when.check(this.contextFor(hook.spec.dialect));
       if (why !== undefined) return why;
     }
     return hook.action?.filter?.(event);
@@ -517,7 +532,7 @@ class AsyncRun implements ActionRun {
     this.options = dispatch.options;
   }
 
-  context = () => this.dispatch.context();
+  context = () => this.dispatch.contextFor(this.hook.dialect);
   subjectJson = () => this.dispatch.subjectJson();
   subjectMayContain = (needle: string) => this.dispatch.subjectMayContain(needle);
   templateVars = () => this.dispatch.templateVars();
@@ -613,9 +628,9 @@ function hostOf(url: string): string {
   }
 }
 
-function pickBaseEnv(): Record<string, string> {
+function pickBaseEnv(passEnv: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of BASE_ENV_KEYS) {
+  for (const key of [...BASE_ENV_KEYS, ...passEnv]) {
     const value = process.env[key];
     if (value !== undefined) env[key] = value;
   }

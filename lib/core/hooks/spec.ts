@@ -61,6 +61,11 @@ export const toolAction = z.object({
   args: z.record(z.string(), z.unknown()).default({}),
   /** Regex over the tool output; a match skips the remaining hooks (and the loop on session.start). */
   skipIf: regexSchema.optional(),
+  /**
+   * Regex over the tool output; a match refuses (blocks) with the output as the reason, and stops
+   * the chain (Tailored AI `hooks.on` `denyIf`). Checked before skipIf.
+   */
+  denyIf: regexSchema.optional(),
   timeoutMs: durationMs.optional(),
 });
 const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name is letters, digits and '_'");
@@ -146,6 +151,13 @@ const hookIdSchema = z
 /** `when`: a dot path that must be truthy, or `path: /regex/` that must match its value. */
 export const whenSchema = z.string().min(1).max(500).superRefine(compiles(compileWhen));
 
+/**
+ * Whose runtime contract a hook keeps (dialect-contracts.ts): what it receives (stdin, env, body)
+ * and how its answer is read. Set by the importer of a foreign dialect; absent = Hookplane's own.
+ */
+export const HOOK_DIALECTS = ["claude-code", "herdctl", "loom", "tailored-ai", "agentopology", "standard-agents", "codex", "gemini-cli", "copilot", "cursor"] as const;
+export type HookDialect = (typeof HOOK_DIALECTS)[number];
+
 export const hookSpecSchema = z.object({
   id: hookIdSchema,
   name: z.string().max(200).optional(),
@@ -159,6 +171,7 @@ export const hookSpecSchema = z.object({
   action: hookActionSchema,
   timeoutMs: durationMs.optional(),
   onFailure: z.enum(["block", "continue"]).optional(),
+  dialect: z.enum(HOOK_DIALECTS).optional(),
 });
 export type HookSpecInput = z.input<typeof hookSpecSchema>;
 export type HookSpec = z.infer<typeof hookSpecSchema>;

@@ -41,4 +41,18 @@ describe("hook draft", () => {
       { path: "(root)", message: "y" },
     ]);
   });
+
+  it("keeps an imported hook's dialect (its runtime contract) and a tool hook's denyIf across an edit", () => {
+    const spec = hookSpecSchema.parse({
+      id: "policy",
+      event: "tool.pre",
+      dialect: "tailored-ai",
+      action: { type: "tool", tool: "policy_check", denyIf: "BLOCK" },
+    });
+    const draft = draftFromSpec(spec);
+    expect(draft.dialect).toBe("tailored-ai");
+    draft.matcher = "exec";
+    expect(draftToInput(draft).input).toMatchObject({ dialect: "tailored-ai", matcher: "exec", action: { type: "tool", tool: "policy_check", denyIf: "BLOCK" } });
+    expect(draftToInput(draftFromSpec({ id: "own", event: "tool.pre", action: { type: "log" } })).input).not.toHaveProperty("dialect");
+  });
 });

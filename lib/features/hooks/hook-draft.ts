@@ -6,7 +6,7 @@
  */
 import { issuePath } from "@/lib/core/issues";
 import type { EventName } from "@/lib/core/hooks/events";
-import { parseHookSpec, type HookActionType, type HookSpec } from "@/lib/core/hooks/spec";
+import { parseHookSpec, type HookActionType, type HookDialect, type HookSpec } from "@/lib/core/hooks/spec";
 
 export interface HookDraft {
   id: string;
@@ -20,6 +20,8 @@ export interface HookDraft {
   onOutcomes: string[];
   timeoutMs: string;
   onFailure: "" | "block" | "continue";
+  /** The framework whose runtime contract an imported hook keeps; read-only in the editor, kept on save. */
+  dialect: HookDialect | "";
   actionType: HookActionType;
   /** Action fields by name; shared names (message, timeoutMs) keep their text across type changes. */
   action: Record<string, string>;
@@ -60,6 +62,7 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     { name: "tool", label: "Tool", kind: "text", placeholder: "memory" },
     { name: "args", label: "Arguments (JSON)", kind: "json", hint: "An object; {{template}} values are filled from the event.", placeholder: '{"action": "read", "file": "ctx.md"}' },
     { name: "skipIf", label: "Skip if (regex)", kind: "text", hint: "RE2 regex over the tool output; a match skips the remaining hooks." },
+    { name: "denyIf", label: "Deny if (regex)", kind: "text", hint: "RE2 regex over the tool output; a match refuses, with the output as the reason (Tailored AI)." },
     actionTimeout("Empty uses the hook timeout."),
   ],
   command: [
@@ -83,7 +86,7 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
   ],
 };
 
-const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure"];
+const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure", "dialect"];
 
 function fieldText(value: unknown): string {
   if (value === undefined || value === null) return "";
@@ -107,6 +110,7 @@ export function draftFromSpec(spec: Partial<HookSpec> | undefined, defaults: { s
     onOutcomes: spec?.onOutcomes ?? [],
     timeoutMs: fieldText(spec?.timeoutMs),
     onFailure: spec?.onFailure ?? "",
+    dialect: spec?.dialect ?? "",
     actionType: spec?.action?.type ?? "block",
     action,
   };
@@ -161,6 +165,7 @@ export function draftToInput(draft: HookDraft): { input: Record<string, unknown>
     action,
     timeoutMs: numberOrText(draft.timeoutMs),
     onFailure: draft.onFailure || undefined,
+    dialect: draft.dialect || undefined,
   };
   for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
   for (const key of Object.keys(action)) if (action[key] === undefined) delete action[key];

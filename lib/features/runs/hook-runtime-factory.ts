@@ -27,7 +27,19 @@ export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
     allowHosts: outbound.webhookOnlyHosts,
     slackBaseUrl: env.HOOKPLANE_SLACK_BASE_URL,
     discordBaseUrl: env.HOOKPLANE_DISCORD_BASE_URL,
+    passEnv: hookEnvPassthrough(env),
   };
+}
+
+/**
+ * `HOOKPLANE_HOOK_ENV_PASSTHROUGH`: the server variables (comma-separated names) command hooks
+ * also get. Only plain names count, and never Hookplane's own settings or the database URL.
+ */
+export function hookEnvPassthrough(env: NodeJS.ProcessEnv): string[] {
+  return (env.HOOKPLANE_HOOK_ENV_PASSTHROUGH ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !name.startsWith("HOOKPLANE_") && name !== "DATABASE_URL");
 }
 
 export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, eventSeq: number | undefined) {

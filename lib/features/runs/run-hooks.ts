@@ -9,11 +9,20 @@ import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import type { RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { logger } from "@/lib/platform/logger";
 
-export function scopesForRun(params: { agentId: string; scheduleId?: string | null }): string[] {
-  return ["global", `agent:${params.agentId}`, ...(params.scheduleId ? [`schedule:${params.scheduleId}`] : [])];
+/**
+ * In a flow's stage, the stage agent's own hooks come after the flow's (`stageAgentId`): global,
+ * the flow agent's, the stage agent's, the schedule's.
+ */
+export function scopesForRun(params: { agentId: string; stageAgentId?: string; scheduleId?: string | null }): string[] {
+  return [
+    "global",
+    `agent:${params.agentId}`,
+    ...(params.stageAgentId && params.stageAgentId !== params.agentId ? [`agent:${params.stageAgentId}`] : []),
+    ...(params.scheduleId ? [`schedule:${params.scheduleId}`] : []),
+  ];
 }
 
-export async function loadRunHooks(db: Db, params: { agentId: string; scheduleId?: string | null }): Promise<RuntimeHook[]> {
+export async function loadRunHooks(db: Db, params: { agentId: string; stageAgentId?: string; scheduleId?: string | null }): Promise<RuntimeHook[]> {
   const rows = await listHooksForScopes(db, { scopes: scopesForRun(params) });
   const hooks: RuntimeHook[] = [];
   for (const row of rows) {

@@ -40,6 +40,8 @@ export interface RunSessionParams {
 export interface DispatchRequest {
   type: EventName;
   data: Record<string, unknown>;
+  /** In a flow, the stage agent of the event: its hooks apply too, and the event is its. */
+  agent?: { id: string; name: string };
   /** The recorded event's seq (the ledger rows point at it). */
   seq?: number;
 }
@@ -68,6 +70,18 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     blocked: run.blocked,
   });
   const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
+  // A flow's stage agents bring their own hooks: global, the flow's, the stage agent's, the schedule's.
+  const stageHooks = new Map<string, Promise<RuntimeHook[]>>();
+  const hooksFor = (stage: DispatchRequest["agent"]): RuntimeHook[] | Promise<RuntimeHook[]> => {
+    if (!stage || stage.id === agent.id) return hooks;
+    let loaded = stageHooks.get(stage.id);
+    if (!loaded) {
+      loaded = loadRunHooks(db, { agentId: agent.id, stageAgentId: stage.id, scheduleId: run.scheduleId });
+      loaded.catch(() => stageHooks.delete(stage.id));
+      stageHooks.set(stage.id, loaded);
+    }
+    return loaded;
+  };
   const tools = withRetryTools(
     createToolRegistry({
       workspaceDir: params.workspaceDir,
@@ -105,8 +119,9 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     return {
       type: request.type,
       runId: run.id,
-      agentId: agent.id,
-      agentName: agent.name,
+      agentId: request.agent?.id ?? agent.id,
+      agentName: request.agent?.name ?? agent.name,
+      ...(request.agent && request.agent.id !== agent.id && { flow: { id: agent.id, name: agent.name } }),
       ts: Date.now(),
       seq: request.seq,
       data: request.data,
@@ -119,7 +134,8 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
 
   async function dispatch(request: DispatchRequest, control: DispatchControl = {}): Promise<DispatchResult> {
     const only = control.onlyActions;
-    const chosen = only ? hooks.filter((h) => only.includes(h.action.type)) : hooks;
+    const all = await hooksFor(request.agent);
+    const chosen = only ? all.filter((h) => only.includes(h.action.type)) : all;
     const result = await runtime.dispatch(chosen, hookEvent(request), control);
     const abandoned = result.suspended?.abandoned;
     if (control.abandon !== undefined && abandoned !== undefined && result.suspended) {

@@ -6,6 +6,7 @@ import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 // The one workspace confinement (symlinks followed), shared with the file tools.
 import { giveToWorkspaceOwner, makeParents, resolveInWorkspace, WorkspaceEscapeError } from "@/lib/core/workspace/workspace-path";
+import { loomEnvelope, loomLogSummary, savesJsonLines } from "../dialect-contracts";
 import type { LogAction, SaveJsonAction } from "../spec";
 import { renderTemplate } from "../template";
 import type { CompiledAction } from "./types";
@@ -17,9 +18,12 @@ export function compileLog(action: LogAction): CompiledAction {
       async: false,
       run(run) {
         const subject = typeof run.event.data.toolName === "string" ? ` ${run.event.data.toolName}` : "";
+        // Loom's log line says what the event was about (model, turn, stop reason, cost; end reason; error).
         const message = action.message
           ? renderTemplate(action.message, run.templateVars(), run.context())
-          : `${run.event.type}${subject}`;
+          : run.hook.dialect === "loom"
+            ? loomLogSummary(run.event)
+            : `${run.event.type}${subject}`;
         return { verdict: "allow", reason: `logged: ${message}` };
       },
     },
@@ -40,10 +44,14 @@ export function compileSaveJson(action: SaveJsonAction, timeoutMs: number): Comp
           const dirs = await makeParents(path.dirname(await resolveInWorkspace(workspace, relative)));
           // Checked again after mkdir, then O_NOFOLLOW: a symlink planted in between is not followed.
           const target = await resolveInWorkspace(workspace, relative);
-          const handle = await fs.open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+          // Loom appends one JSON line per event (its envelope); Hookplane writes one pretty record.
+          const lines = savesJsonLines(run.hook.dialect);
+          const mode = lines ? constants.O_APPEND : constants.O_TRUNC;
+          const handle = await fs.open(target, constants.O_WRONLY | constants.O_CREAT | mode | constants.O_NOFOLLOW, 0o644);
           try {
             await giveToWorkspaceOwner(workspace, { dirs, file: handle });
-            await handle.writeFile(`${JSON.stringify(run.context(), null, 2)}\n`);
+            const text = lines ? `${JSON.stringify(loomEnvelope(run.event, run.context()))}\n` : `${JSON.stringify(run.context(), null, 2)}\n`;
+            await handle.writeFile(text);
           } finally {
             await handle.close();
           }
@@ -51,7 +59,7 @@ export function compileSaveJson(action: SaveJsonAction, timeoutMs: number): Comp
           if (error instanceof WorkspaceEscapeError) return { failure: `save_json path ${relative} is outside the agent's workspace` };
           throw error;
         }
-        return { verdict: "allow", reason: `saved context to ${relative}` };
+        return { verdict: "allow", reason: savesJsonLines(run.hook.dialect) ? `appended the event to ${relative}` : `saved context to ${relative}` };
       },
     },
   };

@@ -6,7 +6,9 @@
  * workspace, so nothing of the server's own home is suggested to it.
  */
 import { runCommand, type CommandResult } from "../command-runner";
+import { dialectCommandEnv, nonZeroExitReason, plainStdoutIsOutput, skipsAbsentTarget } from "../dialect-contracts";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
+import type { HookDialect } from "../spec";
 import type { CommandAction } from "../spec";
 import type { SecretValue } from "../ports";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
@@ -31,7 +33,7 @@ export function compileCommand(action: CommandAction, timeoutMs: number): Compil
           signal,
           launcher: run.options.shellLauncher,
         });
-        return interpretExit(result, action.command, timeoutMs);
+        return interpretExit(result, action.command, timeoutMs, run.hook.dialect);
       },
     },
   };
@@ -43,6 +45,8 @@ function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, SecretValue>): 
     ...run.options.commandBaseEnv,
     // CLAUDE_PROJECT_DIR: Claude Code's hook scripts find their files from it; here it is the folder they run in.
     ...(run.event.workspaceDir ? { HOME: run.event.workspaceDir, CLAUDE_PROJECT_DIR: run.event.workspaceDir } : {}),
+    // Tailored AI's scripts read their payload as TAI_* variables (dialect-contracts.ts).
+    ...dialectCommandEnv(run.hook.dialect, run.event),
     HOOK_EVENT: run.event.type,
     AGENT_NAME: run.event.agentName,
     TOOL_NAME: typeof data.toolName === "string" ? data.toolName : "",
@@ -55,8 +59,11 @@ function commandEnv(run: ActionRun, secrets: ReadonlyMap<string, SecretValue>): 
   return env;
 }
 
-export function interpretExit(result: CommandResult, command: string, timeoutMs: number): ActionOutcome {
+export function interpretExit(result: CommandResult, command: string, timeoutMs: number, dialect?: HookDialect): ActionOutcome {
   const io = { exitCode: result.exitCode ?? undefined, stdout: result.stdout, stderr: result.stderr };
+  const absent = absentProgram(result, command);
+  // Tailored AI: a program that cannot be run never had a verdict to give; the hook is skipped.
+  if (absent !== undefined && skipsAbsentTarget(dialect)) return { verdict: "allow", reason: `skipped: ${absent} (Tailored AI skips a hook it cannot run)`, ...io };
   if (result.spawnError) return { failure: `could not start the command: ${result.spawnError}`, ...io };
   if (result.timedOut) return { failure: `timed out after ${timeoutMs} ms`, timedOut: true, ...io };
   if (result.aborted) return { failure: "aborted (the run was cancelled)", ...io };
@@ -64,7 +71,12 @@ export function interpretExit(result: CommandResult, command: string, timeoutMs:
     case 0: {
       const parsed = parseJsonAnswer(result.stdout);
       if (parsed.invalid) return { verdict: "allow", reason: `stdout is not valid JSON (${parsed.invalid}); read as plain output`, ...io };
-      if (parsed.value === undefined) return { verdict: "allow", ...io };
+      if (parsed.value === undefined) {
+        // Loom: plain stdout is the hook's output, a note for the model's next turn.
+        const plain = result.stdout.trim();
+        if (plain && plainStdoutIsOutput(dialect)) return { verdict: "allow", output: plain, ...io };
+        return { verdict: "allow", ...io };
+      }
       const answer = readHookAnswer(parsed.value);
       if (answer.verdict === "block") answer.reason ??= "blocked by the command's answer";
       return { ...answer, ...io };
@@ -78,10 +90,20 @@ export function interpretExit(result: CommandResult, command: string, timeoutMs:
     case null:
       return { failure: `the command was killed by ${result.signal ?? "a signal"}`, ...io };
     default: {
+      const loom = nonZeroExitReason(dialect, result.exitCode, result.stderr);
+      if (loom !== undefined) return { failure: loom, ...io };
       const stderr = result.stderr.trim();
       return { failure: `the command exited with code ${result.exitCode}${stderr ? `: ${stderr.slice(0, 2000)}` : ""}`, ...io };
     }
   }
+}
+
+/** Why the program could not be run at all (not found, not executable, not spawned), if so. */
+function absentProgram(result: CommandResult, command: string): string | undefined {
+  if (result.spawnError) return `could not start the command: ${result.spawnError}`;
+  if (result.exitCode === 127) return `command not found: ${missingCommand(result.stderr, command)}`;
+  if (result.exitCode === 126) return `command not executable: ${firstWord(command)}`;
+  return undefined;
 }
 
 /** dash says "sh: 1: foo: not found", bash "foo: command not found": name the missing program. */

@@ -4,9 +4,12 @@
  * fields and the truncated output. Base URLs come from the runtime options (operator
  * configuration, so their hosts pass the outbound guard even when private: tests use a local
  * server). The token secret must list the service's host among its hosts, or nothing is sent.
+ * A failed run's notice carries its error text. Hooks imported from herdctl keep herdctl's own
+ * message layout (herdctl-notice.ts): its titles, colours and fields.
  */
 import { HookHttpError, safeFetch } from "../http-client";
 import { secretsNotAllowedFor } from "../secret-placement";
+import { herdctlDiscordBody, herdctlSlackBody } from "./herdctl-notice";
 import type { DiscordAction, SlackAction } from "../spec";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 
@@ -40,10 +43,12 @@ export function summarize(run: ActionRun): NotificationSummary {
   const fields = [{ name: "Event", value: outcome ? `${event.type} (${outcome})` : event.type }];
   if (typeof data.durationMs === "number") fields.push({ name: "Duration", value: formatDuration(data.durationMs) });
   if (typeof data.toolName === "string") fields.push({ name: "Tool", value: data.toolName });
+  const error = errorText(event);
+  if (error) fields.push({ name: "Error", value: truncate(error, 900) });
   for (const [key, value] of Object.entries(event.metadata ?? {}).slice(0, METADATA_FIELDS)) {
     fields.push({ name: key, value: truncate(typeof value === "string" ? value : JSON.stringify(value), 200) });
   }
-  const raw = data.response ?? data.output ?? data.message ?? "";
+  const raw = data.response ?? data.output ?? (error ? "" : data.message) ?? "";
   return {
     title: `${event.agentName} · run ${event.runId}`,
     tone,
@@ -57,6 +62,8 @@ interface NoticeShape {
   url(run: ActionRun): string;
   authorization(token: string): string;
   body(summary: ReturnType<typeof summarize>, run: ActionRun): unknown;
+  /** herdctl's own message for the same event. */
+  herdctlBody(run: ActionRun): unknown;
   /** Slack answers 200 with `{ok: false}` when it refuses a message. */
   slackEnvelope: boolean;
 }
@@ -74,7 +81,7 @@ function compileNotice(action: SlackAction | DiscordAction, timeoutMs: number, s
         const url = shape.url(run);
         const notAllowed = secretsNotAllowedFor(hostOf(url), secrets);
         if (notAllowed) return { failure: notAllowed };
-        const body = shape.body(summarize(run), run);
+        const body = run.hook.dialect === "herdctl" ? shape.herdctlBody(run) : shape.body(summarize(run), run);
         return post(run, signal, url, shape.authorization(token.value), body, timeoutMs, shape.slackEnvelope);
       },
     },
@@ -86,6 +93,7 @@ export function compileSlack(action: SlackAction, timeoutMs: number): CompiledAc
     url: (run) => `${run.options.slackBaseUrl}/chat.postMessage`,
     authorization: (token) => `Bearer ${token}`,
     slackEnvelope: true,
+    herdctlBody: (run) => herdctlSlackBody(action.channel, run),
     body: (s) => ({
       channel: action.channel,
       text: s.title,
@@ -106,6 +114,7 @@ export function compileDiscord(action: DiscordAction, timeoutMs: number): Compil
     url: (run) => `${run.options.discordBaseUrl}/channels/${encodeURIComponent(action.channel)}/messages`,
     authorization: (token) => `Bot ${token}`,
     slackEnvelope: false,
+    herdctlBody: (run) => herdctlDiscordBody(run),
     body: (s, run) => ({
       embeds: [
         {
@@ -141,16 +150,27 @@ async function post(
     if (response.status < 200 || response.status >= 300) {
       return { failure: `HTTP ${response.status}: ${response.body.slice(0, 500)}`, exitCode: response.status, stdout: response.body };
     }
-    // Slack answers 200 with {ok: false, error} when the message was refused.
+    // Slack answers 200 with {ok: false, error} when the message was refused; an answer that is
+    // not Slack's JSON envelope did not come from Slack's API (a proxy, a login page): a failure.
     if (slackEnvelope) {
       const parsed = safeJson(response.body) as { ok?: boolean; error?: string } | undefined;
-      if (parsed?.ok === false) return { failure: `Slack refused the message: ${parsed.error ?? "unknown error"}`, stdout: response.body };
+      if (!parsed || typeof parsed !== "object") return { failure: "Slack's answer is not JSON", exitCode: response.status, stdout: response.body };
+      if (parsed.ok !== true) return { failure: `Slack refused the message: ${parsed.error ?? "unknown error"}`, stdout: response.body };
     }
     return { verdict: "allow", exitCode: response.status, stdout: response.body };
   } catch (error) {
     const e = error as HookHttpError;
     return { failure: e.message, timedOut: e.timedOut === true };
   }
+}
+
+/** The error a notice reports: a failed run's reason, or the error event's message. */
+export function errorText(event: ActionRun["event"]): string | undefined {
+  const data = event.data;
+  const outcome = typeof data.outcome === "string" ? data.outcome : event.type === "error" ? "failed" : undefined;
+  if (!outcome || outcome === "completed") return undefined;
+  const error = data.error ?? data.reason ?? data.message;
+  return error === undefined || error === "" ? undefined : String(error);
 }
 
 function hostOf(url: string): string {

@@ -9,6 +9,7 @@
  * For the shell tool, template values reach the command as environment variables, never as shell
  * text (shell-template.ts).
  */
+import { skipsAbsentTarget } from "../dialect-contracts";
 import { compileLinearRegex } from "../linear-regex";
 import { basicAuthorization, splitUserinfo } from "../outbound-url";
 import { secretsNotAllowedFor } from "../secret-placement";
@@ -21,6 +22,7 @@ import type { ActionRun, CompiledAction } from "./types";
 
 export function compileTool(action: ToolAction, timeoutMs: number): CompiledAction {
   const skipIf = action.skipIf ? compileLinearRegex(action.skipIf) : undefined;
+  const denyIf = action.denyIf ? compileLinearRegex(action.denyIf) : undefined;
   const secretNames = action.tool === "http_request" ? [...secretNamesIn(action.args)] : [];
   return {
     secretNames,
@@ -33,6 +35,10 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
       async run(run, signal) {
         const tools = run.options.tools;
         if (!tools) return { failure: "no tool port is configured" };
+        // Tailored AI: a tool that is not registered (a disabled plugin, a rename) skips this hook only.
+        if (skipsAbsentTarget(run.hook.dialect) && tools.list && !tools.list().some((t) => t.name === action.tool)) {
+          return { verdict: "allow", reason: `skipped: tool ${action.tool} is not registered (Tailored AI skips the hook and goes on)` };
+        }
         const vars = run.templateVars();
         const context = run.context();
         const shell = action.tool === SHELL_TOOL ? shellArgs(action.args ?? {}, vars, context) : undefined;
@@ -45,6 +51,8 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
         const result = await tools.call(action.tool, args, signal, shell?.options);
         if (result.isError) return { failure: `tool ${action.tool} failed: ${result.output}`, stdout: result.output };
         const output = result.output ?? "";
+        // Tailored AI's denyIf: the policy tool's own words are the refusal.
+        if (denyIf?.test(output)) return { verdict: "block", reason: output.trim() || `denyIf /${action.denyIf}/ matched`, stdout: output };
         if (skipIf?.test(output)) {
           return { verdict: "skip", reason: `skipIf /${action.skipIf}/ matched the output of ${action.tool}`, stdout: output };
         }

@@ -5,6 +5,7 @@
  * the body. A JSON response may carry a decision in the same forms a command's stdout can.
  */
 import { normalizeHost } from "@/lib/core/outbound/address-policy";
+import { missingSecretsAreEmpty, readsWebhookAnswer, webhookBodyFor } from "../dialect-contracts";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
 import { HookHttpError, checkUrl, safeFetch } from "../http-client";
 import { basicAuthorization, splitUserinfo } from "../outbound-url";
@@ -15,8 +16,9 @@ import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "..
 import type { ActionOutcome, CompiledAction } from "./types";
 
 export function compileWebhook(action: WebhookAction, timeoutMs: number): CompiledAction {
+  const secretNames = [...secretNamesIn({ url: action.url, headers: action.headers })];
   return {
-    secretNames: [...secretNamesIn({ url: action.url, headers: action.headers })],
+    secretNames,
     executor: {
       async: true,
       timeoutMs: undefined,
@@ -35,6 +37,8 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
         const notAllowed = secretsNotAllowedFor(url.hostname, secrets);
         if (notAllowed) return { failure: notAllowed };
         const values = new Map([...secrets].map(([name, s]) => [name, s.value]));
+        // herdctl: an environment variable that is not set is sent as empty text.
+        if (missingSecretsAreEmpty(run.hook.dialect)) for (const name of secretNames) if (!values.has(name)) values.set(name, "");
         const headers: Record<string, string> = {
           "content-type": "application/json",
           "user-agent": "hookplane-hooks",
@@ -43,7 +47,7 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
         if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
           headers.authorization = basicAuthorization(userinfo, values);
         }
-        const body = createRedactor(values.values())(JSON.stringify(context));
+        const body = createRedactor(values.values())(JSON.stringify(webhookBodyFor(run.hook.dialect, run.event, context)));
         try {
           const response = await safeFetch(run.options.http, {
             url,
@@ -56,6 +60,8 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
           if (response.status < 200 || response.status >= 300) {
             return { failure: `HTTP ${response.status} from the webhook`, exitCode: response.status, stdout: response.body };
           }
+          // Loom's webhooks notify only: whatever the endpoint answers, the run goes on.
+          if (!readsWebhookAnswer(run.hook.dialect)) return { verdict: "allow", exitCode: response.status, stdout: response.body };
           const parsed = parseJsonAnswer(response.body);
           const answer = parsed.value === undefined ? { verdict: "allow" as const } : readHookAnswer(parsed.value);
           if (answer.verdict === "block") answer.reason ??= "blocked by the webhook's answer";

@@ -111,6 +111,12 @@ export function HookEditor({
       {hook && <input type="hidden" name="version" value={hook.version} />}
       <input type="hidden" name="spec" value={specJson} />
       <fieldset disabled={readOnly || pending} className="space-y-5">
+        {draft.dialect && (
+          <p className="text-sm text-muted-foreground" data-testid="hook-dialect">
+            <span className="rounded border px-1.5 py-0.5 font-mono text-xs">{draft.dialect}</span> Imported from {draft.dialect}: this hook keeps
+            its runtime contract (what it receives, how its answer is read; see docs/dialect-semantics.md).
+          </p>
+        )}
         <Section title="Hook">
           <div className="grid gap-4 md:grid-cols-2">
             <Field label="Id" htmlFor="hook-id" hint="Stable, unique in its scope: letters, digits, '_', '-', '.'." error={error("id")}>
