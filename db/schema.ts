@@ -90,6 +90,8 @@ export const signInFailures = pgTable("sign_in_failures", {
   failures: integer("failures").notNull().default(0),
   lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  /** The attempt counted last: how an attempt learns it was counted, whatever the clock's grain. */
+  lastAttemptId: uuid("last_attempt_id"),
 });
 
 export const agents = pgTable("agents", {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { signInFailures } from "../schema";
@@ -23,20 +24,24 @@ export interface CountedAttempt {
  * Counts one attempt against `key`, unless the key is locked, in a single statement: the lock is
  * read and set under the row lock of the upsert, so parallel attempts cannot all pass a check made
  * before any of them is counted. Every SET expression reads the row as it was before this attempt.
+ * A counted attempt leaves its own id on the row; a refused one leaves the row as it was. (Not a
+ * timestamp: two attempts can share a clock tick, and PGlite's clock is coarse.)
  */
 export async function countSignInAttempt(db: Db, params: { key: string; policy: AttemptPolicy }): Promise<CountedAttempt> {
   const f = signInFailures;
   const { free, maxLockMs, forgetAfterMs } = params.policy;
+  const attemptId = randomUUID();
   const locked = sql`${f.lockedUntil} is not null and ${f.lockedUntil} > now()`;
   const next = sql`(case when ${f.lastFailureAt} < now() - ${forgetAfterMs}::float8 * interval '1 millisecond' then 1 else ${f.failures} + 1 end)`;
   const [row] = await db
     .insert(f)
-    .values({ key: params.key, failures: 1, lastFailureAt: sql`now()`, lockedUntil: null })
+    .values({ key: params.key, failures: 1, lastFailureAt: sql`now()`, lockedUntil: null, lastAttemptId: attemptId })
     .onConflictDoUpdate({
       target: f.key,
       set: {
         failures: sql`case when ${locked} then ${f.failures} else ${next} end`,
         lastFailureAt: sql`case when ${locked} then ${f.lastFailureAt} else now() end`,
+        lastAttemptId: sql`case when ${locked} then ${f.lastAttemptId} else ${attemptId}::uuid end`,
         lockedUntil: sql`case when ${locked} then ${f.lockedUntil}
           when ${next} >= ${free}::int then now() + least(${maxLockMs}::float8, 1000 * power(2, ${next} - ${free}::int)) * interval '1 millisecond'
           else null end`,
@@ -44,7 +49,7 @@ export async function countSignInAttempt(db: Db, params: { key: string; policy: 
     })
     .returning({
       failures: f.failures,
-      counted: sql<boolean>`${f.lastFailureAt} = now()`,
+      counted: sql<boolean>`${f.lastAttemptId} is not distinct from ${attemptId}::uuid`,
       waitMs: sql<number>`coalesce(greatest(0, ceil(extract(epoch from (${f.lockedUntil} - now())) * 1000)), 0)::float8`,
     });
   return { counted: Boolean(row.counted), failures: row.failures, waitMs: Number(row.waitMs) };

@@ -83,7 +83,8 @@ beforeAll(async () => {
   h = await createRunHarness();
   admin = (await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" })).token;
   operator = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
-  listener = await startServer((_req, res) => json(res, 200, {}));
+  // Answers as Slack does (`ok: true`); a Slack answer without it counts as a failed notice.
+  listener = await startServer((_req, res) => json(res, 200, { ok: true }));
   echo = await startServer((req, res) => {
     const got = String(req.headers["x-token"] ?? "");
     const f = forms(got);

@@ -1,0 +1,111 @@
+/**
+ * The deployment files, linted: no container runtime that can pull base images and no `helm` is on
+ * this machine (nor in Debian's packages), so these checks stand in for `docker build`, hadolint and
+ * `helm template`. They read the files as those tools would and check what matters for running
+ * Hookplane: stages and users, the health check, what the image ships, the services compose
+ * starts, and that every value and helper a chart template names exists.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
+
+const root = path.resolve(import.meta.dirname, "..");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+
+describe("Dockerfile", () => {
+  const lines = read("Dockerfile")
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
+  const stages = lines.filter((l) => l.startsWith("FROM ")).map((l) => /\bAS\s+(\S+)/i.exec(l)?.[1]);
+  const runtime = lines.slice(lines.findLastIndex((l) => l.startsWith("FROM ")));
+
+  test("is multi-stage, and every COPY --from names an earlier stage", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines.filter((l) => l.includes("--from="))) expect(stages).toContain(/--from=(\S+)/.exec(line)![1]);
+  });
+
+  test("the image runs as a user that is not root, behind an init that forwards SIGTERM", () => {
+    const user = runtime.filter((l) => l.startsWith("USER ")).at(-1);
+    expect(user).toBeDefined();
+    expect(user).not.toMatch(/USER\s+(root|0)(\s|:|$)/);
+    expect(runtime.join("\n")).toMatch(/ENTRYPOINT \["\/usr\/bin\/tini", "--"\]/);
+  });
+
+  test("its health check asks /api/health, and it starts the compiled server without building", () => {
+    expect(runtime.find((l) => l.startsWith("HEALTHCHECK"))).toContain("/api/health");
+    expect(runtime.find((l) => l.startsWith("CMD"))).toContain("scripts/start.mjs");
+    expect(runtime.join("\n")).toContain("HOOKPLANE_SKIP_BUILD=1");
+    const copied = runtime.filter((l) => l.startsWith("COPY")).join("\n");
+    for (const part of ["/app/.next", "/app/dist", "/app/drizzle", "/app/node_modules", "/app/public"]) expect(copied).toContain(part);
+  });
+
+  test("the build context leaves out what the build makes and the local database", () => {
+    const ignored = read(".dockerignore").split("\n");
+    for (const entry of ["node_modules", ".next", "dist", ".hookplane"]) expect(ignored).toContain(entry);
+  });
+});
+
+describe("compose.yaml", () => {
+  const compose = parse(read("compose.yaml"), { merge: true }) as { services: Record<string, Record<string, unknown>> };
+  const env = (service: string) => compose.services[service].environment as Record<string, string>;
+
+  test("PostgreSQL, one web process and two workers, all on the same database", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(["postgres", "web", "worker"]);
+    expect(compose.services.worker.deploy).toEqual({ replicas: 2 });
+    expect(compose.services.worker.command).toEqual(["node", "scripts/start.mjs", "--worker"]);
+    expect(env("web").DATABASE_URL).toMatch(/@postgres:5432\//);
+    expect(env("worker").DATABASE_URL).toBe(env("web").DATABASE_URL);
+    expect(env("web").HOOKPLANE_WORKER_CONCURRENCY).toBe("0");
+    expect(compose.services.web.ports).toEqual(["3000:3000"]);
+  });
+
+  test("the app waits for a healthy database, and every process shares the sealing key", () => {
+    for (const service of ["web", "worker"]) {
+      expect(compose.services[service].depends_on).toEqual({ postgres: { condition: "service_healthy" } });
+      expect(env(service).HOOKPLANE_SECRET_KEY).toMatch(/^\$\{HOOKPLANE_SECRET_KEY:\?/);
+    }
+    expect(compose.services.postgres.healthcheck).toBeDefined();
+  });
+});
+
+describe("Helm chart", () => {
+  const chartDir = "deploy/helm/hookplane";
+  const chart = parse(read(`${chartDir}/Chart.yaml`)) as Record<string, unknown>;
+  const values = parse(read(`${chartDir}/values.yaml`)) as Record<string, unknown>;
+  const templates = Object.fromEntries(readdirSync(path.join(root, chartDir, "templates")).map((f) => [f, read(`${chartDir}/templates/${f}`)]));
+  const all = Object.values(templates).join("\n");
+
+  test("a v2 chart whose every .Values path exists in values.yaml", () => {
+    expect(chart).toMatchObject({ apiVersion: "v2", name: "hookplane" });
+    const paths = [...all.matchAll(/\.Values((?:\.\w+)+)/g)].map((m) => m[1].slice(1).split("."));
+    expect(paths.length).toBeGreaterThan(10);
+    for (const keys of paths) {
+      let node: unknown = values;
+      for (const key of keys) {
+        expect(node && typeof node === "object" && key in (node as object), `.Values.${keys.join(".")}`).toBe(true);
+        node = (node as Record<string, unknown>)[key];
+      }
+    }
+  });
+
+  test("every helper a template includes is defined, and template actions are balanced", () => {
+    const defined = new Set([...all.matchAll(/define "([^"]+)"/g)].map((m) => m[1]));
+    for (const [, name] of all.matchAll(/include "([^"]+)"/g)) expect(defined, name).toContain(name);
+    for (const [file, text] of Object.entries(templates)) {
+      const opens = (text.match(/\{\{-?\s*(if|range|define|with)\b/g) ?? []).length;
+      const ends = (text.match(/\{\{-?\s*end\s*-?\}\}/g) ?? []).length;
+      expect(ends, file).toBe(opens);
+    }
+  });
+
+  test("web and worker Deployments, a migration Job before install and upgrade, the key from a Secret", () => {
+    expect(templates["web-deployment.yaml"]).toMatch(/kind: Deployment[\s\S]*path: \/api\/health/);
+    expect(templates["worker-deployment.yaml"]).toMatch(/kind: Deployment[\s\S]*"--worker"/);
+    expect(templates["migrate-job.yaml"]).toMatch(/kind: Job[\s\S]*"helm.sh\/hook": pre-install,pre-upgrade[\s\S]*dist\/migrate.mjs/);
+    expect(templates["_helpers.tpl"]).toMatch(/name: HOOKPLANE_SECRET_KEY\s+valueFrom:\s+secretKeyRef:/);
+    expect(templates["_helpers.tpl"]).toMatch(/runAsNonRoot: true/);
+  });
+});
