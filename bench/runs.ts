@@ -6,13 +6,17 @@
  *      tool.pre `block` guard (its denyIf never matches) and a tool.post `log` hook bound:
  *      runs/s, events/s, created→started p50/p95, the p95 of GET /api/v1/runs (the route handler,
  *      in-process) while the backlog drains, the most waiting wake-ups any run had, and (on
- *      PostgreSQL) database transactions per event;
+ *      PostgreSQL) database transactions and statements per event (this process's pool; pg-boss's
+ *      own pool not counted), and CPU per event: this process (process.cpuUsage) and the
+ *      database's backends serving the benchmark's database (/proc/<pid>/stat, sampled), so a
+ *      figure is comparable on a machine others load;
  *   2. once the backlog drained, fresh runs one at a time on the idle system: created→started;
  *   3. queue jobs per run (pg-boss jobs of the run queue, archived ones included);
  *   4. one long run (2,550 tool turns, ~10,200 events): ms per event around the 100th and the
  *      10,000th event, from the events' own timestamps.
  * The workers are the real run queue: in this process with the default concurrency (as the web
- * server runs it), or BENCH_WORKERS=n `npm run worker` processes (PostgreSQL only).
+ * server runs it), or BENCH_WORKERS=n `npm run worker` processes (PostgreSQL only); the hash-chain
+ * sealer runs beside it as in the web server, so the ledger rows are chained under the load.
  * Knobs: BENCH_RUNS, BENCH_TURNS, BENCH_FRESH, BENCH_LONG_TURNS (0 skips the long run), BENCH_WORKERS.
  * Profile the per-event path (the workers run in this process by default):
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/runs.ts
@@ -39,6 +43,8 @@ import { workerConcurrency } from "@/lib/features/runs/background";
 import { RUN_QUEUE, startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { installDatabase } from "@/db/client";
+import { startChainSealer } from "@/lib/audit-chain/chain-sealer";
+import { readFileSync } from "node:fs";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { stop, summarize } from "./bench-support";
 
@@ -52,6 +58,38 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 const operator: Principal = { kind: "user", id: "bench", label: "bench@example.com", role: "operator" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+/** Statements this process's database pool sent, by their first word (PostgreSQL only). */
+const statements = new Map<string, number>();
+function countStatement(text: string) {
+  const word = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? "?";
+  statements.set(word, (statements.get(word) ?? 0) + 1);
+  if (process.env.BENCH_TRACE_STATEMENTS) console.log(`sql: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
+}
+function statementTotals(): Map<string, number> {
+  return new Map(statements);
+}
+
+/**
+ * CPU seconds (user + system) the backends of the benchmark's database have used, per pid: the
+ * database server is on this machine, so /proc tells what each backend cost. Sampled, as backends
+ * of a pool may come and go.
+ */
+const backendCpu = new Map<number, number>();
+async function sampleBackendCpu(t: TestDatabase): Promise<void> {
+  if (t.kind !== "postgres") return;
+  const found = await rows<{ pid: number }>(t, "select pid from pg_stat_activity where datname = current_database()");
+  for (const { pid } of found) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
+      backendCpu.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The server runs elsewhere, or the backend just quit.
+    }
+  }
+}
+const backendCpuTotal = () => [...backendCpu.values()].reduce((a, b) => a + b, 0);
 
 async function rows<T>(t: TestDatabase, text: string, params: unknown[] = []): Promise<T[]> {
   return (await t.execute(text, params)).rows as T[];
@@ -130,6 +168,10 @@ function workerStarted(worker: ChildProcess): Promise<void> {
 async function backlogPhase(t: TestDatabase, token: string) {
   const agent = await addBenchAgent(t, "bench-load", TURNS);
   const commitsBefore = await commits(t);
+  await sampleBackendCpu(t);
+  const backendBefore = backendCpuTotal();
+  const statementsBefore = statementTotals();
+  const cpuBefore = process.cpuUsage();
   const createStarted = performance.now();
   for (let i = 0; i < RUNS; i++) await startRun(t.db, operator, { agent: agent.id, prompt: `load ${i}`, source: "bench" });
   const createSeconds = (performance.now() - createStarted) / 1000;
@@ -146,11 +188,16 @@ async function backlogPhase(t: TestDatabase, token: string) {
     if (Date.now() - lastSample > 1_000) {
       lastSample = Date.now();
       mostWaiting = Math.max(mostWaiting, await mostWaitingForOneRun(t));
+      await sampleBackendCpu(t);
       if ((await unfinished(t, agent.id)) === 0) break;
     }
     if (Date.now() > deadline) throw new Error("the backlog did not drain in an hour");
     await sleep(200);
   }
+  const cpu = process.cpuUsage(cpuBefore);
+  await sampleBackendCpu(t);
+  const backendSeconds = backendCpuTotal() - backendBefore;
+  const sent = statementTotals();
   const [load] = await rows<{ seconds: number; events: number; failed: number }>(
     t,
     `select extract(epoch from max(r.finished_at) - min(r.created_at))::float8 as seconds,
@@ -165,8 +212,14 @@ async function backlogPhase(t: TestDatabase, token: string) {
   console.log(`backlog:            ${RUNS} runs × ${TURNS} tool turns, created in ${fmt(createSeconds)} s, drained in ${fmt(load.seconds)} s (${load.failed} not completed)`);
   console.log(`throughput:         ${fmt(RUNS / load.seconds)} runs/s, ${fmt(load.events / load.seconds, 0)} events/s (${load.events} events)   target ≥ 20 runs/s`);
   console.log(`created→started:    p50 ${fmt(backlog.p50 / 1000, 2)} s, p95 ${fmt(backlog.p95 / 1000, 2)} s (the wait behind ${RUNS} runs started at once)`);
+  // The process's CPU includes creating the runs and this script's own sampling and GETs.
+  console.log(`CPU:                ${fmt(((cpu.user + cpu.system) / 1000) / load.events, 3)} ms per event in this process (user ${fmt(cpu.user / 1e6)} s, system ${fmt(cpu.system / 1e6)} s)`);
   if (t.kind === "postgres") {
+    console.log(`database CPU:       ${fmt((backendSeconds * 1000) / load.events, 3)} ms per event in its backends (${fmt(backendSeconds)} s)`);
     console.log(`database:           ${fmt(commitsDuring / load.events, 2)} transactions per event (${commitsDuring} committed during the backlog, this script's own sampling included)`);
+    const byWord = [...sent].map(([word, n]) => [word, n - (statementsBefore.get(word) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+    const total = byWord.reduce((a, [, n]) => a + n, 0);
+    console.log(`statements:         ${fmt(total / load.events, 2)} per event (${byWord.map(([w, n]) => `${w} ${fmt(n / load.events, 2)}`).join(", ")})`);
   }
   console.log(`GET /api/v1/runs:   p50 ${fmt(gets.p50, 0)} ms, p95 ${fmt(gets.p95, 0)} ms over ${gets.n} calls during the backlog`);
   console.log(`waiting wake-ups:   at most ${mostWaiting} for one run during the backlog   target ≤ 1`);
@@ -231,11 +284,12 @@ async function longRunPhase(t: TestDatabase) {
 }
 
 async function main() {
-  const t = await createTestDatabase();
+  const t = await createTestDatabase({ onStatement: countStatement });
   installDatabase(t);
   const dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-runs-"));
   const workers: ChildProcess[] = [];
   let queue: RunQueue | undefined;
+  let sealer: ReturnType<typeof startChainSealer> | undefined;
   try {
     if (WORKERS > 0 && t.kind !== "postgres") throw new Error("BENCH_WORKERS needs DATABASE_URL (PostgreSQL)");
     await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
@@ -243,6 +297,7 @@ async function main() {
     const concurrency = workerConcurrency();
     queue = await startRunQueue(t, { concurrency: WORKERS > 0 ? 0 : concurrency, workspacesDir: path.join(dataDir, "workspaces") });
     installRunQueue(queue);
+    sealer = startChainSealer(t.db);
     for (let i = 0; i < WORKERS; i++) workers.push(startWorker(t, dataDir));
     // A worker takes seconds to boot; the backlog's clock starts once every one is working.
     await Promise.all(workers.map(workerStarted));
@@ -267,6 +322,7 @@ async function main() {
   } finally {
     for (const worker of workers) await stop(worker);
     await queue?.stop();
+    await sealer?.stop();
     installRunQueue(undefined);
     await t.drop();
     rmSync(dataDir, { recursive: true, force: true });

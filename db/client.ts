@@ -35,6 +35,8 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** PGlite folder; "memory://" for an in-memory database (tests). */
   dataDir?: string;
+  /** PostgreSQL: called for every statement this handle sends (benchmarks count them). */
+  onStatement?: (text: string) => void;
 }
 
 async function openPglite(dataDir: string): Promise<DbHandle> {
@@ -79,12 +81,16 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
   };
 }
 
-async function openPostgres(url: string): Promise<DbHandle> {
+async function openPostgres(url: string, onStatement?: (text: string) => void): Promise<DbHandle> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { openPostgresPool, poolOptionsFromEnv } = await import("./postgres-pool");
+  const { prepareSetting } = await import("./postgres-prepared");
   const { logger } = await import("@/lib/platform/logger");
-  const postgres = openPostgresPool(url, {
+  const { url: connectionUrl, prepare } = prepareSetting(url);
+  const postgres = openPostgresPool(connectionUrl, {
     ...poolOptionsFromEnv(),
+    prepare,
+    onStatement,
     onChange: (up, error) =>
       up ? logger.warn("the database answers again") : logger.error({ err: error }, "the database is unavailable; requests answer 503 until it returns"),
     onError: (error) => logger.warn({ err: error }, "a database connection dropped"),
@@ -117,7 +123,7 @@ export function resolveDataDir(env: Record<string, string | undefined> = process
 
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
   const url = options.databaseUrl ?? process.env.DATABASE_URL;
-  return url ? openPostgres(url) : openPglite(options.dataDir ?? path.join(resolveDataDir(), "pgdata"));
+  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(resolveDataDir(), "pgdata"));
 }
 
 const GLOBAL_KEY = Symbol.for("hookplane.database");

@@ -14,6 +14,7 @@
  * errors always reach the query.
  */
 import pg from "pg";
+import { nameStatements } from "./postgres-prepared";
 
 export interface PostgresPoolOptions {
   max: number;
@@ -27,6 +28,10 @@ export interface PostgresPoolOptions {
   onChange?: (up: boolean, error?: unknown) => void;
   /** Told of errors nobody awaits (an idle connection or the LISTEN connection dropping). */
   onError?: (error: unknown) => void;
+  /** Statements with parameters go out named, parsed once per connection (db/postgres-prepared.ts). */
+  prepare?: boolean;
+  /** Told of every statement the pool's connections send (benchmarks count them). */
+  onStatement?: (text: string) => void;
 }
 
 export interface PostgresPool {
@@ -44,7 +49,7 @@ function envNumber(env: Record<string, string | undefined>, name: string, fallba
 }
 
 /** The pool's settings from the environment (README: Environment). */
-export function poolOptionsFromEnv(env: Record<string, string | undefined> = process.env): Omit<PostgresPoolOptions, "onChange" | "onError"> {
+export function poolOptionsFromEnv(env: Record<string, string | undefined> = process.env): Omit<PostgresPoolOptions, "onChange" | "onError" | "prepare" | "onStatement"> {
   return {
     max: envNumber(env, "HOOKPLANE_DB_POOL", 10) || 10,
     statementTimeoutMs: envNumber(env, "HOOKPLANE_DB_STATEMENT_TIMEOUT_MS", 60_000),
@@ -111,6 +116,7 @@ export function openPostgresPool(url: string, options: PostgresPoolOptions): Pos
   const clients = new Set<pg.Client>();
   pool.on("connect", (client) => {
     clients.add(client);
+    if (options.prepare || options.onStatement) nameStatements(client, { prepare: options.prepare ?? false, onStatement: options.onStatement });
     client.on("end", () => clients.delete(client));
     // pg-pool listens for errors only on idle clients: one that drops while checked out (inside a
     // transaction) would throw from the event. Its query is failed anyway; this only logs it.

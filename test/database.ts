@@ -12,10 +12,10 @@ export interface TestDatabase extends DbHandle {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { onStatement?: (text: string) => void } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const handle = await openDatabase({ dataDir: "memory://" });
+    const handle = await openDatabase({ dataDir: "memory://", onStatement: options.onStatement });
     await migrateDatabase(handle);
     return { ...handle, drop: () => handle.close() };
   }
@@ -25,7 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString() });
+  const handle = await openDatabase({ databaseUrl: url.toString(), onStatement: options.onStatement });
   await migrateDatabase(handle);
   return {
     ...handle,
