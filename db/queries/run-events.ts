@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
@@ -22,12 +22,36 @@ export interface RunTotalsDelta {
   blocked: boolean;
 }
 
+/** hook_invocations columns a ledger row fills, by the row's key (the chain's are the sealer's). */
+const LEDGER_COLUMNS = Object.entries(getTableColumns(hookInvocations))
+  .filter(([, column]) => !["id", "chain_seq", "hash", "created_at"].includes(column.name))
+  .map(([key, column]) => ({ key: key as keyof NewHookInvocation, name: column.name, isText: column.columnType === "PgText" }));
+const LEDGER_NAMES = sql.raw(LEDGER_COLUMNS.map((c) => `"${c.name}"`).join(", "));
+
 /**
- * Everything one step of a run leaves behind, written in one transaction: its events (gapless
- * seqs handed out by the run row's counter, which also locks the row so concurrent writers queue),
- * the hook ledger rows of its dispatches, new transcript messages, the totals it adds and the
- * loop's checkpoint. One NOTIFY announces the new high-water mark at commit (and one the run's
- * new totals), so a checkpoint never runs ahead of the record it implies, nor the record of it.
+ * A ledger row as jsonb_populate_recordset reads it: keyed by column name. Text goes in inside
+ * JSON, which refuses a lone surrogate that a text parameter would have turned into U+FFFD: the
+ * same replacement is made here, so a hook's odd output is stored as it was before.
+ */
+function ledgerJson(row: NewHookInvocation): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { key, name, isText } of LEDGER_COLUMNS) {
+    const value = row[key];
+    if (value === undefined) continue;
+    out[name] = isText && typeof value === "string" ? value.toWellFormed() : value;
+  }
+  if (row.createdAt) out.created_at = row.createdAt;
+  return out;
+}
+
+/**
+ * Everything one step of a run leaves behind, written by one statement (so atomically, in one
+ * round trip): its events (gapless seqs handed out by the run row's counter, whose row lock also
+ * makes concurrent writers of one session queue), the hook ledger rows of its dispatches, new
+ * transcript messages, the totals it adds and the loop's checkpoint. One NOTIFY announces the new
+ * high-water mark at commit (and one the run's new totals), so a checkpoint never runs ahead of
+ * the record it implies, nor the record of it. The batch goes in as JSON parameters, so the text
+ * of the statement is the same for every batch and is prepared once per connection.
  * Returns the run's last seq.
  */
 export async function appendRunRecords(
@@ -45,44 +69,57 @@ export async function appendRunRecords(
   const { runId, events, ledger = [], messages = [], totals } = params;
   const hasCheckpoint = params.checkpoint !== undefined;
   if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals && !hasCheckpoint) return 0;
-  if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals) {
-    // A checkpoint alone is one statement: no transaction, no notice.
-    const [row] = await db.update(runs).set({ checkpoint: params.checkpoint, failures: 0 }).where(eq(runs.id, runId)).returning({ lastSeq: runs.lastSeq });
-    if (!row) throw new Error(`run ${runId} does not exist`);
-    return row.lastSeq;
-  }
-  return db.transaction(async (tx) => {
-    const set: Record<string, SQL | unknown> = { lastSeq: sql`${runs.lastSeq} + ${events.length}` };
-    // A stored step is a successful one: recording failures count only in a row.
-    if (hasCheckpoint) Object.assign(set, { checkpoint: params.checkpoint, failures: 0 });
-    if (totals) {
-      set.inputTokens = sql`${runs.inputTokens} + ${totals.inputTokens}`;
-      set.outputTokens = sql`${runs.outputTokens} + ${totals.outputTokens}`;
-      set.cachedTokens = sql`${runs.cachedTokens} + ${totals.cachedTokens}`;
-      set.costUsd = sql`${runs.costUsd} + ${totals.costUsd}`;
-      if (totals.toolsUsed.length > 0) {
-        // Appends only the tools the row does not list yet (another request of the session may have).
-        set.toolsUsed = sql`${runs.toolsUsed} || coalesce((select jsonb_agg(t) from jsonb_array_elements(${JSON.stringify(totals.toolsUsed)}::jsonb) t where not ${runs.toolsUsed} @> jsonb_build_array(t)), '[]'::jsonb)`;
-      }
-      if (totals.blocked) set.blocked = true;
-    }
-    const [counter] = await tx.update(runs).set(set).where(eq(runs.id, runId)).returning({ lastSeq: runs.lastSeq });
-    if (!counter) throw new Error(`run ${runId} does not exist`);
-    if (events.length > 0) {
-      const first = counter.lastSeq - events.length + 1;
-      const now = new Date();
-      await tx.insert(runEvents).values(
-        events.map((event, i) => ({ runId, seq: first + i, type: event.type, ts: event.ts ?? now, data: event.data })),
-      );
-    }
-    if (ledger.length > 0) await tx.insert(hookInvocations).values(ledger);
-    if (messages.length > 0) await tx.insert(runMessages).values(messages.map((m) => ({ runId, ...m })));
-    const notices: SQL[] = [];
-    if (events.length > 0) notices.push(sql`pg_notify(${CHANNELS.runEvents}, ${JSON.stringify({ runId, seq: counter.lastSeq })})`);
-    if (totals) notices.push(sql`pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId })})`);
-    if (notices.length > 0) await tx.execute(sql`select ${sql.join(notices, sql`, `)}`);
-    return counter.lastSeq;
-  });
+  const now = new Date();
+  const eventsJson = JSON.stringify(events.map((e) => ({ type: e.type, ts: e.ts ?? now, data: e.data })));
+  const result = (await db.execute(sql`
+    with input as (
+      select ${runId}::uuid as run_id, ${eventsJson}::jsonb as events, ${JSON.stringify(ledger.map(ledgerJson))}::jsonb as ledger,
+             ${JSON.stringify(messages)}::jsonb as messages, ${hasCheckpoint}::boolean as has_checkpoint,
+             ${hasCheckpoint ? JSON.stringify(params.checkpoint) : null}::jsonb as checkpoint,
+             ${totals !== undefined}::boolean as has_totals, ${totals?.inputTokens ?? 0}::integer as input_tokens,
+             ${totals?.outputTokens ?? 0}::integer as output_tokens, ${totals?.cachedTokens ?? 0}::integer as cached_tokens,
+             ${totals?.costUsd ?? 0}::double precision as cost_usd, ${JSON.stringify(totals?.toolsUsed ?? [])}::jsonb as tools_used,
+             ${totals?.blocked ?? false}::boolean as blocked
+    ),
+    counter as (
+      update ${runs} set
+        last_seq = ${runs.lastSeq} + jsonb_array_length(input.events),
+        -- A stored step is a successful one: recording failures count only in a row.
+        checkpoint = case when input.has_checkpoint then input.checkpoint else ${runs.checkpoint} end,
+        failures = case when input.has_checkpoint then 0 else ${runs.failures} end,
+        input_tokens = ${runs.inputTokens} + input.input_tokens,
+        output_tokens = ${runs.outputTokens} + input.output_tokens,
+        cached_tokens = ${runs.cachedTokens} + input.cached_tokens,
+        cost_usd = ${runs.costUsd} + input.cost_usd,
+        -- Appends only the tools the row does not list yet (another request of the session may have).
+        tools_used = ${runs.toolsUsed} || coalesce((select jsonb_agg(t) from jsonb_array_elements(input.tools_used) t where not ${runs.toolsUsed} @> jsonb_build_array(t)), '[]'::jsonb),
+        blocked = ${runs.blocked} or input.blocked
+      from input
+      where ${runs.id} = input.run_id
+      returning ${runs.lastSeq} as last_seq, jsonb_array_length(input.events) as added
+    ),
+    new_events as (
+      insert into ${runEvents} (run_id, seq, type, ts, data)
+      select input.run_id, counter.last_seq - counter.added + e.n::integer, e.v->>'type', (e.v->>'ts')::timestamptz, e.v->'data'
+      from input, counter, jsonb_array_elements(input.events) with ordinality as e(v, n)
+    ),
+    new_ledger as (
+      insert into ${hookInvocations} (${LEDGER_NAMES}, created_at)
+      select ${sql.raw(LEDGER_COLUMNS.map((c) => `l."${c.name}"`).join(", "))}, coalesce(l.created_at, now())
+      from input, counter, jsonb_populate_recordset(null::${hookInvocations}, input.ledger) l
+    ),
+    new_messages as (
+      insert into ${runMessages} (run_id, stage, idx, message)
+      select input.run_id, (m->>'stage')::integer, (m->>'idx')::integer, m->'message'
+      from input, counter, jsonb_array_elements(input.messages) m
+    )
+    select counter.last_seq,
+           case when counter.added > 0 then pg_notify(${CHANNELS.runEvents}, json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
+           case when input.has_totals then pg_notify(${CHANNELS.runs}, json_build_object('runId', input.run_id)::text) end as runs_notice
+    from input, counter`)) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { last_seq: number }[];
+  if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
+  return Number(rows[0].last_seq);
 }
 
 /** Appends events alone (see appendRunRecords). */
