@@ -423,9 +423,9 @@ export class AgentSession {
 
   /**
    * Runs an allowed call at most once: its intent is stored before the effect and its result right
-   * after. A call that started before a crash or shutdown and left no result may have done its
-   * work: it runs again only when the tool is safe to retry (or listed in the agent's
-   * `retryTools`); otherwise it is reported as
+   * after (a read-only call's result with its tool.post). A call that started before a crash or
+   * shutdown and left no result may have done its work: it runs again only when the tool is safe
+   * to retry (or listed in the agent's `retryTools`); otherwise it is reported as
    * interrupted, and the model and tool.post hooks decide what comes next.
    */
   private async executeToolCall(agent: AgentWithId, call: ToolCall, record: StageState["toolCalls"][string]): Promise<void> {
@@ -448,7 +448,10 @@ export class AgentSession {
     if (this.inflight.signal.aborted) this.throwIfInterrupted();
     record.durationMs = this.now() - record.startedAt;
     record.result = await this.transforms.toolResult(agent, call, result);
-    await this.save(true);
+    // The result of a call that must not run twice is stored before anything else happens. One
+    // that may run again (it only reads) goes out with its tool.post: a crash before that write
+    // runs it again on resume, and it is still recorded once.
+    await this.save(!this.opts.tools.retrySafe(call.name, call.input));
     this.throwIfInterrupted();
   }
 
