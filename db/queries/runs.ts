@@ -77,11 +77,13 @@ export async function getRunByExternalSession(db: Db, params: { agentId: string;
 
 /** Moves a run between its live states; a finished run stays finished whoever comes late. */
 export async function setRunStatus(db: Db, params: { id: string; status: Exclude<RunStatus, "finished"> }) {
-  await db
-    .update(runs)
-    .set({ status: params.status, startedAt: sql`coalesce(${runs.startedAt}, now())` })
-    .where(and(eq(runs.id, params.id), sql`${runs.status} <> 'finished'`));
-  await announce(db, params.id);
+  // One statement: the update and its notice (a data-modifying CTE runs whether or not it is read).
+  await db.execute(sql`
+    with moved as (
+      update ${runs} set status = ${params.status}, started_at = coalesce(${runs.startedAt}, now())
+      where ${runs.id} = ${params.id} and ${runs.status} <> 'finished'
+    )
+    select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })})`);
 }
 
 export interface RunTotals {
@@ -105,42 +107,42 @@ export async function setRunTotals(db: Db, params: { id: string; totals: RunTota
 }
 
 /**
- * Ends a run. In the same transaction every approval still pending for it is abandoned (nobody
- * will act on its answer any more, so it can no longer be decided), and the working transcript
- * the checkpoint needed is dropped. Returns the approvals it abandoned.
+ * Ends a run. In the same statement (so atomically) every approval still pending for it is
+ * abandoned (nobody will act on its answer any more, so it can no longer be decided), and the
+ * working transcript the checkpoint needed is dropped. Returns the approvals it abandoned.
  */
 export async function finishRun(
   db: Db,
   params: { id: string; outcome: string; reason?: string; response?: string; totals?: RunTotals },
 ): Promise<{ abandoned: string[] }> {
-  return db.transaction(async (tx) => {
-    await tx
-      .update(runs)
-      .set({
-        status: "finished",
-        outcome: params.outcome,
-        reason: params.reason ?? null,
-        response: params.response ?? null,
-        ...(params.totals ?? {}),
-        finishedAt: new Date(),
-        checkpoint: null,
-      })
-      .where(eq(runs.id, params.id));
-    const abandoned = await tx
-      .update(approvals)
-      .set({
-        status: "abandoned",
-        decidedVia: "abandoned",
-        decidedAt: new Date(),
-        reason: `the run ended (${params.outcome}) before anyone decided`,
-      })
-      .where(and(eq(approvals.runId, params.id), eq(approvals.status, "pending")))
-      .returning({ id: approvals.id });
-    await tx.delete(runMessages).where(eq(runMessages.runId, params.id));
-    await announce(tx, params.id);
-    for (const { id } of abandoned) await tx.execute(sql`select pg_notify(${CHANNELS.approvals}, ${JSON.stringify({ approvalId: id })})`);
-    return { abandoned: abandoned.map((a) => a.id) };
-  });
+  const now = new Date().toISOString();
+  const totals = params.totals;
+  const result = (await db.execute(sql`
+    with finished as (
+      update ${runs} set status = 'finished', outcome = ${params.outcome}, reason = ${params.reason ?? null},
+        response = ${params.response ?? null}, finished_at = ${now}::timestamptz, checkpoint = null,
+        input_tokens = coalesce(${totals?.inputTokens ?? null}::integer, ${runs.inputTokens}),
+        output_tokens = coalesce(${totals?.outputTokens ?? null}::integer, ${runs.outputTokens}),
+        cached_tokens = coalesce(${totals?.cachedTokens ?? null}::integer, ${runs.cachedTokens}),
+        cost_usd = coalesce(${totals?.costUsd ?? null}::double precision, ${runs.costUsd})
+      where ${runs.id} = ${params.id}
+    ),
+    abandoned as (
+      update ${approvals} set status = 'abandoned', decided_via = 'abandoned', decided_at = ${now}::timestamptz,
+        reason = ${`the run ended (${params.outcome}) before anyone decided`}
+      where ${approvals.runId} = ${params.id} and ${approvals.status} = 'pending'
+      returning ${approvals.id} as id
+    ),
+    dropped as (
+      delete from ${runMessages} where ${runMessages.runId} = ${params.id}
+    )
+    select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })}) as notice,
+           coalesce((select json_agg(n.id) from (
+             select a.id, pg_notify(${CHANNELS.approvals}, json_build_object('approvalId', a.id)::text) from abandoned a
+           ) n), '[]'::json) as abandoned`)) as unknown;
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { abandoned: string[] | string }[];
+  const abandoned = rows[0]?.abandoned ?? [];
+  return { abandoned: typeof abandoned === "string" ? (JSON.parse(abandoned) as string[]) : abandoned };
 }
 
 export async function saveRunCheckpoint(db: Db, params: { id: string; checkpoint: unknown }) {

@@ -12,7 +12,7 @@ import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
 import { listPrices } from "@/db/queries/prices";
 import { recordRunFailure } from "@/db/queries/run-leases";
 import { appendRunEvents } from "@/db/queries/run-events";
-import { finishRun, getRun, setRunStatus } from "@/db/queries/runs";
+import { finishRun, getRun, setRunStatus, type RunRow } from "@/db/queries/runs";
 import { recordScheduleResponse } from "@/db/queries/schedules";
 import type { AgentWithId, HookEffects, LifecycleEvent } from "@/lib/core/agent/loop-ports";
 import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/core/agent/loop";
@@ -41,10 +41,13 @@ export type ExecutionResult =
   | { kind: "interrupted" }
   | { kind: "skipped" };
 
-/** `controller` is owned by the caller so cancel and shutdown can abort it. */
-export async function executeRun(deps: ExecutorDeps, runId: string, controller: AbortController): Promise<ExecutionResult> {
+/**
+ * `controller` is owned by the caller so cancel and shutdown can abort it. `claimed` is the run's
+ * row as the claim that made this worker its owner returned it (read again when left out).
+ */
+export async function executeRun(deps: ExecutorDeps, runId: string, controller: AbortController, claimed?: RunRow): Promise<ExecutionResult> {
   const { db } = deps;
-  const run = await getRun(db, { id: runId });
+  const run = claimed?.id === runId ? claimed : await getRun(db, { id: runId });
   // An outside session (Claude Code through the bridge) has its loop elsewhere: nothing to execute.
   if (!run || run.status === "finished" || run.externalSessionId) return { kind: "skipped" };
   const agentRow = await getAgent(db, { ref: run.agentId });

@@ -18,6 +18,7 @@ import PgBoss from "pg-boss";
 import type { DbHandle } from "@/db/client";
 import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
 import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
+import type { RunRow } from "@/db/queries/runs";
 import { LoopInterrupted } from "@/lib/core/agent/loop";
 import { expireIdleSessions } from "@/lib/features/bridge/session-ingest";
 import { logger } from "@/lib/platform/logger";
@@ -132,9 +133,9 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const complete = (jobId: string) =>
     boss.complete(RUN_QUEUE, jobId).catch((error) => logger.warn({ err: error, jobId }, "could not complete a run wake-up"));
 
-  const execute = async (runId: string, controller: AbortController) => {
+  const execute = async (runId: string, controller: AbortController, claimed: RunRow) => {
     try {
-      const result = await executeRun({ db, waiter, workspacesDir, approvalHoldMs }, runId, controller);
+      const result = await executeRun({ db, waiter, workspacesDir, approvalHoldMs }, runId, controller, claimed);
       logger.info({ runId, result }, "run step done");
     } catch (error) {
       logger.error({ err: error, runId }, "run execution failed");
@@ -183,7 +184,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       running.delete(runId);
       return;
     }
-    await execute(runId, controller);
+    await execute(runId, controller, claimed);
   };
 
   /** Fetches as many wake-ups as there are free slots, whenever a slot frees or a NOTIFY comes. */

@@ -1,0 +1,151 @@
+/**
+ * The run's one-statement writes (appendRunRecords, setRunStatus, finishRun): what each leaves in
+ * the tables and the notices each sends, exactly, on both databases.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { CHANNELS } from "@/lib/platform/stream/channels";
+import { createTestDatabase, type TestDatabase } from "../test-database";
+import { createAgent } from "./agents";
+import { getOrCreateApproval, getApproval } from "./approvals";
+import { listRunHookInvocations } from "./hook-invocations";
+import { appendRunRecords, listRunEventsAfter, listRunMessages } from "./run-events";
+import { createRun, finishRun, getRun, setRunStatus } from "./runs";
+
+let t: TestDatabase;
+let agentId: string;
+const notices: { channel: string; payload: unknown }[] = [];
+const unlisten: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  agentId = (await createAgent(t.db, { spec: { name: "records", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!.id;
+  for (const channel of [CHANNELS.runEvents, CHANNELS.runs, CHANNELS.approvals]) {
+    unlisten.push(await t.listen(channel, (payload) => notices.push({ channel, payload: JSON.parse(payload) })));
+  }
+});
+afterAll(async () => {
+  for (const stop of unlisten) await stop();
+  await t.drop();
+});
+
+/** The notices of one run received since `from`, once `count` are in. */
+async function noticesOf(runId: string, from: number, count: number) {
+  const mine = () => notices.slice(from).filter((n) => JSON.stringify(n.payload).includes(runId) || n.channel === CHANNELS.approvals);
+  await expect.poll(() => mine().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(count);
+  return mine();
+}
+
+/** A new run, once its creation notice is in (so it is not counted as a later write's). */
+async function newRun() {
+  const before = notices.length;
+  const run = await createRun(t.db, { agentId, prompt: "p", source: "test" });
+  await noticesOf(run.id, before, 1);
+  return run;
+}
+
+test("a step's events, ledger rows, messages, totals and checkpoint go in together, with one notice each for events and totals", async () => {
+  const run = await newRun();
+  const from = notices.length;
+  const ts = new Date("2026-01-02T03:04:05.678Z");
+  const last = await appendRunRecords(t.db, {
+    runId: run.id,
+    events: [
+      { type: "model.post", data: { inputTokens: 10, text: "a \u{1F600} b" }, ts },
+      { type: "tool.pre", data: { toolName: "list_files", toolInput: { path: "." } }, ts },
+    ],
+    ledger: [
+      {
+        runId: run.id, eventSeq: 2, event: "tool.pre", hookKey: "guard", hookVersion: 3, scope: `agent:${agentId}`, matched: true,
+        skipReason: null, verdict: "allow", reason: null, mode: "enforce", action: "block", failed: false, timedOut: false,
+        ignored: false, approval: { status: "approved", by: "x" }, exitCode: null, stdout: "lone \ud800 surrogate", stderr: null,
+        output: null, durationMs: 0.25,
+      },
+    ],
+    messages: [{ stage: 0, idx: 0, message: { role: "user", text: "p" } }],
+    totals: { inputTokens: 10, outputTokens: 2, cachedTokens: 1, costUsd: 0.5, toolsUsed: ["list_files"], blocked: true },
+    checkpoint: { where: "tools", messageCounts: [1] },
+  });
+  expect(last).toBe(2);
+  const events = await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 10 });
+  expect(events).toEqual([
+    { seq: 1, type: "model.post", ts, data: { inputTokens: 10, text: "a \u{1F600} b" } },
+    { seq: 2, type: "tool.pre", ts, data: { toolName: "list_files", toolInput: { path: "." } } },
+  ]);
+  const [row] = await listRunHookInvocations(t.db, { runId: run.id });
+  expect(row).toMatchObject({
+    runId: run.id, eventSeq: 2, event: "tool.pre", hookKey: "guard", hookVersion: 3, matched: true, verdict: "allow",
+    mode: "enforce", action: "block", approval: { status: "approved", by: "x" }, stdout: "lone \ufffd surrogate",
+    durationMs: 0.25, chainSeq: null, hash: null,
+  });
+  expect(row.createdAt).toBeInstanceOf(Date);
+  expect(await listRunMessages(t.db, { runId: run.id })).toEqual([{ stage: 0, idx: 0, message: { role: "user", text: "p" } }]);
+  const stored = (await getRun(t.db, { id: run.id }))!;
+  expect(stored).toMatchObject({
+    lastSeq: 2, inputTokens: 10, outputTokens: 2, cachedTokens: 1, costUsd: 0.5, toolsUsed: ["list_files"], blocked: true,
+    checkpoint: { where: "tools", messageCounts: [1] }, failures: 0,
+  });
+  expect(await noticesOf(run.id, from, 2)).toEqual([
+    { channel: CHANNELS.runEvents, payload: { runId: run.id, seq: 2 } },
+    { channel: CHANNELS.runs, payload: { runId: run.id } },
+  ]);
+
+  // A tool already listed is not listed twice; a checkpoint alone sends no notice and keeps the totals.
+  await appendRunRecords(t.db, { runId: run.id, events: [], totals: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, toolsUsed: ["list_files", "shell"], blocked: false } });
+  await appendRunRecords(t.db, { runId: run.id, events: [], checkpoint: { where: "model" } });
+  expect(await getRun(t.db, { id: run.id })).toMatchObject({ lastSeq: 2, toolsUsed: ["list_files", "shell"], blocked: true, checkpoint: { where: "model" }, inputTokens: 10 });
+  await expect(appendRunRecords(t.db, { runId: "00000000-0000-4000-8000-000000000000", events: [{ type: "x", data: {} }] })).rejects.toThrow(/does not exist/);
+});
+
+test("concurrent writers of one run get gapless seqs", async () => {
+  const run = await newRun();
+  await Promise.all(Array.from({ length: 8 }, (_, i) => appendRunRecords(t.db, { runId: run.id, events: [{ type: "a", data: { i } }, { type: "b", data: { i } }] })));
+  const events = await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 100 });
+  expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+  expect((await getRun(t.db, { id: run.id }))!.lastSeq).toBe(16);
+});
+
+test("setRunStatus moves a live run and announces it; a finished run stays finished", async () => {
+  const run = await newRun();
+  const from = notices.length;
+  await setRunStatus(t.db, { id: run.id, status: "running" });
+  const running = (await getRun(t.db, { id: run.id }))!;
+  expect(running.status).toBe("running");
+  expect(running.startedAt).toBeInstanceOf(Date);
+  expect(await noticesOf(run.id, from, 1)).toEqual([{ channel: CHANNELS.runs, payload: { runId: run.id } }]);
+  await finishRun(t.db, { id: run.id, outcome: "completed" });
+  await setRunStatus(t.db, { id: run.id, status: "running" });
+  expect((await getRun(t.db, { id: run.id }))!.status).toBe("finished");
+});
+
+test("finishRun ends the run, abandons its pending approvals (and only those), drops its transcript, and announces each", async () => {
+  const run = await newRun();
+  const other = await newRun();
+  const ask = (runId: string, toolCallId: string) =>
+    getOrCreateApproval(t.db, { runId, hookKey: "ask", toolCallId, toolName: "shell", onTimeout: "deny", expiresAt: null });
+  const before = notices.length;
+  const pending = [(await ask(run.id, "c1")).row, (await ask(run.id, "c2")).row];
+  const untouched = (await ask(other.id, "c1")).row;
+  await expect.poll(() => notices.length - before, { timeout: 5_000 }).toBe(3);
+  await appendRunRecords(t.db, { runId: run.id, events: [], messages: [{ stage: 0, idx: 0, message: { role: "user", text: "p" } }], checkpoint: { at: 1 } });
+  const from = notices.length;
+
+  const { abandoned } = await finishRun(t.db, { id: run.id, outcome: "cancelled", reason: "cancelled", response: "r", totals: { inputTokens: 5, outputTokens: 6, cachedTokens: 7, costUsd: 0.25 } });
+  expect([...abandoned].sort()).toEqual(pending.map((p) => p.id).sort());
+  const finished = (await getRun(t.db, { id: run.id }))!;
+  expect(finished).toMatchObject({ status: "finished", outcome: "cancelled", reason: "cancelled", response: "r", checkpoint: null, inputTokens: 5, outputTokens: 6, cachedTokens: 7, costUsd: 0.25 });
+  expect(finished.finishedAt).toBeInstanceOf(Date);
+  for (const p of pending) {
+    expect(await getApproval(t.db, { id: p.id })).toMatchObject({ status: "abandoned", decidedVia: "abandoned", reason: "the run ended (cancelled) before anyone decided" });
+  }
+  expect((await getApproval(t.db, { id: untouched.id }))!.status).toBe("pending");
+  expect(await listRunMessages(t.db, { runId: run.id })).toEqual([]);
+  const got = await noticesOf(run.id, from, 3);
+  expect(got[0]).toEqual({ channel: CHANNELS.runs, payload: { runId: run.id } });
+  expect(got.slice(1).map((n) => (n.payload as { approvalId: string }).approvalId).sort()).toEqual(pending.map((p) => p.id).sort());
+
+  // Without totals the run's own are kept; a second finish finds nothing pending.
+  await appendRunRecords(t.db, { runId: other.id, events: [], totals: { inputTokens: 3, outputTokens: 0, cachedTokens: 0, costUsd: 0.1, toolsUsed: [], blocked: false } });
+  expect((await finishRun(t.db, { id: other.id, outcome: "failed" })).abandoned).toEqual([untouched.id]);
+  expect(await getRun(t.db, { id: other.id })).toMatchObject({ outcome: "failed", reason: null, response: null, inputTokens: 3, costUsd: 0.1 });
+  expect((await finishRun(t.db, { id: other.id, outcome: "failed" })).abandoned).toEqual([]);
+});
