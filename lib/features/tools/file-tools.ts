@@ -26,14 +26,25 @@ async function asToolResult(requested: string, work: () => Promise<ToolResult>):
   }
 }
 
+// Module-level, so every run's registry shares them (and their JSON Schema, built once).
+const readFileInput = z.object({
+  path: z.string().min(1).describe("file path relative to the workspace"),
+});
+const writeFileInput = z.object({
+  path: z.string().min(1).describe("file path relative to the workspace"),
+  content: z.string().describe("the full new content of the file"),
+});
+const listFilesInput = z.object({
+  path: z.string().default(".").describe("folder relative to the workspace (default: the workspace)"),
+  recursive: z.boolean().default(false),
+});
+
 export function readFileTool(workspaceDir: string, outputCap: number): ToolImplementation {
   return defineTool({
     name: "read_file",
     retrySafe: true,
     description: "Read a text file from the workspace. Paths are relative to the workspace folder.",
-    input: z.object({
-      path: z.string().min(1).describe("file path relative to the workspace"),
-    }),
+    input: readFileInput,
     run: ({ path: requested }) =>
       asToolResult(requested, async () => {
         const real = await resolveInWorkspace(workspaceDir, requested);
@@ -58,10 +69,7 @@ export function writeFileTool(workspaceDir: string): ToolImplementation {
   return defineTool({
     name: "write_file",
     description: "Write (create or replace) a text file in the workspace; parent folders are created.",
-    input: z.object({
-      path: z.string().min(1).describe("file path relative to the workspace"),
-      content: z.string().describe("the full new content of the file"),
-    }),
+    input: writeFileInput,
     run: ({ path: requested, content }) =>
       asToolResult(requested, async () => {
         const real = await resolveInWorkspace(workspaceDir, requested);
@@ -91,10 +99,7 @@ export function listFilesTool(workspaceDir: string, outputCap: number): ToolImpl
     retrySafe: true,
     description:
       "List the entries of a workspace folder, one per line; folders end with '/', symbolic links with '@'.",
-    input: z.object({
-      path: z.string().default(".").describe("folder relative to the workspace (default: the workspace)"),
-      recursive: z.boolean().default(false),
-    }),
+    input: listFilesInput,
     run: ({ path: requested, recursive }) =>
       asToolResult(requested, async () => {
         const real = await resolveInWorkspace(workspaceDir, requested);

@@ -130,13 +130,16 @@ export function runShell(command: string, options: ShellToolOptions, signal?: Ab
   });
 }
 
+// Module-level, so every run's registry shares it (and its JSON Schema, built once).
+const shellInput = z.object({ command: z.string().min(1).describe("the command line, run with sh -c") });
+
 export function shellTool(options: ShellToolOptions): ToolImplementation {
   return defineTool({
     name: "shell",
     description:
       "Run a shell command (sh -c) in the workspace folder. Returns combined stdout and stderr; " +
       `a non-zero exit is an error. Times out after ${options.timeoutMs} ms.`,
-    input: z.object({ command: z.string().min(1).describe("the command line, run with sh -c") }),
+    input: shellInput,
     run: ({ command }, signal, call) => runShell(command, options, signal, call),
   });
 }

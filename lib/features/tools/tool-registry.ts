@@ -39,10 +39,21 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 export const DEFAULT_OUTPUT_CAP = 100_000;
 
+/**
+ * Converted once per schema: every run builds its registry, and the built-in tools share their
+ * schemas (module-level), so this is not redone per run. Callers never change the result.
+ */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
 function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  // "input" so fields with defaults are optional for the model.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  return rest;
+  let found = jsonSchemas.get(schema);
+  if (!found) {
+    // "input" so fields with defaults are optional for the model.
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+    found = rest;
+    jsonSchemas.set(schema, found);
+  }
+  return found;
 }
 
 function describeIssues(error: z.ZodError): string {
