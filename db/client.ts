@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
@@ -96,6 +97,8 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
     onError: (error) => logger.warn({ err: error }, "a database connection dropped"),
   });
   const pool = postgres.pool;
+  postgresClients.add(pool);
+  pool.on("connect", (client) => postgresClients.add(client));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -115,6 +118,29 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
     available: () => postgres.available(),
     close: () => postgres.close(),
   };
+}
+
+/** node-postgres pools and their connections (what a drizzle session's client is on PostgreSQL). */
+const postgresClients = new WeakSet<object>();
+
+type Queryable = { query: (text: unknown, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+
+/**
+ * Runs one statement of fixed text ($1, $2, ... parameters) on the hot path, straight on the driver,
+ * without building the query through drizzle each time. On PostgreSQL it goes to the client of the
+ * drizzle session it is given (the pool, or inside a transaction the transaction's connection),
+ * prepared there like every statement with parameters (db/postgres-prepared.ts). A PGlite
+ * transaction's client is not reachable, so there the same text goes through drizzle. Returns the
+ * rows as the driver gives them (column names as in SQL).
+ */
+export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { session?: { client?: object } }).session?.client;
+  if (client && postgresClients.has(client)) return (await (client as Queryable).query({ text, values: params })).rows as T[];
+  const pglite = (db as { $client?: unknown }).$client as Queryable | undefined;
+  if (typeof pglite?.query === "function") return (await pglite.query(text, params)).rows as T[];
+  const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
+  const result = (await db.execute(sql.join(chunks))) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
 export function resolveDataDir(env: Record<string, string | undefined> = process.env): string {

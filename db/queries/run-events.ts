@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
-import type { Db } from "../client";
+import { executeStatement, type Db } from "../client";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
 import type { NewHookInvocation } from "./hook-invocations";
 
@@ -26,7 +26,6 @@ export interface RunTotalsDelta {
 const LEDGER_COLUMNS = Object.entries(getTableColumns(hookInvocations))
   .filter(([, column]) => !["id", "chain_seq", "hash", "created_at"].includes(column.name))
   .map(([key, column]) => ({ key: key as keyof NewHookInvocation, name: column.name, isText: column.columnType === "PgText" }));
-const LEDGER_NAMES = sql.raw(LEDGER_COLUMNS.map((c) => `"${c.name}"`).join(", "));
 
 /**
  * A ledger row as jsonb_populate_recordset reads it: keyed by column name. Text goes in inside
@@ -45,14 +44,61 @@ function ledgerJson(row: NewHookInvocation): Record<string, unknown> {
 }
 
 /**
+ * The one statement of appendRunRecords. Its text never changes (the batch comes as JSON
+ * parameters), so it is prepared once per connection. A data-modifying CTE runs whether or not
+ * it is read; each insert joins `counter`, so nothing is written for a run that does not exist.
+ */
+const APPEND_RUN_RECORDS = `
+  with input as (
+    select $1::uuid as run_id, $2::jsonb as events, $3::jsonb as ledger, $4::jsonb as messages,
+           $5::boolean as has_checkpoint, $6::jsonb as checkpoint, $7::boolean as has_totals,
+           $8::integer as input_tokens, $9::integer as output_tokens, $10::integer as cached_tokens,
+           $11::double precision as cost_usd, $12::jsonb as tools_used, $13::boolean as blocked
+  ),
+  counter as (
+    update runs set
+      last_seq = runs.last_seq + jsonb_array_length(input.events),
+      -- A stored step is a successful one: recording failures count only in a row.
+      checkpoint = case when input.has_checkpoint then input.checkpoint else runs.checkpoint end,
+      failures = case when input.has_checkpoint then 0 else runs.failures end,
+      input_tokens = runs.input_tokens + input.input_tokens,
+      output_tokens = runs.output_tokens + input.output_tokens,
+      cached_tokens = runs.cached_tokens + input.cached_tokens,
+      cost_usd = runs.cost_usd + input.cost_usd,
+      -- Appends only the tools the row does not list yet (another request of the session may have).
+      tools_used = runs.tools_used || coalesce((select jsonb_agg(t) from jsonb_array_elements(input.tools_used) t where not runs.tools_used @> jsonb_build_array(t)), '[]'::jsonb),
+      blocked = runs.blocked or input.blocked
+    from input
+    where runs.id = input.run_id
+    returning runs.last_seq as last_seq, jsonb_array_length(input.events) as added
+  ),
+  new_events as (
+    insert into run_events (run_id, seq, type, ts, data)
+    select input.run_id, counter.last_seq - counter.added + e.n::integer, e.v->>'type', (e.v->>'ts')::timestamptz, e.v->'data'
+    from input, counter, jsonb_array_elements(input.events) with ordinality as e(v, n)
+  ),
+  new_ledger as (
+    insert into hook_invocations (${LEDGER_COLUMNS.map((c) => `"${c.name}"`).join(", ")}, created_at)
+    select ${LEDGER_COLUMNS.map((c) => `l."${c.name}"`).join(", ")}, coalesce(l.created_at, now())
+    from input, counter, jsonb_populate_recordset(null::hook_invocations, input.ledger) l
+  ),
+  new_messages as (
+    insert into run_messages (run_id, stage, idx, message)
+    select input.run_id, (m->>'stage')::integer, (m->>'idx')::integer, m->'message'
+    from input, counter, jsonb_array_elements(input.messages) m
+  )
+  select counter.last_seq,
+         case when counter.added > 0 then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
+         case when input.has_totals then pg_notify('${CHANNELS.runs}', json_build_object('runId', input.run_id)::text) end as runs_notice
+  from input, counter`;
+
+/**
  * Everything one step of a run leaves behind, written by one statement (so atomically, in one
  * round trip): its events (gapless seqs handed out by the run row's counter, whose row lock also
  * makes concurrent writers of one session queue), the hook ledger rows of its dispatches, new
  * transcript messages, the totals it adds and the loop's checkpoint. One NOTIFY announces the new
  * high-water mark at commit (and one the run's new totals), so a checkpoint never runs ahead of
- * the record it implies, nor the record of it. The batch goes in as JSON parameters, so the text
- * of the statement is the same for every batch and is prepared once per connection.
- * Returns the run's last seq.
+ * the record it implies, nor the record of it. Returns the run's last seq.
  */
 export async function appendRunRecords(
   db: Db,
@@ -70,54 +116,21 @@ export async function appendRunRecords(
   const hasCheckpoint = params.checkpoint !== undefined;
   if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals && !hasCheckpoint) return 0;
   const now = new Date();
-  const eventsJson = JSON.stringify(events.map((e) => ({ type: e.type, ts: e.ts ?? now, data: e.data })));
-  const result = (await db.execute(sql`
-    with input as (
-      select ${runId}::uuid as run_id, ${eventsJson}::jsonb as events, ${JSON.stringify(ledger.map(ledgerJson))}::jsonb as ledger,
-             ${JSON.stringify(messages)}::jsonb as messages, ${hasCheckpoint}::boolean as has_checkpoint,
-             ${hasCheckpoint ? JSON.stringify(params.checkpoint) : null}::jsonb as checkpoint,
-             ${totals !== undefined}::boolean as has_totals, ${totals?.inputTokens ?? 0}::integer as input_tokens,
-             ${totals?.outputTokens ?? 0}::integer as output_tokens, ${totals?.cachedTokens ?? 0}::integer as cached_tokens,
-             ${totals?.costUsd ?? 0}::double precision as cost_usd, ${JSON.stringify(totals?.toolsUsed ?? [])}::jsonb as tools_used,
-             ${totals?.blocked ?? false}::boolean as blocked
-    ),
-    counter as (
-      update ${runs} set
-        last_seq = ${runs.lastSeq} + jsonb_array_length(input.events),
-        -- A stored step is a successful one: recording failures count only in a row.
-        checkpoint = case when input.has_checkpoint then input.checkpoint else ${runs.checkpoint} end,
-        failures = case when input.has_checkpoint then 0 else ${runs.failures} end,
-        input_tokens = ${runs.inputTokens} + input.input_tokens,
-        output_tokens = ${runs.outputTokens} + input.output_tokens,
-        cached_tokens = ${runs.cachedTokens} + input.cached_tokens,
-        cost_usd = ${runs.costUsd} + input.cost_usd,
-        -- Appends only the tools the row does not list yet (another request of the session may have).
-        tools_used = ${runs.toolsUsed} || coalesce((select jsonb_agg(t) from jsonb_array_elements(input.tools_used) t where not ${runs.toolsUsed} @> jsonb_build_array(t)), '[]'::jsonb),
-        blocked = ${runs.blocked} or input.blocked
-      from input
-      where ${runs.id} = input.run_id
-      returning ${runs.lastSeq} as last_seq, jsonb_array_length(input.events) as added
-    ),
-    new_events as (
-      insert into ${runEvents} (run_id, seq, type, ts, data)
-      select input.run_id, counter.last_seq - counter.added + e.n::integer, e.v->>'type', (e.v->>'ts')::timestamptz, e.v->'data'
-      from input, counter, jsonb_array_elements(input.events) with ordinality as e(v, n)
-    ),
-    new_ledger as (
-      insert into ${hookInvocations} (${LEDGER_NAMES}, created_at)
-      select ${sql.raw(LEDGER_COLUMNS.map((c) => `l."${c.name}"`).join(", "))}, coalesce(l.created_at, now())
-      from input, counter, jsonb_populate_recordset(null::${hookInvocations}, input.ledger) l
-    ),
-    new_messages as (
-      insert into ${runMessages} (run_id, stage, idx, message)
-      select input.run_id, (m->>'stage')::integer, (m->>'idx')::integer, m->'message'
-      from input, counter, jsonb_array_elements(input.messages) m
-    )
-    select counter.last_seq,
-           case when counter.added > 0 then pg_notify(${CHANNELS.runEvents}, json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
-           case when input.has_totals then pg_notify(${CHANNELS.runs}, json_build_object('runId', input.run_id)::text) end as runs_notice
-    from input, counter`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { last_seq: number }[];
+  const rows = await executeStatement<{ last_seq: number }>(db, APPEND_RUN_RECORDS, [
+    runId,
+    JSON.stringify(events.map((e) => ({ type: e.type, ts: e.ts ?? now, data: e.data }))),
+    JSON.stringify(ledger.map(ledgerJson)),
+    JSON.stringify(messages),
+    hasCheckpoint,
+    hasCheckpoint ? JSON.stringify(params.checkpoint) : null,
+    totals !== undefined,
+    totals?.inputTokens ?? 0,
+    totals?.outputTokens ?? 0,
+    totals?.cachedTokens ?? 0,
+    totals?.costUsd ?? 0,
+    JSON.stringify(totals?.toolsUsed ?? []),
+    totals?.blocked ?? false,
+  ]);
   if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
   return Number(rows[0].last_seq);
 }

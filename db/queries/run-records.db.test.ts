@@ -104,6 +104,20 @@ test("concurrent writers of one run get gapless seqs", async () => {
   expect((await getRun(t.db, { id: run.id }))!.lastSeq).toBe(16);
 });
 
+test("inside a transaction the step is written the same way, and rolled back with it", async () => {
+  const run = await newRun();
+  const step = (tx: typeof t.db) => appendRunRecords(tx, { runId: run.id, events: [{ type: "a", data: { n: 1 } }], checkpoint: { at: 1 } });
+  expect(await t.db.transaction((tx) => step(tx as unknown as typeof t.db))).toBe(1);
+  await expect(
+    t.db.transaction(async (tx) => {
+      await step(tx as unknown as typeof t.db);
+      throw new Error("rolled back");
+    }),
+  ).rejects.toThrow("rolled back");
+  expect((await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 10 })).map((e) => [e.seq, e.data])).toEqual([[1, { n: 1 }]]);
+  expect(await getRun(t.db, { id: run.id })).toMatchObject({ lastSeq: 1, checkpoint: { at: 1 } });
+});
+
 test("setRunStatus moves a live run and announces it; a finished run stays finished", async () => {
   const run = await newRun();
   const from = notices.length;
