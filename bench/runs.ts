@@ -9,7 +9,8 @@
  *      PostgreSQL) database transactions and statements per event (this process's pool; pg-boss's
  *      own pool not counted), and CPU per event: this process (process.cpuUsage) and the
  *      database's backends serving the benchmark's database (/proc/<pid>/stat, sampled), so a
- *      figure is comparable on a machine others load;
+ *      figure is comparable on a machine others load, and the runs/s that CPU would allow with
+ *      every core on it (the wall-clock runs/s is bounded by creating the runs one at a time);
  *   2. once the backlog drained, fresh runs one at a time on the idle system: created→started;
  *   3. queue jobs per run (pg-boss jobs of the run queue, archived ones included);
  *   4. one long run (2,550 tool turns, ~10,200 events): ms per event around the 100th and the
@@ -25,7 +26,7 @@
 import "./quiet-logs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { createAgent } from "@/db/queries/agents";
@@ -214,6 +215,9 @@ async function backlogPhase(t: TestDatabase, token: string) {
   console.log(`created→started:    p50 ${fmt(backlog.p50 / 1000, 2)} s, p95 ${fmt(backlog.p95 / 1000, 2)} s (the wait behind ${RUNS} runs started at once)`);
   // The process's CPU includes creating the runs and this script's own sampling and GETs.
   console.log(`CPU:                ${fmt(((cpu.user + cpu.system) / 1000) / load.events, 3)} ms per event in this process (user ${fmt(cpu.user / 1e6)} s, system ${fmt(cpu.system / 1e6)} s)`);
+  // What the CPU figures allow, whatever else loads the machine: every core on this engine alone.
+  const cpuPerRun = ((cpu.user + cpu.system) / 1e6 + backendSeconds) / RUNS;
+  console.log(`capacity:           ${fmt(cpuPerRun * 1000)} ms CPU per run (process${t.kind === "postgres" ? " + database" : ""}): ${availableParallelism()} cores would finish at most ${fmt(availableParallelism() / cpuPerRun, 0)} runs/s`);
   if (t.kind === "postgres") {
     console.log(`database CPU:       ${fmt((backendSeconds * 1000) / load.events, 3)} ms per event in its backends (${fmt(backendSeconds)} s)`);
     console.log(`database:           ${fmt(commitsDuring / load.events, 2)} transactions per event (${commitsDuring} committed during the backlog, this script's own sampling included)`);

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
-import type { Db } from "../client";
-import { agents, approvals, runMessages, runs, type RunStatus } from "../schema";
+import { executeStatement, type Db } from "../client";
+import { agents, runs, type RunStatus } from "../schema";
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -75,15 +75,17 @@ export async function getRunByExternalSession(db: Db, params: { agentId: string;
   return row;
 }
 
+/** The update and its notice in one statement (a data-modifying CTE runs whether or not it is read). */
+const SET_RUN_STATUS = `
+  with moved as (
+    update runs set status = $2, started_at = coalesce(runs.started_at, now())
+    where runs.id = $1::uuid and runs.status <> 'finished'
+  )
+  select pg_notify('${CHANNELS.runs}', json_build_object('runId', $1::uuid)::text)`;
+
 /** Moves a run between its live states; a finished run stays finished whoever comes late. */
 export async function setRunStatus(db: Db, params: { id: string; status: Exclude<RunStatus, "finished"> }) {
-  // One statement: the update and its notice (a data-modifying CTE runs whether or not it is read).
-  await db.execute(sql`
-    with moved as (
-      update ${runs} set status = ${params.status}, started_at = coalesce(${runs.startedAt}, now())
-      where ${runs.id} = ${params.id} and ${runs.status} <> 'finished'
-    )
-    select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })})`);
+  await executeStatement(db, SET_RUN_STATUS, [params.id, params.status]);
 }
 
 export interface RunTotals {
@@ -111,37 +113,48 @@ export async function setRunTotals(db: Db, params: { id: string; totals: RunTota
  * abandoned (nobody will act on its answer any more, so it can no longer be decided), and the
  * working transcript the checkpoint needed is dropped. Returns the approvals it abandoned.
  */
+/** finishRun's statement: totals left null keep the run's own. */
+const FINISH_RUN = `
+  with finished as (
+    update runs set status = 'finished', outcome = $2, reason = $3, response = $4, finished_at = $5::timestamptz,
+      checkpoint = null,
+      input_tokens = coalesce($6::integer, runs.input_tokens),
+      output_tokens = coalesce($7::integer, runs.output_tokens),
+      cached_tokens = coalesce($8::integer, runs.cached_tokens),
+      cost_usd = coalesce($9::double precision, runs.cost_usd)
+    where runs.id = $1::uuid
+  ),
+  abandoned as (
+    update approvals set status = 'abandoned', decided_via = 'abandoned', decided_at = $5::timestamptz, reason = $10
+    where approvals.run_id = $1::uuid and approvals.status = 'pending'
+    returning approvals.id
+  ),
+  dropped as (
+    delete from run_messages where run_messages.run_id = $1::uuid
+  )
+  select pg_notify('${CHANNELS.runs}', json_build_object('runId', $1::uuid)::text) as notice,
+         coalesce((select json_agg(n.id) from (
+           select a.id, pg_notify('${CHANNELS.approvals}', json_build_object('approvalId', a.id)::text) from abandoned a
+         ) n), '[]'::json) as abandoned`;
+
 export async function finishRun(
   db: Db,
   params: { id: string; outcome: string; reason?: string; response?: string; totals?: RunTotals },
 ): Promise<{ abandoned: string[] }> {
-  const now = new Date().toISOString();
   const totals = params.totals;
-  const result = (await db.execute(sql`
-    with finished as (
-      update ${runs} set status = 'finished', outcome = ${params.outcome}, reason = ${params.reason ?? null},
-        response = ${params.response ?? null}, finished_at = ${now}::timestamptz, checkpoint = null,
-        input_tokens = coalesce(${totals?.inputTokens ?? null}::integer, ${runs.inputTokens}),
-        output_tokens = coalesce(${totals?.outputTokens ?? null}::integer, ${runs.outputTokens}),
-        cached_tokens = coalesce(${totals?.cachedTokens ?? null}::integer, ${runs.cachedTokens}),
-        cost_usd = coalesce(${totals?.costUsd ?? null}::double precision, ${runs.costUsd})
-      where ${runs.id} = ${params.id}
-    ),
-    abandoned as (
-      update ${approvals} set status = 'abandoned', decided_via = 'abandoned', decided_at = ${now}::timestamptz,
-        reason = ${`the run ended (${params.outcome}) before anyone decided`}
-      where ${approvals.runId} = ${params.id} and ${approvals.status} = 'pending'
-      returning ${approvals.id} as id
-    ),
-    dropped as (
-      delete from ${runMessages} where ${runMessages.runId} = ${params.id}
-    )
-    select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })}) as notice,
-           coalesce((select json_agg(n.id) from (
-             select a.id, pg_notify(${CHANNELS.approvals}, json_build_object('approvalId', a.id)::text) from abandoned a
-           ) n), '[]'::json) as abandoned`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { abandoned: string[] | string }[];
-  const abandoned = rows[0]?.abandoned ?? [];
+  const [row] = await executeStatement<{ abandoned: string[] | string }>(db, FINISH_RUN, [
+    params.id,
+    params.outcome,
+    params.reason ?? null,
+    params.response ?? null,
+    new Date().toISOString(),
+    totals?.inputTokens ?? null,
+    totals?.outputTokens ?? null,
+    totals?.cachedTokens ?? null,
+    totals?.costUsd ?? null,
+    `the run ended (${params.outcome}) before anyone decided`,
+  ]);
+  const abandoned = row?.abandoned ?? [];
   return { abandoned: typeof abandoned === "string" ? (JSON.parse(abandoned) as string[]) : abandoned };
 }
 
