@@ -54,7 +54,14 @@ describe("a backlog of runs", () => {
     const agent = await addAgent(t, {
       name: "backlog",
       tools: ["list_files"],
-      script: [{ toolCalls: [{ name: "list_files", input: {} }] }, { text: "done" }],
+      // A few steps each, so the drain lasts long enough to be sampled many times (one step a
+      // run drained in under a second once a step cost one statement).
+      script: [
+        { toolCalls: [{ name: "list_files", input: {} }] },
+        { toolCalls: [{ name: "list_files", input: {} }] },
+        { toolCalls: [{ name: "list_files", input: {} }] },
+        { text: "done" },
+      ],
     });
     const ids: string[] = [];
     for (let i = 0; i < BACKLOG; i++) ids.push((await createRun(t.db, { agentId: agent.id, prompt: `run ${i}`, source: "test" })).id);
@@ -74,7 +81,7 @@ describe("a backlog of runs", () => {
       const [{ left }] = await queryRows<{ left: number }>(t, "select count(*)::int as left from runs where status <> 'finished'");
       if (left === 0) break;
       if (Date.now() > deadline) throw new Error(`${left} runs still unfinished after 240 s`);
-      await sleep(100);
+      await sleep(25);
     }
     console.log(`backlog drained: ${samples} samples, most waiting wake-ups for one run ${mostWaiting}, most runs at once ${mostActive}`);
     expect(samples).toBeGreaterThan(10);
