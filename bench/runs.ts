@@ -44,7 +44,7 @@ import { workerConcurrency } from "@/lib/features/runs/background";
 import { RUN_QUEUE, startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { installDatabase } from "@/db/client";
-import { startChainSealer } from "@/lib/audit-chain/chain-sealer";
+import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { readFileSync } from "node:fs";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { stop, summarize } from "./bench-support";

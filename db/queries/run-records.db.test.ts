@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { CHANNELS } from "@/lib/platform/stream/channels";
-import { createTestDatabase, type TestDatabase } from "../test-database";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { createAgent } from "./agents";
 import { getOrCreateApproval, getApproval } from "./approvals";
 import { listRunHookInvocations } from "./hook-invocations";
