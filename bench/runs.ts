@@ -14,7 +14,7 @@
  *   2. once the backlog drained, fresh runs one at a time on the idle system: created→started;
  *   3. queue jobs per run (pg-boss jobs of the run queue, archived ones included);
  *   4. one long run (2,550 tool turns, ~10,200 events): ms per event around the 100th and the
- *      10,000th event, from the events' own timestamps.
+ *      10,000th event, from the events' own timestamps (the median over 400 events around each).
  * The workers are the real run queue: in this process with the default concurrency (as the web
  * server runs it), or BENCH_WORKERS=n `npm run worker` processes (PostgreSQL only); the hash-chain
  * sealer runs beside it as in the web server, so the ledger rows are chained under the load.
@@ -277,9 +277,16 @@ async function longRunPhase(t: TestDatabase) {
   const times = (
     await rows<{ ms: number }>(t, "select extract(epoch from ts)::float8 * 1000 as ms from run_events where run_id = $1 order by seq", [run.id])
   ).map((r) => r.ms);
-  // Wall time per event over the 100 events centred on the nth (events are written in batches,
-  // so single gaps say little).
-  const msPerEventAt = (n: number) => (times.length >= n + 50 ? (times[n + 49] - times[n - 51]) / 100 : NaN);
+  // Wall time per event around the nth: the median over the 400 events centred on it (a turn's
+  // four events share one write, so steps of four), robust to a moment the machine was busy.
+  const msPerEventAt = (n: number) => {
+    const from = Math.max(0, n - 200);
+    const to = Math.min(times.length - 4, from + 400);
+    if (to - from < 200) return NaN;
+    const steps: number[] = [];
+    for (let i = from; i < to; i += 4) steps.push((times[i + 4] - times[i]) / 4);
+    return summarize(steps).p50;
+  };
   const at100 = msPerEventAt(100);
   const at10k = msPerEventAt(10_000);
   console.log(
