@@ -14,7 +14,7 @@
  *   2. once the backlog drained, fresh runs one at a time on the idle system: created→started;
  *   3. queue jobs per run (pg-boss jobs of the run queue, archived ones included);
  *   4. one long run (2,550 tool turns, ~10,200 events): ms per event around the 100th and the
- *      10,000th event, from the events' own timestamps (the median over 400 events around each).
+ *      10,000th event, from the events' own timestamps (the median of ten 40-event stretches around each).
  * The workers are the real run queue: in this process with the default concurrency (as the web
  * server runs it), or BENCH_WORKERS=n `npm run worker` processes (PostgreSQL only); the hash-chain
  * sealer runs beside it as in the web server, so the ledger rows are chained under the load.
@@ -215,9 +215,11 @@ async function backlogPhase(t: TestDatabase, token: string) {
   console.log(`created→started:    p50 ${fmt(backlog.p50 / 1000, 2)} s, p95 ${fmt(backlog.p95 / 1000, 2)} s (the wait behind ${RUNS} runs started at once)`);
   // The process's CPU includes creating the runs and this script's own sampling and GETs.
   console.log(`CPU:                ${fmt(((cpu.user + cpu.system) / 1000) / load.events, 3)} ms per event in this process (user ${fmt(cpu.user / 1e6)} s, system ${fmt(cpu.system / 1e6)} s)`);
-  // What the CPU figures allow, whatever else loads the machine: every core on this engine alone.
+  // What the CPU figures allow, whatever else loads the machine: every core on this engine alone
+  // (PGlite runs the database in this process's one JavaScript thread: one core).
   const cpuPerRun = ((cpu.user + cpu.system) / 1e6 + backendSeconds) / RUNS;
-  console.log(`capacity:           ${fmt(cpuPerRun * 1000)} ms CPU per run (process${t.kind === "postgres" ? " + database" : ""}): ${availableParallelism()} cores would finish at most ${fmt(availableParallelism() / cpuPerRun, 0)} runs/s`);
+  const cores = t.kind === "postgres" ? availableParallelism() : 1;
+  console.log(`capacity:           ${fmt(cpuPerRun * 1000)} ms CPU per run (process${t.kind === "postgres" ? " + database" : ""}): ${cores} core${cores > 1 ? "s" : ""} would finish at most ${fmt(cores / cpuPerRun, 0)} runs/s`);
   if (t.kind === "postgres") {
     console.log(`database CPU:       ${fmt((backendSeconds * 1000) / load.events, 3)} ms per event in its backends (${fmt(backendSeconds)} s)`);
     console.log(`database:           ${fmt(commitsDuring / load.events, 2)} transactions per event (${commitsDuring} committed during the backlog, this script's own sampling included)`);
@@ -277,15 +279,15 @@ async function longRunPhase(t: TestDatabase) {
   const times = (
     await rows<{ ms: number }>(t, "select extract(epoch from ts)::float8 * 1000 as ms from run_events where run_id = $1 order by seq", [run.id])
   ).map((r) => r.ms);
-  // Wall time per event around the nth: the median over the 400 events centred on it (a turn's
-  // four events share one write, so steps of four), robust to a moment the machine was busy.
+  // Wall time per event around the nth: the median of ten 40-event stretches of the 400 events
+  // centred on it, robust to a moment the machine was busy (timestamps are whole milliseconds,
+  // so a stretch is long enough to read).
   const msPerEventAt = (n: number) => {
     const from = Math.max(0, n - 200);
-    const to = Math.min(times.length - 4, from + 400);
-    if (to - from < 200) return NaN;
-    const steps: number[] = [];
-    for (let i = from; i < to; i += 4) steps.push((times[i + 4] - times[i]) / 4);
-    return summarize(steps).p50;
+    if (from + 400 >= times.length) return NaN;
+    const stretches: number[] = [];
+    for (let i = from; i < from + 400; i += 40) stretches.push((times[i + 40] - times[i]) / 40);
+    return summarize(stretches).p50;
   };
   const at100 = msPerEventAt(100);
   const at10k = msPerEventAt(10_000);
