@@ -93,6 +93,14 @@ const APPEND_RUN_RECORDS = `
   from input, counter`;
 
 /**
+ * A checkpoint already serialized: the run's checkpoint store takes its snapshot of the loop's
+ * state as JSON text (a copy and the form it is stored in, at once).
+ */
+export class CheckpointJson {
+  constructor(readonly text: string) {}
+}
+
+/**
  * Everything one step of a run leaves behind, written by one statement (so atomically, in one
  * round trip): its events (gapless seqs handed out by the run row's counter, whose row lock also
  * makes concurrent writers of one session queue), the hook ledger rows of its dispatches, new
@@ -108,7 +116,7 @@ export async function appendRunRecords(
     ledger?: NewHookInvocation[];
     messages?: { stage: number; idx: number; message: Record<string, unknown> }[];
     totals?: RunTotalsDelta;
-    /** The loop's checkpoint; `undefined` leaves it as it is. */
+    /** The loop's checkpoint (a value, or CheckpointJson); `undefined` leaves it as it is. */
     checkpoint?: unknown;
   },
 ): Promise<number> {
@@ -122,7 +130,7 @@ export async function appendRunRecords(
     JSON.stringify(ledger.map(ledgerJson)),
     JSON.stringify(messages),
     hasCheckpoint,
-    hasCheckpoint ? JSON.stringify(params.checkpoint) : null,
+    !hasCheckpoint ? null : params.checkpoint instanceof CheckpointJson ? params.checkpoint.text : JSON.stringify(params.checkpoint),
     totals !== undefined,
     totals?.inputTokens ?? 0,
     totals?.outputTokens ?? 0,

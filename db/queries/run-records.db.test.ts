@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { createAgent } from "./agents";
 import { getOrCreateApproval, getApproval } from "./approvals";
 import { listRunHookInvocations } from "./hook-invocations";
-import { appendRunRecords, listRunEventsAfter, listRunMessages } from "./run-events";
+import { appendRunRecords, CheckpointJson, listRunEventsAfter, listRunMessages } from "./run-events";
 import { createRun, finishRun, getRun, setRunStatus } from "./runs";
 
 let t: TestDatabase;
@@ -93,6 +93,9 @@ test("a step's events, ledger rows, messages, totals and checkpoint go in togeth
   await appendRunRecords(t.db, { runId: run.id, events: [], totals: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, toolsUsed: ["list_files", "shell"], blocked: false } });
   await appendRunRecords(t.db, { runId: run.id, events: [], checkpoint: { where: "model" } });
   expect(await getRun(t.db, { id: run.id })).toMatchObject({ lastSeq: 2, toolsUsed: ["list_files", "shell"], blocked: true, checkpoint: { where: "model" }, inputTokens: 10 });
+  // A snapshot already taken as JSON is stored as that JSON.
+  await appendRunRecords(t.db, { runId: run.id, events: [], checkpoint: new CheckpointJson('{"where":"tools","n":[1,2]}') });
+  expect((await getRun(t.db, { id: run.id }))!.checkpoint).toEqual({ where: "tools", n: [1, 2] });
   await expect(appendRunRecords(t.db, { runId: "00000000-0000-4000-8000-000000000000", events: [{ type: "x", data: {} }] })).rejects.toThrow(/does not exist/);
 });
 

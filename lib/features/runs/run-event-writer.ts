@@ -1,12 +1,12 @@
 /**
  * Records a run: its events, the hook ledger rows of its dispatches, new transcript messages, the
  * totals they add and the loop's checkpoint, written together (db appendRunRecords: one
- * transaction per flush). Totals are computed here and nowhere else, from the events themselves.
+ * statement per flush). Totals are computed here and nowhere else, from the events themselves.
  *
  * Two modes:
  * - `owner`: the worker holding the run's lease is its only writer, so seqs are handed out here
  *   and events are buffered; a flush goes out on the next turn of the event loop (so an event,
- *   its hooks' ledger rows and the checkpoint after them usually share one transaction) or when
+ *   its hooks' ledger rows and the checkpoint after them usually share one write) or when
  *   the loop saves a checkpoint, which never runs ahead of the events it implies.
  * - `shared`: an outside session (the bridge) may send several requests at once; each event is
  *   written at once and the database hands out its seq.
@@ -28,7 +28,7 @@ export interface RunEventWriter {
   record(type: string, data: Record<string, unknown>): Promise<number>;
   /** Queues ledger rows; they go out with the next flush. */
   ledger(rows: NewHookInvocation[]): void;
-  /** Writes everything queued, with the extras, in one transaction. */
+  /** Writes everything queued, with the extras, in one statement (atomic). */
   flush(extras?: RunRecordExtras): Promise<void>;
   /** Queues a checkpoint (replacing a queued one) and messages; they go out with the next flush. */
   stage(extras: RunRecordExtras): void;
