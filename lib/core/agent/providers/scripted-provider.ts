@@ -28,7 +28,8 @@ export function createScriptedProvider(script: ScriptTurn[] = []): ModelProvider
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
       request.signal?.throwIfAborted();
-      const turnIndex = request.messages.filter((m) => m.role === "assistant").length;
+      let turnIndex = 0;
+      for (const m of request.messages) if (m.role === "assistant") turnIndex++;
       const turn: ScriptTurn = script[turnIndex] ?? { text: finalText };
       const text = turn.text ?? "";
       const toolCalls = (turn.toolCalls ?? []).map((call, i) => ({
@@ -36,16 +37,16 @@ export function createScriptedProvider(script: ScriptTurn[] = []): ModelProvider
         name: call.name,
         input: call.input ?? {},
       }));
-      const inputChars =
-        (request.system?.length ?? 0) + request.messages.reduce((n, m) => n + messageChars(m), 0);
-      const outputChars = text.length + toolCalls.reduce((n, c) => n + c.name.length + JSON.stringify(c.input).length, 0);
+      // Estimated only when the script gives no usage: the estimate reads the whole transcript.
+      const inputChars = () => (request.system?.length ?? 0) + request.messages.reduce((n, m) => n + messageChars(m), 0);
+      const outputChars = () => text.length + toolCalls.reduce((n, c) => n + c.name.length + JSON.stringify(c.input).length, 0);
       return {
         text,
         toolCalls,
         stopReason: toolCalls.length > 0 ? "tool_use" : "end_turn",
         usage: {
-          inputTokens: turn.usage?.inputTokens ?? estimateTokens(inputChars),
-          outputTokens: turn.usage?.outputTokens ?? estimateTokens(outputChars),
+          inputTokens: turn.usage?.inputTokens ?? estimateTokens(inputChars()),
+          outputTokens: turn.usage?.outputTokens ?? estimateTokens(outputChars()),
           cachedTokens: 0,
         },
       };
