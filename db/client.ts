@@ -136,11 +136,47 @@ type Queryable = { query: (text: unknown, params?: unknown[]) => Promise<{ rows:
 export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
   if (client && postgresClients.has(client)) return (await (client as Queryable).query({ text, values: params })).rows as T[];
-  const pglite = (db as { $client?: unknown }).$client as Queryable | undefined;
-  if (typeof pglite?.query === "function") return (await pglite.query(text, params)).rows as T[];
+  const pglite = (db as { $client?: unknown }).$client as PgliteQuery | undefined;
+  if (typeof pglite?.query === "function") return (await executeOnPglite(pglite, text, params)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
   const result = (await db.execute(sql.join(chunks))) as unknown;
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
+type PgliteQuery = { query: (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+
+/** The statements PREPAREd on each PGlite database, by text (a promise, so two first uses share one). */
+const pglitePrepared = new WeakMap<object, Map<string, Promise<string>>>();
+let pglitePreparedCount = 0;
+
+/**
+ * PGlite's API has no named statements: each query is parsed and planned again, which for a
+ * statement of several CTEs costs more than running it. So a statement is PREPAREd once per
+ * database and run with EXECUTE, its values written as dollar-quoted literals (no escaping to get
+ * wrong: the quote's tag is one the value does not contain) that PostgreSQL reads into the
+ * prepared parameter types, as it reads text parameters. A value with a NUL cannot be written in a
+ * query's text: it goes as a parameter, which PostgreSQL refuses as before.
+ */
+async function executeOnPglite(client: PgliteQuery, text: string, params: unknown[]): Promise<unknown[]> {
+  if (params.some((p) => typeof p === "string" && p.includes("\u0000"))) return (await client.query(text, params)).rows;
+  let names = pglitePrepared.get(client);
+  if (!names) pglitePrepared.set(client, (names = new Map()));
+  let name = names.get(text);
+  if (!name) {
+    const prepared = `hp_statement_${++pglitePreparedCount}`;
+    name = client.query(`prepare ${prepared} as ${text}`).then(() => prepared);
+    name.catch(() => names.delete(text));
+    names.set(text, name);
+  }
+  return (await client.query(`execute ${await name}(${params.map(dollarQuoted).join(", ")})`)).rows;
+}
+
+function dollarQuoted(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  const text = String(value);
+  let tag = "$v$";
+  for (let n = 1; text.includes(tag); n++) tag = `$v${n}$`;
+  return `${tag}${text}${tag}`;
 }
 
 export function resolveDataDir(env: Record<string, string | undefined> = process.env): string {

@@ -160,6 +160,14 @@ test("finishRun ends the run, abandons its pending approvals (and only those), d
   expect(got[0]).toEqual({ channel: CHANNELS.runs, payload: { runId: run.id } });
   expect(got.slice(1).map((n) => (n.payload as { approvalId: string }).approvalId).sort()).toEqual(pending.map((p) => p.id).sort());
 
+  // Text goes in exactly as given, whatever quotes it holds; a NUL is refused as a parameter is.
+  const odd = `it's $v$ $v1$ \\ "quoted" \u{1F600} ' -- ;`;
+  const third = await newRun();
+  await finishRun(t.db, { id: third.id, outcome: "completed", response: odd });
+  expect((await getRun(t.db, { id: third.id }))!.response).toBe(odd);
+  await expect(finishRun(t.db, { id: third.id, outcome: "completed", response: "a\u0000b" })).rejects.toThrow();
+  expect((await getRun(t.db, { id: third.id }))!.response).toBe(odd);
+
   // Without totals the run's own are kept; a second finish finds nothing pending.
   await appendRunRecords(t.db, { runId: other.id, events: [], totals: { inputTokens: 3, outputTokens: 0, cachedTokens: 0, costUsd: 0.1, toolsUsed: [], blocked: false } });
   expect((await finishRun(t.db, { id: other.id, outcome: "failed" })).abandoned).toEqual([untouched.id]);
