@@ -67,6 +67,22 @@ function countStatement(text: string) {
   statements.set(word, (statements.get(word) ?? 0) + 1);
   if (process.env.BENCH_TRACE_STATEMENTS) console.log(`sql: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
 }
+/**
+ * Statements pg-boss sends through its own pool (the `pg` driver, PostgreSQL only), counted by
+ * wrapping pg's Client.query in this process (the in-process queue's; not worker processes').
+ */
+let queueStatements = 0;
+async function countQueueStatements(): Promise<void> {
+  // pg ships no types of its own (pg-boss brings the driver): only Client.query is touched.
+  const driver = "pg";
+  const pg = (await import(driver)).default as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    queueStatements++;
+    return query.apply(this, args);
+  };
+}
+
 function statementTotals(): Map<string, number> {
   return new Map(statements);
 }
@@ -172,6 +188,7 @@ async function backlogPhase(t: TestDatabase, token: string) {
   await sampleBackendCpu(t);
   const backendBefore = backendCpuTotal();
   const statementsBefore = statementTotals();
+  const queueStatementsBefore = queueStatements;
   const cpuBefore = process.cpuUsage();
   const createStarted = performance.now();
   for (let i = 0; i < RUNS; i++) await startRun(t.db, operator, { agent: agent.id, prompt: `load ${i}`, source: "bench" });
@@ -225,7 +242,7 @@ async function backlogPhase(t: TestDatabase, token: string) {
     console.log(`database:           ${fmt(commitsDuring / load.events, 2)} transactions per event (${commitsDuring} committed during the backlog, this script's own sampling included)`);
     const byWord = [...sent].map(([word, n]) => [word, n - (statementsBefore.get(word) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
     const total = byWord.reduce((a, [, n]) => a + n, 0);
-    console.log(`statements:         ${fmt(total / load.events, 2)} per event (${byWord.map(([w, n]) => `${w} ${fmt(n / load.events, 2)}`).join(", ")})`);
+    console.log(`statements:         ${fmt(total / load.events, 2)} per event (${byWord.map(([w, n]) => `${w} ${fmt(n / load.events, 2)}`).join(", ")}); pg-boss ${fmt((queueStatements - queueStatementsBefore) / load.events, 2)} more (${fmt((queueStatements - queueStatementsBefore) / RUNS, 1)} per run)`);
   }
   console.log(`GET /api/v1/runs:   p50 ${fmt(gets.p50, 0)} ms, p95 ${fmt(gets.p95, 0)} ms over ${gets.n} calls during the backlog`);
   console.log(`waiting wake-ups:   at most ${mostWaiting} for one run during the backlog   target ≤ 1`);
@@ -297,6 +314,7 @@ async function longRunPhase(t: TestDatabase) {
 }
 
 async function main() {
+  await countQueueStatements();
   const t = await createTestDatabase({ onStatement: countStatement });
   installDatabase(t);
   const dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-runs-"));
