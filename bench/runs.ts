@@ -6,8 +6,8 @@
  *      tool.pre `block` guard (its denyIf never matches) and a tool.post `log` hook bound:
  *      runs/s, events/s, created→started p50/p95, the p95 of GET /api/v1/runs (the route handler,
  *      in-process) while the backlog drains, the most waiting wake-ups any run had, and (on
- *      PostgreSQL) database transactions and statements per event (this process's pool; pg-boss's
- *      own pool not counted), and CPU per event: this process (process.cpuUsage) and the
+ *      PostgreSQL) database transactions and statements per event (this process's pool, and
+ *      pg-boss's own pool apart), and CPU per event: this process (process.cpuUsage) and the
  *      database's backends serving the benchmark's database (/proc/<pid>/stat, sampled), so a
  *      figure is comparable on a machine others load, and the runs/s that CPU would allow with
  *      every core on it (the wall-clock runs/s is bounded by creating the runs one at a time);
@@ -68,20 +68,22 @@ function countStatement(text: string) {
   if (process.env.BENCH_TRACE_STATEMENTS) console.log(`sql: ${text.replace(/\s+/g, " ").slice(0, 160)}`);
 }
 /**
- * Statements pg-boss sends through its own pool (the `pg` driver, PostgreSQL only), counted by
- * wrapping pg's Client.query in this process (the in-process queue's; not worker processes').
+ * Statements pg-boss sends through its own pool, counted by wrapping pg's Client.query in this
+ * process (the in-process queue's; not worker processes'). Our own pool is pg too: its statements
+ * (counted by onStatement) pass through the same method and are taken off; what is left is
+ * pg-boss's plus the health probe's `select 1` once a second.
  */
-let queueStatements = 0;
-async function countQueueStatements(): Promise<void> {
-  // pg ships no types of its own (pg-boss brings the driver): only Client.query is touched.
-  const driver = "pg";
-  const pg = (await import(driver)).default as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
-  const query = pg.Client.prototype.query;
+let pgStatements = 0;
+async function countPgStatements(): Promise<void> {
+  const pg = (await import("pg")).default;
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    queueStatements++;
+    pgStatements++;
     return query.apply(this, args);
-  };
+  } as typeof pg.Client.prototype.query;
 }
+const ownStatements = () => [...statements.values()].reduce((a, b) => a + b, 0);
+const queueStatements = () => pgStatements - ownStatements();
 
 function statementTotals(): Map<string, number> {
   return new Map(statements);
@@ -188,7 +190,7 @@ async function backlogPhase(t: TestDatabase, token: string) {
   await sampleBackendCpu(t);
   const backendBefore = backendCpuTotal();
   const statementsBefore = statementTotals();
-  const queueStatementsBefore = queueStatements;
+  const queueStatementsBefore = queueStatements();
   const cpuBefore = process.cpuUsage();
   const createStarted = performance.now();
   for (let i = 0; i < RUNS; i++) await startRun(t.db, operator, { agent: agent.id, prompt: `load ${i}`, source: "bench" });
@@ -242,7 +244,7 @@ async function backlogPhase(t: TestDatabase, token: string) {
     console.log(`database:           ${fmt(commitsDuring / load.events, 2)} transactions per event (${commitsDuring} committed during the backlog, this script's own sampling included)`);
     const byWord = [...sent].map(([word, n]) => [word, n - (statementsBefore.get(word) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
     const total = byWord.reduce((a, [, n]) => a + n, 0);
-    console.log(`statements:         ${fmt(total / load.events, 2)} per event (${byWord.map(([w, n]) => `${w} ${fmt(n / load.events, 2)}`).join(", ")}); pg-boss ${fmt((queueStatements - queueStatementsBefore) / load.events, 2)} more (${fmt((queueStatements - queueStatementsBefore) / RUNS, 1)} per run)`);
+    console.log(`statements:         ${fmt(total / load.events, 2)} per event (${byWord.map(([w, n]) => `${w} ${fmt(n / load.events, 2)}`).join(", ")}); pg-boss ${fmt((queueStatements() - queueStatementsBefore) / load.events, 2)} more (${fmt((queueStatements() - queueStatementsBefore) / RUNS, 1)} per run)`);
   }
   console.log(`GET /api/v1/runs:   p50 ${fmt(gets.p50, 0)} ms, p95 ${fmt(gets.p95, 0)} ms over ${gets.n} calls during the backlog`);
   console.log(`waiting wake-ups:   at most ${mostWaiting} for one run during the backlog   target ≤ 1`);
@@ -314,7 +316,7 @@ async function longRunPhase(t: TestDatabase) {
 }
 
 async function main() {
-  await countQueueStatements();
+  await countPgStatements();
   const t = await createTestDatabase({ onStatement: countStatement });
   installDatabase(t);
   const dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-runs-"));
