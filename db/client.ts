@@ -123,7 +123,8 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
 /** node-postgres pools and their connections (what a drizzle session's client is on PostgreSQL). */
 const postgresClients = new WeakSet<object>();
 
-type Queryable = { query: (text: unknown, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+/** What a pg pool or connection and a PGlite database have in common here. */
+type Queryable = { query: (query: string | { text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[] }> };
 
 /**
  * Runs one statement of fixed text ($1, $2, ... parameters) on the hot path, straight on the driver,
@@ -136,14 +137,12 @@ type Queryable = { query: (text: unknown, params?: unknown[]) => Promise<{ rows:
 export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
   if (client && postgresClients.has(client)) return (await (client as Queryable).query({ text, values: params })).rows as T[];
-  const pglite = (db as { $client?: unknown }).$client as PgliteQuery | undefined;
+  const pglite = (db as { $client?: unknown }).$client as Queryable | undefined;
   if (typeof pglite?.query === "function") return (await executeOnPglite(pglite, text, params)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
   const result = (await db.execute(sql.join(chunks))) as unknown;
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
-
-type PgliteQuery = { query: (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
 
 /** The statements PREPAREd on each PGlite database, by text (a promise, so two first uses share one). */
 const pglitePrepared = new WeakMap<object, Map<string, Promise<string>>>();
@@ -157,7 +156,7 @@ let pglitePreparedCount = 0;
  * prepared parameter types, as it reads text parameters. A value with a NUL cannot be written in a
  * query's text: it goes as a parameter, which PostgreSQL refuses as before.
  */
-async function executeOnPglite(client: PgliteQuery, text: string, params: unknown[]): Promise<unknown[]> {
+async function executeOnPglite(client: Queryable, text: string, params: unknown[]): Promise<unknown[]> {
   if (params.some((p) => typeof p === "string" && p.includes("\u0000"))) return (await client.query(text, params)).rows;
   let names = pglitePrepared.get(client);
   if (!names) pglitePrepared.set(client, (names = new Map()));
