@@ -14,6 +14,7 @@
  * guard holds in every session; importing a file with the bridge in it skips the bridge.
  */
 import type { EventName } from "@/lib/core/hooks/events";
+import { compileMatcher } from "@/lib/core/hooks/matcher";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import { CLAUDE_AGENT_EVENTS, CLAUDE_CODE_EVENTS, CLAUDE_TO_CANONICAL, CLAUDE_TOOL_EVENTS, type ClaudeCodeEvent } from "./claude-code-events";
 import { looksLikePermissionRule, parsePermissionRule } from "./claude-permission-rule";
@@ -43,6 +44,22 @@ const DEFAULT_TIMEOUT_S = 600;
 const BRIDGE_COMMAND = /^\s*(?:npx\s+(?:-y\s+)?)?hookplane\s+hook\s+(?:claude-code|codex|gemini-cli|copilot|cursor)\b/;
 const BRIDGE_URL = /\/api\/v1\/ingest\/(?:claude-code|codex)\/?$/;
 const agentOfBridge = (command: string) => /--agent(?:=|\s+)["']?([^\s"']+)/.exec(command)?.[1];
+
+function isMatcherRegex(matcher: string): boolean {
+  try {
+    compileMatcher(matcher);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a SessionStart matcher takes the sources Hookplane's session.start stands for. */
+function startsSession(matcher: string): boolean {
+  if (!isMatcherRegex(matcher)) return true; // reported as a bad matcher elsewhere, not silently dropped
+  const matches = compileMatcher(matcher);
+  return matches("startup") || matches("clear");
+}
 
 export function importClaudeCode(content: string, options: ImportOptions = {}): ImportResult {
   const ctx = new ImportContext("claude-code");
@@ -76,14 +93,22 @@ export function importClaudeCode(content: string, options: ImportOptions = {}): 
       if (matcher !== undefined && CLAUDE_TOOL_EVENTS.has(eventName) && looksLikePermissionRule(matcher)) {
         const rule = parsePermissionRule(matcher);
         if (typeof rule === "string") {
-          ctx.fail(group.at("matcher"), rule);
-          continue; // its hooks would only repeat the error as a bad regex
+          // A regex with a group (`mcp__.*__(edit|read)`) is Claude Code's own matcher form: kept as written.
+          if (!isMatcherRegex(matcher)) {
+            ctx.fail(group.at("matcher"), rule);
+            continue; // its hooks would only repeat the error as a bad regex
+          }
         } else {
           matcher = rule.tool;
           // One `when` per hook: PostToolUseFailure's isError stays, the rule's specifier cannot join it.
           if (when === FAILED_TOOL) ctx.warn(group.at("matcher"), `on PostToolUseFailure only the rule's tool is kept (its specifier and isError cannot both be the when)`);
           else when = rule.when;
         }
+      }
+      // SessionStart's matcher is the source; session.start is a startup or /clear, so hooks only for resume/compact never run there.
+      if (eventName === "SessionStart" && matcher !== undefined && !startsSession(matcher)) {
+        ctx.warn(group.at("matcher"), `SessionStart "${matcher}" never runs at a session's startup or /clear (session.start); Hookplane has no hook event for resume or compact; its hooks were not imported`);
+        continue;
       }
       if (matcher !== undefined && !CLAUDE_TOOL_EVENTS.has(eventName) && !CLAUDE_AGENT_EVENTS.has(eventName)) {
         ctx.warn(group.at("matcher"), `${eventName} does not match tool or agent names; matcher "${matcher}" ignored`);

@@ -7,7 +7,7 @@
  * where the framework has a schema (herdctl's AgentConfigSchema, Loom's ProfileSchema, vendored in
  * test/framework-schemas/ with their SOURCE and license) and re-imports to the same canonical config.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -17,11 +17,14 @@ import { exportConfig, importConfig, type DialectConfig, type DialectName, type 
 
 const ROOT = path.join(import.meta.dirname, "../../../test/fixtures/dialects");
 
-const FILES: Record<string, { file: string; parse: (text: string) => Record<string, unknown>; exportable: boolean }> = {
-  herdctl: { file: "agent.yaml", parse: (t) => parseYaml(t), exportable: true },
-  loom: { file: "agent.json", parse: (t) => JSON.parse(t), exportable: true },
-  "tailored-ai": { file: "config.yaml", parse: (t) => parseYaml(t), exportable: true },
-  agentopology: { file: "topology.at", parse: () => ({}), exportable: false },
+/** `file`: the configuration file's name in a case folder (the first that exists). */
+const FILES: Record<string, { file: string[]; parse: (text: string) => Record<string, unknown>; exportable: boolean }> = {
+  herdctl: { file: ["agent.yaml"], parse: (t) => parseYaml(t), exportable: true },
+  loom: { file: ["agent.json"], parse: (t) => JSON.parse(t), exportable: true },
+  "tailored-ai": { file: ["config.yaml"], parse: (t) => parseYaml(t), exportable: true },
+  agentopology: { file: ["topology.at"], parse: () => ({}), exportable: false },
+  // A project's .claude/settings.json or a plugin's hooks/hooks.json: the same `hooks` object.
+  "claude-code": { file: ["settings.json", "hooks.json"], parse: () => ({}), exportable: true },
 };
 
 /** The frameworks' own validation of an exported file; throws what the framework would refuse. */
@@ -68,7 +71,7 @@ describe.each(Object.keys(FILES))("corpus: %s", (dialect) => {
 
   it.each(names)("%s: imports as the framework means it; the export passes the framework's validation and re-imports the same", (name) => {
     const dir = path.join(ROOT, dialect, name);
-    const text = readFileSync(path.join(dir, file), "utf8");
+    const text = readFileSync(path.join(dir, file.find((f) => existsSync(path.join(dir, f)))!), "utf8");
     const expected = resolveExpected(parseYaml(readFileSync(path.join(dir, "expected.yaml"), "utf8")), parse(text));
 
     const { warnings, ...imported } = importConfig(dialect as DialectName, text);
@@ -80,7 +83,7 @@ describe.each(Object.keys(FILES))("corpus: %s", (dialect) => {
     for (const warning of warnings) expect(warning.message, warning.path).not.toBe("");
     if (!exportable) return;
 
-    const agent = dialect === "tailored-ai" ? undefined : imported.agents[0].name;
+    const agent = dialect === "tailored-ai" ? undefined : imported.agents[0]?.name;
     const exported = exportConfig(dialect as ExportDialectName, imported, { agent });
     VALIDATE[dialect]?.(exported.content);
     const { warnings: _again, ...reimported } = importConfig(dialect as DialectName, exported.content);

@@ -4,7 +4,7 @@
  * are stored as its expected.yaml says (settings the file left out get Hookplane's defaults when
  * stored), and the stored agent exported back to herdctl or Loom passes that framework's own schema.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -22,11 +22,13 @@ import * as importRoute from "@/app/api/v1/config/import/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 
 const ROOT = path.join(import.meta.dirname, "../../../test/fixtures/dialects");
-const FILES: Record<string, { file: string; parse: (text: string) => Record<string, unknown> }> = {
-  herdctl: { file: "agent.yaml", parse: (t) => parseYaml(t) },
-  loom: { file: "agent.json", parse: (t) => JSON.parse(t) },
-  "tailored-ai": { file: "config.yaml", parse: (t) => parseYaml(t) },
-  agentopology: { file: "topology.at", parse: () => ({}) },
+/** `file`: the configuration file's name in a case folder (the first that exists). */
+const FILES: Record<string, { file: string[]; parse: (text: string) => Record<string, unknown> }> = {
+  herdctl: { file: ["agent.yaml"], parse: (t) => parseYaml(t) },
+  loom: { file: ["agent.json"], parse: (t) => JSON.parse(t) },
+  "tailored-ai": { file: ["config.yaml"], parse: (t) => parseYaml(t) },
+  agentopology: { file: ["topology.at"], parse: () => ({}) },
+  "claude-code": { file: ["settings.json", "hooks.json"], parse: () => ({}) },
 };
 const VALIDATE: Partial<Record<string, (content: string) => unknown>> = {
   herdctl: (content) => AgentConfigSchema.parse(parseYaml(content)),
@@ -67,7 +69,7 @@ describe.each(Object.keys(FILES))("corpus through the import endpoint: %s", (dia
 
   test.each(cases(dialect))("%s", async (name) => {
     const dir = path.join(ROOT, dialect, name);
-    const content = readFileSync(path.join(dir, file), "utf8");
+    const content = readFileSync(path.join(dir, file.find((f) => existsSync(path.join(dir, f)))!), "utf8");
     const expected = parseYaml(readFileSync(path.join(dir, "expected.yaml"), "utf8")) as DialectConfig;
     const source = parse(content);
 
