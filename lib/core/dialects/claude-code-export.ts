@@ -1,5 +1,5 @@
 /**
- * Claude Code: `settings.json` (`{hooks: {PreToolUse: [{matcher, hooks: [{type, command, timeout}]}]}}`)
+ * Claude Code, the exporter (its importer: claude-code-import.ts): `settings.json` (`{hooks: {PreToolUse: [{matcher, hooks: [{type, command, timeout}]}]}}`)
  * and a plugin's `hooks.json` (the same `hooks` object with an optional `description`).
  *
  * Semantics carried over: timeouts are seconds (default 600); a command blocks only by exiting 2,
@@ -13,142 +13,10 @@
  * event (or, with `bridge: "http"`, Claude Code's http hook pointed at the ingest endpoint), so the
  * guard holds in every session; importing a file with the bridge in it skips the bridge.
  */
-import type { EventName } from "@/lib/core/hooks/events";
-import type { HookSpecInput } from "@/lib/core/hooks/spec";
-import { CLAUDE_AGENT_EVENTS, CLAUDE_CODE_EVENTS, CLAUDE_TO_CANONICAL, CLAUDE_TOOL_EVENTS, type ClaudeCodeEvent } from "./claude-code-events";
-import { looksLikePermissionRule, parsePermissionRule } from "./claude-permission-rule";
+import { CLAUDE_AGENT_EVENTS, CLAUDE_TOOL_EVENTS, type ClaudeCodeEvent } from "./claude-code-events";
+import { DEFAULT_TIMEOUT_S, EXPORT_EVENT, FAILED_TOOL } from "./claude-code-vocabulary";
 import { ExportContext, allHooks, eventOf, scopeOf } from "./export-context";
-import { kebabCase } from "./hook-ids";
-import { ImportContext } from "./import-context";
-import { parseJsonSource } from "./source-text";
-import type { DialectConfig, ExportOptions, ExportResult, ImportOptions, ImportResult } from "./types";
-
-/** Canonical event → the Claude Code event an export writes. session.end → SessionEnd: it fires once per exit, like session.end. */
-const EXPORT_EVENT: Partial<Record<EventName, ClaudeCodeEvent>> = {
-  "tool.pre": "PreToolUse",
-  "tool.post": "PostToolUse",
-  "user.prompt.submit": "UserPromptSubmit",
-  "session.start": "SessionStart",
-  "session.end": "SessionEnd",
-  "turn.end": "Stop",
-  "agent.start": "SubagentStart",
-  "agent.stop": "SubagentStop",
-  error: "StopFailure",
-};
-
-/** Claude Code's PostToolUse fires on success only; its failures are PostToolUseFailure. */
-const FAILED_TOOL = "isError";
-const DEFAULT_TIMEOUT_S = 600;
-/** The bridge hook as written in settings; recognised on import, with or without npx. */
-const BRIDGE_COMMAND = /^\s*(?:npx\s+(?:-y\s+)?)?hookplane\s+hook\s+(?:claude-code|codex|gemini-cli|copilot|cursor)\b/;
-const BRIDGE_URL = /\/api\/v1\/ingest\/(?:claude-code|codex)\/?$/;
-const agentOfBridge = (command: string) => /--agent(?:=|\s+)["']?([^\s"']+)/.exec(command)?.[1];
-
-export function importClaudeCode(content: string, options: ImportOptions = {}): ImportResult {
-  const ctx = new ImportContext("claude-code");
-  const root = ctx.reader(parseJsonSource(content, "claude-code"), "");
-  if (!root) return ctx.finish();
-  const scope = options.agent ? `agent:${options.agent}` : "global";
-
-  root.ignore("description", "a plugin's description has no Hookplane field; ignored");
-  // A settings file may hold no hooks at all (permissions, env, model only): nothing to import, said once.
-  if (!root.has("hooks")) ctx.warn("hooks", "this Claude Code settings file has no hooks; nothing was imported");
-  const events = root.object("hooks");
-  for (const { key: eventName, path } of events?.entries() ?? []) {
-    if (!(CLAUDE_CODE_EVENTS as readonly string[]).includes(eventName)) {
-      ctx.unknownEvent(path, eventName, CLAUDE_CODE_EVENTS);
-      continue;
-    }
-    const mapped = CLAUDE_TO_CANONICAL[eventName as ClaudeCodeEvent];
-    if (typeof mapped !== "string") {
-      ctx.warn(path, `Claude Code's ${eventName}: ${mapped.none}; its hooks were not imported`);
-      continue;
-    }
-    const event = mapped;
-    const groups = events?.list(eventName);
-    let position = 0;
-    for (const groupItem of groups ?? []) {
-      const group = ctx.reader(groupItem.value, groupItem.path);
-      if (!group) continue;
-      const rawMatcher = group.string("matcher");
-      let matcher = rawMatcher === "" ? undefined : rawMatcher;
-      let when = eventName === "PostToolUseFailure" ? FAILED_TOOL : undefined;
-      if (matcher !== undefined && CLAUDE_TOOL_EVENTS.has(eventName) && looksLikePermissionRule(matcher)) {
-        const rule = parsePermissionRule(matcher);
-        if (typeof rule === "string") {
-          ctx.fail(group.at("matcher"), rule);
-          continue; // its hooks would only repeat the error as a bad regex
-        } else {
-          matcher = rule.tool;
-          // One `when` per hook: PostToolUseFailure's isError stays, the rule's specifier cannot join it.
-          if (when === FAILED_TOOL) ctx.warn(group.at("matcher"), `on PostToolUseFailure only the rule's tool is kept (its specifier and isError cannot both be the when)`);
-          else when = rule.when;
-        }
-      }
-      if (matcher !== undefined && !CLAUDE_TOOL_EVENTS.has(eventName) && !CLAUDE_AGENT_EVENTS.has(eventName)) {
-        ctx.warn(group.at("matcher"), `${eventName} does not match tool or agent names; matcher "${matcher}" ignored`);
-        matcher = undefined;
-      }
-      for (const hookItem of group.list("hooks", { required: true }) ?? []) {
-        const hook = ctx.reader(hookItem.value, hookItem.path);
-        if (!hook) continue;
-        position++;
-        const type = hook.string("type", { required: true });
-        if (type === "http" && BRIDGE_URL.test(hook.string("url") ?? "")) {
-          ctx.warn(hookItem.path, "the Hookplane bridge (http): the hooks it runs live in Hookplane; not imported");
-          continue;
-        }
-        if (type !== undefined && type !== "command") {
-          ctx.warn(hook.at("type"), `Claude Code "${type}" hooks have no Hookplane action (only "command" is imported); not imported`);
-          continue;
-        }
-        const command = hook.string("command", { required: true });
-        const timeoutS = hook.number("timeout", { positive: true, unit: "seconds" }) ?? DEFAULT_TIMEOUT_S;
-        // Newer Claude Code: `if` narrows one hook with a permission rule, like a rule-form matcher.
-        let hookWhen = when;
-        let hookMatcher = matcher;
-        const condition = hook.string("if");
-        if (condition !== undefined) {
-          const rule = parsePermissionRule(condition);
-          if (typeof rule === "string") {
-            ctx.fail(hook.at("if"), rule);
-            continue;
-          } else if (hookMatcher !== undefined && hookMatcher !== rule.tool && !hookMatcher.split("|").includes(rule.tool)) {
-            ctx.fail(hook.at("if"), `the rule is about ${rule.tool}, the group's matcher "${hookMatcher}" never is`);
-            continue;
-          } else {
-            hookMatcher = rule.tool;
-            hookWhen = rule.when;
-          }
-        }
-        hook.warnUnread();
-        if (command === undefined || type === undefined) continue;
-        if (BRIDGE_COMMAND.test(command)) {
-          const agent = agentOfBridge(command);
-          ctx.warn(hookItem.path, `the Hookplane bridge${agent ? ` (agent ${agent})` : ""}: the hooks it runs live in Hookplane; not imported as a command`);
-          continue;
-        }
-        if (/\$\{?CLAUDE_PROJECT_DIR\b/.test(command)) {
-          ctx.warn(hook.at("command"), "runs on the Hookplane server in the agent's workspace: $CLAUDE_PROJECT_DIR is that folder there, so the files it names must be in it");
-        }
-        const spec: HookSpecInput = {
-          id: ctx.hookId(scope, `${kebabCase(eventName)}-${position}`),
-          event,
-          scope,
-          ...(hookMatcher !== undefined ? { matcher: hookMatcher } : {}),
-          ...(hookWhen !== undefined ? { when: hookWhen } : {}),
-          action: { type: "command", command },
-          timeoutMs: Math.round(timeoutS * 1000),
-          onFailure: "continue",
-        };
-        ctx.addHook(spec, hookItem.path);
-      }
-      group.warnUnread();
-    }
-  }
-  root.warnUnread((key) => `Claude Code setting "${key}" is not a hook; not imported`);
-  return ctx.finish();
-}
+import type { DialectConfig, ExportOptions, ExportResult } from "./types";
 
 type ClaudeCommandHook = { type: "command"; command: string; timeout?: number };
 type ClaudeHttpHook = { type: "http"; url: string; headers: Record<string, string>; allowedEnvVars: string[]; timeout?: number };
