@@ -13,7 +13,7 @@
  * the session events, so the guard holds in the agent.
  */
 import { AGENT_HOOKS_FORMATS, CURSOR_GATES, CURSOR_TOOL, type AgentHooksDialect } from "./agent-hooks-vocabulary";
-import { ExportContext, allHooks, eventOf, scopeOf } from "./export-context";
+import { ExportContext, allHooks, eventOf, inAgentExport, scopeOf } from "./export-context";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
 
 type Entry = Record<string, unknown>;
@@ -34,12 +34,8 @@ export function exportAgentHooks(dialect: AgentHooksDialect, config: DialectConf
   const timeoutOf = (ms: number): number => Math.ceil(ms / format.timeoutUnitMs);
 
   for (const hook of allHooks(config)) {
+    if (!inAgentExport(ctx, hook, options)) continue;
     const scope = scopeOf(hook);
-    const wanted = scope === "global" || (options.agent ? scope === `agent:${options.agent}` : scope.startsWith("agent:"));
-    if (!wanted) {
-      ctx.warnHook(hook, "scope", `belongs to ${scope}; this export is for ${options.agent ? `agent "${options.agent}"` : "global hooks and agents"} only`);
-      continue;
-    }
     if (ctx.skipsInactive(hook)) continue;
     const canonical = eventOf(hook);
     const agent = options.agent ?? (scope.startsWith("agent:") ? scope.slice("agent:".length) : undefined);

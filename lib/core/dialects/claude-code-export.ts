@@ -15,7 +15,7 @@
  */
 import { CLAUDE_AGENT_EVENTS, CLAUDE_TOOL_EVENTS, type ClaudeCodeEvent } from "./claude-code-events";
 import { DEFAULT_TIMEOUT_S, EXPORT_EVENT, FAILED_TOOL } from "./claude-code-vocabulary";
-import { ExportContext, allHooks, eventOf, scopeOf } from "./export-context";
+import { ExportContext, allHooks, eventOf, inAgentExport, scopeOf } from "./export-context";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
 
 type ClaudeCommandHook = { type: "command"; command: string; timeout?: number };
@@ -57,12 +57,8 @@ export function exportClaudeCode(config: DialectConfig, options: ExportOptions =
   const bridges = new Map<string, Bridge>();
 
   for (const hook of allHooks(config)) {
+    if (!inAgentExport(ctx, hook, options)) continue;
     const scope = scopeOf(hook);
-    const wanted = scope === "global" || (options.agent ? scope === `agent:${options.agent}` : scope.startsWith("agent:"));
-    if (!wanted) {
-      ctx.warnHook(hook, "scope", `belongs to ${scope}; this export is for ${options.agent ? `agent "${options.agent}"` : "global hooks and agents"} only`);
-      continue;
-    }
     if (scope !== "global" && !options.agent) {
       ctx.warnHook(hook, "scope", "Claude Code settings have no scopes; exported for every session");
     }
