@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
-import { AGENT_HOOKS_FORMATS, type AgentHooksDialect } from "./agent-hooks";
+import { AGENT_HOOKS_FORMATS, type AgentHooksDialect } from "./agent-hooks-vocabulary";
 import { detectDialect } from "./detect";
 import { readFixture } from "./fixtures/fixture-files";
 import { exportConfig, importConfig } from "./index";

@@ -3,7 +3,7 @@
  * imports that do not say. Each rule looks for a marker only that dialect writes; `why` names it.
  */
 import { parse as parseYaml } from "yaml";
-import { AGENT_HOOKS_FORMATS } from "./agent-hooks";
+import { AGENT_HOOKS_FORMATS } from "./agent-hooks-vocabulary";
 import { CLAUDE_CODE_EVENTS } from "./claude-code-events";
 import { isPlainObject, type PlainObject } from "./field-reader";
 import type { DialectName, SourceFiles } from "./types";

@@ -6,7 +6,7 @@ import type { EventName } from "@/lib/core/hooks/events";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import { DialectExportError } from "./dialect-error";
 import { joinPath } from "./field-reader";
-import type { DialectConfig, DialectName, DialectWarning } from "./types";
+import type { DialectConfig, DialectName, DialectWarning, ExportOptions } from "./types";
 
 export class ExportContext {
   readonly warnings: DialectWarning[] = [];
@@ -47,6 +47,17 @@ export function eventOf(hook: HookSpecInput): EventName {
 
 export function scopeOf(hook: HookSpecInput): string {
   return hook.scope ?? "global";
+}
+
+/**
+ * For the coding agents' hook files (one per project, no scopes): whether `hook` belongs in the
+ * export for `options.agent`, or with none for global and agent hooks; warns when it does not.
+ */
+export function inAgentExport(ctx: ExportContext, hook: HookSpecInput, options: ExportOptions): boolean {
+  const scope = scopeOf(hook);
+  const wanted = scope === "global" || (options.agent ? scope === `agent:${options.agent}` : scope.startsWith("agent:"));
+  if (!wanted) ctx.warnHook(hook, "scope", `belongs to ${scope}; this export is for ${options.agent ? `agent "${options.agent}"` : "global hooks and agents"} only`);
+  return wanted;
 }
 
 /** Every hook of the config, schedule hooks included, each with its effective scope. */

@@ -3,8 +3,10 @@
  * own) into canonical agents/hooks/schedules, export canonical config back out, and detect which
  * dialect a text is. Pure functions: no database, no Next.
  */
-import { exportAgentHooks, importAgentHooks } from "./agent-hooks";
-import { exportClaudeCode, importClaudeCode } from "./claude-code";
+import { exportAgentHooks } from "./agent-hooks-export";
+import { importAgentHooks } from "./agent-hooks-import";
+import { exportClaudeCode } from "./claude-code-export";
+import { importClaudeCode } from "./claude-code-import";
 import { DialectExportError } from "./dialect-error";
 import { importAgentopology } from "./agentopology";
 import { exportHerdctl } from "./herdctl-export";

@@ -23,7 +23,7 @@ import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
-import { runHookplaneCli } from "./hook-cli-runner";
+import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 
 let t: TestDatabase;
 let server: RouteServer;

@@ -3,15 +3,15 @@
  * talks over HTTP to the real route handlers (served by node:http in this process) on a fresh
  * database; approvals are decided through the approvals API while the CLI waits.
  */
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runHookplaneCli, type CliResult } from "./hook-cli-runner";
+import { runHookplaneCli, type CliResult } from "@/test/bridges/hook-cli-runner";
 import { expireIdleSessions } from "./session-ingest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRun, listRuns } from "@/db/queries/runs";
+import { closedPort } from "@/test/bridge-harness";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { startRouteServer, type RouteServer } from "@/lib/platform/api/route-server";
@@ -47,14 +47,6 @@ const claude = (sessionId: string, event: string, extra: Record<string, unknown>
   hook_event_name: event,
   ...extra,
 });
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function sessionRun(sessionId: string) {
   const runs = await listRuns(t.db, { limit: 100 });

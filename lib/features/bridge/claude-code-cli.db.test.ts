@@ -9,49 +9,21 @@
  * these tests run when HOOKPLANE_CLAUDE_BIN names its `claude` (or `claude` is on PATH), and skip
  * with a message otherwise. `npm i @anthropic-ai/claude-code` anywhere gives you one.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { installDatabase } from "@/db/client";
-import { createAgent } from "@/db/queries/agents";
-import { getApproval, listApprovals } from "@/db/queries/approvals";
-import { createHook } from "@/db/queries/hooks";
-import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { beforeAll, describe, expect, test } from "vitest";
+import { getApproval } from "@/db/queries/approvals";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { listRuns, type RunRow } from "@/db/queries/runs";
-import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
-import { startRouteServer, type RouteServer } from "@/lib/platform/api/route-server";
-import { callRoute } from "@/test/api-client";
-import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
+import { closedPort, findAgentCli, useAgentWorkspace, useBridgeHarness, type BridgeHarness } from "@/test/bridge-harness";
+import { startFakeAnthropic } from "@/test/bridges/fake-anthropic-api";
 import { exportConfig, importConfig } from "@/lib/core/dialects";
-import { hookSpecSchema, type HookSpecInput } from "@/lib/core/hooks/spec";
-import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
-import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
-import { startFakeAnthropic, type FakeAnthropic } from "./testing/fake-anthropic-api";
 
-function findClaude(): string | undefined {
-  const named = process.env.HOOKPLANE_CLAUDE_BIN;
-  if (named) return existsSync(named) ? named : undefined;
-  const which = spawnSync("sh", ["-c", "command -v claude"], { encoding: "utf8" });
-  return which.status === 0 ? which.stdout.trim() : undefined;
-}
-const CLAUDE = findClaude();
+const CLAUDE = findAgentCli("HOOKPLANE_CLAUDE_BIN", "claude");
 const SKIP = "Claude Code CLI not installed: set HOOKPLANE_CLAUDE_BIN to its `claude` (npm i @anthropic-ai/claude-code) to run these";
-const CLI = path.resolve(import.meta.dirname, "../../../bin/hookplane.mjs");
-
-let t: TestDatabase;
-let server: RouteServer;
-let fake: FakeAnthropic;
-let operator: string;
-let work: string;
-let binDir: string;
 const AGENT = "guarded";
 
 const HOOKS: HookSpecInput[] = [
@@ -59,102 +31,53 @@ const HOOKS: HookSpecInput[] = [
   { id: "ask-writes", event: "tool.pre", matcher: "Write", action: { type: "approve", timeoutMs: 120_000, onTimeout: "deny" } },
 ];
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
+  const h: BridgeHarness = useBridgeHarness({
+    ingest: { method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST },
+    prices: true,
+    agents: { [AGENT]: HOOKS },
+  });
+  const workspace = useAgentWorkspace(h, "hp-claude-e2e-", startFakeAnthropic);
+  const fake = () => workspace.fake;
+  let settings: string;
 
-/** A project folder whose .claude/settings.json is `settings`, and a HOME of its own. */
-function project(name: string, settings: string): string {
-  const dir = path.join(work, name);
-  mkdirSync(path.join(dir, ".claude"), { recursive: true });
-  mkdirSync(path.join(dir, "home"), { recursive: true });
-  writeFileSync(path.join(dir, ".claude", "settings.json"), settings);
-  return dir;
-}
+  /** A project folder whose .claude/settings.json is `settings`, and a HOME of its own. */
+  function project(name: string, settings: string): string {
+    const dir = path.join(workspace.work, name);
+    mkdirSync(path.join(dir, ".claude"), { recursive: true });
+    mkdirSync(path.join(dir, "home"), { recursive: true });
+    writeFileSync(path.join(dir, ".claude", "settings.json"), settings);
+    return dir;
+  }
 
-interface ClaudeRun {
-  child: ChildProcess;
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-function runClaude(dir: string, prompt: string, env: Record<string, string> = {}, args: string[] = []): ClaudeRun {
-  const child = spawn(CLAUDE!, ["-p", prompt, "--output-format", "json", ...args], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      PATH: `${binDir}:${process.env.PATH}`,
+  function runClaude(dir: string, prompt: string, env: Record<string, string> = {}, args: string[] = []) {
+    return workspace.run(CLAUDE!, ["-p", prompt, "--output-format", "json", ...args], dir, {
       HOME: path.join(dir, "home"),
-      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_BASE_URL: fake().url,
       ANTHROPIC_API_KEY: "sk-ant-fake",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_AUTOUPDATER: "1",
-      HOOKPLANE_URL: server.url,
-      HOOKPLANE_TOKEN: operator,
       ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
+    });
+  }
 
-async function sessionRuns(): Promise<RunRow[]> {
-  return (await listRuns(t.db, { limit: 200 })).filter((r) => r.source === "claude-code");
-}
+  async function sessionRuns(): Promise<RunRow[]> {
+    return (await listRuns(h.t.db, { limit: 200 })).filter((r) => r.source === "claude-code");
+  }
 
-async function eventTypes(runId: string) {
-  return (await listRunEventsAfter(t.db, { runId, after: 0, limit: 1000 })).map((e) => e.type);
-}
+  async function eventTypes(runId: string) {
+    return (await listRunEventsAfter(h.t.db, { runId, after: 0, limit: 1000 })).map((e) => e.type);
+  }
 
-async function pendingWrite(): Promise<{ id: string }> {
-  let found: { id: string } | undefined;
-  await expect
-    .poll(async () => (found = (await listApprovals(t.db, { status: "pending", limit: 50 })).find((a) => a.toolName === "Write")), { timeout: 60_000, interval: 100 })
-    .toBeTruthy();
-  return found!;
-}
+  const pendingWrite = () => h.pendingApproval((a) => a.toolName === "Write");
 
-let settings: string;
-
-describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
   beforeAll(async () => {
-    t = await createTestDatabase();
-    installDatabase(t);
-    await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
-    const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-    operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
-    const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: AGENT }) }))!;
-    for (const h of HOOKS) await createHook(t.db, { spec: hookSpecSchema.parse({ ...h, scope: `agent:${agent.id}` }), actor: "test" });
-    server = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST }]);
-    fake = await startFakeAnthropic();
-    work = mkdtempSync(path.join(tmpdir(), "hp-claude-e2e-"));
-    // `hookplane` on the PATH Claude Code's hooks see, as an installed package would put it.
-    binDir = path.join(work, "bin");
-    mkdirSync(binDir);
-    writeFileSync(path.join(binDir, "hookplane"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-    chmodSync(path.join(binDir, "hookplane"), 0o755);
-
     // The settings Claude Code runs with are the export of the agent's hooks, which re-imports to nothing but the bridge.
-    const exported = exportConfig("claude-code", { agents: [], hooks: HOOKS.map((h) => ({ ...h, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT });
+    const exported = exportConfig("claude-code", { agents: [], hooks: HOOKS.map((hook) => ({ ...hook, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT });
     settings = exported.content;
     expect(JSON.parse(settings).hooks.PreToolUse[0].hooks[0].command).toBe(`hookplane hook claude-code --agent ${AGENT}`);
     expect(importConfig("claude-code", settings, { agent: AGENT }).hooks).toEqual([]);
   }, 120_000);
-
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-    await stopProcessApprovalWaiter();
-    await t?.drop();
-  });
 
   test("a blocked rm -rf never runs; the session is a run of the agent with the denial, and its cost", async () => {
     const dir = project("block", settings);
@@ -178,7 +101,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     expect(run.costUsd).toBeGreaterThan(0);
     expect(JSON.parse(out.stdout).result).toBe("Done.");
     // The fake saw the deny come back as the tool's result, with the hook's reason.
-    const toolResults = fake.requests.flatMap((r) => JSON.stringify(r.body.messages ?? []).match(/No rm -rf here/g) ?? []);
+    const toolResults = fake().requests.flatMap((r) => JSON.stringify(r.body.messages ?? []).match(/No rm -rf here/g) ?? []);
     expect(toolResults.length).toBeGreaterThan(0);
   }, 120_000);
 
@@ -187,7 +110,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
       const dir = project(`write-${decision}`, settings);
       const { done } = runClaude(dir, "write notes.txt");
       const approval = await pendingWrite();
-      const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approval.id }, body: { decision, reason: "checked" } });
+      const decided = await h.decide(approval.id, { decision, reason: "checked" });
       expect(decided.status).toBe(200);
       const out = await done;
       expect(out.code, out.stderr).toBe(0);
@@ -197,7 +120,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
   }, 180_000);
 
   test("the http export (Claude Code's own http hook, no CLI) enforces the block; with Hookplane down it fails open, as the export warns", async () => {
-    const exported = exportConfig("claude-code", { agents: [], hooks: HOOKS.map((h) => ({ ...h, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: server.url });
+    const exported = exportConfig("claude-code", { agents: [], hooks: HOOKS.map((hook) => ({ ...hook, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: h.server.url });
     expect(exported.warnings.at(-1)!.message).toMatch(/fail open/);
     const dir = project("http", exported.content);
     const target = path.join(dir, "keep-me");
@@ -206,7 +129,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     expect(blocked.code, blocked.stderr).toBe(0);
     expect(existsSync(target)).toBe(true);
 
-    const down = project("http-down", exportConfig("claude-code", { agents: [], hooks: HOOKS.map((h) => ({ ...h, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: `http://127.0.0.1:${await closedPort()}` }).content);
+    const down = project("http-down", exportConfig("claude-code", { agents: [], hooks: HOOKS.map((hook) => ({ ...hook, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: `http://127.0.0.1:${await closedPort()}` }).content);
     const marker = path.join(down, "marker");
     const open = await runClaude(down, `bash: touch ${marker}`, {}, ["--allowedTools", "Bash"]).done;
     expect(open.code, open.stderr).toBe(0);
@@ -220,7 +143,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     const out = await done;
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(marker)).toBe(false);
-    const said = fake.requests.map((r) => JSON.stringify(r.body.messages ?? [])).join("\n");
+    const said = fake().requests.map((r) => JSON.stringify(r.body.messages ?? [])).join("\n");
     expect(said).toMatch(/Hookplane unreachable at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
   }, 120_000);
 
@@ -237,7 +160,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     run.child.kill("SIGKILL");
     await run.done;
     await expect.poll(() => hookPids().filter((p) => waiting.includes(p)), { timeout: 15_000, interval: 100 }).toEqual([]);
-    await expect.poll(async () => (await getApproval(t.db, { id: approval.id }))?.status, { timeout: 15_000, interval: 100 }).toBe("abandoned");
+    await expect.poll(async () => (await getApproval(h.t.db, { id: approval.id }))?.status, { timeout: 15_000, interval: 100 }).toBe("abandoned");
     expect(existsSync(path.join(dir, "gone.txt"))).toBe(false);
   }, 120_000);
 });

@@ -5,50 +5,40 @@
  * Events Claude Code fires only interactively (PermissionRequest, Notification) are built from its
  * hooks reference and say so. Cost comes from the recorded transcripts, through the real CLI.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { installDatabase } from "@/db/client";
-import { createAgent } from "@/db/queries/agents";
+import { describe, expect, test } from "vitest";
 import { listApprovals } from "@/db/queries/approvals";
-import { createHook } from "@/db/queries/hooks";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
-import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRun, getRunByExternalSession } from "@/db/queries/runs";
-import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
-import { startRouteServer, type RouteServer } from "@/lib/platform/api/route-server";
-import { callRoute } from "@/test/api-client";
-import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
-import { hookSpecSchema } from "@/lib/core/hooks/spec";
-import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
-import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import { recordedPayloads, useBridgeHarness } from "@/test/bridge-harness";
+import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
-import { runHookplaneCli } from "./hook-cli-runner";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/claude-code");
 type Payload = Record<string, unknown> & { session_id: string; hook_event_name: string };
 
 /** A recorded session's hook payloads, in the order Claude Code sent them. */
-function recorded(folder: string): Payload[] {
-  const dir = path.join(FIXTURES, folder);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")).stdin as Payload);
-}
+const recorded = (folder: string) => recordedPayloads<Payload>(FIXTURES, folder);
 
-let t: TestDatabase;
-let server: RouteServer;
-let operator: string;
-const agentIds: Record<string, string> = {};
-
-const send = (agent: string, payload: Payload) =>
-  callRoute(claudeCodeRoute.POST, { method: "POST", token: operator, headers: { "x-hookplane-agent": agent }, body: payload });
+const h = useBridgeHarness({
+  ingest: { method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST },
+  prices: true,
+  agents: {
+    plain: [],
+    gates: [
+      { id: "greet", event: "session.start", action: { type: "context", text: "Welcome back to the repo." } },
+      { id: "tests-first", event: "turn.end", when: "stopHookActive: /false/", action: { type: "block", reason: "Run the tests before you stop." } },
+      { id: "cite", event: "agent.stop", matcher: "general-purpose", action: { type: "block", reason: "Cite the files you listed." } },
+      { id: "ask-writes", event: "tool.pre", matcher: "Write", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } },
+      { id: "fail-note", event: "tool.post", when: "isError", action: { type: "context", text: "A tool failed: say so to the user." } },
+    ],
+    thrifty: { spec: { budgetUsd: 0.05 } },
+  },
+});
+const send = (agent: string, payload: Payload) => h.send(agent, payload);
 
 async function replay(agent: string, payloads: Payload[]) {
   const answers = [];
@@ -61,42 +51,12 @@ async function replay(agent: string, payloads: Payload[]) {
 }
 
 async function runOf(agent: string, sessionId: string) {
-  const run = await getRunByExternalSession(t.db, { agentId: agentIds[agent], externalSessionId: sessionId });
+  const run = await getRunByExternalSession(h.t.db, { agentId: h.agentIds[agent], externalSessionId: sessionId });
   expect(run, `a run for ${sessionId}`).toBeTruthy();
   return run!;
 }
 
-const eventsOf = async (runId: string) => listRunEventsAfter(t.db, { runId, after: 0, limit: 1000 });
-
-async function agent(name: string, spec: Record<string, unknown> = {}, hooks: Record<string, unknown>[] = []) {
-  const row = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name, ...spec }) }))!;
-  agentIds[name] = row.id;
-  for (const h of hooks) await createHook(t.db, { spec: hookSpecSchema.parse({ ...h, scope: `agent:${row.id}` }), actor: "test" });
-}
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  installDatabase(t);
-  await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
-  await agent("plain");
-  await agent("gates", {}, [
-    { id: "greet", event: "session.start", action: { type: "context", text: "Welcome back to the repo." } },
-    { id: "tests-first", event: "turn.end", when: "stopHookActive: /false/", action: { type: "block", reason: "Run the tests before you stop." } },
-    { id: "cite", event: "agent.stop", matcher: "general-purpose", action: { type: "block", reason: "Cite the files you listed." } },
-    { id: "ask-writes", event: "tool.pre", matcher: "Write", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } },
-    { id: "fail-note", event: "tool.post", when: "isError", action: { type: "context", text: "A tool failed: say so to the user." } },
-  ]);
-  await agent("thrifty", { budgetUsd: 0.05 });
-  server = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST }]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await stopProcessApprovalWaiter();
-  await t?.drop();
-});
+const eventsOf = async (runId: string) => listRunEventsAfter(h.t.db, { runId, after: 0, limit: 1000 });
 
 /** Claude Code's field → where the stored event keeps it (anything else: under `claudeCode`, as sent). */
 const CANONICAL: Record<string, string> = {
@@ -205,7 +165,7 @@ describe("recorded sessions, replayed", () => {
     expect((await send("gates", { ...stop, stop_hook_active: true })).body).toEqual({});
     await send("gates", end);
     const run = await runOf("gates", stop.session_id);
-    const ledger = await listRunHookInvocations(t.db, { runId: run.id });
+    const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
     expect(ledger.filter((r) => r.verdict === "block").map((r) => [r.event, r.hookKey])).toEqual([
       ["agent.stop", "cite"],
       ["turn.end", "tests-first"],
@@ -234,7 +194,7 @@ describe("recorded sessions, replayed", () => {
     ]);
     expect(types).toContain("claude-code.PreCompact");
     expect(types).toContain("claude-code.PostCompact");
-    const ledger = await listRunHookInvocations(t.db, { runId: run.id });
+    const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
     expect(ledger.filter((r) => r.hookKey === "greet")).toHaveLength(1);
     // The compaction's own subagent has no type: it is named "subagent".
     expect((await eventsOf(run.id)).find((e) => e.type === "agent.stop")!.data).toMatchObject({ agentName: "subagent", agentType: "" });
@@ -257,24 +217,19 @@ describe("events built from Claude Code's hooks reference (not fired in print mo
   test("PermissionRequest asks only approve hooks: a decision through the API answers it; one already made answers at once", async () => {
     await send("gates", { ...base, hook_event_name: "SessionStart", source: "startup" });
     const asking = send("gates", { ...base, hook_event_name: "PermissionRequest", ...write("toolu_perm_1"), permission_suggestions: [{ type: "addRules", behavior: "allow" }] });
-    let approval: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;
-    await expect
-      .poll(async () => (approval = (await listApprovals(t.db, { status: "pending", limit: 50 })).find((a) => a.toolCallId === "toolu_perm_1")), { timeout: 15_000, interval: 50 })
-      .toBeTruthy();
-    const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approval!.id }, body: { decision: "deny", reason: "not today" } });
+    let approval = await h.pendingApproval((a) => a.toolCallId === "toolu_perm_1", { timeout: 15_000 });
+    const decided = await h.decide(approval.id, { decision: "deny", reason: "not today" });
     expect(decided.status).toBe(200);
     expect((await asking).body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: expect.stringContaining("not today") } } });
 
     // PreToolUse asked first and a person approved; Claude Code's own prompt then asks again: same answer, no new approval.
     const pre = send("gates", { ...base, hook_event_name: "PreToolUse", ...write("toolu_perm_2") });
-    await expect
-      .poll(async () => (approval = (await listApprovals(t.db, { status: "pending", limit: 50 })).find((a) => a.toolCallId === "toolu_perm_2")), { timeout: 15_000, interval: 50 })
-      .toBeTruthy();
-    await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approval!.id }, body: { decision: "approve" } });
+    approval = await h.pendingApproval((a) => a.toolCallId === "toolu_perm_2", { timeout: 15_000 });
+    await h.decide(approval.id, { decision: "approve" });
     expect((await pre).body.hookSpecificOutput.permissionDecision).toBe("allow");
     const again = await send("gates", { ...base, hook_event_name: "PermissionRequest", ...write("toolu_perm_2") });
     expect(again.body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
-    expect((await listApprovals(t.db, { limit: 50 })).filter((a) => a.toolCallId === "toolu_perm_2")).toHaveLength(1);
+    expect((await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.toolCallId === "toolu_perm_2")).toHaveLength(1);
 
     // Nothing to approve for Read: no answer, so Claude Code asks its user as usual.
     expect((await send("gates", { ...base, hook_event_name: "PermissionRequest", tool_name: "Read", tool_input: { file_path: "/etc/hosts" } })).body).toEqual({});
@@ -302,7 +257,7 @@ describe("events built from Claude Code's hooks reference (not fired in print mo
 describe("cost from the transcript", () => {
   const PER_MESSAGE = (1200 * 15 + 300 * 1.5 + 80 * 75) / 1e6; // claude-opus-4-8 at the published opus-4 price
 
-  const cli = (agent: string, payload: Payload) => runHookplaneCli(["hook", "claude-code", "--agent", agent], payload, { HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator });
+  const cli = (agent: string, payload: Payload) => runHookplaneCli(["hook", "claude-code", "--agent", agent], payload, h.cliEnv());
 
   test("Stop sends the transcript's usage, SubagentStop the subagent's; each message counts once", async () => {
     const payloads = recorded("subagent").map((p) => ({
@@ -319,7 +274,7 @@ describe("cost from the transcript", () => {
       expect(out.code).toBe(0);
       expect(out.stderr, p.hook_event_name).toBe("");
     }
-    const run = (await getRun(t.db, { id: (await runOf("plain", stop.session_id)).id }))!;
+    const run = (await getRun(h.t.db, { id: (await runOf("plain", stop.session_id)).id }))!;
     expect(run.status).toBe("finished");
     expect(run).toMatchObject({ inputTokens: 4 * 1500, outputTokens: 4 * 80, cachedTokens: 4 * 300 });
     expect(run.costUsd).toBeCloseTo(4 * PER_MESSAGE, 9);
@@ -363,6 +318,6 @@ describe("cost from the transcript", () => {
     expect((await eventsOf(run.id)).map((e) => e.type).slice(-1)).toEqual(["session.end"]);
     const again = (await cli("thrifty", { ...pre, tool_use_id: "toolu_after_budget_2" })).json() as { hookSpecificOutput: Record<string, string> };
     expect(again.hookSpecificOutput.permissionDecision).toBe("deny");
-    expect((await getRun(t.db, { id: run.id }))!.outcome).toBe("budget");
+    expect((await getRun(h.t.db, { id: run.id }))!.outcome).toBe("budget");
   });
 });

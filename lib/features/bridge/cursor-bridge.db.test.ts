@@ -3,70 +3,38 @@
  * test/fixtures/bridges/cursor/SOURCE.md): a session's payloads through the ingest endpoint, its
  * answers, and `hookplane hook cursor` refusing in JSON when Hookplane cannot answer.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { installDatabase } from "@/db/client";
-import { createAgent } from "@/db/queries/agents";
-import { listApprovals } from "@/db/queries/approvals";
-import { createHook } from "@/db/queries/hooks";
+import { expect, test } from "vitest";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRunByExternalSession } from "@/db/queries/runs";
-import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
-import { callRoute } from "@/test/api-client";
-import { hookSpecSchema } from "@/lib/core/hooks/spec";
-import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
-import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import { closedPort, recordedPayloads, noRmHook, TESTS_FIRST_HOOK, useBridgeHarness } from "@/test/bridge-harness";
+import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
-import { runHookplaneCli } from "./hook-cli-runner";
 
-const DIR = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/cursor/session");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/cursor");
 type Payload = Record<string, unknown> & { conversation_id: string; hook_event_name: string };
-const payloads = (): Payload[] =>
-  readdirSync(DIR)
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(DIR, f), "utf8")).stdin as Payload);
+const payloads = () => recordedPayloads<Payload>(FIXTURES, "session");
 
-let t: TestDatabase;
-let operator: string;
-const ids: Record<string, string> = {};
-const send = (agent: string, payload: Payload) => callRoute(cursorRoute.POST, { method: "POST", token: operator, headers: { "x-hookplane-agent": agent }, body: payload });
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  installDatabase(t);
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
-  for (const [name, hooks] of Object.entries({
+const h = useBridgeHarness({
+  ingest: { method: "POST", path: "/api/v1/ingest/cursor", handler: cursorRoute.POST },
+  agents: {
     plain: [],
     gates: [
-      { id: "no-rm", event: "tool.pre", matcher: "Shell", action: { type: "block", reason: "No rm -rf here", denyIf: "rm -rf" } },
+      noRmHook("Shell"),
       { id: "no-env", event: "tool.pre", matcher: "Read", when: "toolInput.file_path: /\\.env$/", action: { type: "block", reason: "Secrets stay unread" } },
       { id: "ask-mcp", event: "tool.pre", matcher: "github_search", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } },
-      { id: "tests-first", event: "turn.end", when: "stopHookActive: false", action: { type: "block", reason: "Run the tests before you stop." } },
+      TESTS_FIRST_HOOK,
     ],
-  } as Record<string, Record<string, unknown>[]>)) {
-    const row = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name }) }))!;
-    ids[name] = row.id;
-    for (const h of hooks) await createHook(t.db, { spec: hookSpecSchema.parse({ ...h, scope: `agent:${row.id}` }), actor: "test" });
-  }
+  },
 });
-
-afterAll(async () => {
-  await stopProcessApprovalWaiter();
-  await t?.drop();
-});
+const send = (agent: string, payload: Payload) => h.send(agent, payload);
 
 test("a conversation is a run with source cursor; shell, read, MCP and edits as tool events, every field kept", async () => {
   const list = payloads();
   for (const p of list) expect((await send("plain", p)).body).toEqual({});
-  const run = (await getRunByExternalSession(t.db, { agentId: ids.plain, externalSessionId: list[0].conversation_id }))!;
+  const run = (await getRunByExternalSession(h.t.db, { agentId: h.agentIds.plain, externalSessionId: list[0].conversation_id }))!;
   expect(run).toMatchObject({ source: "cursor", status: "running", toolsUsed: ["Shell", "Read", "github_search"] });
-  const events = await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 100 });
+  const events = await listRunEventsAfter(h.t.db, { runId: run.id, after: 0, limit: 100 });
   expect(events.map((e) => [e.type, e.data.toolName ?? null])).toEqual([
     ["user.prompt.submit", null],
     ["tool.pre", "Shell"],
@@ -88,9 +56,8 @@ test("answers in Cursor's shape: permission deny with messages, an approval as a
   expect((await send("gates", { ...at("beforeReadFile"), file_path: "/home/dev/project/.env" })).body).toMatchObject({ permission: "deny" });
   expect((await send("gates", at("beforeReadFile"))).body).toEqual({});
   const asking = send("gates", at("beforeMCPExecution"));
-  let approval: { id: string } | undefined;
-  await expect.poll(async () => (approval = (await listApprovals(t.db, { status: "pending", limit: 20 })).find((a) => a.toolName === "github_search")), { timeout: 15_000 }).toBeTruthy();
-  await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approval!.id }, body: { decision: "approve" } });
+  const approval = await h.pendingApproval((a) => a.toolName === "github_search", { timeout: 15_000, limit: 20 });
+  await h.decide(approval.id, { decision: "approve" });
   expect((await asking).body).toEqual({ permission: "allow" });
   expect((await send("gates", at("stop"))).body).toEqual({ followup_message: "Run the tests before you stop." });
   expect((await send("gates", { ...at("stop"), loop_count: 1 })).body).toEqual({});
@@ -100,11 +67,7 @@ test("answers in Cursor's shape: permission deny with messages, an approval as a
 });
 
 test("no answer: the gate refuses in JSON, stop goes on", async () => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const env = { HOOKPLANE_URL: `http://127.0.0.1:${port}`, HOOKPLANE_TOKEN: operator };
+  const env = { HOOKPLANE_URL: `http://127.0.0.1:${await closedPort()}`, HOOKPLANE_TOKEN: h.operator };
   const list = payloads();
   const shell = await runHookplaneCli(["hook", "cursor", "--agent", "plain"], list[1], env);
   expect(shell.code).toBe(0);

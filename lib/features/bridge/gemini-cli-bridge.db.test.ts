@@ -5,91 +5,40 @@
  * is installed (HOOKPLANE_GEMINI_BIN, or `gemini` on PATH), the CLI itself against a local fake of
  * the Gemini API: a block, an approval decided through the API, and fail closed with the server down.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { installDatabase } from "@/db/client";
-import { createAgent } from "@/db/queries/agents";
-import { listApprovals } from "@/db/queries/approvals";
-import { createHook } from "@/db/queries/hooks";
+import { describe, expect, test } from "vitest";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRunByExternalSession, listRuns } from "@/db/queries/runs";
-import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
-import { startRouteServer, type RouteServer } from "@/lib/platform/api/route-server";
-import { callRoute } from "@/test/api-client";
-import { hookSpecSchema } from "@/lib/core/hooks/spec";
-import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
-import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import { closedPort, findAgentCli, recordedPayloads, useAgentWorkspace, noRmHook, TESTS_FIRST_HOOK, useBridgeHarness } from "@/test/bridge-harness";
+import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
+import { startFakeGemini } from "@/test/bridges/fake-gemini-api";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
-import { runHookplaneCli } from "./hook-cli-runner";
-import { startFakeGemini, type FakeGemini } from "./testing/fake-gemini-api";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/gemini-cli");
-const CLI = path.resolve(import.meta.dirname, "../../../bin/hookplane.mjs");
 type Payload = Record<string, unknown> & { session_id: string; hook_event_name: string };
+const recorded = (folder: string) => recordedPayloads<Payload>(FIXTURES, folder);
+const GEMINI = findAgentCli("HOOKPLANE_GEMINI_BIN", "gemini");
 
-function recorded(folder: string): Payload[] {
-  const dir = path.join(FIXTURES, folder);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), "utf8")).stdin as Payload);
-}
-
-function findGemini(): string | undefined {
-  const named = process.env.HOOKPLANE_GEMINI_BIN;
-  if (named) return existsSync(named) ? named : undefined;
-  const which = spawnSync("sh", ["-c", "command -v gemini"], { encoding: "utf8" });
-  return which.status === 0 ? which.stdout.trim() : undefined;
-}
-const GEMINI = findGemini();
-
-let t: TestDatabase;
-let server: RouteServer;
-let operator: string;
-const agentIds: Record<string, string> = {};
-
-const send = (agent: string, payload: Payload) =>
-  callRoute(geminiRoute.POST, { method: "POST", token: operator, headers: { "x-hookplane-agent": agent }, body: payload });
-
-async function eventsOf(agent: string, sessionId: string) {
-  const run = await getRunByExternalSession(t.db, { agentId: agentIds[agent], externalSessionId: sessionId });
-  expect(run, sessionId).toBeTruthy();
-  return { run: run!, events: await listRunEventsAfter(t.db, { runId: run!.id, after: 0, limit: 1000 }) };
-}
-
-beforeAll(async () => {
-  t = await createTestDatabase();
-  installDatabase(t);
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
-  for (const [name, hooks] of Object.entries({
+const h = useBridgeHarness({
+  ingest: { method: "POST", path: "/api/v1/ingest/gemini-cli", handler: geminiRoute.POST },
+  agents: {
     plain: [],
     gates: [
-      { id: "no-rm", event: "tool.pre", matcher: "run_shell_command", action: { type: "block", reason: "No rm -rf here", denyIf: "rm -rf" } },
+      noRmHook("run_shell_command"),
       { id: "ask-writes", event: "tool.pre", matcher: "write_file", action: { type: "approve", timeoutMs: 120_000, onTimeout: "deny" } },
       { id: "fail-note", event: "tool.post", when: "isError", action: { type: "context", text: "A command failed: say so." } },
-      { id: "tests-first", event: "turn.end", when: "stopHookActive: false", action: { type: "block", reason: "Run the tests before you stop." } },
+      TESTS_FIRST_HOOK,
     ],
-  } as Record<string, Record<string, unknown>[]>)) {
-    const row = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name }) }))!;
-    agentIds[name] = row.id;
-    for (const h of hooks) await createHook(t.db, { spec: hookSpecSchema.parse({ ...h, scope: `agent:${row.id}` }), actor: "test" });
-  }
-  server = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/gemini-cli", handler: geminiRoute.POST }]);
+  },
 });
+const send = (agent: string, payload: Payload) => h.send(agent, payload);
 
-afterAll(async () => {
-  await server?.close();
-  await stopProcessApprovalWaiter();
-  await t?.drop();
-});
+async function eventsOf(agent: string, sessionId: string) {
+  const run = await getRunByExternalSession(h.t.db, { agentId: h.agentIds[agent], externalSessionId: sessionId });
+  expect(run, sessionId).toBeTruthy();
+  return { run: run!, events: await listRunEventsAfter(h.t.db, { runId: run!.id, after: 0, limit: 1000 }) };
+}
 
 describe("recorded Gemini CLI sessions, replayed", () => {
   test("a shell session: every event recorded with every field; the tool's run and the turn's end", async () => {
@@ -147,7 +96,7 @@ describe("recorded Gemini CLI sessions, replayed", () => {
     const payloads = recorded("shell-ok").map((p) => ({ ...p, session_id: "gemini-cost", transcript_path: path.join(FIXTURES, "transcripts/session-2026-11-24T09-38-429aac0a.jsonl") }));
     const end = payloads.find((p) => p.hook_event_name === "AfterAgent")!;
     for (const p of [payloads[0], end, end]) {
-      const out = await runHookplaneCli(["hook", "gemini-cli", "--agent", "plain"], p, { HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator });
+      const out = await runHookplaneCli(["hook", "gemini-cli", "--agent", "plain"], p, h.cliEnv());
       expect(out.code, out.stderr).toBe(0);
     }
     const { run, events } = await eventsOf("plain", "gemini-cost");
@@ -159,11 +108,7 @@ describe("recorded Gemini CLI sessions, replayed", () => {
   });
 
   test("no answer: BeforeTool fails closed; AfterAgent never (exit 2 there would make Gemini retry)", async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const { port } = probe.address() as { port: number };
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const env = { HOOKPLANE_URL: `http://127.0.0.1:${port}`, HOOKPLANE_TOKEN: operator };
+    const env = { HOOKPLANE_URL: `http://127.0.0.1:${await closedPort()}`, HOOKPLANE_TOKEN: h.operator };
     const [before, after] = ["BeforeTool", "AfterAgent"].map((e) => recorded("shell-ok").find((p) => p.hook_event_name === e)!);
     const closed = await runHookplaneCli(["hook", "gemini-cli", "--agent", "plain"], before, env);
     expect(closed.code).toBe(2);
@@ -175,23 +120,12 @@ describe("recorded Gemini CLI sessions, replayed", () => {
 });
 
 describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not installed: set HOOKPLANE_GEMINI_BIN to its `gemini` (npm i @google/gemini-cli) to run these", () => {
-  let fake: FakeGemini;
-  let work: string;
-  let binDir: string;
-
-  beforeAll(async () => {
-    fake = await startFakeGemini();
-    work = mkdtempSync(path.join(tmpdir(), "hp-gemini-e2e-"));
-    binDir = path.join(work, "bin");
-    mkdirSync(binDir);
-    writeFileSync(path.join(binDir, "hookplane"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-    chmodSync(path.join(binDir, "hookplane"), 0o755);
-  });
-  afterAll(async () => fake?.close());
+  const workspace = useAgentWorkspace(h, "hp-gemini-e2e-", startFakeGemini);
+  const fake = () => workspace.fake;
 
   /** A trusted project whose settings send the gating and session events through the bridge. */
   function project(name: string): string {
-    const dir = path.join(work, name);
+    const dir = path.join(workspace.work, name);
     const home = path.join(dir, "home");
     mkdirSync(path.join(dir, ".gemini"), { recursive: true });
     mkdirSync(path.join(home, ".gemini"), { recursive: true });
@@ -204,14 +138,7 @@ describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not instal
   }
 
   function runGemini(dir: string, prompt: string, env: Record<string, string> = {}) {
-    const child = spawn(GEMINI!, ["-p", prompt, "--yolo", "--output-format", "json"], {
-      cwd: dir,
-      env: { ...process.env, PATH: `${binDir}:${process.env.PATH}`, HOME: path.join(dir, "home"), GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: "fake", HOOKPLANE_URL: server.url, HOOKPLANE_TOKEN: operator, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (d) => (stderr += d));
-    return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+    return workspace.run(GEMINI!, ["-p", prompt, "--yolo", "--output-format", "json"], dir, { HOME: path.join(dir, "home"), GOOGLE_GEMINI_BASE_URL: fake().url, GEMINI_API_KEY: "fake", ...env }).done;
   }
 
   test("a blocked rm -rf never runs, and the session is a run of the agent", async () => {
@@ -221,20 +148,17 @@ describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not instal
     const out = await runGemini(dir, `bash: rm -rf ${target}`);
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(target)).toBe(true);
-    const run = (await listRuns(t.db, { limit: 200 })).find((r) => r.source === "gemini-cli" && r.agentId === agentIds.gates && r.blocked);
+    const run = (await listRuns(h.t.db, { limit: 200 })).find((r) => r.source === "gemini-cli" && r.agentId === h.agentIds.gates && r.blocked);
     expect(run).toMatchObject({ status: "finished", toolsUsed: ["run_shell_command"] });
-    expect(JSON.stringify(fake.requests.map((r) => r.body.contents))).toContain("No rm -rf here");
+    expect(JSON.stringify(fake().requests.map((r) => r.body.contents))).toContain("No rm -rf here");
   }, 120_000);
 
   test("write_file waits for a person: approved it runs, denied it does not", async () => {
     for (const decision of ["approve", "deny"] as const) {
       const dir = project(`write-${decision}`);
       const done = runGemini(dir, `write ${path.join(dir, "notes.txt")}`);
-      let approval: { id: string } | undefined;
-      await expect
-        .poll(async () => (approval = (await listApprovals(t.db, { status: "pending", limit: 50 })).find((a) => a.toolName === "write_file")), { timeout: 60_000, interval: 100 })
-        .toBeTruthy();
-      expect((await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approval!.id }, body: { decision } })).status).toBe(200);
+      const approval = await h.pendingApproval((a) => a.toolName === "write_file");
+      expect((await h.decide(approval.id, { decision })).status).toBe(200);
       const out = await done;
       expect(out.code, out.stderr).toBe(0);
       expect(existsSync(path.join(dir, "notes.txt")), decision).toBe(decision === "approve");
@@ -244,11 +168,7 @@ describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not instal
   test("fail closed: with Hookplane down the shell command is blocked", async () => {
     const dir = project("down");
     const marker = path.join(dir, "marker");
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const { port } = probe.address() as { port: number };
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    await runGemini(dir, `bash: touch ${marker}`, { HOOKPLANE_URL: `http://127.0.0.1:${port}` });
+    await runGemini(dir, `bash: touch ${marker}`, { HOOKPLANE_URL: `http://127.0.0.1:${await closedPort()}` });
     expect(existsSync(marker)).toBe(false);
   }, 120_000);
 });

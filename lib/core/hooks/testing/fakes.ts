@@ -57,9 +57,10 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** A server on 127.0.0.1:0; `handle` answers after the body was read. */
+/** A server on 127.0.0.1 (`port`, or any free one); `handle` answers after the body was read. */
 export async function startServer(
   handle: (req: RecordedRequest, res: http.ServerResponse) => void | Promise<void>,
+  listenPort = 0,
 ): Promise<LocalServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -71,7 +72,7 @@ export async function startServer(
       void handle(recorded, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

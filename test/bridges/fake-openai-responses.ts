@@ -5,18 +5,14 @@
  * user text picks a shell call ("bash: CMD", "fail" → `exit 3`), and once a function call's output
  * is back the model says it is done.
  */
-import { appendFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { json as sendJson } from "@/lib/core/hooks/testing/fakes";
+import { serveWhenRunDirectly, sseStream, startFakeModelApi, type FakeModelApi } from "./fake-model-api";
 
 type Item = { type?: string; role?: string; content?: unknown; output?: unknown; call_id?: string };
 type Tool = { type?: string; name?: string; parameters?: { properties?: Record<string, unknown> } };
 
-export interface FakeResponses {
-  url: string;
-  requests: { path: string; body: Record<string, unknown> }[];
-  close(): Promise<void>;
-}
+export type FakeResponses = FakeModelApi;
 
 export const FAKE_RESPONSES_USAGE = { input_tokens: 900, input_tokens_details: { cached_tokens: 100 }, output_tokens: 40, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 940 };
 
@@ -54,10 +50,10 @@ export function scriptedResponse(body: { input?: Item[]; tools?: Tool[] }): { te
 }
 
 function stream(res: http.ServerResponse, model: string, answer: ReturnType<typeof scriptedResponse>) {
-  res.writeHead(200, { "content-type": "text/event-stream" });
+  const sse = sseStream(res);
   const id = `resp_fake_${++ids}`;
   let seq = 0;
-  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
+  const send = (type: string, data: Record<string, unknown>) => sse(type, { type, sequence_number: seq++, ...data });
   const base = { id, object: "response", created_at: Math.floor(Date.now() / 1000), model, status: "in_progress", output: [] };
   send("response.created", { response: base });
   const item = answer.call
@@ -70,43 +66,16 @@ function stream(res: http.ServerResponse, model: string, answer: ReturnType<type
   res.end();
 }
 
-export async function startFakeResponses(port = 0): Promise<FakeResponses> {
-  const requests: FakeResponses["requests"] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = (req.url ?? "/").split("?")[0];
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-      } catch {
-        /* answered below */
-      }
-      requests.push({ path, body });
-      if (process.env.FAKE_RESPONSES_LOG) appendFileSync(process.env.FAKE_RESPONSES_LOG, `${JSON.stringify({ path, body })}\n`);
-      if (req.method === "POST" && path.endsWith("/responses")) return stream(res, typeof body.model === "string" ? body.model : "fake", scriptedResponse(body as never));
-      if (req.method === "GET" && path.endsWith("/models")) {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "fake-model", object: "model" }] }));
-        return;
-      }
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no ${path} here` } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${bound}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+export function startFakeResponses(port = 0): Promise<FakeResponses> {
+  return startFakeModelApi(
+    "FAKE_RESPONSES_LOG",
+    ({ method, path, body }, res) => {
+      if (method === "POST" && path.endsWith("/responses")) return stream(res, typeof body.model === "string" ? body.model : "fake", scriptedResponse(body as never));
+      if (method === "GET" && path.endsWith("/models")) return sendJson(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] });
+      sendJson(res, 404, { error: { message: `no ${path} here` } });
+    },
+    port,
+  );
 }
 
-// `tsx lib/bridge/testing/fake-openai-responses.ts [port]`: serve until killed (capturing fixtures by hand).
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
-  void startFakeResponses(Number(process.argv[2] ?? 0)).then((fake) => console.log(fake.url));
-}
+serveWhenRunDirectly(import.meta.url, startFakeResponses);

@@ -8,18 +8,14 @@
  * "read FILE" → Read; anything else → a plain text answer. Streaming (SSE) and plain JSON answers,
  * and count_tokens; every request is kept for the test to read.
  */
-import { appendFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { json as sendJson } from "@/lib/core/hooks/testing/fakes";
+import { serveWhenRunDirectly, sseStream, startFakeModelApi, type FakeModelApi } from "./fake-model-api";
 
 type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 type Message = { role: string; content: string | { type: string; text?: string; content?: unknown }[] };
 
-export interface FakeAnthropic {
-  url: string;
-  requests: { path: string; body: Record<string, unknown> }[];
-  close(): Promise<void>;
-}
+export type FakeAnthropic = FakeModelApi;
 
 export const FAKE_USAGE = { input_tokens: 1200, output_tokens: 80, cache_read_input_tokens: 300, cache_creation_input_tokens: 0 };
 
@@ -57,8 +53,7 @@ export function scriptedAnswer(body: { messages?: Message[]; tools?: { name: str
 }
 
 function sse(res: http.ServerResponse, model: string, blocks: Block[]) {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const send = sseStream(res, { "cache-control": "no-cache" });
   const { output_tokens, ...startUsage } = FAKE_USAGE;
   send("message_start", {
     type: "message_start",
@@ -80,51 +75,22 @@ function sse(res: http.ServerResponse, model: string, blocks: Block[]) {
   res.end();
 }
 
-export async function startFakeAnthropic(port = 0): Promise<FakeAnthropic> {
-  const requests: FakeAnthropic["requests"] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = (req.url ?? "/").split("?")[0];
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-      } catch {
-        /* not JSON: answered below like any unknown request */
-      }
-      requests.push({ path, body });
-      if (process.env.FAKE_ANTHROPIC_LOG) appendFileSync(process.env.FAKE_ANTHROPIC_LOG, `${JSON.stringify({ path, body })}\n`);
-      if (req.method === "POST" && path === "/v1/messages/count_tokens") {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ input_tokens: 1000 }));
-        return;
-      }
-      if (req.method === "POST" && path === "/v1/messages") {
+export function startFakeAnthropic(port = 0): Promise<FakeAnthropic> {
+  return startFakeModelApi(
+    "FAKE_ANTHROPIC_LOG",
+    ({ method, path, body }, res) => {
+      if (method === "POST" && path === "/v1/messages/count_tokens") return sendJson(res, 200, { input_tokens: 1000 });
+      if (method === "POST" && path === "/v1/messages") {
         const model = typeof body.model === "string" ? body.model : "claude-fake";
         const blocks = scriptedAnswer(body as never);
         if (body.stream) return sse(res, model, blocks);
         const stop = blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: `msg_fake_${++ids}`, type: "message", role: "assistant", model, content: blocks, stop_reason: stop, stop_sequence: null, usage: FAKE_USAGE }));
-        return;
+        return sendJson(res, 200, { id: `msg_fake_${++ids}`, type: "message", role: "assistant", model, content: blocks, stop_reason: stop, stop_sequence: null, usage: FAKE_USAGE });
       }
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `no ${path} here` } }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${bound}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+      sendJson(res, 404, { type: "error", error: { type: "not_found_error", message: `no ${path} here` } });
+    },
+    port,
+  );
 }
 
-// `tsx lib/bridge/testing/fake-anthropic-api.ts [port]`: serve until killed (capturing fixtures by hand).
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
-  void startFakeAnthropic(Number(process.argv[2] ?? 0)).then((fake) => console.log(fake.url));
-}
+serveWhenRunDirectly(import.meta.url, startFakeAnthropic);
