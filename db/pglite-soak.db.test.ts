@@ -39,7 +39,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("PGlite soak", () => {
 
     const figures = await runsHeapFigures(h.t);
     expect(figures.liveRows).toBe(RUNS);
-    expect(figures.heapBytes, JSON.stringify(figures)).toBeLessThan(3 * figures.liveBytes);
+    // The heap is whole 8 KB pages: compared with the pages the live rows fill at the least, so a
+    // few hundred small rows are not judged by the rounding of their last page.
+    const livePages = Math.ceil(figures.liveBytes / 8192);
+    expect(figures.heapBytes / 8192, JSON.stringify(figures)).toBeLessThanOrEqual(3 * livePages);
     expect(figures.walSinceCheckpointBytes).toBeLessThan(64 * 1024 * 1024);
   }, 300_000);
 });
