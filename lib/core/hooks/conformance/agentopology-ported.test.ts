@@ -501,7 +501,7 @@ describe("AgenTopology src/bindings/__tests__/bindings.test.ts (gemini-cli and c
   it("bindings › cursor binding — ground-truth validation › hooks.json › advisory gate does NOT have failClosed (differs: not imported at all)", () => {
     // The cursor binding writes an advisory gate as a hook that may fail open; the claude-code
     // binding writes none. Hookplane follows claude-code: the advisory gate is reported, not run.
-    expect(result.hooks.some((h) => h.name.includes("soft-review"))).toBe(false);
+    expect(result.hooks.some((h) => h.name?.includes("soft-review"))).toBe(false);
     expect(warningPaths(result)).toContain("topology.test-scaffold.gates.soft-review");
   });
 
