@@ -1,0 +1,70 @@
+/**
+ * Every coding agent's ingest endpoint from the wrong side: no token, a viewer's token, no agent
+ * named, and a payload its own checks refuse are each answered with the right status and record
+ * nothing; the operator's well-formed call is recorded.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { listRuns } from "@/db/queries/runs";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { callRoute } from "@/test/api-client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import * as claudeCode from "@/app/api/v1/ingest/claude-code/route";
+import * as codex from "@/app/api/v1/ingest/codex/route";
+import * as copilot from "@/app/api/v1/ingest/copilot/route";
+import * as cursor from "@/app/api/v1/ingest/cursor/route";
+import * as gemini from "@/app/api/v1/ingest/gemini-cli/route";
+import * as setupRoute from "@/app/api/v1/setup/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+
+const ENDPOINTS = [
+  { name: "claude-code", route: claudeCode, ok: { session_id: "s-claude", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: "/tmp" }, refused: { session_id: "s-claude", hook_event_name: "PreToolUse", cwd: "/tmp" } },
+  { name: "codex", route: codex, ok: { session_id: "s-codex", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: "/tmp" }, refused: { session_id: "s-codex", hook_event_name: "PreToolUse", cwd: "/tmp" } },
+  { name: "gemini-cli", route: gemini, ok: { session_id: "s-gemini", hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: { command: "ls" }, cwd: "/tmp" } },
+  { name: "copilot", route: copilot, ok: { sessionId: "s-copilot", hookEventName: "preToolUse", toolName: "bash", toolArgs: { command: "ls" }, cwd: "/tmp" } },
+  { name: "cursor", route: cursor, ok: { conversation_id: "s-cursor", hook_event_name: "beforeShellExecution", command: "ls", cwd: "/tmp" } },
+] as const;
+
+let t: TestDatabase;
+let operator: string;
+let viewer: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
+  const token = async (role: string) => (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: role, role } })).body.token as string;
+  operator = await token("operator");
+  viewer = await token("viewer");
+  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "coder" }) });
+});
+
+afterAll(() => t.drop());
+
+describe.each(ENDPOINTS)("POST /api/v1/ingest/$name", ({ name, route, ok, ...rest }) => {
+  const post = (token: string | undefined, body: unknown, headers: Record<string, string> = { "x-hookplane-agent": "coder" }) =>
+    callRoute(route.POST, { method: "POST", token, body, headers });
+
+  test("refused without a token, with a viewer's, without an agent, or with a payload it cannot read; nothing recorded", async () => {
+    const before = (await listRuns(t.db, { limit: 100 })).length;
+    expect((await post(undefined, ok)).status).toBe(401);
+    expect((await post(viewer, ok)).status).toBe(403);
+    const unnamed = await post(operator, ok, {});
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.error.message).toContain(`hookplane hook ${name} --agent NAME`);
+    expect((await post(operator, { ...ok, cwd: 42 })).status).toBe(422);
+    if ("refused" in rest) {
+      const refused = await post(operator, rest.refused);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.issues).toEqual([{ path: "tool_name", message: "PreToolUse needs tool_name" }]);
+    }
+    expect(await listRuns(t.db, { limit: 100 })).toHaveLength(before);
+  });
+
+  test("an operator's well-formed call is recorded as a session of the named agent", async () => {
+    const before = (await listRuns(t.db, { limit: 100 })).length;
+    expect((await post(operator, ok)).status).toBe(200);
+    expect(await listRuns(t.db, { limit: 100 })).toHaveLength(before + 1);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The ingest endpoint of one coding agent, written once: its hook's stdin JSON in (validated with
+ * the agent's schema and its own cross-field checks), the session event recorded and its hooks
+ * dispatched as the operator calling, and the agent's hook answer out. Each agent's route names
+ * only what is its own (docs/bridges/).
+ */
+import type { z } from "zod";
+import { getDatabase } from "@/db/client";
+import type { Issue } from "@/lib/core/issues";
+import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
+import { AppError } from "@/lib/platform/api/app-error";
+import { apiRoute } from "@/lib/platform/api/route";
+import { ingestSessionEvent, type SessionEvent } from "./session-ingest";
+
+export interface AgentProtocol<S extends z.ZodType> {
+  /** How the hook command is written, for the error that names the agent header. */
+  command: string;
+  schema: S;
+  issues: (input: z.infer<S>) => Issue[];
+  event: (agent: string, input: z.infer<S>) => SessionEvent;
+  answer: (input: z.infer<S>, result: DispatchResult | undefined) => unknown;
+}
+
+export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>) {
+  return apiRoute({ role: "operator", body: protocol.schema }, async ({ request, principal, body }) => {
+    const input = body as z.infer<S>;
+    const agent = request.headers.get("x-hookplane-agent")?.trim();
+    if (!agent) throw AppError.badRequest(`Name the agent in the X-Hookplane-Agent header (${protocol.command})`);
+    const issues = protocol.issues(input);
+    if (issues.length > 0) throw AppError.invalid(issues);
+    const { result } = await ingestSessionEvent(await getDatabase(), principal, protocol.event(agent, input), request.signal);
+    return protocol.answer(input, result);
+  });
+}
