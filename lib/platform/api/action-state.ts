@@ -3,7 +3,7 @@
  * The same AppError and zod issues as the API, read by people instead of scripts.
  */
 import type { z } from "zod";
-import { issuePath } from "@/lib/core/issues";
+import { zodIssues, type Issue } from "@/lib/core/issues";
 import { isDatabaseUnavailable } from "@/db/database-unavailable";
 import { AppError } from "@/lib/platform/api/app-error";
 import { unsafeInputIssues } from "@/lib/core/safe-input";
@@ -17,11 +17,16 @@ export interface ActionState {
   secret?: string;
 }
 
-export function zodToActionState(error: z.ZodError): ActionState {
+/** Problems at their fields (the first one per field), the first of them in the message. */
+function issuesToActionState(issues: Issue[]): ActionState {
   const fieldErrors: Record<string, string> = {};
-  for (const issue of error.issues) fieldErrors[issuePath(issue.path)] ??= issue.message;
+  for (const issue of issues) fieldErrors[issue.path] ??= issue.message;
   const [path, message] = Object.entries(fieldErrors)[0] ?? ["", "Invalid input"];
   return { message: `${path}: ${message}`, fieldErrors };
+}
+
+export function zodToActionState(error: z.ZodError): ActionState {
+  return issuesToActionState(zodIssues(error));
 }
 
 /**
@@ -31,9 +36,7 @@ export function zodToActionState(error: z.ZodError): ActionState {
  */
 export function refuseUnsafeInput(input: unknown): ActionState | undefined {
   const issues = unsafeInputIssues(input);
-  if (issues.length === 0) return undefined;
-  const fieldErrors = Object.fromEntries(issues.map((i) => [i.path, i.message]));
-  return { message: `${issues[0].path}: ${issues[0].message}`, fieldErrors };
+  return issues.length === 0 ? undefined : issuesToActionState(issues);
 }
 
 /** Maps thrown errors to a readable state; unexpected ones are logged and said plainly. */

@@ -79,7 +79,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 /** Refuses text the database cannot store anywhere in `value`, naming its path. */
 export function assertStorable(value: unknown): void {
   const issues = unsafeInputIssues(value);
-  if (issues.length > 0) throw new AppError("validation_failed", `${issues[0].path}: ${issues[0].message}`, issues);
+  if (issues.length > 0) throw AppError.invalid(issues);
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
