@@ -19,6 +19,8 @@ import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/platform/security/
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/features/runs/background";
+import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
+import { startTraceExport, stopTraceExport } from "@/lib/platform/telemetry/trace-export";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -26,6 +28,8 @@ const hostname = process.env.HOSTNAME && process.env.HOSTNAME !== "0.0.0.0" ? pr
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
+  // Before anything runs: a bad OTEL_* value stops the start, naming the variable.
+  startTraceExport(otelConfigFromEnv(), logger);
   const handle = await getDatabase();
   if (await seedDemoData(handle.db)) logger.info("seeded the demo agents");
 
@@ -97,6 +101,8 @@ async function main() {
     while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     server.closeAllConnections();
     await background.stop();
+    // The last spans go out (briefly: a collector that does not answer does not hold the exit).
+    await stopTraceExport();
     await closeDatabase();
     logger.info("closed");
     process.exit(0);

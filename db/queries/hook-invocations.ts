@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runs } from "../schema";
 import { deleteChainDaysBefore } from "./hash-chain";
@@ -23,6 +23,16 @@ export async function deleteLedgerDaysBefore(db: Db, params: { before: Date }) {
 
 export async function listRunHookInvocations(db: Db, params: { runId: string }) {
   return db.select().from(hookInvocations).where(eq(hookInvocations.runId, params.runId)).orderBy(asc(hookInvocations.id));
+}
+
+/** The ledger rows of some of a run's events, in the order they were written. */
+export async function listHookInvocationsOfEvents(db: Db, params: { runId: string; seqs: number[] }) {
+  if (params.seqs.length === 0) return [];
+  return db
+    .select()
+    .from(hookInvocations)
+    .where(and(eq(hookInvocations.runId, params.runId), inArray(hookInvocations.eventSeq, params.seqs)))
+    .orderBy(asc(hookInvocations.id));
 }
 
 /** The audit search over the hook ledger ("every time `no-prod` blocked a tool this week"). */

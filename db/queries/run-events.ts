@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import { executeStatement, type Db } from "../client";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
@@ -185,4 +185,48 @@ export async function listRecordedModelMessages(db: Db, params: { runId: string;
     .from(runEvents)
     .where(and(eq(runEvents.runId, params.runId), eq(runEvents.type, "model.post"), inArray(sql`${runEvents.data}->>'messageId'`, params.messageIds)));
   return new Set(rows.map((r) => r.id));
+}
+
+// ---- a run's record read back as spans (lib/features/runs/telemetry) ------------------------
+
+const eventColumns = { seq: runEvents.seq, type: runEvents.type, ts: runEvents.ts, data: runEvents.data };
+
+/** One tool call's events through `throughSeq` (its tool.pre, approvals, result or denial), oldest first. */
+export async function listToolCallEvents(db: Db, params: { runId: string; toolCallId: string; throughSeq: number }) {
+  return db
+    .select(eventColumns)
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, params.runId), lte(runEvents.seq, params.throughSeq), sql`${runEvents.data}->>'toolCallId' = ${params.toolCallId}`))
+    .orderBy(asc(runEvents.seq));
+}
+
+/** The last event of `type` before `beforeSeq` (a model call's model.pre, found from its model.post). */
+export async function findEventBefore(db: Db, params: { runId: string; type: string; beforeSeq: number }) {
+  const [row] = await db
+    .select(eventColumns)
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, params.runId), lt(runEvents.seq, params.beforeSeq), eq(runEvents.type, params.type)))
+    .orderBy(desc(runEvents.seq))
+    .limit(1);
+  return row;
+}
+
+/**
+ * A run's outline: its events of `types` with their data, and of `idTypes` with only the tool call
+ * they belong to (`toolCallId`, `toolName`, `by`), so a long session's tool inputs and outputs are
+ * not read to find which calls never ended.
+ */
+export async function listRunOutline(db: Db, params: { runId: string; types: string[]; idTypes: string[] }) {
+  return db
+    .select({
+      seq: runEvents.seq,
+      type: runEvents.type,
+      ts: runEvents.ts,
+      data: sql<Record<string, unknown>>`case when ${inArray(runEvents.type, params.idTypes)}
+        then jsonb_strip_nulls(jsonb_build_object('toolCallId', ${runEvents.data}->'toolCallId', 'toolName', ${runEvents.data}->'toolName', 'by', ${runEvents.data}->'by'))
+        else ${runEvents.data} end`,
+    })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, params.runId), inArray(runEvents.type, [...params.types, ...params.idTypes])))
+    .orderBy(asc(runEvents.seq));
 }

@@ -10,6 +10,9 @@
  *   the loop saves a checkpoint, which never runs ahead of the events it implies.
  * - `shared`: an outside session (the bridge) may send several requests at once; each event is
  *   written at once and the database hands out its seq.
+ *
+ * An observer (the run's trace recorder, when traces are exported) gets each batch once it is
+ * committed: the events with their seqs, the ledger rows, and which events' hooks have all run.
  */
 import type { Db } from "@/db/client";
 import type { NewHookInvocation } from "@/db/queries/hook-invocations";
@@ -32,6 +35,11 @@ export interface RunEventWriter {
   flush(extras?: RunRecordExtras): Promise<void>;
   /** Queues a checkpoint (replacing a queued one) and messages; they go out with the next flush. */
   stage(extras: RunRecordExtras): void;
+  /**
+   * Says the hooks of event `seq` have all run, so everything about it is queued: the observer
+   * learns it with the next committed batch. A no-op without an observer.
+   */
+  dispatched(seq: number): void;
   readonly lastSeq: number;
   /** The run's totals as this writer knows them (owner mode: exact). */
   readonly totals: RunTotals;
@@ -44,6 +52,15 @@ export interface RunEventWriterParams {
   totals: RunTotals;
   toolsUsed: string[];
   blocked: boolean;
+  /** Called with each committed batch; what it throws is ignored (it must never fail the run). */
+  observer?: (batch: RecordedBatch) => void;
+}
+
+/** A committed batch as the observer sees it. */
+export interface RecordedBatch {
+  events: { seq: number; type: string; ts: Date; data: Record<string, unknown> }[];
+  ledger: NewHookInvocation[];
+  settled: number[];
 }
 
 function emptyDelta(): RunTotalsDelta {
@@ -88,6 +105,8 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
 
   let stagedCheckpoint: { value: unknown } | undefined;
   let stagedMessages: NonNullable<RunRecordExtras["messages"]> = [];
+  let settled: number[] = [];
+  const { observer } = params;
 
   const write = async (extras: RunRecordExtras = {}) => {
     const batch = events;
@@ -95,12 +114,14 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     const added = delta;
     const checkpoint = extras.checkpoint !== undefined ? { value: extras.checkpoint } : stagedCheckpoint;
     const messages = extras.messages ? [...stagedMessages, ...extras.messages] : stagedMessages;
+    const done = settled;
     events = [];
     ledgerRows = [];
     delta = undefined;
     stagedCheckpoint = undefined;
     stagedMessages = [];
-    return appendRunRecords(db, {
+    settled = [];
+    const last = await appendRunRecords(db, {
       runId: params.runId,
       events: batch,
       ledger: rows,
@@ -108,6 +129,16 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       messages,
       ...(checkpoint && { checkpoint: checkpoint.value }),
     });
+    if (observer && (batch.length > 0 || rows.length > 0 || done.length > 0)) {
+      // The batch's seqs end at the run's last seq: the counter handed them out together.
+      const first = last - batch.length + 1;
+      try {
+        observer({ events: batch.map((e, i) => ({ seq: first + i, type: e.type, ts: e.ts ?? new Date(), data: e.data })), ledger: rows, settled: done });
+      } catch {
+        // Telemetry never fails a run.
+      }
+    }
+    return last;
   };
 
   const enqueue = (extras?: RunRecordExtras): Promise<number> => {
@@ -153,6 +184,11 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     ledger(rows) {
       if (rows.length === 0) return;
       ledgerRows.push(...rows);
+      if (params.mode === "owner") schedule();
+    },
+    dispatched(seq) {
+      if (!observer) return;
+      settled.push(seq);
       if (params.mode === "owner") schedule();
     },
     async flush(extras) {

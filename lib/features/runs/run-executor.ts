@@ -166,7 +166,9 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
         { type: "error", data: { message: reason } },
         { type: "session.end", data: { outcome: "failed", reason, ...writer.totals } },
       ],
-    }).catch(() => {});
+    })
+      .then(() => session.trace?.runEnded())
+      .catch(() => {});
     await finishRun(db, { id: runId, outcome: "failed", reason, totals: { ...writer.totals } }).catch(() => {});
     return { kind: "finished", outcome: "failed" };
   }

@@ -16,13 +16,15 @@ import type { ToolRegistry } from "@/lib/core/agent/tool-types";
 import { createDbApprovalPort, type ApprovalAnnouncement } from "../approvals/approval-port";
 import type { ApprovalWaiter } from "../approvals/approval-waiter";
 import { createRunHookRuntime, ledgerRows } from "./hook-runtime-factory";
+import { traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createRunEventWriter, type RunEventWriter } from "./run-event-writer";
 import { loadRunHooks } from "./run-hooks";
+import { createRunTraceRecorder, type RunTraceRecorder } from "./telemetry/run-trace-recorder";
 
 export interface RunSessionParams {
   db: Db;
   run: RunRow;
-  agent: { id: string; name: string; retryTools?: string[] };
+  agent: { id: string; name: string; model?: string; retryTools?: string[] };
   /** `worker`: this process holds the run's lease; `bridge`: one HTTP request of an outside session. */
   mode: "worker" | "bridge";
   waiter: ApprovalWaiter;
@@ -56,11 +58,27 @@ export interface RunSession {
   readonly writer: RunEventWriter;
   readonly tools: ToolRegistry;
   readonly hooks: RuntimeHook[];
+  /** The run's spans, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  readonly trace?: RunTraceRecorder;
   dispatch(request: DispatchRequest, control?: DispatchControl): Promise<DispatchResult>;
 }
 
 export async function openRunSession(params: RunSessionParams): Promise<RunSession> {
   const { db, run, agent } = params;
+  const exporter = traceExport();
+  const trace = exporter
+    ? createRunTraceRecorder(
+        db,
+        {
+          runId: run.id,
+          agent: { id: agent.id, name: agent.name, model: agent.model },
+          source: run.source,
+          externalSessionId: run.externalSessionId,
+          captureContent: exporter.captureContent,
+        },
+        exporter,
+      )
+    : undefined;
   const writer = createRunEventWriter(db, {
     runId: run.id,
     mode: params.mode === "worker" ? "owner" : "shared",
@@ -68,6 +86,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     totals: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, cachedTokens: run.cachedTokens, costUsd: run.costUsd },
     toolsUsed: run.toolsUsed,
     blocked: run.blocked,
+    observer: trace?.observe,
   });
   const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
   // A flow's stage agents bring their own hooks: global, the flow's, the stage agent's, the schedule's.
@@ -162,8 +181,10 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
         });
       }
     }
+    // Everything this event's hooks decided is queued now: its span may close.
+    if (request.seq !== undefined) writer.dispatched(request.seq);
     return result;
   }
 
-  return { runId: run.id, writer, tools, hooks, dispatch };
+  return { runId: run.id, writer, tools, hooks, trace, dispatch };
 }

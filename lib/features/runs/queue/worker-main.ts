@@ -9,10 +9,13 @@ import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { logger } from "@/lib/platform/logger";
 import { loadOperatorCodeHooks } from "@/lib/features/runs/operator-code-hooks";
 import { prepareCodeExecution } from "@/lib/platform/security/code-execution";
+import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
+import { startTraceExport, stopTraceExport } from "@/lib/platform/telemetry/trace-export";
 import { workerConcurrency } from "@/lib/features/runs/background";
 import { startRunQueue } from "./run-queue";
 
 async function main() {
+  startTraceExport(otelConfigFromEnv(), logger);
   const handle = await getDatabase();
   if (handle.kind === "pglite") {
     logger.error("a separate worker needs DATABASE_URL (PostgreSQL); the embedded server works its own runs");
@@ -32,6 +35,7 @@ async function main() {
     logger.info({ signal }, "worker stopping");
     await queue.stop();
     await sealer.stop();
+    await stopTraceExport();
     await closeDatabase();
     process.exit(0);
   };
