@@ -7,6 +7,9 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import protobuf from "protobufjs";
+import { traceExport } from "@/lib/platform/telemetry/trace-export";
+import { traceIdOf } from "@/lib/features/runs/telemetry/run-spans";
+import { runTraceIdle } from "@/lib/features/runs/telemetry/run-trace-recorder";
 
 export interface ReceivedSpan {
   traceId: string;
@@ -135,4 +138,21 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     trace: (traceId) => spans.filter((s) => s.traceId === traceId),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The spans of a run's trace once `count` have arrived, after one more flush (so a duplicate
+ * would be there too). Flushes the process's trace export while it waits.
+ */
+export async function traceOfRun(receiver: OtlpReceiver, runId: string, count: number, timeoutMs = 15_000): Promise<ReceivedSpan[]> {
+  const deadline = Date.now() + timeoutMs;
+  const traceId = traceIdOf(runId);
+  while (receiver.trace(traceId).length < count && Date.now() < deadline) {
+    await runTraceIdle();
+    await traceExport()?.flush();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await runTraceIdle();
+  await traceExport()?.flush();
+  return receiver.trace(traceId);
 }

@@ -12,7 +12,7 @@ import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport, type TraceExport } from "@/lib/platform/telemetry/trace-export";
 import { closedPort } from "@/lib/core/hooks/testing/fakes";
 import { callRoute } from "@/test/api-client";
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "@/test/otlp-receiver";
+import { startOtlpReceiver, traceOfRun, type OtlpReceiver, type ReceivedSpan } from "@/test/otlp-receiver";
 import { addAgent, createRunHarness, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { cancelRun, startRun } from "../run-service";
 import { forgetOpenSpans, runTraceIdle } from "./run-trace-recorder";
@@ -49,19 +49,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-/** The spans of a run's trace, once `count` have arrived (and nothing more after a further flush). */
-async function traceOf(runId: string, count: number): Promise<ReceivedSpan[]> {
-  const deadline = Date.now() + 15_000;
-  const traceId = traceIdOf(runId);
-  while (receiver.trace(traceId).length < count && Date.now() < deadline) {
-    await runTraceIdle();
-    await traceExport()!.flush();
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  await runTraceIdle();
-  await traceExport()!.flush();
-  return receiver.trace(traceId);
-}
+const traceOf = (runId: string, count: number) => traceOfRun(receiver, runId, count);
 
 const byName = (spans: ReceivedSpan[], name: string) => spans.filter((s) => s.name === name);
 const one = (spans: ReceivedSpan[], name: string) => {
