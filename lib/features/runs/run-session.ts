@@ -77,6 +77,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
           captureContent: exporter.captureContent,
         },
         exporter,
+        { fromStart: params.mode === "worker" && run.lastSeq === 0, run },
       )
     : undefined;
   const writer = createRunEventWriter(db, {

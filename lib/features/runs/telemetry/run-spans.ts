@@ -93,7 +93,7 @@ const asText = (v: unknown) => capped(typeof v === "string" ? v : (JSON.stringif
 /** Attributes without the undefined ones (an unset attribute is left out, not sent empty). */
 function attributes(entries: Record<string, Attributes[string]>): Attributes {
   const out: Attributes = {};
-  for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
+  for (const key in entries) if (entries[key] !== undefined) out[key] = entries[key];
   return out;
 }
 
@@ -145,8 +145,16 @@ function byTime(events: NonNullable<SpanRecord["events"]>) {
   return events.sort((a, b) => a.time.getTime() - b.time.getTime());
 }
 
+/** The last run's trace and root span ids: a run's spans are built one after another. */
+let lastRun = { runId: "", traceId: "", rootId: "" };
+function runIds(runId: string) {
+  if (lastRun.runId !== runId) lastRun = { runId, traceId: traceIdOf(runId), rootId: spanIdOf(runId, 0) };
+  return lastRun;
+}
+
 function child(ctx: RunTraceContext, opened: StoredEvent) {
-  return { traceId: traceIdOf(ctx.runId), spanId: spanIdOf(ctx.runId, opened.seq), parentSpanId: spanIdOf(ctx.runId, 0) };
+  const ids = runIds(ctx.runId);
+  return { traceId: ids.traceId, spanId: spanIdOf(ctx.runId, opened.seq), parentSpanId: ids.rootId };
 }
 
 /** A tool call: tool.pre to tool.post, or to its denial (error status, `error.type` blocked). */

@@ -9,8 +9,9 @@
  * after an approval in another worker or after a restart, a bridged session whose requests go to
  * several web processes) is completed from the database when its closing event comes: its id
  * and its trace follow from the run and the opening event's seq, so no state is shared. The run's
- * own span is built from the database when its session.end has run its hooks, with the tool calls
- * that never ended (an approval abandoned by a cancel), ended where the run ended.
+ * own span goes out when its session.end has run its hooks, with the tool calls that never ended
+ * (an approval abandoned by a cancel) ended where the run ended: from memory when this session
+ * recorded the run from its first event, else from the database.
  *
  * Memory is bounded (runs and open spans per run, oldest dropped: a dropped span is read back
  * from the database when it closes) and nothing here throws into the run: a failed read is
@@ -23,7 +24,7 @@ import { getRun } from "@/db/queries/runs";
 import { logger } from "@/lib/platform/logger";
 import type { SpanRecord, TraceExport } from "@/lib/platform/telemetry/trace-export";
 import type { RecordedBatch } from "../run-event-writer";
-import { modelSpan, runSpan, toolSpan, type RunTraceContext, type SpanParts, type StoredDecision, type StoredEvent } from "./run-spans";
+import { modelSpan, runSpan, toolSpan, type RunSummary, type RunTraceContext, type SpanParts, type StoredDecision, type StoredEvent } from "./run-spans";
 
 export interface RunTraceRecorder {
   /** A batch the run's writer has committed. */
@@ -102,9 +103,19 @@ export async function runTraceIdle(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
 
-export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: TraceExport): RunTraceRecorder {
+export interface RunTraceOptions {
+  /** This session records the run from its first event, alone (a worker's first execution): its whole record passes here. */
+  fromStart: boolean;
+  run: Pick<RunSummary, "prompt" | "createdAt">;
+}
+
+export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: TraceExport, options: RunTraceOptions): RunTraceRecorder {
   const { runId } = ctx;
   let sessionEndSeq: number | undefined;
+  /** The run span's parts and totals, kept while the whole record passes here. */
+  const whole = options.fromStart
+    ? { events: [] as StoredEvent[], decisions: [] as StoredDecision[], seqs: new Set<number>(), inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 }
+    : undefined;
 
   const background = (what: string, work: () => Promise<SpanRecord[]>) => {
     const done = work()
@@ -145,6 +156,24 @@ export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: T
     });
   };
 
+  /** A tool call still open when the run ended (a wait abandoned by a cancel) ends with the run. */
+  const unfinishedTool = (parts: SpanParts, ended: StoredEvent | undefined): SpanRecord => {
+    const span = toolSpan(ctx, parts);
+    return { ...span, end: ended?.ts ?? span.end, attributes: { ...span.attributes, "hookplane.tool.unfinished": true } };
+  };
+
+  /** The run's span, and the tool calls still open when it ended, from memory. */
+  const exportWholeRun = (w: NonNullable<typeof whole>) => {
+    const ended = w.events.findLast((e) => e.type === "session.end");
+    const response = typeof ended?.data.response === "string" ? ended.data.response : undefined;
+    const spans = [runSpan(ctx, { ...options.run, response, ...w }, w)];
+    for (const span of openSpans.get(runId)?.byKey.values() ?? []) {
+      if (span.kind === "tool" && !span.elsewhere && span.events[0]?.type === "tool.pre") spans.push(unfinishedTool(span, ended));
+    }
+    openSpans.delete(runId);
+    exporter.emit(spans);
+  };
+
   /** The run's span, and the tool calls still open when it ended, from what is stored. */
   const exportRun = () => {
     openSpans.delete(runId);
@@ -167,8 +196,7 @@ export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: T
       for (const [callId, opened] of unfinished) {
         const events = (await listToolCallEvents(db, { runId, toolCallId: callId, throughSeq: ended?.seq ?? Number.MAX_SAFE_INTEGER })).filter((e) => e.seq >= opened.seq);
         const decisions = await listHookInvocationsOfEvents(db, { runId, seqs: events.map((e) => e.seq) });
-        const span = toolSpan(ctx, { events, decisions });
-        spans.push({ ...span, end: ended?.ts ?? span.end, attributes: { ...span.attributes, "hookplane.tool.unfinished": true } });
+        spans.push(unfinishedTool({ events, decisions }, ended));
       }
       return spans;
     });
@@ -181,6 +209,16 @@ export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: T
         const closing: OpenSpan[] = [];
         for (const e of batch.events) {
           if (e.type === "session.end") sessionEndSeq = e.seq;
+          if (whole && RUN_LEVEL_EVENTS.includes(e.type)) {
+            whole.events.push(e);
+            whole.seqs.add(e.seq);
+          } else if (whole && e.type === "model.post") {
+            // The run's totals, added up as the writer adds them.
+            for (const key of ["inputTokens", "outputTokens", "cachedTokens", "costUsd"] as const) {
+              const n = Number(e.data[key] ?? 0);
+              if (Number.isFinite(n)) whole[key] += n;
+            }
+          }
           const role = roleOf(e);
           if (!role) continue;
           if (role.role === "alone") {
@@ -211,15 +249,20 @@ export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: T
           }
         }
         for (const row of batch.ledger) {
-          const span = row.eventSeq == null ? undefined : spans.bySeq.get(row.eventSeq);
+          if (row.eventSeq == null) continue;
+          const span = spans.bySeq.get(row.eventSeq);
           if (span) span.decisions.push(row);
+          else if (whole?.seqs.has(row.eventSeq)) whole.decisions.push(row);
         }
         for (const seq of batch.settled) {
           const span = spans.bySeq.get(seq);
           if (span && span.closeSeq === seq) closing.push(span);
         }
         for (const span of closing) close(spans, span);
-        if (sessionEndSeq !== undefined && batch.settled.includes(sessionEndSeq)) exportRun();
+        if (sessionEndSeq !== undefined && batch.settled.includes(sessionEndSeq)) {
+          if (whole) exportWholeRun(whole);
+          else exportRun();
+        }
       } catch (error) {
         logger.warn({ err: error, runId }, "spans could not be made of a recorded batch");
       }
