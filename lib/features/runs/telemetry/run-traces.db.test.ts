@@ -9,13 +9,13 @@ import { listApprovals } from "@/db/queries/approvals";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
 import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
-import { createTraceExport, installTraceExport, traceExport, type TraceExport } from "@/lib/platform/telemetry/trace-export";
+import { createTraceExport, installTraceExport, traceExport, type SpanRecord, type TraceExport } from "@/lib/platform/telemetry/trace-export";
 import { closedPort } from "@/lib/core/hooks/testing/fakes";
 import { callRoute } from "@/test/api-client";
 import { startOtlpReceiver, traceOfRun, type OtlpReceiver, type ReceivedSpan } from "@/test/otlp-receiver";
 import { addAgent, createRunHarness, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { cancelRun, startRun } from "../run-service";
-import { forgetOpenSpans, runTraceIdle } from "./run-trace-recorder";
+import { createRunTraceRecorder, forgetOpenSpans, runTraceIdle } from "./run-trace-recorder";
 import { spanIdOf, traceIdOf } from "./run-spans";
 
 let h: RunHarness;
@@ -131,6 +131,18 @@ test("a run with model calls, two tool calls and a guard that blocks one: exactl
       },
     },
   ]);
+
+  // Built from memory (this worker recorded the whole run); read back from the database, as a
+  // resumed run's worker builds it, the run span is the same.
+  const readBack: SpanRecord[] = [];
+  const capture: TraceExport = { captureContent: false, emit: (s) => void readBack.push(...s), flush: async () => {}, shutdown: async () => {} };
+  const ctx = { runId: run.id, agent: { id: agent.id, name: agent.name, model: "scripted" }, source: run.source, externalSessionId: null, captureContent: false };
+  createRunTraceRecorder(h.t.db, ctx, capture, { fromStart: false, run }).runEnded();
+  await runTraceIdle();
+  expect(readBack.map((s) => s.name)).toEqual(["invoke_agent traced"]);
+  expect(readBack[0].attributes).toEqual(root.attributes);
+  expect([readBack[0].start.getTime(), readBack[0].end.getTime()]).toEqual([root.startMs, root.endMs]);
+  expect(readBack[0].events?.map((e) => ({ name: e.name, timeMs: e.time.getTime(), attributes: e.attributes }))).toEqual(root.events);
 
   const [first, second] = byName(spans, "chat scripted").sort((a, b) => a.startMs - b.startMs);
   for (const [span, nth, usage, finish] of [
