@@ -144,9 +144,14 @@ export async function executeStatement<T = Record<string, unknown>>(db: Db, text
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
-/** The statements PREPAREd on each PGlite database, by text (a promise, so two first uses share one). */
-const pglitePrepared = new WeakMap<object, Map<string, Promise<string>>>();
-let pglitePreparedCount = 0;
+/**
+ * The statements PREPAREd on each PGlite database, by text (a promise, so two first uses share one),
+ * and the counter naming them. On globalThis: server.ts and Next's bundled route handlers each have
+ * a copy of this module but share the one database, and two counters would hand out one name twice.
+ */
+const PREPARED_KEY = Symbol.for("hookplane.pglitePrepared");
+type PreparedRegistry = { byClient: WeakMap<object, Map<string, Promise<string>>>; count: number };
+const preparedRegistry = ((globalThis as typeof globalThis & { [PREPARED_KEY]?: PreparedRegistry })[PREPARED_KEY] ??= { byClient: new WeakMap(), count: 0 });
 
 /**
  * PGlite's API has no named statements: each query is parsed and planned again, which for a
@@ -158,11 +163,11 @@ let pglitePreparedCount = 0;
  */
 async function executeOnPglite(client: Queryable, text: string, params: unknown[]): Promise<unknown[]> {
   if (params.some((p) => typeof p === "string" && p.includes("\u0000"))) return (await client.query(text, params)).rows;
-  let names = pglitePrepared.get(client);
-  if (!names) pglitePrepared.set(client, (names = new Map()));
+  let names = preparedRegistry.byClient.get(client);
+  if (!names) preparedRegistry.byClient.set(client, (names = new Map()));
   let name = names.get(text);
   if (!name) {
-    const prepared = `hp_statement_${++pglitePreparedCount}`;
+    const prepared = `hp_statement_${++preparedRegistry.count}`;
     name = client.query(`prepare ${prepared} as ${text}`).then(() => prepared);
     name.catch(() => names.delete(text));
     names.set(text, name);
