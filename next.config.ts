@@ -2,7 +2,19 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native/WASM and long-lived clients stay outside the bundle and are shared with server.ts.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pg-boss", "pino", "ws"],
+  // The OpenTelemetry SDK stays a plain import, as in server.ts: one copy of it per process.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "postgres",
+    "pg-boss",
+    "pino",
+    "ws",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/core",
+  ],
   poweredByHeader: false,
   // A separate build folder when asked (parallel builds on one checkout, benchmarks).
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
