@@ -67,6 +67,8 @@ export interface RunQueue {
   cancel(runId: string): Promise<void>;
   /** Runs executing in this process. */
   readonly active: number;
+  /** Sweeps this process has completed: how a caller knows the sweeper has looked since a change. */
+  readonly sweeps: number;
   stop(): Promise<void>;
 }
 
@@ -228,6 +230,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   }, Math.max(200, Math.floor(leaseMs / 3)));
 
   let sweeping = false;
+  let sweeps = 0;
   // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
   const sessionIdleMs = envNumber("HOOKPLANE_SESSION_IDLE_MS", 6 * 3600_000);
   let lastIdleCheck = 0;
@@ -260,6 +263,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       logger.warn({ err: error }, "run sweeper failed");
     } finally {
       sweeping = false;
+      sweeps++;
     }
   }, sweepMs);
 
@@ -271,6 +275,9 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     },
     get active() {
       return running.size;
+    },
+    get sweeps() {
+      return sweeps;
     },
     async stop() {
       stopping = true;
