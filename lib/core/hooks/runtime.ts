@@ -81,6 +81,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     },
     slackBaseUrl,
     discordBaseUrl,
+    notices: options.notices,
     commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(options.passEnv),
     shellLauncher: options.shellLauncher,
     maxOutputBytes,
@@ -139,6 +140,8 @@ class Dispatch implements ActionRun {
   reminders: string[] | undefined;
   /** Once set, the remaining hooks are recorded as not run, with this reason. */
   stopped: string | undefined;
+  /** An `allow` hook let the call through: the approve hooks after it are not asked. */
+  granted: string | undefined;
   suspended: DispatchResult["suspended"];
   /** The ledger rows this dispatch writes: a resumed one starts at its waiting hook, a suspended one ends before it. */
   private recordFrom = 0;
@@ -283,7 +286,7 @@ class Dispatch implements ActionRun {
           continue;
         }
       }
-      const notRun = this.stopped ?? this.whyNotMatched(hook);
+      const notRun = this.stopped ?? this.notAsked(hook) ?? this.whyNotMatched(hook);
       if (notRun !== undefined) {
         entry.reason = notRun;
         continue;
@@ -382,6 +385,10 @@ class Dispatch implements ActionRun {
     return this.finish(sink);
   }
 
+  private notAsked(hook: CompiledHook): string | undefined {
+    return this.granted !== undefined && hook.actionType === "approve" ? `not asked: hook ${this.granted} allows this call` : undefined;
+  }
+
   private whyNotMatched(hook: CompiledHook): string | undefined {
     if (!hook.enabled) return "disabled";
     const event = this.event;
@@ -442,9 +449,10 @@ class Dispatch implements ActionRun {
     const given = outcome.context ?? outcome.output;
     if (given !== undefined) entry.output = capText(redact(outcome.context && outcome.output ? `${outcome.context}\n${outcome.output}` : given), LEDGER_TEXT_CAP);
     if (hook.shadow) {
-      entry.ignored = outcome.verdict !== "allow" || given !== undefined;
+      entry.ignored = outcome.verdict !== "allow" || given !== undefined || outcome.grants === true;
       return;
     }
+    if (outcome.grants) this.granted ??= hook.id;
     if (outcome.approval) this.approval = { ...outcome.approval, hookId: hook.id };
     if (outcome.context !== undefined) {
       const text = redact(outcome.context);
