@@ -40,7 +40,8 @@ export function noticeHeadline(event: HookEvent): string {
       return `Approval needed: ${agent} wants to run ${call()}`;
     case "approval.settled": {
       const status = typeof data.status === "string" ? data.status : "settled";
-      const by = typeof data.decidedBy === "string" && (status === "approved" || status === "denied") ? ` by ${data.decidedBy}` : "";
+      const via = typeof data.decidedVia === "string" ? ` via ${data.decidedVia}` : "";
+      const by = typeof data.decidedBy === "string" && (status === "approved" || status === "denied") ? ` by ${data.decidedBy}${via}` : "";
       const may = data.decision === "approve" ? "may run" : "may not run";
       return `${SETTLED_WORDS[status] ?? "Approval settled"}${by}: ${agent} ${may} ${call()}`;
     }

@@ -27,8 +27,9 @@ import {
 } from "./executors/types";
 import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
-import { PUBLIC_ONLY } from "@/lib/core/outbound/outbound-guard";
-import { sendOutbound } from "@/lib/core/outbound/outbound-request";
+import { PUBLIC_ONLY, type OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
+import { sendOutbound, type OutboundTransport } from "@/lib/core/outbound/outbound-request";
+import type { SafeFetchPolicy } from "./http-client";
 import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
 import { INTERRUPTED_HOOK, type DispatchOptions, type DispatchResult, type HookProgress, type HookRuntimeOptions, type RuntimeHook, type SuspendPoint } from "./runtime-types";
@@ -58,14 +59,33 @@ const NOTHING_BOUND: DispatchResult = Object.freeze({
 }) as DispatchResult;
 const NOTHING_BOUND_PROMISE = Promise.resolve(NOTHING_BOUND);
 
+/**
+ * Where Slack and Discord calls may go: the admin's allow-list, plus the hosts of the base URLs the
+ * operator configured (trusted like the allow-list; the defaults are public). Also what updates a
+ * posted approval message uses.
+ */
+export function noticeFetchPolicy(options: {
+  outbound: OutboundPolicy;
+  transport: OutboundTransport;
+  slackBaseUrl?: string;
+  discordBaseUrl?: string;
+  maxResponseBytes: number;
+}): SafeFetchPolicy {
+  const operatorHosts = [options.slackBaseUrl, options.discordBaseUrl].flatMap((u) => (u ? [hostOf(u)] : []));
+  const outbound = options.outbound;
+  return {
+    transport: options.transport,
+    outbound: operatorHosts.length ? { ...outbound, allowPrivateHosts: [...outbound.allowPrivateHosts, ...operatorHosts] } : outbound,
+    maxResponseBytes: options.maxResponseBytes,
+  };
+}
+
 export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const outbound = options.outbound ?? PUBLIC_ONLY;
   const transport = options.transport ?? sendOutbound;
   const slackBaseUrl = (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, "");
   const discordBaseUrl = (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, "");
-  // Base URLs the operator configured are trusted like the allow-list; the defaults are public.
-  const operatorHosts = [options.slackBaseUrl, options.discordBaseUrl].flatMap((u) => (u ? [hostOf(u)] : []));
   const executorOptions: ExecutorOptions = {
     approvals: options.approvals,
     tools: options.tools,
@@ -74,11 +94,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     logger: options.logger ?? silentLogger,
     now: options.now ?? Date.now,
     http: { transport, outbound, onlyHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
-    noticeHttp: {
-      transport,
-      outbound: operatorHosts.length ? { ...outbound, allowPrivateHosts: [...outbound.allowPrivateHosts, ...operatorHosts] } : outbound,
-      maxResponseBytes: maxOutputBytes,
-    },
+    noticeHttp: noticeFetchPolicy({ ...options, outbound, transport, maxResponseBytes: maxOutputBytes }),
     slackBaseUrl,
     discordBaseUrl,
     notices: options.notices,
