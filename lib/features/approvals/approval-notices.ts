@@ -36,6 +36,8 @@ import { hasApprovers, namesPerson } from "./approvers";
 import { decisionLinkUrl, linkExpiry, mintDecisionToken, toolInputHash, type LinkDecision } from "./decision-links";
 import { reachConfigFromEnv, type ReachConfig } from "./reach-config";
 
+/** How long after a settlement its messages are updated (the resumed run goes first). */
+const UPDATE_DELAY_MS = 250;
 /** How long the masker keeps the store's values before reading them again. */
 const MASK_TTL_MS = 10_000;
 
@@ -291,7 +293,10 @@ export async function watchSettledApprovals(handle: DbHandle, deps: SettlementDe
       return;
     }
     if (typeof notice?.approvalId !== "string") return;
-    const work = updateSettledNotices(handle.db, notice.approvalId, deps);
+    const approvalId = notice.approvalId;
+    // A moment later: the run that was waiting resumes first (the decision's NOTIFY wakes it
+    // too), and a message that says "approved" a quarter second later is no worse for it.
+    const work = new Promise<void>((resolve) => setTimeout(resolve, UPDATE_DELAY_MS)).then(() => updateSettledNotices(handle.db, approvalId, deps));
     running.add(work);
     void work.finally(() => running.delete(work));
   });
