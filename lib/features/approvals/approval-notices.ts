@@ -16,7 +16,6 @@
  * by `posted` itself.
  */
 import type { Db, DbHandle } from "@/db/client";
-import { CHANNELS, type ApprovalNotice } from "@/lib/platform/stream/channels";
 import { getApproval, type ApprovalRow } from "@/db/queries/approvals";
 import { claimUnsettledNotices, insertApprovalNotice, listApproverCandidates, releaseNoticeClaim, type ApprovalNoticeRow } from "@/db/queries/approval-notices";
 import type { ApproverGroups } from "@/db/schema";
@@ -32,6 +31,7 @@ import { sendOutbound } from "@/lib/core/outbound/outbound-request";
 import { storeSecretPort } from "@/lib/features/runs/hook-runtime-factory";
 import { getSecretBox, readSecret } from "@/lib/features/secrets/secret-store";
 import { logger } from "@/lib/platform/logger";
+import { listenForApprovalChanges } from "./approval-waiter";
 import { hasApprovers, namesPerson } from "./approvers";
 import { decisionLinkUrl, linkExpiry, mintDecisionToken, toolInputHash, type LinkDecision } from "./decision-links";
 import { reachConfigFromEnv, type ReachConfig } from "./reach-config";
@@ -285,15 +285,7 @@ function safeJson(text: string): unknown {
  */
 export async function watchSettledApprovals(handle: DbHandle, deps: SettlementDeps = {}): Promise<() => Promise<void>> {
   const running = new Set<Promise<void>>();
-  const unlisten = await handle.listen(CHANNELS.approvals, (payload) => {
-    let notice: ApprovalNotice | undefined;
-    try {
-      notice = JSON.parse(payload) as ApprovalNotice;
-    } catch {
-      return;
-    }
-    if (typeof notice?.approvalId !== "string") return;
-    const approvalId = notice.approvalId;
+  const unlisten = await listenForApprovalChanges(handle, (approvalId) => {
     // A moment later: the run that was waiting resumes first (the decision's NOTIFY wakes it
     // too), and a message that says "approved" a quarter second later is no worse for it.
     const work = new Promise<void>((resolve) => setTimeout(resolve, UPDATE_DELAY_MS)).then(() => updateSettledNotices(handle.db, approvalId, deps));
@@ -302,6 +294,7 @@ export async function watchSettledApprovals(handle: DbHandle, deps: SettlementDe
   });
   return async () => {
     await unlisten();
-    await Promise.allSettled([...running]);
+    // Updates in flight may finish, briefly: a shutdown does not wait on Slack.
+    await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   };
 }
