@@ -14,7 +14,7 @@ import tseslint from "typescript-eslint";
 
 const FEATURE_API = {
   agents: ["agent-service"],
-  approvals: ["approval-waiter", "approval-waiter-registry", "components/approval-card"],
+  approvals: ["approval-waiter", "approval-waiter-registry", "approval-notices", "approvers", "always-allow", "decision-page", "slack-interactions", "components/approval-card"],
   audit: ["chain-sealer"],
   bridge: ["session-ingest"],
   "config-io": [],
@@ -22,6 +22,7 @@ const FEATURE_API = {
   hooks: ["hook-service", "line-diff", "components/hook-badges"],
   runs: [
     "run-session",
+    "run-service",
     "hook-runtime-factory",
     "run-actions",
     "components/run-format",

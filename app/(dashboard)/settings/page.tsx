@@ -7,6 +7,7 @@ import { RevokeTokenButton } from "@/lib/features/settings/components/revoke-tok
 import { ScheduleTable } from "@/lib/features/schedules/components/schedule-table";
 import { SetSecretForm } from "@/lib/features/secrets/components/set-secret-form";
 import { UserRoleSelect } from "@/lib/features/settings/components/user-role-select";
+import { UserSlackIdForm } from "@/lib/features/settings/components/user-slack-id-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase, type Db } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
@@ -38,8 +39,11 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
   const [users, tokens, secrets] = await Promise.all([listUsers(db), listApiTokens(db), listSecrets(db)]);
   return (
     <>
-      <Section title="Users" description="Admins manage everything; operators run agents and edit hooks; viewers read.">
-        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Since" }]}>
+      <Section
+        title="Users"
+        description="Admins manage everything; operators run agents and edit hooks; viewers read. A Slack member id lets a person decide approvals with the buttons of Slack messages."
+      >
+        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Slack member id" }, { label: "Since" }]}>
             {users.map((u) => (
               <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
                 <td className="py-1.5">
@@ -48,6 +52,9 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                 </td>
                 <td className="py-1.5">
                   <UserRoleSelect id={u.id} email={u.email} role={u.role} />
+                </td>
+                <td className="py-1.5">
+                  <UserSlackIdForm id={u.id} email={u.email} slackUserId={u.slackUserId} />
                 </td>
                 <td className="py-1.5 text-zinc-500">{when(u.createdAt)}</td>
               </tr>

@@ -5,7 +5,7 @@ import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
 import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
-import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, SecretPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
 /** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
@@ -43,6 +43,8 @@ export interface HookRuntimeOptions {
   slackBaseUrl?: string;
   /** Default https://discord.com/api/v10. Operator configuration, like slackBaseUrl. */
   discordBaseUrl?: string;
+  /** Dashboard links, decision links and secret masking for notices (the app's NoticePort). */
+  notices?: NoticePort;
   /**
    * The environment commands start from. Default: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
    * USER, LOGNAME, SHELL, TERM of this process, nothing else (no DATABASE_URL, no API keys).

@@ -7,7 +7,7 @@ import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
 import type { HookEvent } from "@/lib/core/hooks/event";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
-import type { ApprovalPort, SecretPort, SecretValue, ToolPort } from "@/lib/core/hooks/ports";
+import type { ApprovalPort, NoticePort, SecretPort, SecretValue, ToolPort } from "@/lib/core/hooks/ports";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
 import { logger } from "@/lib/platform/logger";
 import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
@@ -104,6 +104,8 @@ function envSecret(env: Record<string, string | undefined>, name: string): Secre
 export interface RunRuntimeDeps {
   db: Db;
   approvals?: ApprovalPort;
+  /** Dashboard and decision links, secret masking for notices. */
+  notices?: NoticePort;
   tools?: ToolPort;
   /** The seq of the event being dispatched, for the ledger rows. */
   eventSeq?: () => number | undefined;
@@ -119,6 +121,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
   return createHookRuntime({
     ...trust,
     approvals: deps.approvals,
+    notices: deps.notices,
     tools: deps.tools,
     secrets: storeSecretPort(deps.db),
     killSwitch: killSwitchOn,

@@ -13,6 +13,7 @@ import type { EventName } from "@/lib/core/hooks/events";
 import type { DispatchOptions, DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { createToolRegistry, withRetryTools } from "@/lib/features/tools/tool-registry";
 import type { ToolRegistry } from "@/lib/core/agent/tool-types";
+import { createNoticePort } from "../approvals/approval-notices";
 import { createDbApprovalPort, type ApprovalAnnouncement } from "../approvals/approval-port";
 import type { ApprovalWaiter } from "../approvals/approval-waiter";
 import { createRunHookRuntime, ledgerRows } from "./hook-runtime-factory";
@@ -107,6 +108,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   const runtime = createRunHookRuntime({
     db,
     approvals,
+    notices: createNoticePort(db),
     tools,
     ledger: (entries, event) => writer.ledger(ledgerRows(entries, event, event.seq)),
   });

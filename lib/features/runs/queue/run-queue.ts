@@ -23,6 +23,7 @@ import { LoopInterrupted } from "@/lib/core/agent/loop";
 import { expireIdleSessions } from "@/lib/features/bridge/session-ingest";
 import { logger } from "@/lib/platform/logger";
 import { startApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
+import { watchSettledApprovals } from "@/lib/features/approvals/approval-notices";
 import { executeRun } from "@/lib/features/runs/run-executor";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
@@ -118,6 +119,8 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   if (handle.kind === "pglite") await releaseAllLeases(db);
 
   const waiter = await startApprovalWaiter(handle);
+  // Every process, web or worker, reacts to settlements: whichever gets there first updates the messages.
+  const stopNoticeUpdates = await watchSettledApprovals(handle);
   const stopKillSwitch = await watchKillSwitch(db);
   /** Runs this process has claimed and executes. */
   const running = new Map<string, AbortController>();
@@ -298,6 +301,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       await unlistenWake().catch(() => {});
       await unlistenCancel().catch(() => {});
       await waiter.stop().catch(() => {});
+      await stopNoticeUpdates().catch(() => {});
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     },
   };
