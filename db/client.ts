@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { getConfig } from "@/lib/platform/config/config";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -43,13 +44,14 @@ export interface OpenOptions {
 async function openPglite(dataDir: string): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  const { pgliteDurabilityFromEnv, pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");
+  const { pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");
+  const config = getConfig();
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   // On disk: fsync on unless turned off, WAL bounded (db/pglite-durability.ts).
-  const client = await PGlite.create(inMemory ? {} : await pgliteOptions(dataDir, pgliteDurabilityFromEnv()));
+  const client = await PGlite.create(inMemory ? {} : await pgliteOptions(dataDir, { fsync: config.HOOKPLANE_PGLITE_FSYNC }));
   const maintenance = startPgliteMaintenance(client, {
-    intervalMs: Number(process.env.HOOKPLANE_PGLITE_MAINTENANCE_MS ?? 5_000),
+    intervalMs: config.HOOKPLANE_PGLITE_MAINTENANCE_MS,
     onError: (error) => void import("@/lib/platform/logger").then(({ logger }) => logger.warn({ err: error }, "embedded database maintenance failed")),
   });
   const db = drizzle(client, { schema }) as unknown as Db;
@@ -84,12 +86,12 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
 
 async function openPostgres(url: string, onStatement?: (text: string) => void): Promise<DbHandle> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
-  const { openPostgresPool, poolOptionsFromEnv } = await import("./postgres-pool");
+  const { openPostgresPool, poolOptions } = await import("./postgres-pool");
   const { prepareSetting } = await import("./postgres-prepared");
   const { logger } = await import("@/lib/platform/logger");
-  const { url: connectionUrl, prepare } = prepareSetting(url);
+  const { url: connectionUrl, prepare } = prepareSetting(url, getConfig().HOOKPLANE_DB_PREPARE);
   const postgres = openPostgresPool(connectionUrl, {
-    ...poolOptionsFromEnv(),
+    ...poolOptions(),
     prepare,
     onStatement,
     onChange: (up, error) =>
@@ -178,13 +180,10 @@ function dollarQuoted(value: unknown): string {
   return `${tag}${text}${tag}`;
 }
 
-export function resolveDataDir(env: Record<string, string | undefined> = process.env): string {
-  return path.resolve(/*turbopackIgnore: true*/ env.HOOKPLANE_DATA_DIR ?? "./.hookplane");
-}
-
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
-  const url = options.databaseUrl ?? process.env.DATABASE_URL;
-  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(resolveDataDir(), "pgdata"));
+  const config = getConfig();
+  const url = options.databaseUrl ?? config.DATABASE_URL;
+  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(config.HOOKPLANE_DATA_DIR, "pgdata"));
 }
 
 const GLOBAL_KEY = Symbol.for("hookplane.database");

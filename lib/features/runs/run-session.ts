@@ -86,7 +86,6 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     createToolRegistry({
       workspaceDir: params.workspaceDir,
       memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
-      allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
     }),
     agent.retryTools,
   );

@@ -2,6 +2,7 @@
  * `npm run worker` / `hookplane worker`: a process that only works runs (PostgreSQL), with
  * HOOKPLANE_WORKER_CONCURRENCY runs at once. Start as many as you like, on any machine.
  */
+import { configOrExit, configWarnings } from "@/lib/platform/config/config";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
@@ -13,6 +14,7 @@ import { workerConcurrency } from "@/lib/features/runs/background";
 import { startRunQueue } from "./run-queue";
 
 async function main() {
+  for (const warning of configWarnings(configOrExit())) logger.warn(warning);
   const handle = await getDatabase();
   if (handle.kind === "pglite") {
     logger.error("a separate worker needs DATABASE_URL (PostgreSQL); the embedded server works its own runs");
