@@ -28,6 +28,11 @@ export interface DbHandle {
    * request answers 503 at once instead of waiting. PGlite lives in the process: always true.
    */
   available(): boolean;
+  /**
+   * The connections this handle holds now (metrics): PostgreSQL's pool (total, idle, queries
+   * waiting for a connection, its maximum); PGlite is one connection inside the process.
+   */
+  poolStats(): { total: number; idle?: number; waiting?: number; max: number };
   /** PGlite: one maintenance pass now (vacuum what is due, checkpoint if due); the tables vacuumed. */
   maintain?(): Promise<string[]>;
   close(): Promise<void>;
@@ -76,6 +81,7 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
     available: () => true,
+    poolStats: () => ({ total: 1, max: 1 }),
     maintain: () => maintenance.runOnce(),
     async close() {
       await maintenance.stop();
@@ -90,8 +96,9 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
   const { prepareSetting } = await import("./postgres-prepared");
   const { logger } = await import("@/lib/platform/logger");
   const { url: connectionUrl, prepare } = prepareSetting(url, getConfig().HOOKPLANE_DB_PREPARE);
+  const options = poolOptions();
   const postgres = openPostgresPool(connectionUrl, {
-    ...poolOptions(),
+    ...options,
     prepare,
     onStatement,
     onChange: (up, error) =>
@@ -118,6 +125,7 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
       await pool.query("select pg_notify($1, $2)", [channel, payload]);
     },
     available: () => postgres.available(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.max }),
     close: () => postgres.close(),
   };
 }
@@ -169,7 +177,9 @@ async function executeOnPglite(client: Queryable, text: string, params: unknown[
     name.catch(() => names.delete(text));
     names.set(text, name);
   }
-  return (await client.query(`execute ${await name}(${params.map(dollarQuoted).join(", ")})`)).rows;
+  // A statement without parameters is executed without the parentheses (`execute name()` is a syntax error).
+  const args = params.length > 0 ? `(${params.map(dollarQuoted).join(", ")})` : "";
+  return (await client.query(`execute ${await name}${args}`)).rows;
 }
 
 function dollarQuoted(value: unknown): string {

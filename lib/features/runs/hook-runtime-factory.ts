@@ -16,6 +16,7 @@ import { getConfig, type Config } from "@/lib/platform/config/config";
 import { serverShellPolicy } from "@/lib/platform/security/code-execution";
 import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { killSwitchOn } from "./kill-switch";
+import { recordDispatch, recordHookLedger } from "./run-metrics";
 import { operatorCodeHooks } from "./operator-code-hooks";
 
 /** What the operator's configuration lets hooks do, as the hook runtime takes it. */
@@ -95,9 +96,13 @@ export interface RunRuntimeDeps {
   ledger?: (entries: readonly LedgerEntry[], event: HookEvent) => void;
 }
 
+/**
+ * A run's hook runtime. Its dispatches and ledger rows are counted in the metrics
+ * (run-metrics.ts) when they belong to a run; a hook trial (persistLedger false) is not.
+ */
 export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
   const trust = trustFromConfig();
-  return createHookRuntime({
+  const runtime = createHookRuntime({
     ...trust,
     approvals: deps.approvals,
     tools: deps.tools,
@@ -109,11 +114,17 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
       error: (message, details) => logger.error(details ?? {}, message),
     },
     ledger: deps.ledger
-      ? { record: deps.ledger }
+      ? {
+          record(entries, event) {
+            recordHookLedger(entries);
+            deps.ledger!(entries, event);
+          },
+        }
       : deps.persistLedger === false
         ? undefined
         : {
             record(entries, event) {
+              recordHookLedger(entries);
               const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, event.seq ?? deps.eventSeq?.()) }).catch((error) =>
                 logger.error({ err: error }, "ledger write failed"),
               );
@@ -121,4 +132,13 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
             },
           },
   });
+  if (!deps.ledger && deps.persistLedger === false) return runtime;
+  return {
+    async dispatch(hooks, event, opts) {
+      const started = performance.now();
+      const result = await runtime.dispatch(hooks, event, opts);
+      recordDispatch(event, result, (performance.now() - started) / 1000);
+      return result;
+    },
+  };
 }

@@ -27,6 +27,7 @@ import { operatorCodeHooks } from "./operator-code-hooks";
 import { readMetadataFile } from "./metadata-file";
 import { createRunCheckpointStore } from "./run-checkpoint-store";
 import { openRunSession } from "./run-session";
+import { recordWrittenEvents } from "./run-metrics";
 
 export interface ExecutorDeps {
   db: Db;
@@ -168,13 +169,13 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     // A run that fails the same way every time would be resumed forever: end it, saying why.
     const reason = `gave up after ${failures} attempts that could not be recorded: ${(error as Error)?.message ?? String(error)}`.slice(0, 2000);
     logger.error({ err: error, runId }, reason);
-    await appendRunEvents(db, {
-      runId,
-      events: [
-        { type: "error", data: { message: reason } },
-        { type: "session.end", data: { outcome: "failed", reason, ...writer.totals } },
-      ],
-    }).catch(() => {});
+    const ending = [
+      { type: "error", data: { message: reason } },
+      { type: "session.end", data: { outcome: "failed", reason, ...writer.totals } },
+    ];
+    await appendRunEvents(db, { runId, events: ending })
+      .then((lastSeq) => recordWrittenEvents(ending, lastSeq, run.startedAt ?? run.createdAt))
+      .catch(() => {});
     await finishRun(db, { id: runId, outcome: "failed", reason, totals: { ...writer.totals } }).catch(() => {});
     return { kind: "finished", outcome: "failed" };
   }

@@ -14,6 +14,7 @@ import { AppError } from "@/lib/platform/api/app-error";
 import { uuidSchema } from "@/lib/core/safe-input";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+import { recordApprovalDecision } from "./run-metrics";
 
 export const startRunSchema = z.object({
   agent: z.string().min(1, "name the agent (id or name)"),
@@ -109,6 +110,7 @@ export async function decideApproval(
     },
     (settled) => ({ after: settled }),
   );
+  recordApprovalDecision(settled);
   // A parked run resumes now; a held one (and an outside session's held request: no worker runs
   // those) is woken by the NOTIFY of settleApproval.
   const run = await getRun(db, { id: settled.runId });

@@ -13,7 +13,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { z } from "zod";
-import { flag, folder, hostList, ignored, integer, oneOf, secretKey, text, url, variableNames } from "./config-values";
+import { flag, folder, hostList, ignored, integer, oneOf, secretKey, text, token, url, variableNames } from "./config-values";
 
 export interface VariableSpec {
   /** From the raw text to the typed value. */
@@ -236,6 +236,19 @@ export const CONFIG_SCHEMA = {
     schema: url(PROVIDER_URL, "an http(s) URL"),
     defaultText: "the public API",
     description: "for `anthropic:<model>` agents",
+  },
+  HOOKPLANE_METRICS_TOKEN: {
+    schema: token(16),
+    defaultText: "unset",
+    description:
+      "the Bearer token Prometheus scrapes `GET /metrics` with (compared in constant time; an admin's API token works too). Unset: only admins can read `/metrics` (README: Metrics)",
+    secret: true,
+  },
+  HOOKPLANE_METRICS_PORT: {
+    schema: integer({ min: 1, max: 65535, expected: "a port number from 1 to 65535" }),
+    defaultText: "unset",
+    description:
+      "a worker (`npm run worker`) serves its own `GET /metrics` on this port, to the `HOOKPLANE_METRICS_TOKEN` only (which it needs); a web process serves `/metrics` on `PORT`",
   },
   LOG_LEVEL: {
     schema: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),

@@ -37,6 +37,12 @@ describe("the configuration schema", () => {
     expect(message).not.toContain("hunter2");
   });
 
+  it("a worker's metrics port needs the metrics token, and the token is no short word", () => {
+    expect(refusal({ HOOKPLANE_METRICS_PORT: "9464" })).toBe("HOOKPLANE_METRICS_PORT: needs HOOKPLANE_METRICS_TOKEN: a worker's metrics port answers only to that token");
+    expect(refusal({ HOOKPLANE_METRICS_TOKEN: "secret" })).toBe("HOOKPLANE_METRICS_TOKEN: expected at least 16 characters, got a value of 6 characters (not shown)");
+    expect(loadConfig({ HOOKPLANE_METRICS_PORT: "9464", HOOKPLANE_METRICS_TOKEN: "0123456789abcdef" }).HOOKPLANE_METRICS_PORT).toBe(9464);
+  });
+
   it("lists every bad variable at once", () => {
     expect(refusal({ HOOKPLANE_DB_POOL: "many", HOOKPLANE_LEASE_MS: "soon" }).split("\n")).toEqual([
       'HOOKPLANE_DB_POOL: expected a positive integer, got "many"',

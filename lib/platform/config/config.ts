@@ -126,6 +126,9 @@ function crossChecks(values: ConfigValues): ConfigIssue[] {
       message: `${workspaces} and HOOKPLANE_DATA_DIR (${data}) must not contain each other: shell steps would reach secret.key and the database files`,
     });
   }
+  if (values.HOOKPLANE_METRICS_PORT !== undefined && values.HOOKPLANE_METRICS_TOKEN === undefined) {
+    issues.push({ variable: "HOOKPLANE_METRICS_PORT", message: "needs HOOKPLANE_METRICS_TOKEN: a worker's metrics port answers only to that token" });
+  }
   return issues;
 }
 

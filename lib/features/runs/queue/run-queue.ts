@@ -28,9 +28,10 @@ import { executeRun } from "@/lib/features/runs/run-executor";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
+import { RUN_QUEUE } from "./run-queue-name";
 import { createWakeSignal } from "./wake-signal";
 
-export const RUN_QUEUE = "hookplane-run";
+export { RUN_QUEUE };
 /**
  * How long a step in flight may go on after a shutdown began (issue 19: 10 s by default), then it
  * is cut short and recorded as interrupted on resume. HOOKPLANE_STEP_GRACE_MS changes it; keep it
