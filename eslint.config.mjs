@@ -104,4 +104,16 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: FEATURES_FROM_PLATFORM }] },
   },
   ...Object.keys(FEATURE_API).map(featureRule),
+  {
+    // One configuration module reads the environment (lib/platform/config/config.ts); the rest
+    // gets typed, checked values from it. Tests, benchmarks and build-time config may read it.
+    files: ["**/*.{ts,tsx}"],
+    ignores: [...TESTS, "lib/platform/config/config.ts", "test/**", "bench/**", "e2e/**", "*.config.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through lib/platform/config (getConfig()), where every variable is declared and checked." },
+      ],
+    },
+  },
 );

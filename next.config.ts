@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native/WASM and long-lived clients stay outside the bundle and are shared with server.ts.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pg-boss", "pino", "ws"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pg-boss", "pino", "ws", "prom-client"],
   poweredByHeader: false,
   // A separate build folder when asked (parallel builds on one checkout, benchmarks).
   distDir: process.env.NEXT_DIST_DIR ?? ".next",

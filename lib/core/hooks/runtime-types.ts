@@ -47,11 +47,17 @@ export interface HookRuntimeOptions {
   notices?: NoticePort;
   /**
    * The environment commands start from. Default: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
-   * USER, LOGNAME, SHELL, TERM of this process, nothing else (no DATABASE_URL, no API keys).
+   * USER, LOGNAME, SHELL, TERM of `environment`, and the `passEnv` names, nothing else (no
+   * DATABASE_URL, no API keys). The server gives it whole (lib/platform/config: commandEnvironment).
    */
   commandBaseEnv?: Record<string, string>;
   /**
-   * Names of this process's environment variables every command hook also gets (the admin's
+   * The host environment `commandBaseEnv`'s default picks from; the core never reads the process's
+   * own. Default: none (commands get only a PATH).
+   */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Names of `environment`'s variables every command hook also gets (the admin's
    * `HOOKPLANE_HOOK_ENV_PASSTHROUGH`): herdctl, Loom and Tailored AI pass their whole environment,
    * Hookplane only what is named here (dialect-contracts.ts).
    */

@@ -98,7 +98,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     slackBaseUrl,
     discordBaseUrl,
     notices: options.notices,
-    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(options.passEnv),
+    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(options.environment ?? {}, options.passEnv),
     shellLauncher: options.shellLauncher,
     maxOutputBytes,
   };
@@ -652,10 +652,10 @@ function hostOf(url: string): string {
   }
 }
 
-function pickBaseEnv(passEnv: readonly string[] = []): Record<string, string> {
+function pickBaseEnv(environment: Readonly<Record<string, string | undefined>>, passEnv: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of [...BASE_ENV_KEYS, ...passEnv]) {
-    const value = process.env[key];
+    const value = environment[key];
     if (value !== undefined) env[key] = value;
   }
   env.PATH ??= "/usr/local/bin:/usr/bin:/bin";

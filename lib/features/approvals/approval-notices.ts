@@ -26,7 +26,8 @@ import type { ApprovalNoticeInfo, DecisionLinkSet, NoticePort } from "@/lib/core
 import { createRedactor } from "@/lib/core/hooks/redact";
 import { noticeFetchPolicy } from "@/lib/core/hooks/runtime";
 import { secretsNotAllowedFor } from "@/lib/core/hooks/secret-placement";
-import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
+import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
+import { getConfig, type EnvSecret } from "@/lib/platform/config/config";
 import { sendOutbound } from "@/lib/core/outbound/outbound-request";
 import { storeSecretPort } from "@/lib/features/runs/hook-runtime-factory";
 import { getSecretBox, readSecret } from "@/lib/features/secrets/secret-store";
@@ -34,7 +35,7 @@ import { logger } from "@/lib/platform/logger";
 import { listenForApprovalChanges } from "./approval-waiter";
 import { hasApprovers, namesPerson } from "./approvers";
 import { decisionLinkUrl, linkExpiry, mintDecisionToken, toolInputHash, type LinkDecision } from "./decision-links";
-import { reachConfigFromEnv, type ReachConfig } from "./reach-config";
+import { reachConfig, type ReachConfig } from "./reach-config";
 
 /** How long after a settlement its messages are updated (the resumed run goes first). */
 const UPDATE_DELAY_MS = 250;
@@ -50,7 +51,7 @@ export function approvalLink(publicUrl: string, approvalId: string): string {
  * Every secret value this server knows (the store's and `HOOKPLANE_SECRET_*`), as one redactor: a
  * tool input or output that contains one never leaves in a notice.
  */
-export async function secretMasker(db: Db, env: Record<string, string | undefined> = process.env): Promise<(text: string) => string> {
+export async function secretMasker(db: Db, envSecrets: ReadonlyMap<string, EnvSecret> = getConfig().envSecrets): Promise<(text: string) => string> {
   const values: string[] = [];
   for (const { name } of await listSecretNames(db)) {
     try {
@@ -60,9 +61,7 @@ export async function secretMasker(db: Db, env: Record<string, string | undefine
       logger.warn({ err: error, name }, "a secret could not be read to mask it from notices");
     }
   }
-  for (const [key, value] of Object.entries(env)) {
-    if (value && /^HOOKPLANE_SECRET_[A-Za-z_][A-Za-z0-9_]*$/.test(key) && key !== "HOOKPLANE_SECRET_KEY" && !key.endsWith("_HOSTS")) values.push(value);
-  }
+  for (const secret of envSecrets.values()) values.push(secret.value);
   return createRedactor(values);
 }
 
@@ -119,7 +118,7 @@ export async function approvalNoticeInfo(
   };
 }
 
-export function createNoticePort(db: Db, config: ReachConfig = reachConfigFromEnv()): NoticePort {
+export function createNoticePort(db: Db, config: ReachConfig = reachConfig()): NoticePort {
   let masker: { at: number; mask: Promise<(text: string) => string> } | undefined;
   return {
     publicUrl: config.publicUrl,
@@ -201,12 +200,12 @@ export interface SettlementDeps {
 }
 
 /** The guard notices go through: the admin's allow-list and the configured Slack and Discord hosts. */
-export function noticeHttpFromEnv(env: Record<string, string | undefined> = process.env): SafeFetchPolicy {
+export function noticeHttp(config: ReachConfig = reachConfig()): SafeFetchPolicy {
   return noticeFetchPolicy({
-    outbound: outboundConfigFromEnv(env).policy,
+    outbound: serverOutboundConfig().policy,
     transport: sendOutbound,
-    slackBaseUrl: env.HOOKPLANE_SLACK_BASE_URL,
-    discordBaseUrl: env.HOOKPLANE_DISCORD_BASE_URL,
+    slackBaseUrl: config.slackBaseUrl,
+    discordBaseUrl: config.discordBaseUrl,
     maxResponseBytes: 64 * 1024,
   });
 }
@@ -220,8 +219,8 @@ export async function updateSettledNotices(db: Db, approvalId: string, deps: Set
     const claimed = await claimUnsettledNotices(db, { approvalId });
     if (claimed.length === 0) return;
     const approval = (await getApproval(db, { id: approvalId }))!;
-    const config = deps.config ?? reachConfigFromEnv();
-    const http = deps.http ?? noticeHttpFromEnv();
+    const config = deps.config ?? reachConfig();
+    const http = deps.http ?? noticeHttp(config);
     const mask = await secretMasker(db);
     const line = mask(settledLine(approval));
     const secrets = storeSecretPort(db);

@@ -7,6 +7,7 @@
  * outside the approvers; "approve and always allow" writes a shadow allow rule that the ledger
  * then shows as "would allow". Notices never carry a secret value of the store.
  */
+import { setEnv } from "@/test/config-env";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -43,7 +44,7 @@ let discord: LocalServer;
 let hooks: LocalServer;
 let aliceToken: string;
 let carolToken: string;
-const saved: Record<string, string | undefined> = {};
+let restoreEnv: () => void;
 const env: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -62,10 +63,7 @@ beforeAll(async () => {
     HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     HOOKPLANE_SECRET_KEY: randomBytes(32).toString("base64"),
   });
-  for (const [key, value] of Object.entries(env)) {
-    saved[key] = process.env[key];
-    process.env[key] = value;
-  }
+  restoreEnv = setEnv(env);
   forgetSecretBox();
   h = await createRunHarness({ approvalHoldMs: 150 });
   const db = h.t.db;
@@ -89,10 +87,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
   await Promise.all([slack.close(), discord.close(), hooks.close()]);
-  for (const [key, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  restoreEnv();
   forgetSecretBox();
 });
 

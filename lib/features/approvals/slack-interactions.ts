@@ -28,10 +28,10 @@ import { safeFetch, type SafeFetchPolicy } from "@/lib/core/hooks/http-client";
 import { decideApproval } from "@/lib/features/runs/run-service";
 import { AppError } from "@/lib/platform/api/app-error";
 import { logger } from "@/lib/platform/logger";
-import { noticeHttpFromEnv } from "./approval-notices";
+import { noticeHttp } from "./approval-notices";
 import { readDecisionToken } from "./decision-links";
 import { approvalForClaims } from "./decision-page";
-import { reachConfigFromEnv, type ReachConfig } from "./reach-config";
+import { reachConfig, type ReachConfig } from "./reach-config";
 
 /** Slack's window: a request signed longer ago than this is refused. */
 export const SLACK_TIMESTAMP_WINDOW_S = 5 * 60;
@@ -90,7 +90,7 @@ async function tellClicker(http: SafeFetchPolicy, payload: SlackPayload, text: s
 }
 
 export async function handleSlackInteraction(db: Db, request: Request, deps: SlackInteractionDeps = {}): Promise<Response> {
-  const config = deps.config ?? reachConfigFromEnv();
+  const config = deps.config ?? reachConfig();
   if (!config.slackSigningSecret) return error(404, "not_found", "Slack interactivity is not configured (HOOKPLANE_SLACK_SIGNING_SECRET)");
   const rawBody = await request.text();
   const check = verifySlackSignature({
@@ -118,7 +118,7 @@ export async function handleSlackInteraction(db: Db, request: Request, deps: Sla
   const action = payload.actions.find((a) => a.action_id in ACTIONS);
   // Not a button of ours (another app's block, a menu): nothing to do, and Slack wants its 200.
   if (payload.type !== "block_actions" || !action) return new Response(null, { status: 200 });
-  const http = deps.http ?? noticeHttpFromEnv();
+  const http = deps.http ?? noticeHttp(config);
   const refuse = (text: string) => {
     void tellClicker(http, payload, text);
     return new Response(null, { status: 200 });

@@ -15,6 +15,7 @@ import type { Db } from "@/db/client";
 import type { NewHookInvocation } from "@/db/queries/hook-invocations";
 import { appendRunRecords, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
 import type { RunTotals } from "@/db/queries/runs";
+import { recordWrittenEvents } from "./run-metrics";
 
 export interface RunRecordExtras {
   checkpoint?: unknown;
@@ -44,6 +45,8 @@ export interface RunEventWriterParams {
   totals: RunTotals;
   toolsUsed: string[];
   blocked: boolean;
+  /** When the run started, for the duration of a session.end without its own (metrics). */
+  startedAt?: Date;
 }
 
 function emptyDelta(): RunTotalsDelta {
@@ -100,7 +103,7 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     delta = undefined;
     stagedCheckpoint = undefined;
     stagedMessages = [];
-    return appendRunRecords(db, {
+    const written = await appendRunRecords(db, {
       runId: params.runId,
       events: batch,
       ledger: rows,
@@ -108,6 +111,8 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       messages,
       ...(checkpoint && { checkpoint: checkpoint.value }),
     });
+    recordWrittenEvents(batch, written, params.startedAt);
+    return written;
   };
 
   const enqueue = (extras?: RunRecordExtras): Promise<number> => {

@@ -17,6 +17,7 @@ import { getUserById } from "@/db/queries/users";
 import { writeAllowRule } from "@/lib/features/approvals/always-allow";
 import { decisionRefusal, type DeciderIdentity } from "@/lib/features/approvals/approvers";
 import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+import { recordApprovalDecision } from "./run-metrics";
 
 export const startRunSchema = z.object({
   agent: z.string().min(1, "name the agent (id or name)"),
@@ -146,6 +147,7 @@ export async function decideApproval(db: Db, decider: Decider, id: string, input
       after: { ...settled, ...(allowRule && { allowRule: { id: allowRule.id, key: allowRule.key, scope: allowRule.scope, version: allowRule.version, mode: "shadow" } }), ...decider.note },
     }),
   );
+  recordApprovalDecision(settled.settled);
   // A parked run resumes now; a held one (and an outside session's held request: no worker runs
   // those) is woken by the NOTIFY of settleApproval.
   const run = await getRun(db, { id: settled.settled.runId });

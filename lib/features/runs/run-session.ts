@@ -69,6 +69,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     totals: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, cachedTokens: run.cachedTokens, costUsd: run.costUsd },
     toolsUsed: run.toolsUsed,
     blocked: run.blocked,
+    startedAt: run.startedAt ?? run.createdAt,
   });
   const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
   // A flow's stage agents bring their own hooks: global, the flow's, the stage agent's, the schedule's.
@@ -87,7 +88,6 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     createToolRegistry({
       workspaceDir: params.workspaceDir,
       memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
-      allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
     }),
     agent.retryTools,
   );

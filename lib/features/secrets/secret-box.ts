@@ -72,12 +72,11 @@ export function createSecretBox(key: Buffer): SecretBox {
 }
 
 /**
- * The key of this process. Several processes on one data folder race to create the key file:
+ * The key of this process: `key` (HOOKPLANE_SECRET_KEY) when given, else the data folder's key file. Several processes on one data folder race to create the key file:
  * `wx` lets exactly one write it and the others read the winner's key.
  */
-export function loadSecretKey(options: { env?: Record<string, string | undefined>; dataDir: string }): Buffer {
-  const fromEnv = (options.env ?? process.env).HOOKPLANE_SECRET_KEY;
-  if (fromEnv) return parseSecretKey(fromEnv);
+export function loadSecretKey(options: { key?: string; dataDir: string }): Buffer {
+  if (options.key) return parseSecretKey(options.key);
   const file = path.join(options.dataDir, KEY_FILE_NAME);
   try {
     return parseSecretKey(readFileSync(file, "utf8"));

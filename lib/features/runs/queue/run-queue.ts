@@ -21,6 +21,7 @@ import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases }
 import type { RunRow } from "@/db/queries/runs";
 import { LoopInterrupted } from "@/lib/core/agent/loop";
 import { expireIdleSessions } from "@/lib/features/bridge/session-ingest";
+import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
 import { startApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
 import { watchSettledApprovals } from "@/lib/features/approvals/approval-notices";
@@ -28,15 +29,16 @@ import { executeRun } from "@/lib/features/runs/run-executor";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
+import { RUN_QUEUE } from "./run-queue-name";
 import { createWakeSignal } from "./wake-signal";
 
-export const RUN_QUEUE = "hookplane-run";
+export { RUN_QUEUE };
 /**
  * How long a step in flight may go on after a shutdown began (issue 19: 10 s by default), then it
  * is cut short and recorded as interrupted on resume. HOOKPLANE_STEP_GRACE_MS changes it; keep it
  * under what the supervisor waits after SIGTERM before SIGKILL.
  */
-const stepGraceMs = () => envNumber("HOOKPLANE_STEP_GRACE_MS", 10_000);
+const stepGraceMs = () => getConfig().HOOKPLANE_STEP_GRACE_MS;
 const IDLE_CHECK_MS = 60_000;
 const WAKE_CHANNEL = "hp_worker_wake";
 const CANCEL_CHANNEL = "hp_run_cancel";
@@ -73,11 +75,6 @@ export interface RunQueue {
   stop(): Promise<void>;
 }
 
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && process.env[name] !== "" && process.env[name] !== undefined ? value : fallback;
-}
-
 /**
  * pg's own limits on pg-boss's pool (pg-boss hands its options to pg.Pool; its types do not list
  * them), so in an outage its polls fail fast and heal: connect, the server-side statement, the
@@ -93,9 +90,10 @@ const PG_POOL_LIMITS = {
 
 export async function startRunQueue(handle: DbHandle, options: RunQueueOptions): Promise<RunQueue> {
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
-  const sweepMs = options.sweepMs ?? envNumber("HOOKPLANE_SWEEP_MS", 2_000);
-  const approvalHoldMs = options.approvalHoldMs ?? envNumber("HOOKPLANE_APPROVAL_HOLD_MS", 30_000);
+  const config = getConfig();
+  const leaseMs = options.leaseMs ?? config.HOOKPLANE_LEASE_MS;
+  const sweepMs = options.sweepMs ?? config.HOOKPLANE_SWEEP_MS;
+  const approvalHoldMs = options.approvalHoldMs ?? config.HOOKPLANE_APPROVAL_HOLD_MS;
   const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
   const db = handle.db;
 
@@ -235,7 +233,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   let sweeping = false;
   let sweeps = 0;
   // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
-  const sessionIdleMs = envNumber("HOOKPLANE_SESSION_IDLE_MS", 6 * 3600_000);
+  const sessionIdleMs = config.HOOKPLANE_SESSION_IDLE_MS;
   let lastIdleCheck = 0;
   const sweeper = setInterval(async () => {
     if (sweeping || stopping) return;
