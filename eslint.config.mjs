@@ -14,7 +14,7 @@ import tseslint from "typescript-eslint";
 
 const FEATURE_API = {
   agents: ["agent-service"],
-  approvals: ["approval-waiter", "approval-waiter-registry", "components/approval-card"],
+  approvals: ["approval-waiter", "approval-waiter-registry", "approval-notices", "approvers", "always-allow", "decision-page", "slack-interactions", "components/approval-card"],
   audit: ["chain-sealer"],
   bridge: ["session-ingest"],
   "config-io": [],
@@ -22,6 +22,7 @@ const FEATURE_API = {
   hooks: ["hook-service", "line-diff", "components/hook-badges"],
   runs: [
     "run-session",
+    "run-service",
     "hook-runtime-factory",
     "run-actions",
     "components/run-format",
@@ -103,4 +104,16 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: FEATURES_FROM_PLATFORM }] },
   },
   ...Object.keys(FEATURE_API).map(featureRule),
+  {
+    // One configuration module reads the environment (lib/platform/config/config.ts); the rest
+    // gets typed, checked values from it. Tests, benchmarks and build-time config may read it.
+    files: ["**/*.{ts,tsx}"],
+    ignores: [...TESTS, "lib/platform/config/config.ts", "test/**", "bench/**", "e2e/**", "*.config.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through lib/platform/config (getConfig()), where every variable is declared and checked." },
+      ],
+    },
+  },
 );

@@ -2,13 +2,14 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native/WASM and long-lived clients stay outside the bundle and are shared with server.ts.
-  // The OpenTelemetry SDK stays a plain import, as in server.ts: one copy of it per process.
+  // The OpenTelemetry SDK and prom-client stay plain imports, as in server.ts: one copy per process.
   serverExternalPackages: [
     "@electric-sql/pglite",
     "postgres",
     "pg-boss",
     "pino",
     "ws",
+    "prom-client",
     "@opentelemetry/sdk-trace",
     "@opentelemetry/exporter-trace-otlp-proto",
     "@opentelemetry/exporter-trace-otlp-http",

@@ -37,7 +37,15 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     // Running code is on: the journeys run an admin's agents with the shell tool (in the sandbox).
-    env: { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "warn", HOOKPLANE_ALLOW_CODE_EXECUTION: "1" },
+    // Webhooks may reach this machine: the decision-link journey receives its links on one.
+    env: {
+      PORT: String(port),
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      HOOKPLANE_ALLOW_CODE_EXECUTION: "1",
+      HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+      HOOKPLANE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdout: "pipe",
     stderr: "pipe",
   },

@@ -191,6 +191,17 @@ test("SIGTERM to npm start with runs in flight: they resume after the restart an
   }
 }, 180_000);
 
+test("npm start with a bad value exits 1 before serving, naming the variable", async () => {
+  const { NODE_ENV: _, ...inherited } = process.env;
+  const env = { ...inherited, PORT: String(port), HOOKPLANE_DATA_DIR: dataDir, HOOKPLANE_DB_POOL: "abc" } as Record<string, string | undefined> as NodeJS.ProcessEnv;
+  const child = spawn("npm", ["start"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  expect(await exited(child)).toBe(1);
+  expect(stderr).toContain('hookplane: the configuration is not valid:\n  HOOKPLANE_DB_POOL: expected a positive integer, got "abc"\n');
+  await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+}, 60_000);
+
 async function waitFinished(id: string, headers: Record<string, string>): Promise<{ status: string; outcome?: string }> {
   const deadline = Date.now() + 90_000;
   for (;;) {

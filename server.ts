@@ -8,6 +8,7 @@
 import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import next from "next";
+import { configOrExit, configWarnings } from "@/lib/platform/config/config";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { getApproval } from "@/db/queries/approvals";
 import { getRun, runToApi } from "@/db/queries/runs";
@@ -15,21 +16,22 @@ import { seedDemoData } from "@/lib/features/agents/demo/seed-demo";
 import { MAX_BODY_BYTES } from "@/lib/platform/api/route";
 import { guardRequest, refuseUpgrade } from "@/lib/platform/api/request-guard";
 import { logger } from "@/lib/platform/logger";
-import { guardWebRequest, webEdgeOptionsFromEnv } from "@/lib/platform/security/web-edge";
+import { guardWebRequest, webEdgeOptions } from "@/lib/platform/security/web-edge";
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/features/runs/background";
-import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
+import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { startTraceExport, stopTraceExport } from "@/lib/platform/telemetry/trace-export";
 
 const dev = process.argv.includes("--dev");
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOSTNAME && process.env.HOSTNAME !== "0.0.0.0" ? process.env.HOSTNAME : "127.0.0.1";
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
-  // Before anything runs: a bad OTEL_* value stops the start, naming the variable.
-  startTraceExport(otelConfigFromEnv(), logger);
+  // A bad value stops the start here, naming the variable (lib/platform/config).
+  const config = configOrExit();
+  const { PORT: port, HOSTNAME: hostname } = config;
+  for (const warning of configWarnings(config)) logger.warn(warning);
+  startTraceExport(otelConfigOf(config), logger);
   const handle = await getDatabase();
   if (await seedDemoData(handle.db)) logger.info("seeded the demo agents");
 
@@ -50,7 +52,7 @@ async function main() {
   const background: Background = await startBackground(handle, hub);
   await hub.start();
 
-  const edge = webEdgeOptionsFromEnv(process.env, dev);
+  const edge = webEdgeOptions(config, dev);
   let inFlight = 0;
   const server = createServer(
     {

@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
+// Tests are quiet unless asked (LOG_LEVEL=debug npx vitest ...); servers they spawn inherit it.
+const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
 
 // Two projects: `unit` is pure code (lib/ without a database); `db` talks to PGlite, or to the
 // PostgreSQL named by DATABASE_URL, so CI can run it twice.
@@ -16,6 +18,7 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts", "deploy/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "node_modules/**"],
           environment: "node",
+          env,
           testTimeout: 20_000,
         },
       },
@@ -26,6 +29,7 @@ export default defineConfig({
           include: ["**/*.db.test.ts"],
           exclude: ["node_modules/**"],
           environment: "node",
+          env,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -64,7 +64,7 @@ let t: TestDatabase;
 let world: HostileWorld;
 let routes: CatalogRoute[];
 
-const fakeQueue: RunQueue = { enqueue: async () => {}, cancel: async () => {}, active: 0, stop: async () => {} };
+const fakeQueue: RunQueue = { enqueue: async () => {}, cancel: async () => {}, active: 0, sweeps: 0, stop: async () => {} };
 
 beforeAll(async () => {
   t = await createTestDatabase();

@@ -34,6 +34,7 @@ import { createRunEventWriter } from "@/lib/features/runs/run-event-writer";
 import { plainShell } from "@/lib/core/hooks/ports";
 import { createToolRegistry } from "@/lib/features/tools/tool-registry";
 import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
+import { setEnv } from "@/test/config-env";
 
 // An agent takes at most 1,000 turns.
 const STEPS = Math.min(990, Number(process.env.BENCH_STEPS ?? 900));
@@ -108,7 +109,7 @@ async function loopSteps(handle: DbHandle, steps: number, withIntent: boolean) {
 
 async function openOnDisk(fsync: boolean): Promise<{ handle: DbHandle; dir: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), `bench-durability-${fsync ? "fsync" : "nofsync"}-`));
-  process.env.HOOKPLANE_PGLITE_FSYNC = fsync ? "1" : "0";
+  setEnv({ HOOKPLANE_PGLITE_FSYNC: fsync ? "1" : "0" });
   const handle = await openDatabase({ dataDir: path.join(dir, "pgdata") });
   await migrateDatabase(handle);
   return { handle, dir };
@@ -205,7 +206,7 @@ async function main() {
   await intentCost();
   await fsyncCost();
   await soak();
-  delete process.env.HOOKPLANE_PGLITE_FSYNC;
+  setEnv({ HOOKPLANE_PGLITE_FSYNC: undefined });
 }
 
 main().then(

@@ -34,7 +34,8 @@ import { startRun } from "@/lib/features/runs/run-service";
 import { runTraceIdle } from "@/lib/features/runs/telemetry/run-trace-recorder";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { logger } from "@/lib/platform/logger";
-import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
+import { loadConfig } from "@/lib/platform/config/config";
+import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { stop } from "./bench-support";
@@ -115,7 +116,7 @@ async function main() {
   const queue = await startRunQueue(t, { concurrency: workerConcurrency(), workspacesDir });
   installRunQueue(queue);
   const sink = await startSink();
-  const exporter = createTraceExport(otelConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url })!, { warn: console.warn, info: () => {} });
+  const exporter = createTraceExport(otelConfigOf(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }))!, { warn: console.warn, info: () => {} });
   try {
     const agent = await addAgent(t);
     console.log(`bench:otel on ${t.kind}: ${ROUNDS} x (off, on) batches of ${RUNS} runs, ${TURNS} tool turns each`);

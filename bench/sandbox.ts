@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { plainShell, type ShellLauncher } from "@/lib/core/hooks/ports";
+import { loadConfig } from "@/lib/platform/config/config";
 import { serverShellPolicy } from "@/lib/platform/security/code-execution";
 import { detectShellSandbox } from "@/lib/platform/security/shell-sandbox";
 import { killLeftovers, processesWith, startStepWorker, type StepLaunch } from "@/test/step-processes";
@@ -69,7 +70,7 @@ async function main() {
 
   const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "hookplane-bench-step-")));
   try {
-    const sandboxed = serverShellPolicy({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" }).launcher;
+    const sandboxed = serverShellPolicy(loadConfig({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" })).launcher;
     console.log(`shell step, plain sh -c:  ${await stepLatency(plainShell, workspace)}`);
     console.log(`shell step, sandboxed:    ${await stepLatency(sandboxed, workspace)}`);
   } finally {

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { getConfig } from "@/lib/platform/config/config";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,6 +28,11 @@ export interface DbHandle {
    * request answers 503 at once instead of waiting. PGlite lives in the process: always true.
    */
   available(): boolean;
+  /**
+   * The connections this handle holds now (metrics): PostgreSQL's pool (total, idle, queries
+   * waiting for a connection, its maximum); PGlite is one connection inside the process.
+   */
+  poolStats(): { total: number; idle?: number; waiting?: number; max: number };
   /** PGlite: one maintenance pass now (vacuum what is due, checkpoint if due); the tables vacuumed. */
   maintain?(): Promise<string[]>;
   close(): Promise<void>;
@@ -43,13 +49,14 @@ export interface OpenOptions {
 async function openPglite(dataDir: string): Promise<DbHandle> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
-  const { pgliteDurabilityFromEnv, pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");
+  const { pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");
+  const config = getConfig();
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   // On disk: fsync on unless turned off, WAL bounded (db/pglite-durability.ts).
-  const client = await PGlite.create(inMemory ? {} : await pgliteOptions(dataDir, pgliteDurabilityFromEnv()));
+  const client = await PGlite.create(inMemory ? {} : await pgliteOptions(dataDir, { fsync: config.HOOKPLANE_PGLITE_FSYNC }));
   const maintenance = startPgliteMaintenance(client, {
-    intervalMs: Number(process.env.HOOKPLANE_PGLITE_MAINTENANCE_MS ?? 5_000),
+    intervalMs: config.HOOKPLANE_PGLITE_MAINTENANCE_MS,
     onError: (error) => void import("@/lib/platform/logger").then(({ logger }) => logger.warn({ err: error }, "embedded database maintenance failed")),
   });
   const db = drizzle(client, { schema }) as unknown as Db;
@@ -74,6 +81,7 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
     available: () => true,
+    poolStats: () => ({ total: 1, max: 1 }),
     maintain: () => maintenance.runOnce(),
     async close() {
       await maintenance.stop();
@@ -84,12 +92,13 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
 
 async function openPostgres(url: string, onStatement?: (text: string) => void): Promise<DbHandle> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
-  const { openPostgresPool, poolOptionsFromEnv } = await import("./postgres-pool");
+  const { openPostgresPool, poolOptions } = await import("./postgres-pool");
   const { prepareSetting } = await import("./postgres-prepared");
   const { logger } = await import("@/lib/platform/logger");
-  const { url: connectionUrl, prepare } = prepareSetting(url);
+  const { url: connectionUrl, prepare } = prepareSetting(url, getConfig().HOOKPLANE_DB_PREPARE);
+  const options = poolOptions();
   const postgres = openPostgresPool(connectionUrl, {
-    ...poolOptionsFromEnv(),
+    ...options,
     prepare,
     onStatement,
     onChange: (up, error) =>
@@ -116,6 +125,7 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
       await pool.query("select pg_notify($1, $2)", [channel, payload]);
     },
     available: () => postgres.available(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.max }),
     close: () => postgres.close(),
   };
 }
@@ -172,7 +182,9 @@ async function executeOnPglite(client: Queryable, text: string, params: unknown[
     name.catch(() => names.delete(text));
     names.set(text, name);
   }
-  return (await client.query(`execute ${await name}(${params.map(dollarQuoted).join(", ")})`)).rows;
+  // A statement without parameters is executed without the parentheses (`execute name()` is a syntax error).
+  const args = params.length > 0 ? `(${params.map(dollarQuoted).join(", ")})` : "";
+  return (await client.query(`execute ${await name}${args}`)).rows;
 }
 
 function dollarQuoted(value: unknown): string {
@@ -183,13 +195,10 @@ function dollarQuoted(value: unknown): string {
   return `${tag}${text}${tag}`;
 }
 
-export function resolveDataDir(env: Record<string, string | undefined> = process.env): string {
-  return path.resolve(/*turbopackIgnore: true*/ env.HOOKPLANE_DATA_DIR ?? "./.hookplane");
-}
-
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
-  const url = options.databaseUrl ?? process.env.DATABASE_URL;
-  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(resolveDataDir(), "pgdata"));
+  const config = getConfig();
+  const url = options.databaseUrl ?? config.DATABASE_URL;
+  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(config.HOOKPLANE_DATA_DIR, "pgdata"));
 }
 
 const GLOBAL_KEY = Symbol.for("hookplane.database");

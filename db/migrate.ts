@@ -2,13 +2,13 @@
  * Applies drizzle/ at start. On PostgreSQL an advisory lock, held on one dedicated connection,
  * keeps concurrent web and worker processes from migrating at the same time.
  */
-import path from "node:path";
+import { getConfig } from "@/lib/platform/config/config";
 import type { DbHandle } from "./client";
 
 const MIGRATION_LOCK = 7_240_114;
 
 export function migrationsFolder(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.HOOKPLANE_MIGRATIONS_DIR ?? path.join(process.cwd(), "drizzle"));
+  return getConfig().HOOKPLANE_MIGRATIONS_DIR;
 }
 
 export async function migrateDatabase(handle: DbHandle): Promise<void> {

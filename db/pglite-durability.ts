@@ -23,9 +23,6 @@ export interface PgliteDurability {
   fsync: boolean;
 }
 
-export function pgliteDurabilityFromEnv(env: Record<string, string | undefined> = process.env): PgliteDurability {
-  return { fsync: env.HOOKPLANE_PGLITE_FSYNC !== "0" };
-}
 
 /** Emscripten's FS objects as far as this file touches them. */
 interface EmscriptenModule {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRun } from "@/db/queries/runs";
 import { addAgent, createRunHarness, waitForRun, type RunHarness } from "@/test/run-harness";
 import { runsHeapFigures } from "./pglite-figures";
+import { setEnv } from "@/test/config-env";
 
 const RUNS = 300;
 
@@ -16,11 +17,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("PGlite soak", () => {
   let h: RunHarness;
 
   beforeAll(async () => {
-    process.env.HOOKPLANE_PGLITE_MAINTENANCE_MS = "250";
+    setEnv({ HOOKPLANE_PGLITE_MAINTENANCE_MS: "250" });
     h = await createRunHarness({ concurrency: 8 });
   });
   afterAll(async () => {
-    delete process.env.HOOKPLANE_PGLITE_MAINTENANCE_MS;
+    setEnv({ HOOKPLANE_PGLITE_MAINTENANCE_MS: undefined });
     await h.close();
   });
 

@@ -14,6 +14,7 @@
  * errors always reach the query.
  */
 import pg from "pg";
+import { getConfig, type Config } from "@/lib/platform/config/config";
 import { nameStatements } from "./postgres-prepared";
 
 export interface PostgresPoolOptions {
@@ -42,20 +43,14 @@ export interface PostgresPool {
   close(): Promise<void>;
 }
 
-function envNumber(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  const value = Number(raw);
-  return raw !== undefined && raw !== "" && Number.isFinite(value) && value >= 0 ? value : fallback;
-}
-
-/** The pool's settings from the environment (README: Environment). */
-export function poolOptionsFromEnv(env: Record<string, string | undefined> = process.env): Omit<PostgresPoolOptions, "onChange" | "onError" | "prepare" | "onStatement"> {
+/** The pool's settings from the configuration (README: Environment). */
+export function poolOptions(config: Config = getConfig()): Omit<PostgresPoolOptions, "onChange" | "onError" | "prepare" | "onStatement"> {
   return {
-    max: envNumber(env, "HOOKPLANE_DB_POOL", 10) || 10,
-    statementTimeoutMs: envNumber(env, "HOOKPLANE_DB_STATEMENT_TIMEOUT_MS", 60_000),
-    connectTimeoutMs: envNumber(env, "HOOKPLANE_DB_CONNECT_TIMEOUT_MS", 3_000) || 3_000,
-    probeMs: envNumber(env, "HOOKPLANE_DB_PROBE_MS", 1_000),
-    probeTimeoutMs: envNumber(env, "HOOKPLANE_DB_PROBE_TIMEOUT_MS", 2_000) || 2_000,
+    max: config.HOOKPLANE_DB_POOL,
+    statementTimeoutMs: config.HOOKPLANE_DB_STATEMENT_TIMEOUT_MS,
+    connectTimeoutMs: config.HOOKPLANE_DB_CONNECT_TIMEOUT_MS,
+    probeMs: config.HOOKPLANE_DB_PROBE_MS,
+    probeTimeoutMs: config.HOOKPLANE_DB_PROBE_TIMEOUT_MS,
   };
 }
 

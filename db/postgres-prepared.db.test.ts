@@ -9,15 +9,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { executeStatement, openDatabase, type Db } from "./client";
 import { PREPARED_PER_CONNECTION, prepareSetting } from "./postgres-prepared";
+import { loadConfig } from "@/lib/platform/config/config";
 import { createAgent } from "./queries/agents";
 import { agents } from "./schema";
 
 test("?prepare=false and HOOKPLANE_DB_PREPARE=false turn preparing off; the parameter is not passed on", () => {
-  expect(prepareSetting("postgres://u@h:5432/d", {})).toEqual({ url: "postgres://u@h:5432/d", prepare: true });
-  expect(prepareSetting("postgres://u@h:5432/d?prepare=false&sslmode=disable", {})).toEqual({ url: "postgres://u@h:5432/d?sslmode=disable", prepare: false });
-  expect(prepareSetting("postgres://u@h:5432/d?prepare=true", {})).toEqual({ url: "postgres://u@h:5432/d", prepare: true });
-  expect(prepareSetting("postgres://u@h:5432/d", { HOOKPLANE_DB_PREPARE: "false" })).toEqual({ url: "postgres://u@h:5432/d", prepare: false });
-  expect(prepareSetting("postgres://u@h:5432/d", { HOOKPLANE_DB_PREPARE: "" }).prepare).toBe(true);
+  const setting = (url: string, env: Record<string, string>) => prepareSetting(url, loadConfig(env).HOOKPLANE_DB_PREPARE);
+  expect(setting("postgres://u@h:5432/d", {})).toEqual({ url: "postgres://u@h:5432/d", prepare: true });
+  expect(setting("postgres://u@h:5432/d?prepare=false&sslmode=disable", {})).toEqual({ url: "postgres://u@h:5432/d?sslmode=disable", prepare: false });
+  expect(setting("postgres://u@h:5432/d?prepare=true", {})).toEqual({ url: "postgres://u@h:5432/d", prepare: true });
+  expect(setting("postgres://u@h:5432/d", { HOOKPLANE_DB_PREPARE: "false" })).toEqual({ url: "postgres://u@h:5432/d", prepare: false });
+  expect(setting("postgres://u@h:5432/d", { HOOKPLANE_DB_PREPARE: "" }).prepare).toBe(true);
 });
 
 describe.runIf(process.env.DATABASE_URL)("on PostgreSQL", () => {

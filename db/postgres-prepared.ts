@@ -18,8 +18,8 @@ import type pg from "pg";
 export const PREPARED_PER_CONNECTION = 500;
 
 /** Whether statements are prepared, and the URL without the `prepare` parameter (not pg's own). */
-export function prepareSetting(url: string, env: Record<string, string | undefined> = process.env): { url: string; prepare: boolean } {
-  let prepare = !/^(false|0|off|no)$/i.test(env.HOOKPLANE_DB_PREPARE ?? "");
+export function prepareSetting(url: string, prepareByDefault: boolean): { url: string; prepare: boolean } {
+  let prepare = prepareByDefault;
   try {
     const parsed = new URL(url);
     const param = parsed.searchParams.get("prepare");

@@ -50,6 +50,11 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash").notNull(),
   role: text("role").$type<Role>().notNull(),
   disabled: boolean("disabled").notNull().default(false),
+  /**
+   * The person's Slack member id (`U…`), set by an admin: how a click on an approval's Slack
+   * button is tied to a Hookplane user (lib/features/approvals/slack-interactions.ts).
+   */
+  slackUserId: text("slack_user_id").unique(),
   createdAt: createdAt(),
 });
 
@@ -250,6 +255,12 @@ export const runMessages = pgTable(
 export const APPROVAL_STATUSES = ["pending", "approved", "denied", "timed_out", "abandoned"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
+/** Who may decide an approval (the approve hook's `approvers`); none: any operator. */
+export interface ApproverGroups {
+  users?: string[];
+  roles?: Role[];
+}
+
 export const approvals = pgTable(
   "approvals",
   {
@@ -270,11 +281,51 @@ export const approvals = pgTable(
     decidedBy: text("decided_by"),
     decidedVia: text("decided_via"),
     reason: text("reason"),
+    /** Copied from the approve hook when asked, so an edit of the hook does not move a pending question. */
+    approvers: jsonb("approvers").$type<ApproverGroups>(),
   },
   (t) => [
     index("approvals_status_idx").on(t.status),
     uniqueIndex("approvals_run_call_hook_uq").on(t.runId, t.toolCallId, t.hookKey),
   ],
+);
+
+/**
+ * The chat messages that told people about an approval (a Slack message's channel and ts, a
+ * Discord message's channel and id), so they can be changed to say how it ended. `settledAt` is
+ * claimed by the one process that updates the message, whichever process settled the approval.
+ */
+export const approvalNotices = pgTable(
+  "approval_notices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    approvalId: uuid("approval_id")
+      .notNull()
+      .references(() => approvals.id, { onDelete: "cascade" }),
+    service: text("service").$type<"slack" | "discord">().notNull(),
+    channel: text("channel").notNull(),
+    messageId: text("message_id").notNull(),
+    /** The name of the secret holding the bot token that posted it (never the value). */
+    tokenSecret: text("token_secret").notNull(),
+    hookKey: text("hook_key").notNull(),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [index("approval_notices_approval_idx").on(t.approvalId)],
+);
+
+/**
+ * Slack request signatures already accepted: a replayed callback (the same signed request sent
+ * again inside Slack's five-minute window) is refused in every process. Rows older than the
+ * window are deleted as new ones arrive.
+ */
+export const slackRequestNonces = pgTable(
+  "slack_request_nonces",
+  {
+    signature: text("signature").primaryKey(),
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("slack_request_nonces_seen_idx").on(t.seenAt)],
 );
 
 /**

@@ -8,6 +8,7 @@
  */
 import { runCommand } from "@/lib/core/hooks/command-runner";
 import { plainShell } from "@/lib/core/hooks/ports";
+import { loadConfig } from "@/lib/platform/config/config";
 import { serverShellPolicy } from "@/lib/platform/security/code-execution";
 import { detectShellSandbox, sandboxLauncher } from "@/lib/platform/security/shell-sandbox";
 import { runShell } from "@/lib/features/tools/shell-tool";
@@ -18,7 +19,7 @@ const launcher =
     ? plainShell
     : launch === "supervisor"
       ? sandboxLauncher({ ...detectShellSandbox(), kind: "none", orphanGuard: "process-group" }, { hide: [], privateTmp: [], network: "host" })
-      : serverShellPolicy({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" }).launcher;
+      : serverShellPolicy(loadConfig({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" })).launcher;
 const step =
   kind === "tool"
     ? runShell(command, { workspaceDir: workspace, timeoutMs: 60_000, outputCap: 10_000, launcher })

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, lt, ne, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
-import { agents, approvals, runs, type ApprovalStatus } from "../schema";
+import { agents, approvals, runs, type ApprovalStatus, type ApproverGroups } from "../schema";
 
 export type ApprovalRow = typeof approvals.$inferSelect;
 
@@ -24,6 +24,7 @@ export async function getOrCreateApproval(
     message?: string;
     onTimeout: string;
     expiresAt: Date | null;
+    approvers?: ApproverGroups | null;
   },
 ): Promise<{ row: ApprovalRow; created: boolean }> {
   const [inserted] = await db

@@ -34,7 +34,7 @@ export async function createFirstAdmin(db: Db, params: { email: string; password
 
 export async function listUsers(db: Db) {
   return db
-    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled, createdAt: users.createdAt })
+    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled, slackUserId: users.slackUserId, createdAt: users.createdAt })
     .from(users)
     .orderBy(asc(users.createdAt));
 }

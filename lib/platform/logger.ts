@@ -1,7 +1,8 @@
-/** The process logger (pino). LOG_LEVEL sets the level; tests keep it quiet. */
+/** The process logger (pino). LOG_LEVEL sets the level (vitest.config.ts keeps tests quiet). */
 import pino from "pino";
+import { logLevel } from "@/lib/platform/config/config";
 
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.VITEST ? "silent" : "info"),
+  level: logLevel(),
   base: { app: "hookplane" },
 });

@@ -1,1 +1,4 @@
-export const APP_VERSION = process.env.npm_package_version ?? "0.1.0";
+import packageJson from "@/package.json";
+
+/** The release, from package.json (bundled at build: `node dist/server.mjs` runs without npm's variables). */
+export const APP_VERSION: string = packageJson.version;

@@ -1,7 +1,6 @@
 import { ApprovalInbox } from "@/lib/features/approvals/components/approval-inbox";
 import { PageHeader } from "@/components/ui/page-header";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
-import { roleAtLeast } from "@/lib/platform/auth/roles";
 
 export const metadata = { title: "Approvals" };
 
@@ -10,7 +9,7 @@ export default async function ApprovalsPage() {
   return (
     <>
       <PageHeader title="Approvals" description="Actions held by approve hooks, across every run. Decisions resume the run at once." />
-      <ApprovalInbox canDecide={roleAtLeast(principal.role, "operator")} />
+      <ApprovalInbox viewer={{ email: principal.kind === "user" ? principal.label : undefined, role: principal.role }} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { RevokeTokenButton } from "@/lib/features/settings/components/revoke-tok
 import { ScheduleTable } from "@/lib/features/schedules/components/schedule-table";
 import { SetSecretForm } from "@/lib/features/secrets/components/set-secret-form";
 import { UserRoleSelect } from "@/lib/features/settings/components/user-role-select";
+import { UserSlackIdForm } from "@/lib/features/settings/components/user-slack-id-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase, type Db } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
@@ -15,9 +16,11 @@ import { listUsers } from "@/db/queries/users";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { listSchedulesForApi } from "@/lib/features/schedules/schedule-service";
-import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
-import { listSecrets } from "@/lib/features/secrets/secret-store";
+import { listSecretsWithSources, type SecretSource } from "@/lib/features/secrets/secret-store";
+import { OperatorConfigTable } from "@/lib/features/settings/components/operator-config-table";
+import { configRows, getConfig } from "@/lib/platform/config/config";
 import { codeExecutionStatus } from "@/lib/platform/security/code-execution";
+import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { DataTable } from "@/components/ui/data-table";
 
 export const metadata = { title: "Settings" };
@@ -34,12 +37,21 @@ function Section({ title, description, children, testId }: { title: string; desc
 
 const when = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) : "never");
 
+/** Where a hook's secret comes from, in the words of secret-store.ts's one precedence. */
+function sourceText(source: SecretSource): string {
+  if (source.kind === "environment") return `set by ${source.variable}`;
+  return source.shadows ? `secret store (overrides ${source.shadows})` : "secret store";
+}
+
 async function AdminSections({ db, principal }: { db: Db; principal: Principal }) {
-  const [users, tokens, secrets] = await Promise.all([listUsers(db), listApiTokens(db), listSecrets(db)]);
+  const [users, tokens, secrets] = await Promise.all([listUsers(db), listApiTokens(db), listSecretsWithSources(db)]);
   return (
     <>
-      <Section title="Users" description="Admins manage everything; operators run agents and edit hooks; viewers read.">
-        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Since" }]}>
+      <Section
+        title="Users"
+        description="Admins manage everything; operators run agents and edit hooks; viewers read. A Slack member id lets a person decide approvals with the buttons of Slack messages."
+      >
+        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Slack member id" }, { label: "Since" }]}>
             {users.map((u) => (
               <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
                 <td className="py-1.5">
@@ -48,6 +60,9 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                 </td>
                 <td className="py-1.5">
                   <UserRoleSelect id={u.id} email={u.email} role={u.role} />
+                </td>
+                <td className="py-1.5">
+                  <UserSlackIdForm id={u.id} email={u.email} slackUserId={u.slackUserId} />
                 </td>
                 <td className="py-1.5 text-zinc-500">{when(u.createdAt)}</td>
               </tr>
@@ -83,6 +98,7 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                 <th className="py-1 font-medium">Name</th>
                 <th className="py-1 font-medium">Value</th>
                 <th className="py-1 font-medium">Hosts</th>
+                <th className="py-1 font-medium">Source</th>
                 <th className="py-1 font-medium">Updated</th>
                 <th />
               </tr>
@@ -99,10 +115,11 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                   <td className="py-1.5 font-mono text-xs" data-testid="secret-hosts">
                     {s.hosts.length > 0 ? s.hosts.join(", ") : <span className="font-sans text-zinc-400">none: usable by command hooks only</span>}
                   </td>
-                  <td className="py-1.5 text-zinc-500">{when(s.updatedAt)}</td>
-                  <td className="py-1.5 text-right">
-                    <DeleteSecretButton name={s.name} />
+                  <td className="py-1.5 text-xs text-zinc-500" data-testid="secret-source">
+                    {sourceText(s.source)}
                   </td>
+                  <td className="py-1.5 text-zinc-500">{s.source.kind === "store" ? when(s.updatedAt) : "—"}</td>
+                  <td className="py-1.5 text-right">{s.source.kind === "store" && <DeleteSecretButton name={s.name} />}</td>
                 </tr>
               ))}
             </tbody>
@@ -115,6 +132,13 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
         )}
         <SetSecretForm />
       </Section>
+      <Section
+        title="Server configuration"
+        description="The environment as this server read it at start (README: Environment): the value in force and whether the operator set it. Changing one takes a restart."
+        testId="operator-config-section"
+      >
+        <OperatorConfigTable rows={configRows()} />
+      </Section>
     </>
   );
 }
@@ -123,7 +147,8 @@ export default async function SettingsPage() {
   const principal = await requirePagePrincipal();
   // The same reading the runtime, the tool registry and the code hook loader use.
   const codeExecution = codeExecutionStatus();
-  const outbound = outboundConfigFromEnv();
+  const outbound = serverOutboundConfig();
+  const allowListSet = getConfig().setVariables.has("HOOKPLANE_ALLOW_PRIVATE_HOSTS");
   const isAdmin = principal.role === "admin";
   const canEditSchedules = roleAtLeast(principal.role, "operator");
   const { db } = await getDatabase();
@@ -166,7 +191,8 @@ export default async function SettingsPage() {
               {outbound.policy.allowPrivateHosts.length > 0
                 ? `webhooks, notices and http_request may reach private or loopback addresses of: ${outbound.policy.allowPrivateHosts.join(", ")}`
                 : "empty: webhooks, notices and http_request reach public addresses only"}
-              {outbound.webhookOnlyHosts.length > 0 && ` (webhooks only to: ${outbound.webhookOnlyHosts.join(", ")})`}
+              {outbound.webhookOnlyHosts.length > 0 && ` (webhooks only to: ${outbound.webhookOnlyHosts.join(", ")})`}{" "}
+              <span className="text-xs text-zinc-500">({allowListSet ? "set by HOOKPLANE_ALLOW_PRIVATE_HOSTS" : "not set"})</span>
             </dd>
           </dl>
         </Section>

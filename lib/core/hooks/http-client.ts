@@ -20,7 +20,7 @@ export interface SafeFetchPolicy {
 
 export interface SafeFetchRequest {
   url: string | URL;
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "PATCH";
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;

@@ -16,6 +16,8 @@ export interface ApprovalRequest {
   timeoutMs: number;
   onTimeout: OnTimeout;
   message?: string;
+  /** Only these people and roles may decide (the approve hook's `approvers`). */
+  approvers?: { users?: string[]; roles?: string[] };
 }
 
 /** Where an approval stands once nobody is waiting on it any more. */
@@ -133,3 +135,52 @@ export interface HookLogger {
 }
 
 export const silentLogger: HookLogger = { warn() {}, error() {} };
+
+/** Approve and deny links of one approval for one recipient (`slack:#ops`, `user:alice@example.com`). */
+export interface DecisionLinkSet {
+  recipient: string;
+  /** Who the links are for, as a person reads it (`alice@example.com`, `#ops`). */
+  label: string;
+  approve: { url: string; token: string };
+  deny: { url: string; token: string };
+}
+
+/** What a notice about an approval may carry besides the event: links back and decision links. */
+export interface ApprovalNoticeInfo {
+  /** The approval in the dashboard. */
+  approvalUrl: string;
+  /** One set for the notice's recipient, or (`perApprover`) one per person who may decide. */
+  links: DecisionLinkSet[];
+  /** The people who may decide when the approval names them (a Slack member id to mention them by). */
+  approvers: { label: string; slackUserId?: string }[];
+  /** The approval names approvers: a link for a channel would be refused, so notices mention them. */
+  restricted: boolean;
+}
+
+/** A chat message posted about an approval, kept so it can say how the approval ended. */
+export interface PostedApprovalNotice {
+  approvalId: string;
+  service: "slack" | "discord";
+  channel: string;
+  messageId: string;
+  tokenSecret: string;
+  hookId: string;
+}
+
+/**
+ * What notices (Slack, Discord, webhook) need from the app: where the dashboard is, the secret
+ * values to mask in what leaves, decision links for approvals, and where posted messages are kept.
+ * Without it notices still go out, plainer: no links, only the hook's own secrets masked.
+ */
+export interface NoticePort {
+  /** The dashboard's public base URL (HOOKPLANE_PUBLIC_URL), no trailing slash. */
+  publicUrl: string;
+  /** Hides every secret value the store holds, in any text about to leave. */
+  masker(): Promise<(text: string) => string>;
+  /** Links for a notice about `approvalId` sent to `recipient`; undefined when the approval is gone. */
+  approvalNotice(approvalId: string, recipient: string, options: { perApprover: boolean }): Promise<ApprovalNoticeInfo | undefined>;
+  /** Keeps a posted message so the one reaction to the approval's settlement can update it. */
+  posted(notice: PostedApprovalNotice): Promise<void>;
+  /** Slack buttons are interactive (an endpoint verifies their callbacks); otherwise they open the links. */
+  slackInteractive: boolean;
+}

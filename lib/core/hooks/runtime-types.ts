@@ -5,7 +5,7 @@ import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
 import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
-import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, SecretPort, ShellLauncher, ToolPort } from "./ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, SecretPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
 /** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
@@ -43,13 +43,21 @@ export interface HookRuntimeOptions {
   slackBaseUrl?: string;
   /** Default https://discord.com/api/v10. Operator configuration, like slackBaseUrl. */
   discordBaseUrl?: string;
+  /** Dashboard links, decision links and secret masking for notices (the app's NoticePort). */
+  notices?: NoticePort;
   /**
    * The environment commands start from. Default: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
-   * USER, LOGNAME, SHELL, TERM of this process, nothing else (no DATABASE_URL, no API keys).
+   * USER, LOGNAME, SHELL, TERM of `environment`, and the `passEnv` names, nothing else (no
+   * DATABASE_URL, no API keys). The server gives it whole (lib/platform/config: commandEnvironment).
    */
   commandBaseEnv?: Record<string, string>;
   /**
-   * Names of this process's environment variables every command hook also gets (the admin's
+   * The host environment `commandBaseEnv`'s default picks from; the core never reads the process's
+   * own. Default: none (commands get only a PATH).
+   */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Names of `environment`'s variables every command hook also gets (the admin's
    * `HOOKPLANE_HOOK_ENV_PASSTHROUGH`): herdctl, Loom and Tailored AI pass their whole environment,
    * Hookplane only what is named here (dialect-contracts.ts).
    */

@@ -27,8 +27,9 @@ import {
 } from "./executors/types";
 import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
-import { PUBLIC_ONLY } from "@/lib/core/outbound/outbound-guard";
-import { sendOutbound } from "@/lib/core/outbound/outbound-request";
+import { PUBLIC_ONLY, type OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
+import { sendOutbound, type OutboundTransport } from "@/lib/core/outbound/outbound-request";
+import type { SafeFetchPolicy } from "./http-client";
 import { silentLogger, type SecretValue } from "./ports";
 import { capText, createRedactor, noRedaction, type Redactor } from "./redact";
 import { INTERRUPTED_HOOK, type DispatchOptions, type DispatchResult, type HookProgress, type HookRuntimeOptions, type RuntimeHook, type SuspendPoint } from "./runtime-types";
@@ -58,14 +59,33 @@ const NOTHING_BOUND: DispatchResult = Object.freeze({
 }) as DispatchResult;
 const NOTHING_BOUND_PROMISE = Promise.resolve(NOTHING_BOUND);
 
+/**
+ * Where Slack and Discord calls may go: the admin's allow-list, plus the hosts of the base URLs the
+ * operator configured (trusted like the allow-list; the defaults are public). Also what updates a
+ * posted approval message uses.
+ */
+export function noticeFetchPolicy(options: {
+  outbound: OutboundPolicy;
+  transport: OutboundTransport;
+  slackBaseUrl?: string;
+  discordBaseUrl?: string;
+  maxResponseBytes: number;
+}): SafeFetchPolicy {
+  const operatorHosts = [options.slackBaseUrl, options.discordBaseUrl].flatMap((u) => (u ? [hostOf(u)] : []));
+  const outbound = options.outbound;
+  return {
+    transport: options.transport,
+    outbound: operatorHosts.length ? { ...outbound, allowPrivateHosts: [...outbound.allowPrivateHosts, ...operatorHosts] } : outbound,
+    maxResponseBytes: options.maxResponseBytes,
+  };
+}
+
 export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const outbound = options.outbound ?? PUBLIC_ONLY;
   const transport = options.transport ?? sendOutbound;
   const slackBaseUrl = (options.slackBaseUrl ?? "https://slack.com/api").replace(/\/+$/, "");
   const discordBaseUrl = (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, "");
-  // Base URLs the operator configured are trusted like the allow-list; the defaults are public.
-  const operatorHosts = [options.slackBaseUrl, options.discordBaseUrl].flatMap((u) => (u ? [hostOf(u)] : []));
   const executorOptions: ExecutorOptions = {
     approvals: options.approvals,
     tools: options.tools,
@@ -74,14 +94,11 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     logger: options.logger ?? silentLogger,
     now: options.now ?? Date.now,
     http: { transport, outbound, onlyHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
-    noticeHttp: {
-      transport,
-      outbound: operatorHosts.length ? { ...outbound, allowPrivateHosts: [...outbound.allowPrivateHosts, ...operatorHosts] } : outbound,
-      maxResponseBytes: maxOutputBytes,
-    },
+    noticeHttp: noticeFetchPolicy({ ...options, outbound, transport, maxResponseBytes: maxOutputBytes }),
     slackBaseUrl,
     discordBaseUrl,
-    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(options.passEnv),
+    notices: options.notices,
+    commandBaseEnv: options.commandBaseEnv ?? pickBaseEnv(options.environment ?? {}, options.passEnv),
     shellLauncher: options.shellLauncher,
     maxOutputBytes,
   };
@@ -139,6 +156,8 @@ class Dispatch implements ActionRun {
   reminders: string[] | undefined;
   /** Once set, the remaining hooks are recorded as not run, with this reason. */
   stopped: string | undefined;
+  /** An `allow` hook let the call through: the approve hooks after it are not asked. */
+  granted: string | undefined;
   suspended: DispatchResult["suspended"];
   /** The ledger rows this dispatch writes: a resumed one starts at its waiting hook, a suspended one ends before it. */
   private recordFrom = 0;
@@ -283,7 +302,7 @@ class Dispatch implements ActionRun {
           continue;
         }
       }
-      const notRun = this.stopped ?? this.whyNotMatched(hook);
+      const notRun = this.stopped ?? this.notAsked(hook) ?? this.whyNotMatched(hook);
       if (notRun !== undefined) {
         entry.reason = notRun;
         continue;
@@ -382,6 +401,10 @@ class Dispatch implements ActionRun {
     return this.finish(sink);
   }
 
+  private notAsked(hook: CompiledHook): string | undefined {
+    return this.granted !== undefined && hook.actionType === "approve" ? `not asked: hook ${this.granted} allows this call` : undefined;
+  }
+
   private whyNotMatched(hook: CompiledHook): string | undefined {
     if (!hook.enabled) return "disabled";
     const event = this.event;
@@ -442,9 +465,10 @@ class Dispatch implements ActionRun {
     const given = outcome.context ?? outcome.output;
     if (given !== undefined) entry.output = capText(redact(outcome.context && outcome.output ? `${outcome.context}\n${outcome.output}` : given), LEDGER_TEXT_CAP);
     if (hook.shadow) {
-      entry.ignored = outcome.verdict !== "allow" || given !== undefined;
+      entry.ignored = outcome.verdict !== "allow" || given !== undefined || outcome.grants === true;
       return;
     }
+    if (outcome.grants) this.granted ??= hook.id;
     if (outcome.approval) this.approval = { ...outcome.approval, hookId: hook.id };
     if (outcome.context !== undefined) {
       const text = redact(outcome.context);
@@ -628,10 +652,10 @@ function hostOf(url: string): string {
   }
 }
 
-function pickBaseEnv(passEnv: readonly string[] = []): Record<string, string> {
+function pickBaseEnv(environment: Readonly<Record<string, string | undefined>>, passEnv: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of [...BASE_ENV_KEYS, ...passEnv]) {
-    const value = process.env[key];
+    const value = environment[key];
     if (value !== undefined) env[key] = value;
   }
   env.PATH ??= "/usr/local/bin:/usr/bin:/bin";

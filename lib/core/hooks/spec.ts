@@ -46,6 +46,22 @@ export const blockAction = z.object({
   /** Regex over the JSON of the tool input; the block applies only when it matches. */
   denyIf: regexSchema.optional(),
 });
+/** The roles of Hookplane's users, as an approver group may name them. */
+export const APPROVER_ROLES = ["admin", "operator", "viewer"] as const;
+
+/**
+ * Who may decide: people by email (or by the part before the `@`, a username) and whole roles.
+ * Left out, any operator may decide, as before.
+ */
+export const approversSchema = z
+  .object({
+    users: z.array(z.string().trim().min(1).max(320).toLowerCase()).max(100).optional(),
+    roles: z.array(z.enum(APPROVER_ROLES)).max(3).optional(),
+  })
+  .strict()
+  .refine((a) => (a.users?.length ?? 0) + (a.roles?.length ?? 0) > 0, "name at least one user or role, or leave approvers out");
+export type Approvers = z.infer<typeof approversSchema>;
+
 export const approveAction = z.object({
   type: z.literal("approve"),
   timeoutMs: durationMs.default(30 * 60 * 1000),
@@ -53,6 +69,19 @@ export const approveAction = z.object({
   /** Loom's tool globs: the approval applies only to these tools. */
   tools: z.array(z.string().min(1)).optional(),
   message: z.string().optional(),
+  /** Only these people decide (API, dashboard, links, Slack); the notices go to them. */
+  approvers: approversSchema.optional(),
+});
+/**
+ * `allow`: lets a tool call through without asking: the `approve` hooks after it on the same
+ * event are not run (recorded as not asked). Block hooks still run. With `input`, only a call
+ * whose input is exactly that JSON (key order aside). What "Approve and always allow this" writes,
+ * in shadow mode first.
+ */
+export const allowAction = z.object({
+  type: z.literal("allow"),
+  input: z.unknown().optional(),
+  reason: z.string().max(500).optional(),
 });
 export const contextAction = z.object({ type: z.literal("context"), text: z.string().min(1) });
 export const toolAction = z.object({
@@ -110,6 +139,7 @@ export const codeAction = z.object({
 export const hookActionSchema = z.discriminatedUnion("type", [
   blockAction,
   approveAction,
+  allowAction,
   contextAction,
   toolAction,
   commandAction,
@@ -123,6 +153,7 @@ export const hookActionSchema = z.discriminatedUnion("type", [
 export type HookAction = z.infer<typeof hookActionSchema>;
 export type BlockAction = z.infer<typeof blockAction>;
 export type ApproveAction = z.infer<typeof approveAction>;
+export type AllowAction = z.infer<typeof allowAction>;
 export type ContextAction = z.infer<typeof contextAction>;
 export type ToolAction = z.infer<typeof toolAction>;
 export type CommandAction = z.infer<typeof commandAction>;
@@ -198,6 +229,14 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
       code: "custom",
       path: ["action", "type"],
       message: `approve can only pause a blocking event (${EVENT_NAMES.filter(isBlockingEvent).join(", ")}), not ${spec.event}`,
+      input: spec.action.type,
+    });
+  }
+  if (spec.action.type === "allow" && spec.event !== "tool.pre") {
+    issues.push({
+      code: "custom",
+      path: ["action", "type"],
+      message: `allow lets a tool call through without asking: it belongs on tool.pre, not ${spec.event}`,
       input: spec.action.type,
     });
   }

@@ -1,12 +1,12 @@
 /**
- * The outbound allow-list, read from the environment in this one place (hooks, notices and the
- * `http_request` tool all take it from here).
+ * The outbound allow-list, from the operator's settings (read from the environment by
+ * lib/platform/config; hooks, notices and the `http_request` tool all take it from here).
  *
- * - `HOOKPLANE_ALLOW_PRIVATE_HOSTS`: comma-separated hosts that may be private or loopback
+ * - `allowPrivateHosts` (`HOOKPLANE_ALLOW_PRIVATE_HOSTS`): hosts that may be private or loopback
  *   (`127.0.0.1`, `ci.corp`, `*.corp.example`; `*` = every host).
- * - `HOOKPLANE_ALLOW_PRIVATE_NETWORK=1` (older name): the same as `*`.
- * - `HOOKPLANE_WEBHOOK_ALLOW_HOSTS` (older name): its hosts join the allow-list, and while it is set
- *   webhooks may call only those hosts, as before.
+ * - `allowPrivateNetwork` (`HOOKPLANE_ALLOW_PRIVATE_NETWORK=1`, older name): the same as `*`.
+ * - `webhookAllowHosts` (`HOOKPLANE_WEBHOOK_ALLOW_HOSTS`, older name): its hosts join the
+ *   allow-list, and while it is set webhooks may call only those hosts, as before.
  */
 import type { OutboundPolicy } from "./outbound-guard";
 
@@ -16,16 +16,19 @@ export interface OutboundConfig {
   webhookOnlyHosts: readonly string[];
 }
 
-export function outboundConfigFromEnv(env: Record<string, string | undefined> = process.env): OutboundConfig {
-  const webhookOnlyHosts = hostList(env.HOOKPLANE_WEBHOOK_ALLOW_HOSTS);
-  const allowPrivateHosts = [...hostList(env.HOOKPLANE_ALLOW_PRIVATE_HOSTS), ...webhookOnlyHosts];
-  if (env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1" || env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "true") allowPrivateHosts.push("*");
+export interface OutboundSettings {
+  allowPrivateHosts?: readonly string[];
+  allowPrivateNetwork?: boolean;
+  webhookAllowHosts?: readonly string[];
+}
+
+export function outboundConfig(settings: OutboundSettings): OutboundConfig {
+  const webhookOnlyHosts = hostList(settings.webhookAllowHosts);
+  const allowPrivateHosts = [...hostList(settings.allowPrivateHosts), ...webhookOnlyHosts];
+  if (settings.allowPrivateNetwork) allowPrivateHosts.push("*");
   return { policy: { allowPrivateHosts: [...new Set(allowPrivateHosts)] }, webhookOnlyHosts };
 }
 
-function hostList(value: string | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+function hostList(hosts: readonly string[] | undefined): string[] {
+  return (hosts ?? []).map((s) => s.trim().toLowerCase()).filter(Boolean);
 }

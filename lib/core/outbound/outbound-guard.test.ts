@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fakes";
-import { outboundConfigFromEnv } from "./outbound-config";
+import { outboundConfig } from "./outbound-config";
 import { guardedLookup, preflight, type LookupFunction, type OutboundPolicy } from "./outbound-guard";
 import { OutboundError, sendOutbound } from "./outbound-request";
 
@@ -65,11 +65,11 @@ describe("the outbound guard", () => {
   });
 });
 
-describe("the allow-list from the environment", () => {
+describe("the allow-list from the operator's settings", () => {
   it("is one list; the older names still count", () => {
-    expect(outboundConfigFromEnv({})).toEqual({ policy: { allowPrivateHosts: [] }, webhookOnlyHosts: [] });
-    expect(outboundConfigFromEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: " 127.0.0.1, *.Corp.example ,," }).policy.allowPrivateHosts).toEqual(["127.0.0.1", "*.corp.example"]);
-    expect(outboundConfigFromEnv({ HOOKPLANE_ALLOW_PRIVATE_NETWORK: "1" }).policy.allowPrivateHosts).toEqual(["*"]);
-    expect(outboundConfigFromEnv({ HOOKPLANE_WEBHOOK_ALLOW_HOSTS: "ci.corp" })).toEqual({ policy: { allowPrivateHosts: ["ci.corp"] }, webhookOnlyHosts: ["ci.corp"] });
+    expect(outboundConfig({})).toEqual({ policy: { allowPrivateHosts: [] }, webhookOnlyHosts: [] });
+    expect(outboundConfig({ allowPrivateHosts: [" 127.0.0.1", "*.Corp.example"] }).policy.allowPrivateHosts).toEqual(["127.0.0.1", "*.corp.example"]);
+    expect(outboundConfig({ allowPrivateNetwork: true }).policy.allowPrivateHosts).toEqual(["*"]);
+    expect(outboundConfig({ webhookAllowHosts: ["ci.corp"] })).toEqual({ policy: { allowPrivateHosts: ["ci.corp"] }, webhookOnlyHosts: ["ci.corp"] });
   });
 });

@@ -9,6 +9,7 @@ import type { Db } from "@/db/client";
 import { getApproval, getOrCreateApproval, settleApproval, type ApprovalRow } from "@/db/queries/approvals";
 import { setRunStatus } from "@/db/queries/runs";
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPort, ApprovalRequest } from "@/lib/core/hooks/ports";
+import type { ApproverGroups } from "@/db/schema";
 import type { ApprovalWaiter } from "./approval-waiter";
 
 export type ApprovalAnnouncement = "approval.requested" | "approval.settled";
@@ -90,6 +91,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
         message: req.message,
         onTimeout: req.onTimeout,
         expiresAt: req.onTimeout === "wait" ? null : new Date(now() + req.timeoutMs),
+        approvers: (req.approvers as ApproverGroups | undefined) ?? null,
       });
       let row = first;
       if (created) {
@@ -101,6 +103,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
           hookId: req.hookId,
           message: req.message,
           expiresAt: row.expiresAt?.toISOString(),
+          ...(row.approvers && { approvers: row.approvers }),
         });
       }
       // A resumed run finds the answer it suspended for, and says so once, now.

@@ -12,16 +12,23 @@ export interface ApprovalWaiter {
   stop(): Promise<void>;
 }
 
-export async function startApprovalWaiter(handle: DbHandle): Promise<ApprovalWaiter> {
-  const waiting = new Map<string, Set<() => void>>();
-  const unlisten = await handle.listen(CHANNELS.approvals, (payload) => {
+/** Calls `onChange` with the id of every approval created or settled (the approvals channel). */
+export function listenForApprovalChanges(handle: DbHandle, onChange: (approvalId: string) => void): Promise<() => Promise<void>> {
+  return handle.listen(CHANNELS.approvals, (payload) => {
     let notice: ApprovalNotice | undefined;
     try {
       notice = JSON.parse(payload) as ApprovalNotice;
     } catch {
       return;
     }
-    for (const wake of waiting.get(notice.approvalId) ?? []) wake();
+    if (typeof notice?.approvalId === "string") onChange(notice.approvalId);
+  });
+}
+
+export async function startApprovalWaiter(handle: DbHandle): Promise<ApprovalWaiter> {
+  const waiting = new Map<string, Set<() => void>>();
+  const unlisten = await listenForApprovalChanges(handle, (approvalId) => {
+    for (const wake of waiting.get(approvalId) ?? []) wake();
   });
   return {
     wait(approvalId, ms, signal) {

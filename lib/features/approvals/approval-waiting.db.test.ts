@@ -15,6 +15,7 @@ import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-serv
 import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fakes";
 import { cancelRun, startRun } from "../runs/run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { setEnv } from "@/test/config-env";
 
 let h: RunHarness;
 let operatorToken: string;
@@ -27,13 +28,12 @@ beforeAll(async () => {
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
   operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
   listener = await startServer((_req, res) => json(res, 200, { ok: true }));
-  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
 });
 afterAll(async () => {
   await h.close();
   await listener.close();
-  if (previousAllow === undefined) delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
-  else process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = previousAllow;
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: previousAllow });
 });
 
 const writeTurn = (file: string) => ({ text: "writing", toolCalls: [{ name: "write_file", input: { path: file, content: "x" } }], usage: { inputTokens: 10, outputTokens: 2 } });

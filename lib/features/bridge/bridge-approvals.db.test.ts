@@ -24,6 +24,7 @@ import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
 import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
+import { setEnv } from "@/test/config-env";
 
 let t: TestDatabase;
 let server: RouteServer;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
   listener = await startServer((_req, res) => json(res, 200, {}));
-  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
   operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
   const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
@@ -52,8 +53,7 @@ afterAll(async () => {
   await listener?.close();
   await stopProcessApprovalWaiter();
   await t?.drop();
-  if (previousAllow === undefined) delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
-  else process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = previousAllow;
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: previousAllow });
 });
 
 const claude = (sessionId: string, event: string, extra: Record<string, unknown> = {}) => ({

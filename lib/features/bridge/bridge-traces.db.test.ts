@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { getRunByExternalSession } from "@/db/queries/runs";
 import { listRunEventsAfter } from "@/db/queries/run-events";
-import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
+import { loadConfig } from "@/lib/platform/config/config";
+import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport } from "@/lib/platform/telemetry/trace-export";
 import { spanIdOf, traceIdOf } from "@/lib/features/runs/telemetry/run-spans";
 import { noRmHook, useBridgeHarness } from "@/test/bridge-harness";
@@ -23,7 +24,7 @@ const quiet = { warn: () => {}, info: () => {} };
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  installTraceExport(createTraceExport(otelConfigFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "10" })!, quiet));
+  installTraceExport(createTraceExport(otelConfigOf(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "10" }))!, quiet));
 });
 afterAll(async () => {
   await traceExport()?.shutdown();

@@ -11,11 +11,21 @@ describe("hook draft", () => {
       { id: "hook", event: "tool.post", timeoutMs: 2000, onFailure: "continue", action: { type: "webhook", url: "https://x.test", method: "PUT", headers: { a: "b" } } },
       { id: "end", event: "session.end", onOutcomes: ["failed", "timeout"], when: "metadata.shouldNotify", action: { type: "slack", channel: "C1", tokenSecret: "T" } },
       { id: "sh", event: "tool.pre", mode: "shadow", enabled: false, action: { type: "command", command: "jq -r .toolName", secrets: ["A_B"], timeoutMs: 5000 } },
+      { id: "gate", event: "tool.pre", action: { type: "approve", approvers: { users: ["alice@example.com", "bob"], roles: ["admin"] } } },
+      { id: "gate-roles", event: "tool.pre", action: { type: "approve", approvers: { roles: ["operator"] } } },
+      { id: "allow-ls", event: "tool.pre", mode: "shadow", matcher: "Bash", action: { type: "allow", input: { command: "ls" }, reason: "fine" } },
     ];
     for (const raw of specs) {
       const spec = hookSpecSchema.parse(raw);
       expect(hookSpecSchema.parse(draftToInput(draftFromSpec(spec)).input)).toEqual(spec);
     }
+  });
+
+  it("approvers are two list fields, their problems shown at them", () => {
+    const draft = draftFromSpec(hookSpecSchema.parse({ id: "gate", event: "tool.pre", action: { type: "approve", approvers: { users: ["alice"] } } }));
+    expect(draft.action).toMatchObject({ approverUsers: "alice", approverRoles: "" });
+    draft.action.approverRoles = "admin, owner";
+    expect(issueFor(draftIssues(draft), "action.approvers.roles")).toContain("[1]");
   });
 
   it("reports bad JSON, bad numbers and bad regexes at their zod paths", () => {

@@ -36,6 +36,13 @@ export interface ActionFieldDef {
   options?: readonly string[];
   hint?: string;
   placeholder?: string;
+  /** Where in the action the value goes when it is nested (`approvers.users`); default its name. */
+  path?: readonly string[];
+}
+
+/** The field's path in the action, as issues name it (`approvers.users`). */
+export function actionFieldPath(field: ActionFieldDef): string {
+  return field.path?.join(".") ?? field.name;
 }
 
 const actionTimeout = (hint: string): ActionFieldDef => ({ name: "timeoutMs", label: "Action timeout (ms)", kind: "number", hint, placeholder: "default" });
@@ -56,6 +63,19 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     { name: "onTimeout", label: "On timeout", kind: "select", options: ["deny", "allow", "wait"] },
     { name: "tools", label: "Tools (globs)", kind: "list", hint: "Comma-separated; * and ? wildcards. Empty means every tool.", placeholder: "shell, write_*" },
     { name: "message", label: "Message", kind: "text", hint: "Shown to the person deciding." },
+    {
+      name: "approverUsers",
+      path: ["approvers", "users"],
+      label: "Approvers: people",
+      kind: "list",
+      hint: "Comma-separated emails (or usernames, the part before @). Only the people and roles named here decide; empty: any operator.",
+      placeholder: "alice@example.com, bob",
+    },
+    { name: "approverRoles", path: ["approvers", "roles"], label: "Approvers: roles", kind: "list", hint: "Comma-separated: admin, operator, viewer.", placeholder: "admin" },
+  ],
+  allow: [
+    { name: "input", label: "Only this input (JSON)", kind: "json", hint: "The exact tool input this rule lets through (key order aside); empty allows every matched call." },
+    { name: "reason", label: "Reason", kind: "text", hint: "Recorded in the ledger." },
   ],
   context: [{ name: "text", label: "Text", kind: "textarea", hint: "Injected for the model as a system reminder." }],
   tool: [
@@ -97,7 +117,14 @@ function fieldText(value: unknown): string {
 
 export function draftFromSpec(spec: Partial<HookSpec> | undefined, defaults: { scope?: string; event?: string } = {}): HookDraft {
   const action: Record<string, string> = {};
-  for (const [key, value] of Object.entries(spec?.action ?? {})) if (key !== "type") action[key] = fieldText(value);
+  const nested = spec?.action ? ACTION_FIELDS[spec.action.type].filter((f) => f.path) : [];
+  const nestedRoots = new Set(nested.map((f) => f.path![0]));
+  for (const [key, value] of Object.entries(spec?.action ?? {})) if (key !== "type" && !nestedRoots.has(key)) action[key] = fieldText(value);
+  for (const field of nested) {
+    let value: unknown = spec?.action;
+    for (const key of field.path!) value = (value as Record<string, unknown> | undefined)?.[key];
+    action[field.name] = fieldText(value);
+  }
   return {
     id: spec?.id ?? "",
     name: spec?.name ?? "",
@@ -135,21 +162,28 @@ export interface DraftIssue {
 export function draftToInput(draft: HookDraft): { input: Record<string, unknown>; jsonIssues: DraftIssue[] } {
   const jsonIssues: DraftIssue[] = [];
   const action: Record<string, unknown> = { type: draft.actionType };
+  const place = (field: ActionFieldDef, value: unknown) => {
+    if (!field.path) return void (action[field.name] = value);
+    if (value === undefined) return;
+    let target = action;
+    for (const key of field.path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[field.path.at(-1)!] = value;
+  };
   for (const field of ACTION_FIELDS[draft.actionType]) {
     const text = draft.action[field.name] ?? "";
-    if (field.kind === "number") action[field.name] = numberOrText(text);
+    if (field.kind === "number") place(field, numberOrText(text));
     else if (field.kind === "list") {
       const items = text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
-      action[field.name] = items.length ? items : undefined;
+      place(field, items.length ? items : undefined);
     } else if (field.kind === "json") {
       if (text.trim() === "") continue;
       try {
-        action[field.name] = JSON.parse(text);
+        place(field, JSON.parse(text));
       } catch (error) {
-        jsonIssues.push({ path: `action.${field.name}`, message: `not valid JSON: ${(error as Error).message}` });
+        jsonIssues.push({ path: `action.${actionFieldPath(field)}`, message: `not valid JSON: ${(error as Error).message}` });
       }
-    } else if (field.kind === "textarea") action[field.name] = text.trim() === "" ? undefined : text;
-    else action[field.name] = blankToUndefined(text);
+    } else if (field.kind === "textarea") place(field, text.trim() === "" ? undefined : text);
+    else place(field, blankToUndefined(text));
   }
   const input: Record<string, unknown> = {
     id: blankToUndefined(draft.id) ?? "",
@@ -193,7 +227,7 @@ export function issueFor(issues: Record<string, string>, path: string): string |
 
 /** Issues that no field of the form shows (so the editor can list them at the top). */
 export function unplacedIssues(issues: Record<string, string>, actionType: HookActionType): DraftIssue[] {
-  const placed = [...TOP_LEVEL_FIELDS, "action.type", ...ACTION_FIELDS[actionType].map((f) => `action.${f.name}`)];
+  const placed = [...TOP_LEVEL_FIELDS, "action.type", ...ACTION_FIELDS[actionType].map((f) => `action.${actionFieldPath(f)}`)];
   return Object.entries(issues)
     .filter(([path]) => !placed.some((p) => path === p || path.startsWith(`${p}[`) || path.startsWith(`${p}.`)))
     .map(([path, message]) => ({ path, message }));

@@ -8,6 +8,7 @@ import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { deleteExpiredSessions } from "@/db/queries/sessions";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
+import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
 import { loadOperatorCodeHooks } from "@/lib/features/runs/operator-code-hooks";
 import { prepareCodeExecution } from "@/lib/platform/security/code-execution";
@@ -20,8 +21,7 @@ export interface Background {
 }
 
 export function workerConcurrency(): number {
-  const value = Number(process.env.HOOKPLANE_WORKER_CONCURRENCY ?? 10);
-  return Number.isFinite(value) && value >= 0 ? value : 10;
+  return getConfig().HOOKPLANE_WORKER_CONCURRENCY;
 }
 
 export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {

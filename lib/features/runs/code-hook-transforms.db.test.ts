@@ -11,9 +11,11 @@ import * as agentsRoute from "@/app/api/v1/agents/route";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { callRoute } from "@/test/api-client";
 import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { loadConfig } from "@/lib/platform/config/config";
 import { loadOperatorCodeHooks } from "./operator-code-hooks";
 import { startRun } from "./run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { setEnv } from "@/test/config-env";
 
 let h: RunHarness;
 let dir: string;
@@ -76,8 +78,8 @@ beforeAll(async () => {
   mkdirSync(outDir);
   for (const [file, source] of Object.entries(hooks)) writeFileSync(path.join(dir, file), source);
   // Code hooks load and the agents' shell steps run: running code is on.
-  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
-  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
+  const registry = await loadOperatorCodeHooks(loadConfig({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" }));
   expect(registry?.ids().sort()).toEqual([...ALL].sort());
   h = await createRunHarness();
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
@@ -85,7 +87,7 @@ beforeAll(async () => {
   adminToken = (await issueApiToken(h.t.db, { name: "admin", role: "admin", actor: "test" })).token;
 });
 afterAll(async () => {
-  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: undefined });
   await h.close();
   (globalThis as Record<symbol, unknown>)[Symbol.for("hookplane.codeHooks")] = undefined;
   rmSync(dir, { recursive: true, force: true });

@@ -13,14 +13,15 @@ import { createHook } from "@/db/queries/hooks";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { startRun } from "./run-service";
 import { addAgent, createRunHarness, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { setEnv } from "@/test/config-env";
 
 let h: RunHarness;
 beforeAll(async () => {
-  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   h = await createRunHarness();
 });
 afterAll(async () => {
-  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: undefined });
   await h.close();
 });
 

@@ -7,39 +7,32 @@ import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
 import type { HookEvent } from "@/lib/core/hooks/event";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
-import type { ApprovalPort, SecretPort, SecretValue, ToolPort } from "@/lib/core/hooks/ports";
+import type { ApprovalPort, NoticePort, SecretPort, SecretValue, ToolPort } from "@/lib/core/hooks/ports";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
 import { logger } from "@/lib/platform/logger";
-import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
 import type { SecretBox } from "@/lib/features/secrets/secret-box";
-import { getSecretBox, readSecret, secretHostSchema, splitHosts } from "@/lib/features/secrets/secret-store";
+import { getSecretBox, resolveSecret } from "@/lib/features/secrets/secret-store";
+import { getConfig, type Config } from "@/lib/platform/config/config";
 import { serverShellPolicy } from "@/lib/platform/security/code-execution";
+import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { killSwitchOn } from "./kill-switch";
+import { recordDispatch, recordHookLedger } from "./run-metrics";
 import { operatorCodeHooks } from "./operator-code-hooks";
 
-export function trustFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const shell = serverShellPolicy(env);
-  const outbound = outboundConfigFromEnv(env);
+/** What the operator's configuration lets hooks do, as the hook runtime takes it. */
+export function trustFromConfig(config: Config = getConfig()) {
+  const shell = serverShellPolicy(config);
+  const outbound = serverOutboundConfig(config);
   return {
     allowCodeExecution: shell.refusal === undefined,
     shellLauncher: shell.launcher,
     outbound: outbound.policy,
     allowHosts: outbound.webhookOnlyHosts,
-    slackBaseUrl: env.HOOKPLANE_SLACK_BASE_URL,
-    discordBaseUrl: env.HOOKPLANE_DISCORD_BASE_URL,
-    passEnv: hookEnvPassthrough(env),
+    slackBaseUrl: config.HOOKPLANE_SLACK_BASE_URL,
+    discordBaseUrl: config.HOOKPLANE_DISCORD_BASE_URL,
+    // The operating-system variables and the HOOKPLANE_HOOK_ENV_PASSTHROUGH names, read once.
+    commandBaseEnv: { ...config.commandEnvironment },
   };
-}
-
-/**
- * `HOOKPLANE_HOOK_ENV_PASSTHROUGH`: the server variables (comma-separated names) command hooks
- * also get. Only plain names count, and never Hookplane's own settings or the database URL.
- */
-export function hookEnvPassthrough(env: NodeJS.ProcessEnv): string[] {
-  return (env.HOOKPLANE_HOOK_ENV_PASSTHROUGH ?? "")
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !name.startsWith("HOOKPLANE_") && name !== "DATABASE_URL");
 }
 
 export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, eventSeq: number | undefined) {
@@ -69,19 +62,19 @@ export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, ev
 }
 
 /**
- * The secret store first, then `HOOKPLANE_SECRET_<NAME>` for operators who keep secrets in the
- * environment, bound to the hosts of `HOOKPLANE_SECRET_<NAME>_HOSTS` (none without it: usable by
- * command hooks only). Each name is read and decrypted at most once per runtime (one run); a failed
- * read is not cached, so the next hook tries again. A value the key cannot open throws, and the
- * hook fails with that message rather than running without its secret.
+ * A secret as a hook gets it, resolved the one way Settings shows it (secret-store.ts,
+ * resolveSecret: the store first, then `HOOKPLANE_SECRET_<NAME>`). Each name is read and
+ * decrypted at most once per runtime (one run); a failed read is not cached, so the next hook
+ * tries again. A value the key cannot open throws, and the hook fails with that message rather
+ * than running without its secret.
  */
-export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, env: Record<string, string | undefined> = process.env): SecretPort {
+export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, config: Config = getConfig()): SecretPort {
   const cache = new Map<string, Promise<SecretValue | undefined>>();
   return {
     get(name) {
       let value = cache.get(name);
       if (!value) {
-        value = readSecret(db, box, { name }).then((stored) => stored ?? envSecret(env, name));
+        value = resolveSecret(db, box, { name, envSecrets: config.envSecrets }).then((resolved) => resolved && { value: resolved.value, hosts: resolved.hosts });
         value.catch(() => cache.delete(name));
         cache.set(name, value);
       }
@@ -90,20 +83,11 @@ export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, env
   };
 }
 
-function envSecret(env: Record<string, string | undefined>, name: string): SecretValue | undefined {
-  const value = env[`HOOKPLANE_SECRET_${name}`];
-  if (value === undefined) return undefined;
-  // Only well-formed host names count: a bare `*` or a URL would undo the binding.
-  const hosts = splitHosts(env[`HOOKPLANE_SECRET_${name}_HOSTS`] ?? "").flatMap((h) => {
-    const parsed = secretHostSchema.safeParse(h);
-    return parsed.success ? [parsed.data] : [];
-  });
-  return { value, hosts };
-}
-
 export interface RunRuntimeDeps {
   db: Db;
   approvals?: ApprovalPort;
+  /** Dashboard and decision links, secret masking for notices. */
+  notices?: NoticePort;
   tools?: ToolPort;
   /** The seq of the event being dispatched, for the ledger rows. */
   eventSeq?: () => number | undefined;
@@ -114,11 +98,16 @@ export interface RunRuntimeDeps {
   ledger?: (entries: readonly LedgerEntry[], event: HookEvent) => void;
 }
 
+/**
+ * A run's hook runtime. Its dispatches and ledger rows are counted in the metrics
+ * (run-metrics.ts) when they belong to a run; a hook trial (persistLedger false) is not.
+ */
 export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
-  const trust = trustFromEnv();
-  return createHookRuntime({
+  const trust = trustFromConfig();
+  const runtime = createHookRuntime({
     ...trust,
     approvals: deps.approvals,
+    notices: deps.notices,
     tools: deps.tools,
     secrets: storeSecretPort(deps.db),
     killSwitch: killSwitchOn,
@@ -128,11 +117,17 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
       error: (message, details) => logger.error(details ?? {}, message),
     },
     ledger: deps.ledger
-      ? { record: deps.ledger }
+      ? {
+          record(entries, event) {
+            recordHookLedger(entries);
+            deps.ledger!(entries, event);
+          },
+        }
       : deps.persistLedger === false
         ? undefined
         : {
             record(entries, event) {
+              recordHookLedger(entries);
               const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, event.seq ?? deps.eventSeq?.()) }).catch((error) =>
                 logger.error({ err: error }, "ledger write failed"),
               );
@@ -140,4 +135,13 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
             },
           },
   });
+  if (!deps.ledger && deps.persistLedger === false) return runtime;
+  return {
+    async dispatch(hooks, event, opts) {
+      const started = performance.now();
+      const result = await runtime.dispatch(hooks, event, opts);
+      recordDispatch(event, result, (performance.now() - started) / 1000);
+      return result;
+    },
+  };
 }

@@ -4,7 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { tryHooks } from "@/lib/features/hooks/hook-trial";
+import { loadConfig } from "@/lib/platform/config/config";
 import { loadOperatorCodeHooks, operatorCodeHooks } from "./operator-code-hooks";
+import { setEnv } from "@/test/config-env";
 
 let t: TestDatabase;
 let dir: string;
@@ -33,25 +35,24 @@ afterAll(async () => {
 const codeHook = { id: "guard", event: "tool.pre" as const, scope: "global", enabled: true, mode: "enforce" as const, action: { type: "code" as const, module: "no_passwords" } };
 
 test("without the operator's switch the folder is not loaded and code hooks fail with a clear reason", async () => {
-  expect(await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir })).toBeUndefined();
+  expect(await loadOperatorCodeHooks(loadConfig({ HOOKPLANE_HOOKS_DIR: dir }))).toBeUndefined();
   const result = await tryHooks(t.db, admin, { hook: codeHook, event: { type: "tool.pre", toolName: "shell", toolInput: { password: "x" } } });
   expect(result.verdict).toBe("block");
   expect(result.reason).toMatch(/HOOKPLANE_ALLOW_CODE_EXECUTION=1/);
 });
 
 test("with the switch, modules in the folder are discovered and decide; a broken one is left out", async () => {
-  const registry = await loadOperatorCodeHooks({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
+  const registry = await loadOperatorCodeHooks(loadConfig({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" }));
   expect(registry?.ids()).toEqual(["no_passwords"]);
   expect(operatorCodeHooks()).toBe(registry);
   const previous = process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
-  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   try {
     const blocked = await tryHooks(t.db, admin, { hook: codeHook, event: { type: "tool.pre", toolName: "shell", toolInput: { password: "hunter2" } } });
     expect(blocked).toMatchObject({ verdict: "block", reason: expect.stringContaining("must not carry passwords") });
     const allowed = await tryHooks(t.db, admin, { hook: codeHook, event: { type: "tool.pre", toolName: "shell", toolInput: { command: "ls" } } });
     expect(allowed.verdict).toBe("allow");
   } finally {
-    if (previous === undefined) delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
-    else process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = previous;
+    setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: previous });
   }
 });

@@ -5,14 +5,14 @@
  */
 import { loadCodeHooks, type CodeHookRegistry } from "@/lib/core/hooks/code-hooks";
 import { logger } from "@/lib/platform/logger";
-import { codeExecutionAllowed } from "@/lib/platform/security/code-execution";
+import { getConfig, type Config } from "@/lib/platform/config/config";
 
 const KEY = Symbol.for("hookplane.codeHooks");
 type GlobalWithHooks = typeof globalThis & { [KEY]?: CodeHookRegistry };
 
-export async function loadOperatorCodeHooks(env: Record<string, string | undefined> = process.env): Promise<CodeHookRegistry | undefined> {
-  const dir = env.HOOKPLANE_HOOKS_DIR;
-  if (!dir || !codeExecutionAllowed(env)) return undefined;
+export async function loadOperatorCodeHooks(config: Config = getConfig()): Promise<CodeHookRegistry | undefined> {
+  const dir = config.HOOKPLANE_HOOKS_DIR;
+  if (!dir || !config.HOOKPLANE_ALLOW_CODE_EXECUTION) return undefined;
   const { registry, errors } = await loadCodeHooks(dir);
   for (const error of errors) logger.error({ file: error.file, reason: error.message }, "code hook not loaded");
   logger.info({ dir, hooks: registry.ids() }, "code hooks loaded");

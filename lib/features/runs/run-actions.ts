@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { cancelRun, decideApproval, decisionSchema, startRun, startRunSchema } from "@/lib/features/runs/run-service";
+import { cancelRun, deciderOf, decideApproval, decisionSchema, startRun, startRunSchema } from "@/lib/features/runs/run-service";
 import { formAction } from "@/lib/platform/api/action";
 
 export const startRunAction = formAction(
@@ -16,17 +16,20 @@ export const cancelRunAction = formAction({ role: "operator", input: z.object({ 
 
 export const decideApprovalAction = formAction(
   {
-    role: "operator",
+    // An approval's approvers may name a viewer; decideApproval checks who may decide this one.
+    role: "viewer",
     input: decisionSchema.extend({ id: z.string() }),
     // An empty reason field is no reason.
     read: (raw) => {
       const fields = raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw;
-      return { id: fields.id, decision: fields.decision, reason: fields.reason || undefined };
+      const always = fields.decision === "approve_always";
+      return { id: fields.id, decision: always ? "approve" : fields.decision, reason: fields.reason || undefined, ...(always && { alwaysAllow: true }) };
     },
   },
   async ({ db, principal, input }) => {
     const { id, ...decision } = input;
-    const settled = await decideApproval(db, principal, id, { ...decision, via: "dashboard" });
-    return { ok: true, message: `${settled.status === "approved" ? "Approved" : "Denied"} ${settled.toolName ?? "the action"}` };
+    const settled = await decideApproval(db, await deciderOf(db, principal, "dashboard"), id, decision);
+    const rule = settled.allowRule ? `; allow rule ${settled.allowRule.key} written in shadow mode (switch it to enforce in Hooks)` : "";
+    return { ok: true, message: `${settled.status === "approved" ? "Approved" : "Denied"} ${settled.toolName ?? "the action"}${rule}` };
   },
 );

@@ -18,6 +18,7 @@ import type { Db } from "@/db/client";
 import type { NewHookInvocation } from "@/db/queries/hook-invocations";
 import { appendRunRecords, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
 import type { RunTotals } from "@/db/queries/runs";
+import { recordWrittenEvents } from "./run-metrics";
 
 export interface RunRecordExtras {
   checkpoint?: unknown;
@@ -52,6 +53,8 @@ export interface RunEventWriterParams {
   totals: RunTotals;
   toolsUsed: string[];
   blocked: boolean;
+  /** When the run started, for the duration of a session.end without its own (metrics). */
+  startedAt?: Date;
   /** Called with each committed batch; what it throws is ignored (it must never fail the run). */
   observer?: (batch: RecordedBatch) => void;
 }
@@ -121,7 +124,7 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     stagedCheckpoint = undefined;
     stagedMessages = [];
     settled = [];
-    const last = await appendRunRecords(db, {
+    const written = await appendRunRecords(db, {
       runId: params.runId,
       events: batch,
       ledger: rows,
@@ -129,16 +132,17 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       messages,
       ...(checkpoint && { checkpoint: checkpoint.value }),
     });
+    recordWrittenEvents(batch, written, params.startedAt);
     if (observer && (batch.length > 0 || rows.length > 0 || done.length > 0)) {
       // The batch's seqs end at the run's last seq: the counter handed them out together.
-      const first = last - batch.length + 1;
+      const first = written - batch.length + 1;
       try {
         observer({ events: batch.map((e, i) => ({ seq: first + i, type: e.type, ts: e.ts ?? new Date(), data: e.data })), ledger: rows, settled: done });
       } catch {
         // Telemetry never fails a run.
       }
     }
-    return last;
+    return written;
   };
 
   const enqueue = (extras?: RunRecordExtras): Promise<number> => {

@@ -19,6 +19,7 @@ import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/core/agent/loop
 import { createProvider } from "@/lib/core/agent/providers/create-provider";
 import { costOfUsage, pickPrice } from "@/lib/features/costs/price-table";
 import type { SuspendPoint } from "@/lib/core/hooks/runtime-types";
+import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
 import type { ApprovalWaiter } from "../approvals/approval-waiter";
 import { createCodeHookTransforms } from "./code-hook-transforms";
@@ -26,6 +27,7 @@ import { operatorCodeHooks } from "./operator-code-hooks";
 import { readMetadataFile } from "./metadata-file";
 import { createRunCheckpointStore } from "./run-checkpoint-store";
 import { openRunSession } from "./run-session";
+import { recordWrittenEvents } from "./run-metrics";
 
 export interface ExecutorDeps {
   db: Db;
@@ -73,6 +75,13 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
   });
   const { writer } = session;
   const prices = await listPrices(db);
+  const config = getConfig();
+  const providerEnvironment = {
+    OPENAI_API_KEY: config.OPENAI_API_KEY,
+    OPENAI_BASE_URL: config.OPENAI_BASE_URL,
+    ANTHROPIC_API_KEY: config.ANTHROPIC_API_KEY,
+    ANTHROPIC_BASE_URL: config.ANTHROPIC_BASE_URL,
+  };
   // Standard Agents' transform hooks: the operator's defineHook modules the run (or else the agent) names.
   const transforms = await createCodeHookTransforms({
     registry: operatorCodeHooks(),
@@ -106,7 +115,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     agent,
     runId,
     prompt: run.prompt,
-    providerFor: (a: AgentWithId) => createProvider(a.model, { script: a.script }),
+    providerFor: (a: AgentWithId) => createProvider(a.model, { script: a.script, env: providerEnvironment }),
     tools: session.tools,
     dispatch,
     emit: (type: string, data: Record<string, unknown>) => writer.emit(type, data),
@@ -160,14 +169,15 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     // A run that fails the same way every time would be resumed forever: end it, saying why.
     const reason = `gave up after ${failures} attempts that could not be recorded: ${(error as Error)?.message ?? String(error)}`.slice(0, 2000);
     logger.error({ err: error, runId }, reason);
-    await appendRunEvents(db, {
-      runId,
-      events: [
-        { type: "error", data: { message: reason } },
-        { type: "session.end", data: { outcome: "failed", reason, ...writer.totals } },
-      ],
-    })
-      .then(() => session.trace?.runEnded())
+    const ending = [
+      { type: "error", data: { message: reason } },
+      { type: "session.end", data: { outcome: "failed", reason, ...writer.totals } },
+    ];
+    await appendRunEvents(db, { runId, events: ending })
+      .then((lastSeq) => {
+        recordWrittenEvents(ending, lastSeq, run.startedAt ?? run.createdAt);
+        session.trace?.runEnded();
+      })
       .catch(() => {});
     await finishRun(db, { id: runId, outcome: "failed", reason, totals: { ...writer.totals } }).catch(() => {});
     return { kind: "finished", outcome: "failed" };

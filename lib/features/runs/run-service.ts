@@ -12,8 +12,12 @@ import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/features/agents/age
 import { codeHookIdsSchema } from "@/lib/core/agent/agent-spec";
 import { AppError } from "@/lib/platform/api/app-error";
 import { uuidSchema } from "@/lib/core/safe-input";
-import type { Principal } from "@/lib/platform/auth/roles";
+import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
+import { getUserById } from "@/db/queries/users";
+import { writeAllowRule } from "@/lib/features/approvals/always-allow";
+import { decisionRefusal, type DeciderIdentity } from "@/lib/features/approvals/approvers";
 import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+import { recordApprovalDecision } from "./run-metrics";
 
 export const startRunSchema = z.object({
   agent: z.string().min(1, "name the agent (id or name)"),
@@ -28,7 +32,35 @@ export const startRunSchema = z.object({
 export const decisionSchema = z.object({
   decision: z.enum(["approve", "deny"]),
   reason: z.string().max(2000).optional(),
+  /** "Approve and always allow this": also write an allow rule for the same call, in shadow mode first. */
+  alwaysAllow: z.boolean().optional(),
 });
+
+/**
+ * Who decides, and how: the dashboard or the API (a principal), a decision link (whoever it was
+ * sent to) or a Slack button (the Slack user's Hookplane account).
+ */
+export interface Decider {
+  /** `decidedBy` and the audit actor: an email, `token:<name>`, `slack:#ops`, `user:alice@example.com`. */
+  label: string;
+  /** `decidedVia`: dashboard, api, link, slack. */
+  via: string;
+  /** What the approvers are checked against. */
+  identity: DeciderIdentity;
+  /** What an approval without approvers asks: an operator, or (a link) nothing more than the link. */
+  withoutApprovers: "operator" | "link";
+  /** Set when the decider may write hooks (approve and always allow). */
+  principal?: Principal;
+  /** Added to the decision's audit row (the Slack user, the link's recipient). */
+  note?: Record<string, unknown>;
+}
+
+/** A signed-in person or an API token (a token's owner is who it names). */
+export async function deciderOf(db: Db, principal: Principal, via: string): Promise<Decider> {
+  let email = principal.kind === "user" ? principal.label : undefined;
+  if (!email && principal.userId) email = (await getUserById(db, { id: principal.userId }))?.email;
+  return { label: principal.label, via, identity: { email, role: principal.role }, withoutApprovers: "operator", principal };
+}
 
 function startOfUtcDay(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -79,23 +111,26 @@ export async function cancelRun(db: Db, principal: Principal, id: string) {
   return runToApi({ ...run, cancelRequested: true });
 }
 
-export async function decideApproval(
-  db: Db,
-  principal: Principal,
-  id: string,
-  input: z.infer<typeof decisionSchema> & { via: string },
-) {
+export async function decideApproval(db: Db, decider: Decider, id: string, input: z.infer<typeof decisionSchema>) {
   const existing = uuidSchema.safeParse(id).success ? await getApproval(db, { id }) : undefined;
   if (!existing) throw AppError.notFound(`Approval "${id}"`);
+  const refusal = decisionRefusal(existing.approvers, decider.identity, decider.withoutApprovers);
+  if (refusal) throw AppError.forbidden(refusal);
+  if (input.alwaysAllow) {
+    if (input.decision !== "approve") throw AppError.badRequest("alwaysAllow goes with approve");
+    if (!decider.principal || !roleAtLeast(decider.principal.role, "operator")) {
+      throw AppError.forbidden("Approve and always allow writes a hook: it needs an operator signed in to the dashboard or an operator's API token");
+    }
+  }
   const settled = await audited(
     db,
-    { actor: principal.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
+    { actor: decider.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
     async (tx) => {
       const settled = await settleApproval(tx, {
         id,
         status: input.decision === "approve" ? "approved" : "denied",
-        decidedBy: principal.label,
-        decidedVia: input.via,
+        decidedBy: decider.label,
+        decidedVia: decider.via,
         reason: input.reason,
       });
       if (!settled) {
@@ -105,13 +140,22 @@ export async function decideApproval(
         }
         throw AppError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
       }
-      return settled;
+      const allowRule = input.alwaysAllow ? await writeAllowRule(tx, decider.principal!, existing) : undefined;
+      return { settled, allowRule };
     },
-    (settled) => ({ after: settled }),
+    ({ settled, allowRule }) => ({
+      after: { ...settled, ...(allowRule && { allowRule: { id: allowRule.id, key: allowRule.key, scope: allowRule.scope, version: allowRule.version, mode: "shadow" } }), ...decider.note },
+    }),
   );
+  recordApprovalDecision(settled.settled);
   // A parked run resumes now; a held one (and an outside session's held request: no worker runs
   // those) is woken by the NOTIFY of settleApproval.
-  const run = await getRun(db, { id: settled.runId });
-  if (!run?.externalSessionId) await getRunQueue().enqueue(settled.runId);
-  return { ...settled, agentName: existing.agentName, agentId: existing.agentId };
+  const run = await getRun(db, { id: settled.settled.runId });
+  if (!run?.externalSessionId) await getRunQueue().enqueue(settled.settled.runId);
+  return {
+    ...settled.settled,
+    agentName: existing.agentName,
+    agentId: existing.agentId,
+    ...(settled.allowRule && { allowRule: { id: settled.allowRule.id, key: settled.allowRule.key, scope: settled.allowRule.scope, version: settled.allowRule.version } }),
+  };
 }

@@ -13,6 +13,7 @@ import type { EventName } from "@/lib/core/hooks/events";
 import type { DispatchOptions, DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { createToolRegistry, withRetryTools } from "@/lib/features/tools/tool-registry";
 import type { ToolRegistry } from "@/lib/core/agent/tool-types";
+import { createNoticePort } from "../approvals/approval-notices";
 import { createDbApprovalPort, type ApprovalAnnouncement } from "../approvals/approval-port";
 import type { ApprovalWaiter } from "../approvals/approval-waiter";
 import { createRunHookRuntime, ledgerRows } from "./hook-runtime-factory";
@@ -87,6 +88,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     totals: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, cachedTokens: run.cachedTokens, costUsd: run.costUsd },
     toolsUsed: run.toolsUsed,
     blocked: run.blocked,
+    startedAt: run.startedAt ?? run.createdAt,
     observer: trace?.observe,
   });
   const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
@@ -106,7 +108,6 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     createToolRegistry({
       workspaceDir: params.workspaceDir,
       memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
-      allowPrivateNetwork: process.env.HOOKPLANE_ALLOW_PRIVATE_NETWORK === "1",
     }),
     agent.retryTools,
   );
@@ -127,6 +128,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   const runtime = createRunHookRuntime({
     db,
     approvals,
+    notices: createNoticePort(db),
     tools,
     ledger: (entries, event) => writer.ledger(ledgerRows(entries, event, event.seq)),
   });

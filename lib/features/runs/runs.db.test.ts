@@ -8,19 +8,20 @@ import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
 import { cancelRun, startRun } from "./run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { setEnv } from "@/test/config-env";
 
 let h: RunHarness;
 let operatorToken: string;
 
 beforeAll(async () => {
   // These runs use the shell tool: running code is on (an admin's agents, through the sandbox).
-  process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = "1";
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   h = await createRunHarness();
   await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
   operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
 });
 afterAll(async () => {
-  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: undefined });
   await h.close();
 });
 

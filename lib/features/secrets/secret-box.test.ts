@@ -55,17 +55,17 @@ describe("secret key", () => {
   test("HOOKPLANE_SECRET_KEY wins; without it a key file is made once with mode 0600 and reused", () => {
     const dir = tempDir();
     const key = randomBytes(32);
-    expect(loadSecretKey({ env: { HOOKPLANE_SECRET_KEY: key.toString("hex") }, dataDir: dir })).toEqual(key);
+    expect(loadSecretKey({ key: key.toString("hex"), dataDir: dir })).toEqual(key);
 
-    const generated = loadSecretKey({ env: {}, dataDir: dir });
+    const generated = loadSecretKey({ dataDir: dir });
     const file = path.join(dir, "secret.key");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(parseSecretKey(readFileSync(file, "utf8"))).toEqual(generated);
-    expect(loadSecretKey({ env: {}, dataDir: dir })).toEqual(generated);
+    expect(loadSecretKey({ dataDir: dir })).toEqual(generated);
   });
 
   test("creates the data folder when it does not exist yet", () => {
     const dir = path.join(tempDir(), "nested", "data");
-    expect(loadSecretKey({ env: {}, dataDir: dir })).toHaveLength(32);
+    expect(loadSecretKey({ dataDir: dir })).toHaveLength(32);
   });
 });

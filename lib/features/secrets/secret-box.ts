@@ -5,7 +5,7 @@
  * Each value is sealed with its secret's name as associated data: a ciphertext copied onto another
  * name does not decrypt.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 
@@ -22,6 +22,11 @@ export class SecretDecryptError extends Error {}
 export interface SecretBox {
   seal(name: string, value: string): string;
   open(name: string, sealed: string): string;
+  /**
+   * A 32-byte key for one purpose (HKDF-SHA256 of the instance key, the purpose as info): what
+   * signs decision links, without the sealing key itself ever leaving this module.
+   */
+  derive(purpose: string): Buffer;
 }
 
 /** Accepts 32 bytes as 64 hex characters or as base64 (with or without padding). */
@@ -37,6 +42,9 @@ export function parseSecretKey(text: string): Buffer {
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== KEY_BYTES) throw new SecretKeyError(`The secret key must be ${KEY_BYTES} bytes; got ${key.length}`);
   return {
+    derive(purpose) {
+      return Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `hookplane:${purpose}`, KEY_BYTES));
+    },
     seal(name, value) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
@@ -64,12 +72,11 @@ export function createSecretBox(key: Buffer): SecretBox {
 }
 
 /**
- * The key of this process. Several processes on one data folder race to create the key file:
+ * The key of this process: `key` (HOOKPLANE_SECRET_KEY) when given, else the data folder's key file. Several processes on one data folder race to create the key file:
  * `wx` lets exactly one write it and the others read the winner's key.
  */
-export function loadSecretKey(options: { env?: Record<string, string | undefined>; dataDir: string }): Buffer {
-  const fromEnv = (options.env ?? process.env).HOOKPLANE_SECRET_KEY;
-  if (fromEnv) return parseSecretKey(fromEnv);
+export function loadSecretKey(options: { key?: string; dataDir: string }): Buffer {
+  if (options.key) return parseSecretKey(options.key);
   const file = path.join(options.dataDir, KEY_FILE_NAME);
   try {
     return parseSecretKey(readFileSync(file, "utf8"));

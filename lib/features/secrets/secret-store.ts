@@ -6,11 +6,12 @@
  */
 import net from "node:net";
 import { z } from "zod";
-import { resolveDataDir, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { audited } from "@/db/queries/audit";
 import { deleteSecret, getSecretCiphertext, listSecretNames, upsertSecret } from "@/db/queries/secrets";
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
+import { getConfig, type EnvSecret } from "@/lib/platform/config/config";
 import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
 
 /** The same names `${secret:NAME}` can reference, upper case like environment variables. */
@@ -57,7 +58,8 @@ type GlobalWithBox = typeof globalThis & { [BOX_KEY]?: SecretBox };
 /** The process's box, made on first use so a server without secrets never creates a key file. */
 export function getSecretBox(): SecretBox {
   const g = globalThis as GlobalWithBox;
-  return (g[BOX_KEY] ??= createSecretBox(loadSecretKey({ dataDir: resolveDataDir() })));
+  const config = getConfig();
+  return (g[BOX_KEY] ??= createSecretBox(loadSecretKey({ key: config.HOOKPLANE_SECRET_KEY, dataDir: config.HOOKPLANE_DATA_DIR })));
 }
 
 /** Tests switch keys; the next getSecretBox() reads the environment again. */
@@ -101,4 +103,44 @@ export async function readSecretValue(db: Db, box: () => SecretBox, params: { na
 export async function readSecret(db: Db, box: () => SecretBox, params: { name: string }): Promise<{ value: string; hosts: string[] } | undefined> {
   const sealed = await getSecretCiphertext(db, params);
   return sealed === undefined ? undefined : { value: box().open(params.name, sealed.ciphertext), hosts: sealed.hosts };
+}
+
+/**
+ * Where a hook's secret comes from. One precedence, used by the hook runtime and shown by
+ * Settings: the secret store first; `HOOKPLANE_SECRET_<NAME>` only for a name the store lacks.
+ */
+export type SecretSource = { kind: "store"; shadows?: string } | { kind: "environment"; variable: string };
+
+/** `HOOKPLANE_SECRET_<NAME>_HOSTS`: only well-formed host names count (a bare `*` or a URL would undo the binding). */
+function envSecretHosts(secret: EnvSecret): string[] {
+  return splitHosts(secret.hosts ?? "").flatMap((h) => {
+    const parsed = secretHostSchema.safeParse(h);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The value a hook naming `name` gets, its hosts, and where it came from. Throws SecretDecryptError on a wrong key. */
+export async function resolveSecret(
+  db: Db,
+  box: () => SecretBox,
+  params: { name: string; envSecrets: ReadonlyMap<string, EnvSecret> },
+): Promise<{ value: string; hosts: string[]; source: SecretSource } | undefined> {
+  const env = params.envSecrets.get(params.name);
+  const stored = await readSecret(db, box, { name: params.name });
+  if (stored) return { ...stored, source: { kind: "store", ...(env && { shadows: env.variable }) } };
+  return env && { value: env.value, hosts: envSecretHosts(env), source: { kind: "environment", variable: env.variable } };
+}
+
+/** Every secret a hook can name, stored or from the environment, with its hosts and source (no values). */
+export async function listSecretsWithSources(db: Db, envSecrets: ReadonlyMap<string, EnvSecret> = getConfig().envSecrets) {
+  const stored = await listSecretNames(db);
+  const storedNames = new Set(stored.map((s) => s.name));
+  const rows: { name: string; hosts: string[]; updatedAt: Date | null; source: SecretSource }[] = stored.map((s) => {
+    const env = envSecrets.get(s.name);
+    return { name: s.name, hosts: s.hosts, updatedAt: s.updatedAt, source: { kind: "store", ...(env && { shadows: env.variable }) } };
+  });
+  for (const [name, env] of envSecrets) {
+    if (!storedNames.has(name)) rows.push({ name, hosts: envSecretHosts(env), updatedAt: null, source: { kind: "environment", variable: env.variable } });
+  }
+  return rows.sort((a, b) => a.name.localeCompare(b.name));
 }

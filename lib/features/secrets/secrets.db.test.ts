@@ -15,7 +15,8 @@ import { createRunHookRuntime } from "@/lib/features/runs/hook-runtime-factory";
 import * as listRoute from "@/app/api/v1/secrets/route";
 import * as nameRoute from "@/app/api/v1/secrets/[name]/route";
 import { SecretDecryptError } from "./secret-box";
-import { forgetSecretBox, getSecretBox, readSecretValue } from "./secret-store";
+import { forgetSecretBox, getSecretBox, listSecretsWithSources, readSecretValue } from "./secret-store";
+import { setEnv } from "@/test/config-env";
 
 const VALUE = "tok-4f9a-very-secret-value";
 let t: TestDatabase;
@@ -27,9 +28,9 @@ const received: IncomingHttpHeaders[] = [];
 const originalKey = process.env.HOOKPLANE_SECRET_KEY;
 
 beforeAll(async () => {
-  process.env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("base64");
+  setEnv({ HOOKPLANE_SECRET_KEY: randomBytes(32).toString("base64") });
   // The listener is on loopback, which the outbound guard refuses unless the allow-list names it.
-  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   forgetSecretBox();
   t = await createTestDatabase();
   installDatabase(t);
@@ -48,11 +49,10 @@ afterEach(() => {
   received.length = 0;
 });
 afterAll(async () => {
-  delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: undefined });
   await new Promise((r) => webhook.close(r));
   await t.drop();
-  if (originalKey === undefined) delete process.env.HOOKPLANE_SECRET_KEY;
-  else process.env.HOOKPLANE_SECRET_KEY = originalKey;
+  setEnv({ HOOKPLANE_SECRET_KEY: originalKey });
   forgetSecretBox();
 });
 
@@ -149,23 +149,50 @@ test("a webhook hook naming ${secret:NAME} sends the stored value to a host it l
 });
 
 test("a name missing from the store falls back to HOOKPLANE_SECRET_<NAME>, sent only to HOOKPLANE_SECRET_<NAME>_HOSTS", async () => {
-  process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN = "from-the-environment";
+  setEnv({ HOOKPLANE_SECRET_ENV_ONLY_TOKEN: "from-the-environment" });
   try {
     const unbound = await dispatchWebhook("ENV_ONLY_TOKEN");
     expect(received).toHaveLength(0);
     expect(unbound.ledger[0]).toMatchObject({ failed: true, reason: expect.stringContaining("secret ENV_ONLY_TOKEN may not be sent to 127.0.0.1") });
-    process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN_HOSTS = "hooks.example.com, 127.0.0.1";
+    setEnv({ HOOKPLANE_SECRET_ENV_ONLY_TOKEN_HOSTS: "hooks.example.com, 127.0.0.1" });
     await dispatchWebhook("ENV_ONLY_TOKEN");
     expect(received[0].authorization).toBe("Bearer from-the-environment");
   } finally {
-    delete process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN;
-    delete process.env.HOOKPLANE_SECRET_ENV_ONLY_TOKEN_HOSTS;
+    setEnv({ HOOKPLANE_SECRET_ENV_ONLY_TOKEN: undefined });
+    setEnv({ HOOKPLANE_SECRET_ENV_ONLY_TOKEN_HOSTS: undefined });
+  }
+});
+
+test("Settings and the runtime agree on where a secret comes from: the store first, the environment for a name the store lacks", async () => {
+  setEnv({
+    HOOKPLANE_SECRET_SHARED_TOKEN: "the-environment-copy",
+    HOOKPLANE_SECRET_SHARED_TOKEN_HOSTS: "127.0.0.1",
+    HOOKPLANE_SECRET_ONLY_ENV_TOKEN: "only-in-the-environment",
+    HOOKPLANE_SECRET_ONLY_ENV_TOKEN_HOSTS: "127.0.0.1",
+  });
+  try {
+    expect((await put(admin, "SHARED_TOKEN", { value: "the-stored-copy", hosts: ["127.0.0.1"] })).status).toBe(201);
+    // What Settings lists (app/(dashboard)/settings/page.tsx renders these sources).
+    const listed = new Map((await listSecretsWithSources(t.db)).map((s) => [s.name, s]));
+    expect(listed.get("SHARED_TOKEN")).toMatchObject({ hosts: ["127.0.0.1"], source: { kind: "store", shadows: "HOOKPLANE_SECRET_SHARED_TOKEN" } });
+    expect(listed.get("ONLY_ENV_TOKEN")).toMatchObject({ hosts: ["127.0.0.1"], source: { kind: "environment", variable: "HOOKPLANE_SECRET_ONLY_ENV_TOKEN" } });
+    // What a hook gets.
+    await dispatchWebhook("SHARED_TOKEN");
+    await dispatchWebhook("ONLY_ENV_TOKEN");
+    expect(received.map((r) => r.authorization)).toEqual(["Bearer the-stored-copy", "Bearer only-in-the-environment"]);
+    // The stored one goes: Settings and the runtime both fall back to the environment.
+    expect((await del(admin, "SHARED_TOKEN")).status).toBe(204);
+    expect((await listSecretsWithSources(t.db)).find((s) => s.name === "SHARED_TOKEN")?.source).toEqual({ kind: "environment", variable: "HOOKPLANE_SECRET_SHARED_TOKEN" });
+    await dispatchWebhook("SHARED_TOKEN");
+    expect(received.at(-1)?.authorization).toBe("Bearer the-environment-copy");
+  } finally {
+    setEnv({ HOOKPLANE_SECRET_SHARED_TOKEN: undefined, HOOKPLANE_SECRET_SHARED_TOKEN_HOSTS: undefined, HOOKPLANE_SECRET_ONLY_ENV_TOKEN: undefined, HOOKPLANE_SECRET_ONLY_ENV_TOKEN_HOSTS: undefined });
   }
 });
 
 test("a value sealed with another key fails clearly, in the store and in the hook that needs it", async () => {
   expect((await put(admin, "ROTATED_TOKEN", { value: VALUE, hosts: ["127.0.0.1"] })).status).toBe(201);
-  process.env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("hex");
+  setEnv({ HOOKPLANE_SECRET_KEY: randomBytes(32).toString("hex") });
   forgetSecretBox();
 
   await expect(readSecretValue(t.db, getSecretBox, { name: "ROTATED_TOKEN" })).rejects.toThrow(SecretDecryptError);

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { formAction } from "@/lib/platform/api/action";
 import { issueApiToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/platform/auth/account-service";
-import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema } from "@/lib/platform/auth/user-service";
+import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema, setUserSlackIdAudited, slackIdChangeSchema } from "@/lib/platform/auth/user-service";
 
 export const createTokenAction = formAction(
   { role: "admin", input: tokenRequestSchema, revalidate: ["/settings"] },
@@ -34,5 +34,23 @@ export const changeUserRoleAction = formAction(
   async ({ db, principal, input }) => {
     const user = await changeUserRoleAudited(db, principal, input);
     return { ok: true, message: `${user.email} is now ${user.role}` };
+  },
+);
+
+export const setUserSlackIdAction = formAction(
+  {
+    role: "admin",
+    input: slackIdChangeSchema,
+    revalidate: ["/settings"],
+    // An empty field unlinks.
+    read: (raw) => {
+      const fields = raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw;
+      const slackUserId = typeof fields.slackUserId === "string" && fields.slackUserId.trim() !== "" ? fields.slackUserId : null;
+      return { id: fields.id, slackUserId };
+    },
+  },
+  async ({ db, principal, input }) => {
+    const user = await setUserSlackIdAudited(db, principal, input);
+    return { ok: true, message: user.slackUserId ? `${user.email} is Slack member ${user.slackUserId}` : `${user.email} has no Slack account linked` };
   },
 );

@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { plainShell } from "@/lib/core/hooks/ports";
+import { loadConfig } from "@/lib/platform/config/config";
+import { setEnv } from "@/test/config-env";
 import { serverShellPolicy, type ShellPolicy } from "@/lib/platform/security/code-execution";
 import { createToolRegistry as createRegistry, type ToolRegistryOptions } from "./tool-registry";
 
@@ -17,21 +19,20 @@ afterEach(async () => {
 });
 
 it("is refused while running code is off, and starts nothing", async () => {
-  const previous = process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
-  delete process.env.HOOKPLANE_ALLOW_CODE_EXECUTION;
+  const restore = setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: undefined });
   try {
     const result = await createRegistry({ workspaceDir: workspace }).call("shell", { command: "touch ran" });
     expect(result).toEqual({ output: expect.stringMatching(/^refused: running code on this server is off .*HOOKPLANE_ALLOW_CODE_EXECUTION=1/), isError: true });
     expect(existsSync(path.join(workspace, "ran"))).toBe(false);
   } finally {
-    if (previous !== undefined) process.env.HOOKPLANE_ALLOW_CODE_EXECUTION = previous;
+    restore();
   }
 });
 
 // The same behaviour started plainly and through this machine's sandbox (switch on).
 const shells: [string, () => ShellPolicy][] = [
   ["plain sh", () => ({ refusal: undefined, launcher: plainShell })],
-  ["the server's sandbox", () => serverShellPolicy({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" })],
+  ["the server's sandbox", () => serverShellPolicy(loadConfig({ ...process.env, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" }))],
 ];
 
 describe.each(shells)("shell tool (%s)", (_name, policy) => {

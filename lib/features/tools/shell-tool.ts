@@ -8,6 +8,7 @@ import { z } from "zod";
 import { plainShell, type ShellLauncher, type ToolCallOptions } from "@/lib/core/hooks/ports";
 import { CappedBuffer } from "./output-cap";
 import { defineTool, type ToolImplementation, type ToolResult } from "@/lib/core/agent/tool-types";
+import { getConfig } from "@/lib/platform/config/config";
 
 /** After SIGTERM, a process group gets this long to exit before SIGKILL (herdctl's convention). */
 const KILL_GRACE_MS = 1000;
@@ -40,7 +41,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 export function runShell(command: string, options: ShellToolOptions, signal?: AbortSignal, call?: ToolCallOptions): Promise<ToolResult> {
   const env: Record<string, string | undefined> = {
     ...(options.env ?? {
-      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      PATH: getConfig().commandEnvironment.PATH ?? "/usr/local/bin:/usr/bin:/bin",
       HOME: options.workspaceDir,
       LANG: "C.UTF-8",
     }),

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { serverShellPolicy, type ShellPolicy } from "@/lib/platform/security/code-execution";
+import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { listFilesTool, readFileTool, writeFileTool } from "./file-tools";
-import { outboundConfigFromEnv } from "@/lib/core/outbound/outbound-config";
 import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import { httpRequestTool } from "./http-request-tool";
 import type { MemoryStore } from "./memory-store";
@@ -18,7 +18,7 @@ export interface ToolRegistryOptions {
   workspaceDir: string;
   /** Without a store the `memory` tool is not offered. */
   memory?: MemoryStore;
-  /** Where http_request may go; default the admin's allow-list from the environment (outbound-config.ts). */
+  /** Where http_request may go; default the operator's allow-list (server-outbound.ts). */
   outbound?: OutboundPolicy;
   /** Older switch: true lets http_request reach every private host (the allow-list `*`). */
   allowPrivateNetwork?: boolean;
@@ -92,7 +92,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
 }
 
 function outboundOf(options: ToolRegistryOptions): OutboundPolicy {
-  const policy = options.outbound ?? outboundConfigFromEnv().policy;
+  const policy = options.outbound ?? serverOutboundConfig().policy;
   return options.allowPrivateNetwork ? { ...policy, allowPrivateHosts: [...policy.allowPrivateHosts, "*"] } : policy;
 }
 

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   conflict: 409,
   daily_budget_exceeded: 409,
+  expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,

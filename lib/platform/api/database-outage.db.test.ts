@@ -19,6 +19,7 @@ import { startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queu
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setEnv } from "@/test/config-env";
 
 /** A route that reads the database, through the wrapper every route uses. */
 const listAgents = apiRoute({ role: null }, async ({ db }) => ({ agents: (await db.select().from(agents)).length }));
@@ -44,8 +45,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("database outage", () => {
     t = await createTestDatabase();
     const target = new URL(t.databaseUrl!);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    process.env.HOOKPLANE_DB_PROBE_MS = "250";
-    process.env.HOOKPLANE_DB_PROBE_TIMEOUT_MS = "1000";
+    setEnv({ HOOKPLANE_DB_PROBE_MS: "250" });
+    setEnv({ HOOKPLANE_DB_PROBE_TIMEOUT_MS: "1000" });
     handle = await openDatabase({ databaseUrl: proxy.proxied(t.databaseUrl!) });
     installDatabase(handle);
     workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-outage-"));
@@ -58,8 +59,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("database outage", () => {
     await closeDatabase();
     await proxy?.stop();
     await t?.drop();
-    delete process.env.HOOKPLANE_DB_PROBE_MS;
-    delete process.env.HOOKPLANE_DB_PROBE_TIMEOUT_MS;
+    setEnv({ HOOKPLANE_DB_PROBE_MS: undefined });
+    setEnv({ HOOKPLANE_DB_PROBE_TIMEOUT_MS: undefined });
     if (workspacesDir) rmSync(workspacesDir, { recursive: true, force: true });
   });
 

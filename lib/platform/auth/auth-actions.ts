@@ -4,6 +4,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
 import { formAction } from "@/lib/platform/api/action";
+import { getConfig } from "@/lib/platform/config/config";
 import { credentialsSchema, setupFirstAdmin, signIn, signOut } from "@/lib/platform/auth/account-service";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "@/lib/platform/auth/principal";
 import { safeRedirectPath } from "@/lib/platform/auth/redirect-target";
@@ -13,7 +14,7 @@ async function setSessionCookie(token: string) {
   (await cookies()).set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "lax",
-    secure: process.env.HOOKPLANE_SECURE_COOKIES === "1",
+    secure: getConfig().HOOKPLANE_SECURE_COOKIES,
     path: "/",
     maxAge: SESSION_TTL_MS / 1000,
   });

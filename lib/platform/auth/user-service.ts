@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { getUserBySlackId, setUserSlackId } from "@/db/queries/approval-notices";
 import type { Db } from "@/db/client";
 import { announceAccessChange } from "@/db/queries/access-changes";
 import { revokeUserTokens } from "@/db/queries/api-tokens";
@@ -92,5 +93,31 @@ export async function removeUserAudited(db: Db, principal: Principal, params: { 
       after: { email: user.email, role: user.role, disabled: true, revokedTokens: tokens.map((t) => t.id) },
     });
     await announceAccessChange(txDb, { userId: user.id });
+  });
+}
+
+/** A Slack member id (`U…` or `W…`): how a click on an approval's Slack button names its Hookplane user. */
+export const slackIdChangeSchema = z.object({
+  id: z.uuid("unknown user"),
+  slackUserId: z
+    .string()
+    .trim()
+    .regex(/^[UW][A-Z0-9]{2,30}$/, "a Slack member id looks like U0123ABCD (Slack: profile → ⋮ → Copy member ID)")
+    .nullable(),
+});
+
+/** Links (or with null unlinks) a user's Slack account; one Slack member per user. */
+export async function setUserSlackIdAudited(db: Db, principal: Principal, input: z.infer<typeof slackIdChangeSchema>) {
+  return db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    const user = await getUserById(txDb, { id: input.id });
+    if (!user || user.disabled) throw AppError.notFound("User");
+    if (input.slackUserId) {
+      const holder = await getUserBySlackId(txDb, { slackUserId: input.slackUserId });
+      if (holder && holder.id !== user.id) throw AppError.conflict(`Slack member ${input.slackUserId} is already linked to ${holder.email}`);
+    }
+    const updated = await setUserSlackId(txDb, { id: user.id, slackUserId: input.slackUserId });
+    await logAudit(txDb, { actor: principal.label, action: "user.slack", entityType: "user", entityId: user.id, before: { email: user.email }, after: { email: user.email, slackUserId: input.slackUserId } });
+    return updated;
   });
 }

@@ -30,6 +30,7 @@ import { createRunHarness, runEvents, waitForRun, type RunHarness } from "@/test
 import { loadSecretKey } from "@/lib/features/secrets/secret-box";
 import { codeExecutionStatus } from "./code-execution";
 import { detectShellSandbox } from "./shell-sandbox";
+import { setEnv } from "@/test/config-env";
 
 const SWITCH = "HOOKPLANE_ALLOW_CODE_EXECUTION";
 const OFF = "running code on this server is off (the server's operator turns it on with HOOKPLANE_ALLOW_CODE_EXECUTION=1)";
@@ -46,26 +47,25 @@ let dataDir: string;
 let secretKey: string;
 
 function restore(key: string) {
-  if (saved[key] === undefined) delete process.env[key];
-  else process.env[key] = saved[key];
+  setEnv({ [key]: saved[key] });
 }
 
 beforeAll(async () => {
   // The server's data directory, as `npm start` makes it: secret.key (0600) beside pgdata.
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-sec-data-"));
-  process.env.HOOKPLANE_DATA_DIR = dataDir;
-  secretKey = loadSecretKey({ dataDir, env: {} }).toString("base64");
+  setEnv({ HOOKPLANE_DATA_DIR: dataDir });
+  secretKey = loadSecretKey({ dataDir }).toString("base64");
   mkdirSync(path.join(dataDir, "pgdata"));
   writeFileSync(path.join(dataDir, "pgdata", "PG_VERSION"), "PGDATA-CANARY\n", { mode: 0o644 });
   h = await createRunHarness();
-  process.env.HOOKPLANE_WORKSPACES_DIR = h.workspacesDir;
+  setEnv({ HOOKPLANE_WORKSPACES_DIR: h.workspacesDir });
   // Another run's workspace, with something it wrote.
   mkdirSync(path.join(h.workspacesDir, "other-run"));
   writeFileSync(path.join(h.workspacesDir, "other-run", "notes.txt"), "OTHER-RUN-CANARY\n", { mode: 0o644 });
   chmodSync(path.join(h.workspacesDir, "other-run"), 0o755);
   // What the server's environment holds and a step must not see.
-  process.env.OPENAI_API_KEY = "sk-canary-openai";
-  process.env.HOOKPLANE_SECRET_LEAKY = "leaky-canary-value";
+  setEnv({ OPENAI_API_KEY: "sk-canary-openai" });
+  setEnv({ HOOKPLANE_SECRET_LEAKY: "leaky-canary-value" });
   process.env.DATABASE_URL ??= "postgres://canary:canary-password@127.0.0.1:1/none";
   admin = (await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" })).token;
   operator = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
@@ -77,7 +77,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 beforeEach(() => {
-  delete process.env[SWITCH];
+  setEnv({ [SWITCH]: undefined });
 });
 afterEach(() => {
   restore(SWITCH);
@@ -122,7 +122,7 @@ describe("an operator cannot reach the server's shell", () => {
   });
 
   test("through a tool hook naming the shell: not by saving one, changing one into one, trying or replaying one", async () => {
-    process.env[SWITCH] = "1"; // the role is the barrier, whatever the switch says
+    setEnv({ [SWITCH]: "1" }); // the role is the barrier, whatever the switch says
     const marker = path.join(h.workspacesDir, "operator-was-here");
     const shellHook = { id: "op-shell", scope, event: "tool.pre", action: { type: "tool", tool: "shell", args: { command: `id -un > ${marker}` } } };
 
@@ -150,7 +150,7 @@ describe("an operator cannot reach the server's shell", () => {
   });
 
   test("through command and code hooks: an operator can neither save nor try one", async () => {
-    process.env[SWITCH] = "1";
+    setEnv({ [SWITCH]: "1" });
     const command = { id: "op-command", scope, event: "session.start", action: { type: "command", command: "id -un" } };
     const code = { id: "op-code", scope, event: "session.start", action: { type: "code", module: "anything" } };
     expect((await post(hooksRoute.POST, operator, command)).body.error.message).toBe(
@@ -161,7 +161,7 @@ describe("an operator cannot reach the server's shell", () => {
     expect(tried.status).toBe(403);
     expect((await post(hookTestRoute.POST, operator, { hooks: [{ id: "ok", event: "session.start", action: { type: "log" } }, code], event: { type: "session.start" } })).status).toBe(403);
     // An admin may store one even while the switch is off (it will not run until it is on).
-    delete process.env[SWITCH];
+    setEnv({ [SWITCH]: undefined });
     expect((await post(hooksRoute.POST, admin, { ...command, id: "admin-command" })).status).toBe(201);
   });
 
@@ -273,7 +273,7 @@ describe("an admin's shell steps (switch on)", () => {
   }
 
   test("the shell tool cannot read the secret key, the data directory, another run's workspace or the database socket, nor see the server's environment", async () => {
-    process.env[SWITCH] = "1";
+    setEnv({ [SWITCH]: "1" });
     const before = connections;
     const agent = await createAgentAs(admin, { name: "prober", tools: ["shell"], script: [shellTurn(probe(port)), { text: "done" }] });
     const { events, workspace } = await runToEnd(agent.name);
@@ -286,7 +286,7 @@ describe("an admin's shell steps (switch on)", () => {
   });
 
   test("a command hook is held the same way, and sees a secret only when it names it", async () => {
-    process.env[SWITCH] = "1";
+    setEnv({ [SWITCH]: "1" });
     const agent = await createAgentAs(admin, { name: "hooked", script: [{ text: "done" }] });
     await createHookAs(admin, { id: "probe", scope: `agent:${agent.name}`, event: "session.start", onFailure: "continue", action: { type: "command", command: probe(port) } });
     await createHookAs(admin, {
@@ -303,7 +303,7 @@ describe("an admin's shell steps (switch on)", () => {
   });
 
   test("a template value reaches a shell command as data, never as shell text (hook test and a stored hook)", async () => {
-    process.env[SWITCH] = "1";
+    setEnv({ [SWITCH]: "1" });
     const tried = await post(hookTestRoute.POST, admin, {
       hook: { id: "checker", event: "tool.pre", action: { type: "tool", tool: "shell", args: { command: "echo checking {{toolInput.path}}" } } },
       event: { type: "tool.pre", toolName: "write_file", toolInput: { path: INJECTION } },
@@ -326,7 +326,7 @@ describe("an admin's shell steps (switch on)", () => {
   });
 
   test("the file tools and the shell share the workspace: the step (not root) can change what write_file wrote", async () => {
-    process.env[SWITCH] = "1";
+    setEnv({ [SWITCH]: "1" });
     const agent = await createAgentAs(admin, {
       name: "editor",
       tools: ["write_file", "shell"],
@@ -341,8 +341,8 @@ describe("an admin's shell steps (switch on)", () => {
 
   test("with HOOKPLANE_SHELL_NETWORK=host a sandboxed step reaches the network (the setting is the one in force)", async () => {
     if (sandbox.kind === "none") return; // no network namespace to leave out
-    process.env[SWITCH] = "1";
-    process.env.HOOKPLANE_SHELL_NETWORK = "host";
+    setEnv({ [SWITCH]: "1" });
+    setEnv({ HOOKPLANE_SHELL_NETWORK: "host" });
     try {
       const before = connections;
       const tried = await post(hookTestRoute.POST, admin, {
@@ -352,7 +352,7 @@ describe("an admin's shell steps (switch on)", () => {
       expect(tried.body.ledger[0].stdout).toBe("tcp=connected\n");
       expect(connections).toBe(before + 1);
     } finally {
-      delete process.env.HOOKPLANE_SHELL_NETWORK;
+      setEnv({ HOOKPLANE_SHELL_NETWORK: undefined });
     }
   });
 });
@@ -395,8 +395,8 @@ describe("an agent's metadataFile stays in its workspace", () => {
 
 test("Settings shows the switch the runtime obeys: the retired switches enable nothing", async () => {
   // What enabled command hooks before, while Settings said they were off.
-  process.env.HOOKPLANE_ALLOW_COMMAND_HOOKS = "true";
-  process.env.HOOKPLANE_ALLOW_CODE_HOOKS = "1";
+  setEnv({ HOOKPLANE_ALLOW_COMMAND_HOOKS: "true" });
+  setEnv({ HOOKPLANE_ALLOW_CODE_HOOKS: "1" });
   const render = () => renderToStaticMarkup(createElement(CodeExecutionStatusList, { status: codeExecutionStatus() }));
   const tryCommand = () =>
     post(hookTestRoute.POST, admin, { hook: { id: "echo", event: "session.start", action: { type: "command", command: "echo ran" } }, event: { type: "session.start" } });
@@ -405,14 +405,16 @@ test("Settings shows the switch the runtime obeys: the retired switches enable n
   const off = render();
   expect(off).toContain("off: nothing runs a process or loads code");
   expect(off).toContain("HOOKPLANE_ALLOW_COMMAND_HOOKS, HOOKPLANE_ALLOW_CODE_HOOKS are set but no longer read");
+  expect(off).toContain("(the default: the variable is not set)");
   const refused = await tryCommand();
   expect(refused.body.ledger[0]).toMatchObject({ failed: true, reason: `command hook echo not run: ${OFF}` });
   expect(refused.body.ledger[0].stdout).toBeUndefined();
 
-  process.env[SWITCH] = "true";
+  setEnv({ [SWITCH]: "true" });
   expect(codeExecutionStatus().enabled).toBe(true);
   const on = render();
   expect(on).toContain("on: an admin&#x27;s shell tool");
+  expect(on).toContain("(set by HOOKPLANE_ALLOW_CODE_EXECUTION)");
   expect(on).toContain(sandbox.kind === "none" ? "none: this machine allows no namespaces" : "namespaces (util-linux unshare");
   const ran = await tryCommand();
   expect(ran.body.ledger[0]).toMatchObject({ failed: false, exitCode: 0, stdout: "ran\n" });

@@ -13,26 +13,22 @@
 import { chmodSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveDataDir } from "@/db/client";
 import type { ShellLauncher } from "@/lib/core/hooks/ports";
 import { CODE_EXECUTION_OFF } from "@/lib/core/hooks/trust";
+import { getConfig, type Config } from "@/lib/platform/config/config";
 import { detectShellSandbox, giveWorkspace, sandboxLauncher, type ShellSandbox } from "./shell-sandbox";
-import { isPathInside } from "@/lib/core/workspace/workspace-path";
 
 export const CODE_EXECUTION_SWITCH = "HOOKPLANE_ALLOW_CODE_EXECUTION";
-
-/**
- * Switches of earlier versions, each covering a part (command hooks, code hooks). They are no
- * longer read: a part switched on alone is how the shell tool ran with "command hooks off".
- * Settings names them when they are still set.
- */
-export const RETIRED_SWITCHES = ["HOOKPLANE_ALLOW_COMMAND_HOOKS", "HOOKPLANE_ALLOW_CODE_HOOKS"] as const;
 
 export type ShellNetwork = "none" | "host";
 
 export interface CodeExecutionSettings {
   enabled: boolean;
-  /** Retired switches that are set (and ignored). */
+  /**
+   * Switches of earlier versions that are set, and ignored (HOOKPLANE_ALLOW_COMMAND_HOOKS,
+   * HOOKPLANE_ALLOW_CODE_HOOKS: a part switched on alone is how the shell tool ran with "command
+   * hooks off"). Settings names them.
+   */
   retiredSwitchesSet: string[];
   /** Where run workspaces live: `<workspacesDir>/<run id>`. */
   workspacesDir: string;
@@ -42,48 +38,23 @@ export interface CodeExecutionSettings {
   hooksDir: string | undefined;
 }
 
-export class CodeExecutionConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "CodeExecutionConfigError";
-  }
-}
-
-const isOn = (value: string | undefined) => value === "1" || value === "true";
-
-
-/** Throws CodeExecutionConfigError on a setting that would weaken the boundary; never guesses. */
-export function codeExecutionSettings(env: Record<string, string | undefined> = process.env): CodeExecutionSettings {
-  const dataDir = resolveDataDir(env);
-  const workspacesDir = env.HOOKPLANE_WORKSPACES_DIR
-    ? path.resolve(/*turbopackIgnore: true*/ env.HOOKPLANE_WORKSPACES_DIR)
-    : path.join(os.tmpdir(), "hookplane-workspaces");
-  if (isPathInside(dataDir, workspacesDir) || isPathInside(workspacesDir, dataDir)) {
-    throw new CodeExecutionConfigError(
-      `HOOKPLANE_WORKSPACES_DIR (${workspacesDir}) and HOOKPLANE_DATA_DIR (${dataDir}) must not contain each other: shell steps would reach secret.key and the database files`,
-    );
-  }
-  const network = env.HOOKPLANE_SHELL_NETWORK ?? "none";
-  if (network !== "none" && network !== "host") {
-    throw new CodeExecutionConfigError(`HOOKPLANE_SHELL_NETWORK is "none" (the default) or "host", not ${JSON.stringify(network)}`);
-  }
+/**
+ * The switch and where steps run, from the configuration (lib/platform/config checked the values
+ * at start, and that the workspaces and the data directory do not contain each other).
+ */
+export function codeExecutionSettings(config: Config = getConfig()): CodeExecutionSettings {
   return {
-    enabled: isOn(env[CODE_EXECUTION_SWITCH]),
-    retiredSwitchesSet: RETIRED_SWITCHES.filter((name) => env[name] !== undefined && env[name] !== ""),
-    workspacesDir,
-    dataDir,
-    network,
-    hooksDir: env.HOOKPLANE_HOOKS_DIR ? path.resolve(/*turbopackIgnore: true*/ env.HOOKPLANE_HOOKS_DIR) : undefined,
+    enabled: config.HOOKPLANE_ALLOW_CODE_EXECUTION,
+    retiredSwitchesSet: [...config.retiredSet],
+    workspacesDir: config.HOOKPLANE_WORKSPACES_DIR,
+    dataDir: config.HOOKPLANE_DATA_DIR,
+    network: config.HOOKPLANE_SHELL_NETWORK,
+    hooksDir: config.HOOKPLANE_HOOKS_DIR,
   };
 }
 
-/** The switch, read safely: a configuration error means off (and says so in Settings). */
-export function codeExecutionAllowed(env: Record<string, string | undefined> = process.env): boolean {
-  try {
-    return codeExecutionSettings(env).enabled;
-  } catch {
-    return false;
-  }
+export function codeExecutionAllowed(config: Config = getConfig()): boolean {
+  return config.HOOKPLANE_ALLOW_CODE_EXECUTION;
 }
 
 /** Why code does not run here, or undefined when it does. */
@@ -109,8 +80,8 @@ const NEVER_HIDDEN = new Set(["/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/
 const DATABASE_SOCKET_DIRS = ["/run/postgresql", "/var/run/postgresql"];
 
 /** What a sandboxed step must not see, and the folders it gets private, empty copies of. */
-export function sandboxMounts(settings: CodeExecutionSettings, env: Record<string, string | undefined> = process.env) {
-  const candidates = [settings.dataDir, settings.workspacesDir, process.cwd(), settings.hooksDir, env.HOME, os.homedir(), ...DATABASE_SOCKET_DIRS];
+export function sandboxMounts(settings: CodeExecutionSettings, home: string | undefined = getConfig().commandEnvironment.HOME) {
+  const candidates = [settings.dataDir, settings.workspacesDir, process.cwd(), settings.hooksDir, home, os.homedir(), ...DATABASE_SOCKET_DIRS];
   const real = (p: string) => {
     try {
       return realpathSync(p);
@@ -140,19 +111,14 @@ export interface ShellPolicy {
  * The shell of this server: refused while the switch is off, else started in the sandbox the
  * machine allows (detected once per process), with the mounts of the current settings.
  */
-export function serverShellPolicy(env: Record<string, string | undefined> = process.env): ShellPolicy {
-  let settings: CodeExecutionSettings;
-  try {
-    settings = codeExecutionSettings(env);
-  } catch (error) {
-    return { refusal: `running code is refused: ${(error as Error).message}`, launcher: refuseToLaunch((error as Error).message) };
-  }
+export function serverShellPolicy(config: Config = getConfig()): ShellPolicy {
+  const settings = codeExecutionSettings(config);
   const refusal = codeExecutionRefusal(settings);
   if (refusal) return { refusal, launcher: refuseToLaunch(refusal) };
   const sandbox = detectShellSandbox();
   return {
     refusal: undefined,
-    launcher: sandboxLauncher(sandbox, { ...sandboxMounts(settings, env), network: settings.network }),
+    launcher: sandboxLauncher(sandbox, { ...sandboxMounts(settings, config.commandEnvironment.HOME), network: settings.network }),
     prepareWorkspace: (dir) => giveWorkspace(dir, sandbox.runAs),
   };
 }
@@ -167,35 +133,33 @@ function refuseToLaunch(reason: string): ShellLauncher {
 export interface CodeExecutionStatus {
   switchName: string;
   enabled: boolean;
+  /** Whether the operator set the switch, or it is off by default. */
+  setInEnvironment: boolean;
   retiredSwitchesSet: string[];
-  configError?: string;
-  workspacesDir?: string;
-  network?: ShellNetwork;
+  workspacesDir: string;
+  network: ShellNetwork;
   sandbox: ShellSandbox;
 }
 
 /** What Settings shows and the server logs at start: read from the same functions the runtime uses. */
-export function codeExecutionStatus(env: Record<string, string | undefined> = process.env): CodeExecutionStatus {
+export function codeExecutionStatus(config: Config = getConfig()): CodeExecutionStatus {
   const sandbox = detectShellSandbox();
-  try {
-    const settings = codeExecutionSettings(env);
-    return {
-      switchName: CODE_EXECUTION_SWITCH,
-      enabled: settings.enabled,
-      retiredSwitchesSet: settings.retiredSwitchesSet,
-      workspacesDir: settings.workspacesDir,
-      network: sandbox.kind === "none" ? "host" : settings.network,
-      sandbox,
-    };
-  } catch (error) {
-    return { switchName: CODE_EXECUTION_SWITCH, enabled: false, retiredSwitchesSet: [], configError: (error as Error).message, sandbox };
-  }
+  const settings = codeExecutionSettings(config);
+  return {
+    switchName: CODE_EXECUTION_SWITCH,
+    enabled: settings.enabled,
+    setInEnvironment: config.setVariables.has(CODE_EXECUTION_SWITCH),
+    retiredSwitchesSet: settings.retiredSwitchesSet,
+    workspacesDir: settings.workspacesDir,
+    network: sandbox.kind === "none" ? "host" : settings.network,
+    sandbox,
+  };
 }
 
 /**
  * At start (server and worker): detect the sandbox, create the workspaces folder, close the data
  * directory to other users (0700: pgdata and secret.key are the server's alone, whatever a step
- * runs as), and say in the log what holds. A configuration error stops the start.
+ * runs as), and say in the log what holds.
  */
 export function prepareCodeExecution(log: { info(details: object, message: string): void; warn(details: object, message: string): void }) {
   const settings = codeExecutionSettings();

@@ -26,6 +26,7 @@ import { createRunHookRuntime } from "@/lib/features/runs/hook-runtime-factory";
 import { startRun } from "@/lib/features/runs/run-service";
 import { addAgent, createRunHarness, operator as operatorPrincipal, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { forgetSecretBox } from "@/lib/features/secrets/secret-store";
+import { setEnv } from "@/test/config-env";
 
 // The editor's server action, called as the browser would: only Next's request plumbing is replaced.
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
@@ -77,8 +78,8 @@ function expectNoForm(text: string, value: string) {
 }
 
 beforeAll(async () => {
-  process.env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("base64");
-  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
+  setEnv({ HOOKPLANE_SECRET_KEY: randomBytes(32).toString("base64") });
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   forgetSecretBox();
   h = await createRunHarness();
   admin = (await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" })).token;
@@ -99,16 +100,15 @@ beforeAll(async () => {
 afterEach(() => {
   listener.requests.length = 0;
   echo.requests.length = 0;
-  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
-  delete process.env.HOOKPLANE_SLACK_BASE_URL;
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
+  setEnv({ HOOKPLANE_SLACK_BASE_URL: undefined });
 });
 afterAll(async () => {
   await listener.close();
   await echo.close();
   await h.close();
   for (const key of ["HOOKPLANE_SECRET_KEY", "HOOKPLANE_ALLOW_PRIVATE_HOSTS", "HOOKPLANE_SLACK_BASE_URL"]) {
-    if (env[key] === undefined) delete process.env[key];
-    else process.env[key] = env[key];
+    setEnv({ [key]: env[key] });
   }
   forgetSecretBox();
 });
@@ -182,7 +182,7 @@ describe("a secret goes only to its own hosts", () => {
   });
 
   test("a notice token naming a secret not bound to the notice service's host is refused", async () => {
-    process.env.HOOKPLANE_SLACK_BASE_URL = listener.url;
+    setEnv({ HOOKPLANE_SLACK_BASE_URL: listener.url });
     const slack = (tokenSecret: string) => ({ id: "notify", event: "session.end", action: { type: "slack", channel: "C1", tokenSecret } });
     const refused = await trial(slack("DB_PASSWORD"), { type: "session.end", outcome: "completed" });
     expect(refused.body.ledger[0]).toMatchObject({
@@ -282,7 +282,7 @@ describe("a secret goes only to its own hosts", () => {
 
 describe("one outbound policy", () => {
   test("webhooks to loopback are refused without the allow-list, in one message whether a port is open or closed", async () => {
-    delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
+    setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: undefined });
     const closed = await startServer(() => {});
     await closed.close();
     const urls = [

@@ -45,6 +45,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ShellLauncher } from "@/lib/core/hooks/ports";
 import { isPathInside } from "@/lib/core/workspace/workspace-path";
+import { getConfig } from "@/lib/platform/config/config";
 
 export type SandboxKind = "namespaces" | "user-namespaces" | "none";
 export type OrphanGuard = "pid-namespace" | "process-group" | "none";
@@ -255,7 +256,7 @@ function probe(sandbox: ShellSandbox): string | undefined {
     const launcher = sandboxLauncher(sandbox, { hide: [hidden], privateTmp: [], network: "none" });
     const expectUid = sandbox.runAs ? String(sandbox.runAs.uid) : sandbox.kind === "user-namespaces" ? "0" : String(process.getuid?.() ?? "");
     const { file, args, uid, gid } = launcher({ command: 'echo "hookplane-ok $(id -u)"', cwd: workspace });
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    const env: Record<string, string> = { PATH: getConfig().commandEnvironment.PATH ?? "/usr/bin:/bin" };
     const result = spawnSync(file, args, { cwd: workspace, encoding: "utf8", timeout: 10_000, env: env as NodeJS.ProcessEnv, uid, gid });
     const out = (result.stdout ?? "").trim();
     if (out === `hookplane-ok ${expectUid}`) return undefined;

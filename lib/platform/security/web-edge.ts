@@ -5,6 +5,7 @@
  * known whether a session cookie or a token authenticates them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Config } from "@/lib/platform/config/config";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address";
 import { originVerdict } from "./same-origin";
 import { securityHeaders, type SecurityHeaderOptions } from "./security-headers";
@@ -14,8 +15,8 @@ export interface WebEdgeOptions extends SecurityHeaderOptions {
   trustProxy: boolean;
 }
 
-export function webEdgeOptionsFromEnv(env: NodeJS.ProcessEnv, dev: boolean): WebEdgeOptions {
-  return { secure: env.HOOKPLANE_SECURE_COOKIES === "1", trustProxy: env.HOOKPLANE_TRUST_PROXY === "1", dev };
+export function webEdgeOptions(config: Config, dev: boolean): WebEdgeOptions {
+  return { secure: config.HOOKPLANE_SECURE_COOKIES, trustProxy: config.HOOKPLANE_TRUST_PROXY, dev };
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -7,6 +7,7 @@
  * rechecks the credential first.
  */
 import type { WebSocket } from "ws";
+import { trackSubscribers } from "@/lib/platform/metrics/metrics-registry";
 import type { DbHandle } from "@/db/client";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
@@ -58,6 +59,8 @@ export class StreamHub {
   private rowPumps = new Map<string, { again: boolean; also: Set<Subscriber> }>();
   private unlisten: (() => Promise<void>)[] = [];
   private sweep?: ReturnType<typeof setInterval>;
+  /** Stops counting this hub's subscribers in hookplane_websocket_subscribers. */
+  private untrack?: () => void;
 
   constructor(
     private readonly handle: DbHandle,
@@ -90,9 +93,11 @@ export class StreamHub {
       for (const sub of this.subscribers) void this.recheck(sub);
     }, this.options.recheckEveryMs ?? 60_000);
     this.sweep.unref();
+    this.untrack = trackSubscribers(() => this.subscribers.size);
   }
 
   async stop(): Promise<void> {
+    this.untrack?.();
     clearInterval(this.sweep);
     for (const stop of this.unlisten.splice(0)) await stop().catch(() => {});
     for (const sub of this.subscribers) sub.socket.close(1001, "server shutting down");

@@ -31,7 +31,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           </>
         }
       />
-      <RunView initial={summary} canOperate={roleAtLeast(principal.role, "operator")} />
+      <RunView
+        initial={summary}
+        canOperate={roleAtLeast(principal.role, "operator")}
+        viewer={{ email: principal.kind === "user" ? principal.label : undefined, role: principal.role }}
+      />
     </>
   );
 }

@@ -11,8 +11,11 @@ import { createScriptedProvider } from "./scripted-provider";
 export interface CreateProviderOptions {
   /** The agent's script, for "scripted". */
   script?: ScriptTurn[];
-  /** Where keys and base URLs come from; defaults to process.env. */
-  env?: Record<string, string | undefined>;
+  /**
+   * Where keys and base URLs come from (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY,
+   * ANTHROPIC_BASE_URL): the caller's configuration; the core never reads the process's own.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Overrides OPENAI_BASE_URL / ANTHROPIC_BASE_URL. */
   baseURL?: string;
   maxRetries?: number;
@@ -32,7 +35,7 @@ function namesModel(model: string, prefix: string): boolean {
 }
 
 export function createProvider(model: string, options: CreateProviderOptions = {}): ModelProvider {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   if (model === "scripted") return createScriptedProvider(options.script);
   if (namesModel(model, "openai")) return createOpenAIProvider(hostedProviderOptions("OPENAI", env, options));
   if (namesModel(model, "anthropic")) return createAnthropicProvider(hostedProviderOptions("ANTHROPIC", env, options));

@@ -16,7 +16,7 @@ export interface HostedProviderOptions {
 /** The options of a hosted provider from the environment; a `baseURL` given here wins over the env's. */
 export function hostedProviderOptions(
   prefix: HostedProviderPrefix,
-  env: Record<string, string | undefined>,
+  env: Readonly<Record<string, string | undefined>>,
   overrides: Omit<HostedProviderOptions, "apiKey">,
 ): HostedProviderOptions {
   return {

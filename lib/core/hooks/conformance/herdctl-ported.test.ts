@@ -115,7 +115,7 @@ describe("herdctl shell-runner.test.ts", () => {
     // herdctl hands the shell its whole environment; Hookplane hands none of it by default...
     expect((await rt.dispatch(hooks, job("completed"))).ledger[0].stdout).toBe("[]\n");
     // ...only what the admin lists in HOOKPLANE_HOOK_ENV_PASSTHROUGH (the runtime's passEnv).
-    expect((await runtime({ passEnv: ["HERD_PORTED_VAR"] }).dispatch(hooks, job("completed"))).ledger[0].stdout).toBe("[from-the-server]\n");
+    expect((await runtime({ passEnv: ["HERD_PORTED_VAR"], environment: process.env }).dispatch(hooks, job("completed"))).ledger[0].stdout).toBe("[from-the-server]\n");
   });
 
   it("shell-runner › should handle failed event context", async () => {

@@ -243,7 +243,7 @@ describe("Loom packages/cortex/tests/unit/profile-helpers/hooks.test.ts", () => 
     try {
       const hooks = onToolCall({ action: "command", command: 'echo "[$LOOM_PORTED_VAR][$TOOL_NAME]"' });
       expect((await rt.dispatch(hooks, call())).output).toBe("[][shell]");
-      expect((await runtime({ passEnv: ["LOOM_PORTED_VAR"] }).dispatch(hooks, call())).output).toBe("[server-value][shell]");
+      expect((await runtime({ passEnv: ["LOOM_PORTED_VAR"], environment: process.env }).dispatch(hooks, call())).output).toBe("[server-value][shell]");
     } finally {
       delete process.env.LOOM_PORTED_VAR;
     }

@@ -216,7 +216,7 @@ describe("Tailored AI lifecycle-hooks.test.ts › the script handler", () => {
     try {
       const hooks = script('echo "[$TAI_PORTED_VAR]"');
       expect((await rt.dispatch(hooks, exec())).ledger[0].stdout).toBe("[]\n");
-      expect((await runtime(tools({}), { passEnv: ["TAI_PORTED_VAR"] }).dispatch(hooks, exec())).ledger[0].stdout).toBe("[server-value]\n");
+      expect((await runtime(tools({}), { passEnv: ["TAI_PORTED_VAR"], environment: process.env }).dispatch(hooks, exec())).ledger[0].stdout).toBe("[server-value]\n");
     } finally {
       delete process.env.TAI_PORTED_VAR;
     }

@@ -6,7 +6,7 @@
  * and is asked again when the run resumes.
  */
 import { compileGlobs } from "../matcher";
-import { isPending, type ApprovalAnswer, type ApprovalDecision, type OnTimeout } from "../ports";
+import { isPending, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type OnTimeout } from "../ports";
 import type { ApproveAction } from "../spec";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 
@@ -29,7 +29,7 @@ export function compileApprove(action: ApproveAction): CompiledAction {
       async: true,
       timeoutMs: undefined,
       run: (run, signal) =>
-        awaitApproval(run, signal, { timeoutMs: action.timeoutMs, onTimeout: action.onTimeout, message: action.message }),
+        awaitApproval(run, signal, { timeoutMs: action.timeoutMs, onTimeout: action.onTimeout, message: action.message, approvers: action.approvers }),
     },
   };
 }
@@ -38,6 +38,7 @@ export interface ApprovalAsk {
   timeoutMs?: number;
   onTimeout?: OnTimeout;
   message?: string;
+  approvers?: ApprovalRequest["approvers"];
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -70,6 +71,7 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
           timeoutMs,
           onTimeout,
           message: ask.message,
+          ...(ask.approvers && { approvers: ask.approvers }),
         },
         controller.signal,
       ),

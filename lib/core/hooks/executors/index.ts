@@ -4,6 +4,7 @@
  */
 import { egressIssues } from "../secret-placement";
 import type { HookAction, HookActionType } from "../spec";
+import { compileAllow } from "./allow";
 import { compileApprove } from "./approve";
 import { compileLog, compileSaveJson } from "./audit";
 import { compileBlock } from "./block";
@@ -20,6 +21,7 @@ export const DEFAULT_TIMEOUT_MS: Record<HookActionType, number | undefined> = {
   context: undefined,
   log: undefined,
   approve: 30 * 60 * 1000, // Loom's security.hitlTimeoutMs
+  allow: undefined,
   command: 5_000, // Loom's command default (herdctl uses 30 s: its importer sets it)
   webhook: 10_000, // herdctl
   slack: 10_000,
@@ -42,6 +44,8 @@ export function compileAction(action: HookAction, hookTimeoutMs: number | undefi
       return compileBlock(action);
     case "approve":
       return compileApprove({ ...action, timeoutMs: action.timeoutMs ?? hookTimeoutMs ?? timeout });
+    case "allow":
+      return compileAllow(action);
     case "context":
       return compileContext(action);
     case "tool":

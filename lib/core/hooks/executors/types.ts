@@ -5,7 +5,7 @@
  */
 import type { HookContext, HookEvent } from "../event";
 import type { HookVerdict } from "../ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, SecretPort, SecretValue, ShellLauncher, ToolPort } from "../ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, NoticePort, SecretPort, SecretValue, ShellLauncher, ToolPort } from "../ports";
 import type { CodeHookRegistry } from "../code-hooks";
 import type { SafeFetchPolicy } from "../http-client";
 import type { RuntimeHook } from "../runtime-types";
@@ -23,6 +23,8 @@ export interface ActionResult {
   approval?: ApprovalDecision;
   /** Claude Code `ask`: the runtime turns it into an approval request after the action settles. */
   ask?: { message?: string };
+  /** `allow`: the call needs no approval; the runtime skips the approve hooks after this one. */
+  grants?: boolean;
 }
 
 /** An error or timeout of the hook itself; the runtime turns it into a verdict via onFailure. */
@@ -67,6 +69,8 @@ export interface ExecutorOptions {
   noticeHttp: SafeFetchPolicy;
   slackBaseUrl: string;
   discordBaseUrl: string;
+  /** Links back to the dashboard, decision links, secret masking for notices and webhooks. */
+  notices?: NoticePort;
   /** The environment a command starts from (PATH, HOME, LANG...), before hook vars and secrets. */
   commandBaseEnv: Record<string, string>;
   /** How `command` hooks start their shell (the server's sandbox); undefined = plain `sh -c`. */

@@ -1,19 +1,42 @@
 /**
  * `webhook`: POST or PUT the event context as JSON (herdctl, Loom). Header values and the URL's
  * userinfo may use `${secret:NAME}`, and only when every secret the hook names lists the URL's host
- * among its own; userinfo becomes a Basic `authorization` header. Secret values are scrubbed from
- * the body. A JSON response may carry a decision in the same forms a command's stdout can.
+ * among its own; userinfo becomes a Basic `authorization` header. Secret values (the hook's, and
+ * with the app's notice port every one the store holds) are scrubbed from the body. A Hookplane
+ * body carries `notice`: one line, the run's link and, on approval.requested, the decision links.
+ * A JSON response may carry a decision in the same forms a command's stdout can.
  */
 import { normalizeHost } from "@/lib/core/outbound/address-policy";
 import { missingSecretsAreEmpty, readsWebhookAnswer, webhookBodyFor } from "../dialect-contracts";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
 import { HookHttpError, checkUrl, safeFetch } from "../http-client";
 import { basicAuthorization, splitUserinfo } from "../outbound-url";
-import { createRedactor } from "../redact";
+import { noticeHeadline, runLink } from "../notice-text";
 import { secretsNotAllowedFor } from "../secret-placement";
 import type { WebhookAction } from "../spec";
 import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
-import type { ActionOutcome, CompiledAction } from "./types";
+import { noticeMasker } from "./notify";
+import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
+
+/** `notice` of a Hookplane webhook body: the one line, the run, and on approval.requested the approval and its links. */
+async function webhookNotice(run: ActionRun, mask: (text: string) => string, host: string) {
+  const port = run.options.notices;
+  if (!port) return undefined;
+  const approvalId = run.event.data.approvalId;
+  const approval =
+    run.event.type === "approval.requested" && typeof approvalId === "string"
+      ? await port.approvalNotice(approvalId, `webhook:${host}`, { perApprover: true })
+      : undefined;
+  return {
+    summary: mask(noticeHeadline(run.event)),
+    runUrl: runLink(port.publicUrl, run.event.runId),
+    ...(approval && {
+      approvalUrl: approval.approvalUrl,
+      ...(approval.approvers.length && { approvers: approval.approvers.map((a) => a.label) }),
+      decisionLinks: approval.links.map((l) => ({ recipient: l.recipient, label: l.label, approve: l.approve.url, deny: l.deny.url })),
+    }),
+  };
+}
 
 export function compileWebhook(action: WebhookAction, timeoutMs: number): CompiledAction {
   const secretNames = [...secretNamesIn({ url: action.url, headers: action.headers })];
@@ -47,7 +70,11 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
         if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
           headers.authorization = basicAuthorization(userinfo, values);
         }
-        const body = createRedactor(values.values())(JSON.stringify(webhookBodyFor(run.hook.dialect, run.event, context)));
+        const mask = await noticeMasker(run, values.values());
+        const contextJson = mask(JSON.stringify(webhookBodyFor(run.hook.dialect, run.event, context)));
+        // Hookplane's own body also says what happened in a line, with links back (and decision links).
+        const notice = run.hook.dialect === undefined ? await webhookNotice(run, mask, url.hostname) : undefined;
+        const body = notice && contextJson.endsWith("}") && contextJson.length > 2 ? `${contextJson.slice(0, -1)},"notice":${JSON.stringify(notice)}}` : contextJson;
         try {
           const response = await safeFetch(run.options.http, {
             url,

@@ -8,6 +8,15 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { summarizeEvent } from "@/lib/features/runs/components/run-format";
+import type { ApproverGroups, Role } from "@/db/schema";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
+import { decisionRefusal, describeApprovers, hasApprovers } from "../approvers";
+
+/** Who is looking at the card: whether they may decide depends on the approval's approvers. */
+export interface ApprovalViewer {
+  email?: string;
+  role: Role;
+}
 
 export interface PendingApproval {
   id: string;
@@ -19,6 +28,7 @@ export interface PendingApproval {
   message?: string | null;
   expiresAt?: string | null;
   requestedAt: string;
+  approvers?: ApproverGroups | null;
 }
 
 /** Re-renders every second, so the time left counts down. */
@@ -57,7 +67,11 @@ function RecentContext({ runId }: { runId: string }) {
   );
 }
 
-export function ApprovalCard({ approval, canDecide, showContext = false }: { approval: PendingApproval; canDecide: boolean; showContext?: boolean }) {
+export function ApprovalCard({ approval, viewer, showContext = false }: { approval: PendingApproval; viewer: ApprovalViewer; showContext?: boolean }) {
+  const refusal = decisionRefusal(approval.approvers, viewer, "operator");
+  const canDecide = refusal === undefined;
+  // Writing the allow rule is a hook change: an operator's.
+  const canAlwaysAllow = canDecide && roleAtLeast(viewer.role, "operator") && Boolean(approval.toolName);
   const [state, action, pending] = useActionState(decideApprovalAction, {});
   const approveRef = useRef<HTMLButtonElement>(null);
   const now = useNow();
@@ -79,6 +93,7 @@ export function ApprovalCard({ approval, canDecide, showContext = false }: { app
       }}
       className="rounded-lg border border-violet-300 bg-violet-50 p-4 text-sm focus:ring-2 focus:ring-violet-500 dark:border-violet-800 dark:bg-violet-950/40"
       data-testid="approval-card"
+      id={`approval-${approval.id}`}
     >
       <input type="hidden" name="id" value={approval.id} />
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -92,6 +107,11 @@ export function ApprovalCard({ approval, canDecide, showContext = false }: { app
         </span>
       </div>
       {approval.message && <p className="mt-1">{approval.message}</p>}
+      {hasApprovers(approval.approvers) && (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="approval-approvers">
+          Only {describeApprovers(approval.approvers)} may decide.
+        </p>
+      )}
       {showContext && <RecentContext runId={approval.runId} />}
       <pre className="mt-2 max-h-40 overflow-auto rounded bg-white p-2 font-mono text-xs dark:bg-zinc-900">
         {JSON.stringify(approval.toolInput, null, 2)}
@@ -102,12 +122,27 @@ export function ApprovalCard({ approval, canDecide, showContext = false }: { app
           <Button ref={approveRef} type="submit" name="decision" value="approve" disabled={pending} data-testid="approve" aria-keyshortcuts="A">
             Approve <kbd className="text-xs opacity-70">A</kbd>
           </Button>
+          {canAlwaysAllow && (
+            <Button
+              type="submit"
+              name="decision"
+              value="approve_always"
+              variant="secondary"
+              disabled={pending}
+              data-testid="approve-always"
+              title="Approves, and writes an allow rule for this exact call in shadow mode: the ledger shows what it would let through until you switch it to enforce"
+            >
+              Approve and always allow this
+            </Button>
+          )}
           <Button ref={denyRef} type="submit" name="decision" value="deny" variant="danger" disabled={pending} data-testid="deny" aria-keyshortcuts="D">
             Deny <kbd className="text-xs opacity-70">D</kbd>
           </Button>
         </div>
       ) : (
-        <p className="mt-2 text-xs text-zinc-500">Operators and admins decide approvals.</p>
+        <p className="mt-2 text-xs text-zinc-500" data-testid="approval-refusal">
+          {refusal}.
+        </p>
       )}
     </form>
   );

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
-import { ApprovalCard, type PendingApproval } from "./approval-card";
+import { ApprovalCard, type ApprovalViewer, type PendingApproval } from "./approval-card";
 import { formatTime } from "@/lib/features/runs/components/run-format";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import { DataTable } from "@/components/ui/data-table";
@@ -17,7 +17,7 @@ interface SettledApproval extends PendingApproval {
   reason: string | null;
 }
 
-export function ApprovalInbox({ canDecide }: { canDecide: boolean }) {
+export function ApprovalInbox({ viewer }: { viewer: ApprovalViewer }) {
   const queryClient = useQueryClient();
   const pending = useQuery({
     queryKey: ["approvals", "pending"],
@@ -47,7 +47,7 @@ export function ApprovalInbox({ canDecide }: { canDecide: boolean }) {
         ) : (
           pending.data!.items.map((approval) => (
             <div key={approval.id} className="space-y-1">
-              <ApprovalCard approval={approval} canDecide={canDecide} showContext />
+              <ApprovalCard approval={approval} viewer={viewer} showContext />
               <Link href={`/runs/${approval.runId}`} className="text-xs text-indigo-600 hover:underline">
                 Open the run
               </Link>

@@ -1,7 +1,7 @@
 "use client";
 
 import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
-import { ACTION_FIELDS, issueFor } from "@/lib/features/hooks/hook-draft";
+import { ACTION_FIELDS, actionFieldPath, issueFor } from "@/lib/features/hooks/hook-draft";
 import type { HookActionType } from "@/lib/core/hooks/spec";
 
 /** The fields of one action type; they change with the type, their text is kept across changes. */
@@ -21,7 +21,7 @@ export function ActionFields({
       {ACTION_FIELDS[type].map((field) => {
         const id = `action-${field.name}`;
         const value = values[field.name] ?? "";
-        const error = issueFor(errors, `action.${field.name}`);
+        const error = issueFor(errors, `action.${actionFieldPath(field)}`);
         const wide = field.kind === "textarea" || field.kind === "json";
         const common = { id, value, "aria-invalid": Boolean(error), placeholder: field.placeholder };
         return (

@@ -1,7 +1,7 @@
 "use client";
 
 /** The run page: its status line, the approvals it waits on, the live timeline and its answer. */
-import { ApprovalCard } from "@/lib/features/approvals/components/approval-card";
+import { ApprovalCard, type ApprovalViewer } from "@/lib/features/approvals/components/approval-card";
 import { RunHeader } from "./run-header";
 import { RunTimeline } from "./run-timeline";
 import type { RunSummary } from "./run-types";
@@ -9,14 +9,14 @@ import { useRunStream } from "./use-run-stream";
 
 export type { RunSummary } from "./run-types";
 
-export function RunView({ initial, canOperate }: { initial: RunSummary; canOperate: boolean }) {
+export function RunView({ initial, canOperate, viewer }: { initial: RunSummary; canOperate: boolean; viewer: ApprovalViewer }) {
   const stream = useRunStream(initial);
   const { run } = stream;
   return (
     <div className="space-y-4">
       <RunHeader run={run} canOperate={canOperate} feed={stream} />
       {stream.pending.map((approval) => (
-        <ApprovalCard key={approval.id} approval={{ ...approval, agentName: approval.agentName ?? run.agentName }} canDecide={canOperate} />
+        <ApprovalCard key={approval.id} approval={{ ...approval, agentName: approval.agentName ?? run.agentName }} viewer={viewer} />
       ))}
       <RunTimeline rows={stream.rows} ledgerBySeq={stream.ledgerBySeq} emptyText={run.status === "queued" ? "Waiting for a worker…" : "Loading events…"} />
       {run.response && (

@@ -21,21 +21,24 @@ import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases }
 import type { RunRow } from "@/db/queries/runs";
 import { LoopInterrupted } from "@/lib/core/agent/loop";
 import { expireIdleSessions } from "@/lib/features/bridge/session-ingest";
+import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
 import { startApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
+import { watchSettledApprovals } from "@/lib/features/approvals/approval-notices";
 import { executeRun } from "@/lib/features/runs/run-executor";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
+import { RUN_QUEUE } from "./run-queue-name";
 import { createWakeSignal } from "./wake-signal";
 
-export const RUN_QUEUE = "hookplane-run";
+export { RUN_QUEUE };
 /**
  * How long a step in flight may go on after a shutdown began (issue 19: 10 s by default), then it
  * is cut short and recorded as interrupted on resume. HOOKPLANE_STEP_GRACE_MS changes it; keep it
  * under what the supervisor waits after SIGTERM before SIGKILL.
  */
-const stepGraceMs = () => envNumber("HOOKPLANE_STEP_GRACE_MS", 10_000);
+const stepGraceMs = () => getConfig().HOOKPLANE_STEP_GRACE_MS;
 const IDLE_CHECK_MS = 60_000;
 const WAKE_CHANNEL = "hp_worker_wake";
 const CANCEL_CHANNEL = "hp_run_cancel";
@@ -67,12 +70,9 @@ export interface RunQueue {
   cancel(runId: string): Promise<void>;
   /** Runs executing in this process. */
   readonly active: number;
+  /** Sweeps this process has completed: how a caller knows the sweeper has looked since a change. */
+  readonly sweeps: number;
   stop(): Promise<void>;
-}
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && process.env[name] !== "" && process.env[name] !== undefined ? value : fallback;
 }
 
 /**
@@ -90,9 +90,10 @@ const PG_POOL_LIMITS = {
 
 export async function startRunQueue(handle: DbHandle, options: RunQueueOptions): Promise<RunQueue> {
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  const leaseMs = options.leaseMs ?? envNumber("HOOKPLANE_LEASE_MS", 30_000);
-  const sweepMs = options.sweepMs ?? envNumber("HOOKPLANE_SWEEP_MS", 2_000);
-  const approvalHoldMs = options.approvalHoldMs ?? envNumber("HOOKPLANE_APPROVAL_HOLD_MS", 30_000);
+  const config = getConfig();
+  const leaseMs = options.leaseMs ?? config.HOOKPLANE_LEASE_MS;
+  const sweepMs = options.sweepMs ?? config.HOOKPLANE_SWEEP_MS;
+  const approvalHoldMs = options.approvalHoldMs ?? config.HOOKPLANE_APPROVAL_HOLD_MS;
   const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
   const db = handle.db;
 
@@ -116,6 +117,8 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   if (handle.kind === "pglite") await releaseAllLeases(db);
 
   const waiter = await startApprovalWaiter(handle);
+  // Every process, web or worker, reacts to settlements: whichever gets there first updates the messages.
+  const stopNoticeUpdates = await watchSettledApprovals(handle);
   const stopKillSwitch = await watchKillSwitch(db);
   /** Runs this process has claimed and executes. */
   const running = new Map<string, AbortController>();
@@ -228,8 +231,9 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   }, Math.max(200, Math.floor(leaseMs / 3)));
 
   let sweeping = false;
+  let sweeps = 0;
   // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
-  const sessionIdleMs = envNumber("HOOKPLANE_SESSION_IDLE_MS", 6 * 3600_000);
+  const sessionIdleMs = config.HOOKPLANE_SESSION_IDLE_MS;
   let lastIdleCheck = 0;
   const sweeper = setInterval(async () => {
     if (sweeping || stopping) return;
@@ -260,6 +264,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       logger.warn({ err: error }, "run sweeper failed");
     } finally {
       sweeping = false;
+      sweeps++;
     }
   }, sweepMs);
 
@@ -271,6 +276,9 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     },
     get active() {
       return running.size;
+    },
+    get sweeps() {
+      return sweeps;
     },
     async stop() {
       stopping = true;
@@ -291,6 +299,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       await unlistenWake().catch(() => {});
       await unlistenCancel().catch(() => {});
       await waiter.stop().catch(() => {});
+      await stopNoticeUpdates().catch(() => {});
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     },
   };

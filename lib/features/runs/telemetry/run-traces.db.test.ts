@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { listApprovals } from "@/db/queries/approvals";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
-import { otelConfigFromEnv } from "@/lib/platform/telemetry/otel-config";
+import { loadConfig } from "@/lib/platform/config/config";
+import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport, type SpanRecord, type TraceExport } from "@/lib/platform/telemetry/trace-export";
 import { closedPort } from "@/lib/core/hooks/testing/fakes";
 import { callRoute } from "@/test/api-client";
@@ -30,7 +31,7 @@ const log = {
 /** Runs from now on export with these settings (the previous exporter sends what it holds and stops). */
 async function exportTo(env: Record<string, string>): Promise<TraceExport> {
   await traceExport()?.shutdown(1_000);
-  const exporter = createTraceExport(otelConfigFromEnv({ OTEL_BSP_SCHEDULE_DELAY: "10", ...env })!, log);
+  const exporter = createTraceExport(otelConfigOf(loadConfig({ OTEL_BSP_SCHEDULE_DELAY: "10", ...env }))!, log);
   installTraceExport(exporter);
   return exporter;
 }

@@ -21,14 +21,11 @@ export function CodeExecutionStatusList({ status }: { status: CodeExecutionStatu
       <dd data-testid="code-execution-switch">
         {status.enabled
           ? "on: an admin's shell tool, command and code hooks, and tool hooks calling the shell run (and can be tried)"
-          : "off: nothing runs a process or loads code; such steps are refused with this reason in the ledger or the tool result"}
+          : "off: nothing runs a process or loads code; such steps are refused with this reason in the ledger or the tool result"}{" "}
+        <span className="text-xs text-zinc-500" data-testid="code-execution-source">
+          ({status.setInEnvironment ? `set by ${status.switchName}` : "the default: the variable is not set"})
+        </span>
       </dd>
-      {status.configError && (
-        <>
-          <dt className="text-xs text-red-700 dark:text-red-300">configuration error</dt>
-          <dd className="text-red-700 dark:text-red-300">{status.configError}</dd>
-        </>
-      )}
       {status.retiredSwitchesSet.length > 0 && (
         <>
           <dt className="text-xs text-amber-700 dark:text-amber-300">ignored</dt>
@@ -46,12 +43,8 @@ export function CodeExecutionStatusList({ status }: { status: CodeExecutionStatu
       <dd>{status.network === "none" ? "none (HOOKPLANE_SHELL_NETWORK=host gives steps the server's network)" : "the server's network"}</dd>
       <dt className="text-xs">no orphans</dt>
       <dd>{ORPHAN_TEXT[sandbox.orphanGuard]}</dd>
-      {status.workspacesDir && (
-        <>
-          <dt className="text-xs">workspaces</dt>
-          <dd className="font-mono text-xs">{status.workspacesDir}</dd>
-        </>
-      )}
+      <dt className="text-xs">workspaces</dt>
+      <dd className="font-mono text-xs">{status.workspacesDir}</dd>
       {sandbox.notes.length > 0 && (
         <>
           <dt className="text-xs">notes</dt>

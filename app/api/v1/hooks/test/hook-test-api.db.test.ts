@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { callRoute } from "@/test/api-client";
 import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
 import * as route from "./route";
+import { setEnv } from "@/test/config-env";
 
 let t: TestDatabase;
 let admin: string;
@@ -17,7 +18,7 @@ const received: unknown[] = [];
 
 beforeAll(async () => {
   // The webhook below listens on loopback, which the outbound guard refuses unless allow-listed.
-  process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS = "127.0.0.1";
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   t = await createTestDatabase();
   installDatabase(t);
   admin = (await setupFirstAdmin(t.db, { email: "a@example.com", password: "long enough" })).token;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   webhookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
 });
 afterAll(async () => {
-  delete process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
+  setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: undefined });
   await new Promise((r) => webhook.close(r));
   await t.drop();
 });

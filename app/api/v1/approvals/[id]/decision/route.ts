@@ -1,6 +1,8 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { decideApproval, decisionSchema } from "@/lib/features/runs/run-service";
+import { deciderOf, decideApproval, decisionSchema } from "@/lib/features/runs/run-service";
 
-export const POST = apiRoute({ role: "operator", body: decisionSchema }, async ({ db, params, body, principal }) =>
-  decideApproval(db, principal, params.id, { ...body, via: principal.kind === "token" ? "api" : "dashboard" }),
+// Viewers get through the door: an approval's approvers may name them. Whether this caller may
+// decide this approval (its approvers, or else the operator role) is decideApproval's check.
+export const POST = apiRoute({ role: "viewer", body: decisionSchema }, async ({ db, params, body, principal }) =>
+  decideApproval(db, await deciderOf(db, principal, principal.kind === "token" ? "api" : "dashboard"), params.id, body),
 );

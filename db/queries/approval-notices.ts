@@ -1,0 +1,66 @@
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { approvalNotices, approvals, slackRequestNonces, users } from "../schema";
+
+export type ApprovalNoticeRow = typeof approvalNotices.$inferSelect;
+
+export async function insertApprovalNotice(db: Db, params: Omit<typeof approvalNotices.$inferInsert, "id" | "createdAt" | "settledAt">) {
+  const [row] = await db.insert(approvalNotices).values(params).returning();
+  return row;
+}
+
+/**
+ * Takes the messages of a settled approval that were not updated yet: each row is returned to
+ * exactly one caller, whichever process asks first. Nothing while the approval is pending, so
+ * the NOTIFY of its creation costs one statement that changes nothing.
+ */
+export async function claimUnsettledNotices(db: Db, params: { approvalId: string }) {
+  return db
+    .update(approvalNotices)
+    .set({ settledAt: sql`now()` })
+    .where(
+      and(
+        eq(approvalNotices.approvalId, params.approvalId),
+        isNull(approvalNotices.settledAt),
+        sql`exists (select 1 from ${approvals} where ${approvals.id} = ${approvalNotices.approvalId} and ${approvals.status} <> 'pending')`,
+      ),
+    )
+    .returning();
+}
+
+/** Gives a claimed message back (its update failed), so a later settlement reaction tries again. */
+export async function releaseNoticeClaim(db: Db, params: { id: string }) {
+  await db.update(approvalNotices).set({ settledAt: null }).where(eq(approvalNotices.id, params.id));
+}
+
+export async function listApprovalNotices(db: Db, params: { approvalId: string }) {
+  return db.select().from(approvalNotices).where(eq(approvalNotices.approvalId, params.approvalId));
+}
+
+/** Enabled users as approvers are chosen from: email, role and Slack member id. */
+export async function listApproverCandidates(db: Db) {
+  return db.select({ email: users.email, role: users.role, slackUserId: users.slackUserId }).from(users).where(eq(users.disabled, false));
+}
+
+export async function getUserBySlackId(db: Db, params: { slackUserId: string }) {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled })
+    .from(users)
+    .where(eq(users.slackUserId, params.slackUserId));
+  return row;
+}
+
+export async function setUserSlackId(db: Db, params: { id: string; slackUserId: string | null }) {
+  const [row] = await db.update(users).set({ slackUserId: params.slackUserId }).where(eq(users.id, params.id)).returning({ id: users.id, email: users.email, slackUserId: users.slackUserId });
+  return row;
+}
+
+/**
+ * Records a Slack request signature as seen. False when it was seen before (a replay), in any
+ * process; signatures older than `keepMs` are forgotten, since their timestamps are refused anyway.
+ */
+export async function rememberSlackSignature(db: Db, params: { signature: string; keepMs: number }): Promise<boolean> {
+  await db.delete(slackRequestNonces).where(lt(slackRequestNonces.seenAt, new Date(Date.now() - params.keepMs)));
+  const inserted = await db.insert(slackRequestNonces).values({ signature: params.signature }).onConflictDoNothing().returning();
+  return inserted.length === 1;
+}

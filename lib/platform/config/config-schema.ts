@@ -1,0 +1,424 @@
+/**
+ * Every environment variable Hookplane's server, worker and migration runner read: one entry
+ * each, with the zod schema its value must pass, its default and what it means. config.ts parses
+ * the environment with it once at start; the README's table is generated from it
+ * (`npm run docs:config`) and a test checks the two agree. A new variable is one entry here.
+ *
+ * `default` is the raw value an unset variable takes (parsed by the same schema, so the documented
+ * default is the one that applies); without one, an unset variable reads as undefined, and
+ * `defaultText` says what that means. `secret` values are never shown or echoed in an error.
+ * `readBy` names a script that reads the variable itself because it runs before any of this
+ * code exists (the start script, Next's build config): listed and checked here all the same.
+ */
+import os from "node:os";
+import path from "node:path";
+import type { z } from "zod";
+import { flag, folder, hostList, ignored, integer, keyValues, oneOf, secretKey, text, token, url, variableNames } from "./config-values";
+
+export interface VariableSpec {
+  /** From the raw text to the typed value. */
+  schema: z.ZodType<unknown, string>;
+  /** The raw value of an unset variable, or a function computing it at start (with `defaultText`). */
+  default?: string | (() => string);
+  /** The README's default column when `default` is not it (a computed or "unset" value). */
+  defaultText?: string;
+  description: string;
+  secret?: boolean;
+  readBy?: string;
+  /** No longer read: set, it is named in the start log and in Settings as ignored. */
+  retired?: boolean;
+}
+
+const PROVIDER_URL = ["http:", "https:"] as const;
+
+export const CONFIG_SCHEMA = {
+  PORT: {
+    schema: integer({ min: 0, max: 65535, expected: "a port number from 0 to 65535" }),
+    default: "3000",
+    description: "HTTP, API and WebSocket port",
+  },
+  HOSTNAME: {
+    schema: text(),
+    default: "127.0.0.1",
+    description: "interface to listen on (`0.0.0.0`: every interface, as in the container image)",
+  },
+  DATABASE_URL: {
+    schema: url(["postgres:", "postgresql:"], "a postgres:// URL"),
+    defaultText: "unset",
+    description: "PostgreSQL URL; unset means embedded PGlite",
+    secret: true,
+  },
+  HOOKPLANE_DATA_DIR: {
+    schema: folder(),
+    default: "./.hookplane",
+    description: "where PGlite keeps its files (and `secret.key`); closed to other users (0700) at start",
+  },
+  HOOKPLANE_MIGRATIONS_DIR: {
+    schema: folder(),
+    default: "./drizzle",
+    description: "the migrations applied at start (and by `node dist/migrate.mjs`)",
+  },
+  HOOKPLANE_DB_POOL: {
+    schema: integer({ min: 1 }),
+    default: "10",
+    description: "PostgreSQL connections per process",
+  },
+  HOOKPLANE_DB_CONNECT_TIMEOUT_MS: {
+    schema: integer({ min: 1 }),
+    default: "3000",
+    description: "PostgreSQL: how long opening a connection may take",
+  },
+  HOOKPLANE_DB_STATEMENT_TIMEOUT_MS: {
+    schema: integer({ min: 0 }),
+    default: "60000",
+    description: "PostgreSQL: `statement_timeout` of every connection (the client gives up 5 s later); `0`: none",
+  },
+  HOOKPLANE_DB_PROBE_MS: {
+    schema: integer({ min: 0 }),
+    default: "1000",
+    description:
+      "PostgreSQL: how often a probe asks `select 1` on its own connection. A failed probe marks the database down (API 503 at once) and drops the pooled connections; `0` turns the probe off",
+  },
+  HOOKPLANE_DB_PROBE_TIMEOUT_MS: {
+    schema: integer({ min: 1 }),
+    default: "2000",
+    description: "PostgreSQL: how long the probe waits for its answer",
+  },
+  HOOKPLANE_DB_PREPARE: {
+    schema: flag(),
+    default: "true",
+    description:
+      "PostgreSQL: statements with parameters go out named (prepared once per connection, at most 500 texts each); `false` (or `?prepare=false` on the URL) for a pooler that cannot keep prepared statements",
+  },
+  HOOKPLANE_PGLITE_FSYNC: {
+    schema: flag(),
+    default: "1",
+    description: "embedded database: `0` turns fsync off (faster, but a power loss can lose acknowledged writes; see Durability)",
+  },
+  HOOKPLANE_PGLITE_MAINTENANCE_MS: {
+    schema: integer({ min: 0 }),
+    default: "5000",
+    description: "embedded database: how often it vacuums tables with many dead rows and checkpoints past 32 MB of WAL; `0` turns it off",
+  },
+  HOOKPLANE_WORKER_CONCURRENCY: {
+    schema: integer({ min: 0 }),
+    default: "10",
+    description: "runs a process works at once; `0` makes a web process serve only (a worker works at least 1)",
+  },
+  HOOKPLANE_APPROVAL_HOLD_MS: {
+    schema: integer({ min: 0 }),
+    default: "30000",
+    description: "how long a run keeps its worker while a person decides, before it parks (it resumes on the decision)",
+  },
+  HOOKPLANE_LEASE_MS: {
+    schema: integer({ min: 1 }),
+    default: "30000",
+    description: "a worker's claim on a run; a dead worker's runs go to another after this",
+  },
+  HOOKPLANE_SWEEP_MS: {
+    schema: integer({ min: 1 }),
+    default: "2000",
+    description: "how often a worker looks for orphaned runs, timed-out approvals and due schedules",
+  },
+  HOOKPLANE_SESSION_IDLE_MS: {
+    schema: integer({ min: 1 }),
+    default: "21600000",
+    description: "an outside session (Claude Code) with no event for this long is ended as a timeout",
+  },
+  HOOKPLANE_STEP_GRACE_MS: {
+    schema: integer({ min: 0 }),
+    default: "10000",
+    description: "on SIGTERM, how long steps in flight may finish (and be recorded once) before they are cut short and recorded as interrupted",
+  },
+  HOOKPLANE_ALLOW_CODE_EXECUTION: {
+    schema: flag(),
+    default: "0",
+    description:
+      "`1` lets code run on the server: an agent's `shell` tool, `command` and `code` hooks, `tool` hooks calling the shell (only admins configure or try them). Off, they are refused with the reason",
+  },
+  HOOKPLANE_ALLOW_COMMAND_HOOKS: {
+    schema: ignored(),
+    defaultText: "unset",
+    description: "no longer read (replaced by `HOOKPLANE_ALLOW_CODE_EXECUTION`); set, the start log and Settings say it is ignored",
+    retired: true,
+  },
+  HOOKPLANE_ALLOW_CODE_HOOKS: {
+    schema: ignored(),
+    defaultText: "unset",
+    description: "no longer read (replaced by `HOOKPLANE_ALLOW_CODE_EXECUTION`); set, the start log and Settings say it is ignored",
+    retired: true,
+  },
+  HOOKPLANE_WORKSPACES_DIR: {
+    schema: folder(),
+    default: () => path.join(os.tmpdir(), "hookplane-workspaces"),
+    defaultText: "`<tmpdir>/hookplane-workspaces`",
+    description: "where run workspaces live (`<dir>/<run id>`); must not contain or be inside the data directory",
+  },
+  HOOKPLANE_SHELL_NETWORK: {
+    schema: oneOf(["none", "host"]),
+    default: "none",
+    description: "`host` gives sandboxed shell steps the server's network; `none` gives them none",
+  },
+  HOOKPLANE_HOOKS_DIR: {
+    schema: folder(),
+    defaultText: "unset",
+    description:
+      "the operator's folder of `defineHook` modules: `code` hook actions, and the transform hooks an agent's `codeHooks` (or a run's, overriding it) names (`lib/core/agent/README.md`); loaded only with `HOOKPLANE_ALLOW_CODE_EXECUTION`",
+  },
+  HOOKPLANE_HOOK_ENV_PASSTHROUGH: {
+    schema: variableNames(),
+    defaultText: "unset",
+    description:
+      "comma-separated names of server environment variables `command` hooks may see (hook commands never get the server's environment otherwise; `HOOKPLANE_*` and `DATABASE_URL` are refused)",
+  },
+  HOOKPLANE_SECURE_COOKIES: {
+    schema: flag(),
+    default: "0",
+    description: "`1` marks the session cookie `Secure` and sends HSTS (behind HTTPS)",
+  },
+  HOOKPLANE_TRUST_PROXY: {
+    schema: flag(),
+    default: "0",
+    description:
+      "`1` takes the client's address (for the sign-in throttle) from the last `X-Forwarded-For` entry; set it only behind a proxy that appends one. The proxy must pass `Host` (or `X-Forwarded-Host`) through, since writes are checked against it",
+  },
+  HOOKPLANE_SECRET_KEY: {
+    schema: secretKey(),
+    defaultText: "unset",
+    description:
+      "32-byte key (base64 or hex) sealing stored secrets; unset: `secret.key` (mode 0600) made once in `HOOKPLANE_DATA_DIR`. Set it when several machines share one PostgreSQL",
+    secret: true,
+  },
+  HOOKPLANE_ALLOW_PRIVATE_HOSTS: {
+    schema: hostList(),
+    defaultText: "unset",
+    description:
+      "the outbound allow-list: comma-separated hosts that webhooks, notices and the `http_request` tool may reach although they are (or resolve to) private, loopback, link-local or metadata addresses (`127.0.0.1`, `ci.corp`, `*.corp.example`; `*` = every host); plain `http://` goes only to these hosts. Unset = public addresses only",
+  },
+  HOOKPLANE_ALLOW_PRIVATE_NETWORK: {
+    schema: flag(),
+    default: "0",
+    description: "older name: `1` is the allow-list `*`",
+  },
+  HOOKPLANE_WEBHOOK_ALLOW_HOSTS: {
+    schema: hostList(),
+    defaultText: "unset",
+    description: "older name: its hosts join the allow-list, and while it is set webhooks may call only those hosts",
+  },
+  HOOKPLANE_SLACK_BASE_URL: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "`https://slack.com/api`",
+    description: "where Slack notices go, and where their messages are updated (operator configuration: its host passes the guard even when private)",
+  },
+  HOOKPLANE_DISCORD_BASE_URL: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "`https://discord.com/api/v10`",
+    description: "where Discord notices go (like `HOOKPLANE_SLACK_BASE_URL`)",
+  },
+  HOOKPLANE_PUBLIC_URL: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "`http://127.0.0.1:<PORT>`",
+    description: "where people reach the dashboard: notices link to runs and approvals under it, and decision links start with it",
+  },
+  HOOKPLANE_SLACK_SIGNING_SECRET: {
+    schema: token(8),
+    defaultText: "unset",
+    description:
+      "the Slack app's signing secret: Slack approval messages get interactive buttons, verified at `/api/integrations/slack/interactions`; unset, their buttons open the decision links",
+    secret: true,
+  },
+  OPENAI_API_KEY: {
+    schema: text(),
+    defaultText: "unset",
+    description: "for `openai:<model>` agents",
+    secret: true,
+  },
+  OPENAI_BASE_URL: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "the public API",
+    description: "for `openai:<model>` agents: any OpenAI-compatible server",
+  },
+  ANTHROPIC_API_KEY: {
+    schema: text(),
+    defaultText: "unset",
+    description: "for `anthropic:<model>` agents",
+    secret: true,
+  },
+  ANTHROPIC_BASE_URL: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "the public API",
+    description: "for `anthropic:<model>` agents",
+  },
+  HOOKPLANE_METRICS_TOKEN: {
+    schema: token(16),
+    defaultText: "unset",
+    description:
+      "the Bearer token Prometheus scrapes `GET /metrics` with (compared in constant time; an admin's API token works too). Unset: only admins can read `/metrics` (README: Metrics)",
+    secret: true,
+  },
+  HOOKPLANE_METRICS_PORT: {
+    schema: integer({ min: 1, max: 65535, expected: "a port number from 1 to 65535" }),
+    defaultText: "unset",
+    description:
+      "a worker (`npm run worker`) serves its own `GET /metrics` on this port, to the `HOOKPLANE_METRICS_TOKEN` only (which it needs); a web process serves `/metrics` on `PORT`",
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "unset",
+    description:
+      "runs are exported as OpenTelemetry traces over OTLP/HTTP to this collector (`/v1/traces` is appended); unset: no export (docs/tracing.md: spans, attributes, backends)",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    schema: url(PROVIDER_URL, "an http(s) URL"),
+    defaultText: "unset",
+    description: "the full traces URL, used as given; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`",
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: {
+    schema: oneOf(["http/protobuf", "http/json"]),
+    default: "http/protobuf",
+    description: "OTLP over HTTP as protobuf or JSON (gRPC is not spoken: use the collector's HTTP port, 4318)",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
+    schema: oneOf(["http/protobuf", "http/json"]),
+    defaultText: "`OTEL_EXPORTER_OTLP_PROTOCOL`",
+    description: "the same, for traces only",
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    schema: keyValues(),
+    defaultText: "unset",
+    description: "headers of every export request: `key=value,key2=value2`, values percent-encoded (`Authorization=Basic%20…`)",
+    secret: true,
+  },
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: {
+    schema: keyValues(),
+    defaultText: "unset",
+    description: "the same, for traces only; wins per header",
+    secret: true,
+  },
+  OTEL_EXPORTER_OTLP_TIMEOUT: {
+    schema: integer({ min: 1 }),
+    default: "10000",
+    description: "ms an export request may take",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: {
+    schema: integer({ min: 1 }),
+    defaultText: "`OTEL_EXPORTER_OTLP_TIMEOUT`",
+    description: "the same, for traces only",
+  },
+  OTEL_EXPORTER_OTLP_COMPRESSION: {
+    schema: oneOf(["none", "gzip"]),
+    default: "none",
+    description: "`gzip` compresses export requests",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: {
+    schema: oneOf(["none", "gzip"]),
+    defaultText: "`OTEL_EXPORTER_OTLP_COMPRESSION`",
+    description: "the same, for traces only",
+  },
+  OTEL_SERVICE_NAME: {
+    schema: text(),
+    defaultText: "`hookplane` (or the `service.name` of `OTEL_RESOURCE_ATTRIBUTES`)",
+    description: "`service.name` of the exported spans",
+  },
+  OTEL_RESOURCE_ATTRIBUTES: {
+    schema: keyValues(),
+    defaultText: "unset",
+    description: "more resource attributes of the exported spans (`deployment.environment=prod`)",
+  },
+  OTEL_BSP_SCHEDULE_DELAY: {
+    schema: integer({ min: 1 }),
+    default: "5000",
+    description: "trace export: ms between two batches of spans",
+  },
+  OTEL_BSP_MAX_QUEUE_SIZE: {
+    schema: integer({ min: 1 }),
+    default: "2048",
+    description: "trace export: spans waiting at most (past it, while the collector does not keep up or answer, spans are dropped; runs never wait)",
+  },
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: {
+    schema: integer({ min: 1 }),
+    default: "512",
+    description: "trace export: spans per request (at most the queue's size)",
+  },
+  OTEL_BSP_EXPORT_TIMEOUT: {
+    schema: integer({ min: 1 }),
+    default: "30000",
+    description: "trace export: ms a batch may take, retries included",
+  },
+  OTEL_SDK_DISABLED: {
+    schema: flag(),
+    default: "false",
+    description: "`true` turns trace export off although an endpoint is set",
+  },
+  OTEL_TRACES_EXPORTER: {
+    schema: oneOf(["otlp", "none"]),
+    default: "otlp",
+    description: "`none` turns trace export off although an endpoint is set",
+  },
+  HOOKPLANE_OTEL_CAPTURE_CONTENT: {
+    schema: flag(),
+    default: "0",
+    description:
+      "`1` puts tool inputs and outputs, prompts and model text on the exported spans (the GenAI conventions' opt-in content); off, spans carry names, tokens, costs and hook decisions only",
+  },
+  LOG_LEVEL: {
+    schema: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    default: "info",
+    description: "pino log level",
+  },
+  HOOKPLANE_SKIP_BUILD: {
+    schema: flag(),
+    default: "0",
+    description: "`1`: `npm start` serves the build on disk without checking it against the sources (containers)",
+    readBy: "scripts/start.mjs",
+  },
+  NEXT_DIST_DIR: {
+    schema: text(),
+    default: ".next",
+    description: "the build folder (a separate one lets builds run side by side)",
+    readBy: "next.config.ts",
+  },
+} as const satisfies Record<string, VariableSpec>;
+
+export type ConfigName = keyof typeof CONFIG_SCHEMA;
+
+/** Families of variables named by the operator (`HOOKPLANE_SECRET_SLACK_TOKEN`). */
+export const CONFIG_PATTERNS = {
+  "HOOKPLANE_SECRET_<NAME>": {
+    defaultText: "unset",
+    description: "a hook secret kept in the environment; used when the secret store has no `NAME` (Settings shows which one a hook gets)",
+  },
+  "HOOKPLANE_SECRET_<NAME>_HOSTS": {
+    defaultText: "unset",
+    description:
+      "comma-separated hosts that secret may be sent to (`api.example.com`, `*.slack.com`); without it the secret goes nowhere outbound (a `command` hook's environment only)",
+  },
+} as const;
+
+/** Read by the `hookplane` command (bin/hookplane.mjs) where the agent runs, not by the server. */
+export const CLI_VARIABLES = {
+  HOOKPLANE_URL: "the server (default `http://127.0.0.1:3000`)",
+  HOOKPLANE_TOKEN: "an API token (operator role) for the ingest endpoints",
+  HOOKPLANE_AGENT: "the agent, when `--agent` is not given",
+  HOOKPLANE_TIMEOUT_MS: "how long the CLI waits for an answer, when `--timeout-ms` is not given",
+  HOOKPLANE_CALLER_CHECK_MS: "how often the CLI checks that its caller still runs (default 500)",
+} as const;
+
+/** Read only by tests and benchmarks; no server reads them. */
+export const TEST_VARIABLES = {
+  DATABASE_URL: "tests and benchmarks: the PostgreSQL server to create their own databases on",
+  CHROMIUM_PATH: "the browser of the e2e tests and `bench:ui` (default `/usr/bin/chromium`)",
+  E2E_PORT: "the port of the e2e suite's server (default 3210)",
+  CI: "set by CI: the e2e suite retries a failed test once",
+  FUZZ_RUNS: "cases per route of the hostile-input suite (default 300)",
+  FUZZ_SEED: "its random seed, to replay a failure",
+  "HOOKPLANE_CLAUDE_BIN, HOOKPLANE_CODEX_BIN, HOOKPLANE_GEMINI_BIN, HOOKPLANE_COPILOT_BIN": "the coding agents' CLIs the bridge tests drive when installed",
+  "BENCH_*": "the benchmarks' sizes (each benchmark's header lists its own)",
+  "FLOOD_BODIES, FLOOD_BODY_MB, FLOOD_UPGRADES": "`bench:hostile`'s flood",
+} as const;
+
+/**
+ * Operating-system variables a process hands to the commands it starts (never configuration):
+ * the shell tool's and command hooks' base environment.
+ */
+export const SYSTEM_VARIABLES = ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"] as const;
