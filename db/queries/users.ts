@@ -35,7 +35,15 @@ export async function createFirstAdmin(db: Db, params: { email: string; password
 
 export async function listUsers(db: Db) {
   return db
-    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled, slackUserId: users.slackUserId, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      disabled: users.disabled,
+      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+      slackUserId: users.slackUserId,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .orderBy(asc(users.createdAt));
 }

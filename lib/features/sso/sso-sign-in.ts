@@ -31,23 +31,7 @@ import type { SecretBox } from "@/lib/features/secrets/secret-box";
 import { authorizationRequest, isUnreachable, providerConfiguration, redeemAuthorizationCode } from "./oidc-client";
 import { groupsFromClaim, roleForNewUser, roleOnSignIn } from "./role-mapping";
 import { FLOW_TTL_MS, openFlow, sealFlow } from "./sign-in-flow";
-
-export const SIGN_IN_FAILURES = [
-  "flow_expired",
-  "state_mismatch",
-  "denied",
-  "provider_unavailable",
-  "provider_error",
-  "provider_gone",
-  "no_email",
-  "no_account",
-  "link_refused",
-  "account_removed",
-  "no_role",
-  "unavailable",
-  "failed",
-] as const;
-export type SignInFailure = (typeof SIGN_IN_FAILURES)[number];
+import type { SignInFailure } from "./sign-in-messages";
 
 export class SsoSignInError extends Error {
   constructor(
