@@ -14,11 +14,13 @@ const scopeSchema = z
   .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "a scope is one word of printable characters (openid, email, groups)");
 
 export const issuerSchema = z
-  .string()
+  .string({ error: "the issuer URL, e.g. https://login.example.com/realms/main" })
   .trim()
   .max(500)
   .pipe(z.url({ protocol: /^https?$/, error: "the issuer is an http(s) URL, e.g. https://login.example.com/realms/main" }))
+  // zod runs this even after the URL check failed (a non-fatal issue): an unparsable value is already reported.
   .refine((value) => {
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return !url.search && !url.hash && !url.username && !url.password;
   }, "the issuer URL has no query, fragment or credentials");
@@ -28,11 +30,15 @@ export const groupRoleMappingSchema = z.object({
   role: z.enum(ROLES, { error: "a role is viewer, operator or admin" }),
 });
 
+const NAME = "name the provider: people see it on the button (Sign in with …)";
+const CLIENT_ID = "the client id the provider gave Hookplane";
+const CLIENT_SECRET = "the client secret the provider gave Hookplane";
+
 const fields = {
-  name: z.string().trim().min(1, "name the provider: people see it on the button (Sign in with …)").max(60),
+  name: z.string({ error: NAME }).trim().min(1, NAME).max(60),
   issuer: issuerSchema,
-  clientId: z.string().trim().min(1, "the client id the provider gave Hookplane").max(512),
-  clientSecret: z.string().min(1, "the client secret the provider gave Hookplane").max(4096),
+  clientId: z.string({ error: CLIENT_ID }).trim().min(1, CLIENT_ID).max(512),
+  clientSecret: z.string({ error: CLIENT_SECRET }).min(1, CLIENT_SECRET).max(4096),
   /** `openid` is always requested, listed or not. */
   scopes: z
     .array(scopeSchema)
