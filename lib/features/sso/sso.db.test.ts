@@ -118,7 +118,8 @@ const api = (path: string, init: { method?: string; token?: string; cookie?: str
     headers: {
       ...(init.token && { authorization: `Bearer ${init.token}` }),
       ...(init.cookie && { cookie: `${SESSION_COOKIE}=${init.cookie}`, origin: web.base }),
-      ...(init.body !== undefined && { "content-type": "application/json" }),
+      // Cookie writes must be JSON from our origin, as the dashboard sends them (lib/platform/api/route.ts).
+      ...((init.body !== undefined || (init.cookie && init.method)) && { "content-type": "application/json" }),
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
@@ -571,5 +572,28 @@ describe("turning password sign-in off", () => {
     const on = await api("/api/v1/auth/settings", { method: "PUT", token: adminToken, body: { passwordSignIn: true } });
     expect(await on.json()).toEqual({ passwordSignIn: true, breakGlass: false });
     expect((await signIn(t.db, { ...ADMIN, address: "192.0.2.4" })).user.role).toBe("admin");
+  });
+});
+
+describe("the last admin", () => {
+  test("a sign-in whose groups would demote the last admin keeps the admin role, and says so in the audit log", async () => {
+    // Ivy (an admin through hp-admins) removes the first admin, so she is the last one.
+    const ivy = await signInAs("ivy-sub");
+    const first = await userRow(ADMIN.email);
+    expect((await api(`/api/v1/users/${first.id}`, { method: "DELETE", cookie: ivy.session })).status).toBe(204);
+
+    idp.accounts.set("ivy-sub", { email: "ivy@example.com", emailVerified: true, groups: [] });
+    const again = await signInAs("ivy-sub");
+    expect(again.location).toBe("/agents");
+    const ivyRow = await userRow("ivy@example.com");
+    expect(ivyRow.role).toBe("admin");
+    expect(await rows("select actor, before, after from audit_log where action = 'user.role_kept' and entity_id = $1", [ivyRow.id])).toEqual([
+      {
+        actor: "sso:Test IdP",
+        before: { email: "ivy@example.com", role: "admin" },
+        after: { email: "ivy@example.com", role: "admin", wanted: "viewer", reason: "the last admin", groups: [] },
+      },
+    ]);
+    expect((await api("/api/v1/users", { cookie: again.session })).status).toBe(200);
   });
 });
