@@ -32,6 +32,7 @@ const FEATURE_API = {
   schedules: ["scheduler", "next-run"],
   secrets: ["secret-store", "secret-box"],
   settings: [],
+  sso: [],
   tools: ["tool-registry"],
 };
 

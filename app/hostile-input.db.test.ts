@@ -258,6 +258,10 @@ function exampleForms(): Record<string, Record<string, string>> {
     revokeTokenAction: { id: "00000000-0000-4000-8000-000000000000" },
     createUserAction: { email: "form@example.com", password: "password123", role: "viewer" },
     changeUserRoleAction: { id: world.ids.user, role: "operator" },
+    createProviderAction: { name: "Form IdP", issuer: "https://idp.example.org", clientId: "c", clientSecret: "s", scopes: "openid email", groupsClaim: "groups", roleMappings: "eng = operator", defaultRole: "", createUsers: "on" },
+    updateProviderAction: { id: world.ids.provider, name: "Fuzz IdP", issuer: "https://idp.example.com", clientId: "fuzz", clientSecret: "", scopes: "openid", groupsClaim: "groups", roleMappings: "", defaultRole: "viewer" },
+    deleteProviderAction: { id: "00000000-0000-4000-8000-000000000000" },
+    setPasswordSignInAction: { passwordSignIn: "on" },
   };
 }
 

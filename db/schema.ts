@@ -47,8 +47,13 @@ export type Role = (typeof ROLES)[number];
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
   email: text("email").notNull().unique(),
-  passwordHash: text("password_hash").notNull(),
-  role: text("role").$type<Role>().notNull(),
+  /** Null: no password, the person signs in through single sign-on only. */
+  passwordHash: text("password_hash"),
+  /**
+   * Null: no access yet. A person single sign-on created under a provider whose default is "no
+   * access until an admin assigns" waits here, listed in Settings, until an admin gives a role.
+   */
+  role: text("role").$type<Role>(),
   disabled: boolean("disabled").notNull().default(false),
   /**
    * The person's Slack member id (`U…`), set by an admin: how a click on an approval's Slack
@@ -66,10 +71,68 @@ export const sessions = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The single sign-on provider that opened it; null for a password sign-in. Deleting the provider ends it. */
+    providerId: uuid("provider_id").references((): AnyPgColumn => oidcProviders.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_provider_idx").on(t.providerId)],
+);
+
+/**
+ * One group of the identity provider and the role its members get. Highest role wins when
+ * several match. (Projects, when they come, add a project here: a group then grants a role in it.)
+ */
+export interface GroupRoleMapping {
+  group: string;
+  role: Role;
+}
+
+/** An OpenID Connect identity provider an admin configured (lib/features/sso). */
+export const oidcProviders = pgTable("oidc_providers", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** Shown on the sign-in button: "Sign in with <name>". */
+  name: text("name").notNull().unique(),
+  issuer: text("issuer").notNull(),
+  clientId: text("client_id").notNull(),
+  /** Sealed with the secret box (lib/features/secrets/secret-box.ts); never leaves the server. */
+  clientSecretSealed: text("client_secret_sealed").notNull(),
+  scopes: text("scopes").array().notNull(),
+  /** The ID token or userinfo claim holding the person's groups (`groups`, `roles`, ...). */
+  groupsClaim: text("groups_claim").notNull(),
+  roleMappings: jsonb("role_mappings").$type<GroupRoleMapping[]>().notNull(),
+  /** The role of a person no mapping names; null: no access until an admin assigns a role. */
+  defaultRole: text("default_role").$type<Role>(),
+  /** A person with no Hookplane account gets one on first sign-in; otherwise they are refused. */
+  createUsers: boolean("create_users").notNull(),
+  /**
+   * A first sign-in whose email an existing account has links to that account, only if the
+   * provider says `email_verified: true`. Off: such a sign-in is refused.
+   */
+  linkByEmail: boolean("link_by_email").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A person's account at an issuer, tied to their Hookplane user: the issuer and its `sub`, never
+ * the email alone (emails change hands; `sub` is stable and unique per issuer).
+ */
+export const userIdentities = pgTable(
+  "user_identities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    /** The email the provider last sent, for people reading Settings. */
+    email: text("email"),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("user_identities_issuer_subject_uq").on(t.issuer, t.subject), index("user_identities_user_idx").on(t.userId)],
 );
 
 export const apiTokens = pgTable("api_tokens", {

@@ -3,6 +3,7 @@ import { Sidebar } from "@/components/sidebar";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
 import { getCurrentPrincipal } from "@/lib/platform/auth/current-principal";
+import { SessionEndedBanner } from "@/lib/platform/auth/components/session-ended-banner";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <div className="flex min-h-screen">
       <Sidebar email={principal.label} role={principal.role} />
-      <main className="min-w-0 flex-1 px-8 py-6">{children}</main>
+      <main className="min-w-0 flex-1 px-8 py-6">
+        <SessionEndedBanner />
+        {children}
+      </main>
     </div>
   );
 }

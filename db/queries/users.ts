@@ -12,7 +12,8 @@ export async function getUserByEmail(db: Db, params: { email: string }) {
   return row;
 }
 
-export async function createUser(db: Db, params: { email: string; passwordHash: string; role: Role }) {
+/** `passwordHash` null: single sign-on only; `role` null: no access until an admin assigns one. */
+export async function createUser(db: Db, params: { email: string; passwordHash: string | null; role: Role | null }) {
   const [row] = await db
     .insert(users)
     .values({ email: params.email.toLowerCase(), passwordHash: params.passwordHash, role: params.role })
@@ -34,12 +35,20 @@ export async function createFirstAdmin(db: Db, params: { email: string; password
 
 export async function listUsers(db: Db) {
   return db
-    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled, slackUserId: users.slackUserId, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      disabled: users.disabled,
+      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+      slackUserId: users.slackUserId,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .orderBy(asc(users.createdAt));
 }
 
-export async function updateUserRole(db: Db, params: { id: string; role: Role }) {
+export async function updateUserRole(db: Db, params: { id: string; role: Role | null }) {
   const [row] = await db.update(users).set({ role: params.role }).where(eq(users.id, params.id)).returning();
   return row;
 }

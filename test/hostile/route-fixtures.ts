@@ -19,14 +19,16 @@ import { createUserAudited } from "@/lib/platform/auth/user-service";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { getSecretBox, putSecretAudited } from "@/lib/features/secrets/secret-store";
+import { createProviderAudited } from "@/lib/features/sso/provider-service";
+import { providerCreateSchema } from "@/lib/features/sso/provider-schema";
 
 export interface HostileWorld {
   tokens: { admin: string; operator: string; viewer: string };
   /** A browser session of the admin (for the server actions). */
   adminSession: string;
-  ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string };
+  ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string; provider: string };
   /** What DELETE routes get as their valid id: deleting it must not take the rest of the world along. */
-  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string };
+  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string; provider: string };
   agentName: string;
   secretName: string;
 }
@@ -56,11 +58,14 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
   const doomedSchedule = await createSchedule(t.db, { agentId: doomedAgent.id, name: "doomed", intervalMs: 3_600_000, prompt: "p", enabled: false });
   const doomedToken = await issueApiToken(t.db, { name: "doomed", role: "viewer", userId: user.id, actor: user.email });
   await putSecretAudited(t.db, getSecretBox(), principal, { name: "DOOMED_SECRET", value: "sealed" });
+  const provider = (name: string) => providerCreateSchema.parse({ name, issuer: "https://idp.example.com", clientId: "fuzz", clientSecret: "fuzz secret" });
+  const ssoProvider = await createProviderAudited(t.db, getSecretBox(), principal, provider("Fuzz IdP"));
+  const doomedProvider = await createProviderAudited(t.db, getSecretBox(), principal, provider("Doomed IdP"));
   return {
     tokens: { admin, operator, viewer: viewerRow.token },
     adminSession: sessionToken,
-    ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id },
-    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET" },
+    ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id, provider: ssoProvider.id },
+    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET", provider: doomedProvider.id },
     agentName,
     secretName,
   };
@@ -68,6 +73,7 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
 
 /** The path parameter values that name something that exists, by route template and method. */
 export function existingParams(template: string, method: string, world: HostileWorld): Record<string, string> {
+  if (template.startsWith("/api/v1/auth/providers/")) return { id: method === "DELETE" ? world.doomed.provider : world.ids.provider };
   if (method === "DELETE") {
     const kind = template.split("/")[3] as "agents" | "hooks" | "schedules" | "tokens" | "secrets";
     const doomed = { agents: world.doomed.agent, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret }[kind];
@@ -119,6 +125,20 @@ export function exampleBodies(world: HostileWorld): Record<string, unknown> {
     "POST /api/v1/schedules": { agent: world.ids.agent, name: "s", intervalMs: 60_000, prompt: "p", enabled: false, hooks: [hook] },
     "PUT /api/v1/secrets/[name]": { value: "v", hosts: ["api.example.com", "*.slack.com"] },
     "PUT /api/v1/settings/kill-switch": { enabled: false },
+    "POST /api/v1/auth/providers": {
+      name: "Fuzz New IdP",
+      issuer: "https://login.example.com/realms/main",
+      clientId: "hp",
+      clientSecret: "s3cret",
+      scopes: ["openid", "email", "groups"],
+      groupsClaim: "groups",
+      roleMappings: [{ group: "hp-admins", role: "admin" }],
+      defaultRole: "viewer",
+      createUsers: true,
+      linkByEmail: false,
+    },
+    "PATCH /api/v1/auth/providers/[id]": { groupsClaim: "roles", roleMappings: [{ group: "eng", role: "operator" }], defaultRole: null },
+    "PUT /api/v1/auth/settings": { passwordSignIn: true },
     "POST /api/v1/setup": { email: "a@example.com", password: "password123" },
     "POST /api/v1/tokens": { name: "t", role: "viewer" },
     "POST /api/v1/users": { email: "u@example.com", password: "password123", role: "viewer" },

@@ -12,7 +12,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase, type Db } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listApiTokens } from "@/db/queries/api-tokens";
+import { listIdentityIssuers } from "@/db/queries/user-identities";
 import { listUsers } from "@/db/queries/users";
+import { SsoSettings } from "@/lib/features/sso/components/sso-settings";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { listSchedulesForApi } from "@/lib/features/schedules/schedule-service";
@@ -44,14 +46,14 @@ function sourceText(source: SecretSource): string {
 }
 
 async function AdminSections({ db, principal }: { db: Db; principal: Principal }) {
-  const [users, tokens, secrets] = await Promise.all([listUsers(db), listApiTokens(db), listSecretsWithSources(db)]);
+  const [users, tokens, secrets, identities] = await Promise.all([listUsers(db), listApiTokens(db), listSecretsWithSources(db), listIdentityIssuers(db)]);
   return (
     <>
       <Section
         title="Users"
         description="Admins manage everything; operators run agents and edit hooks; viewers read. A Slack member id lets a person decide approvals with the buttons of Slack messages."
       >
-        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Slack member id" }, { label: "Since" }]}>
+        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Signs in with" }, { label: "Slack member id" }, { label: "Since" }]}>
             {users.map((u) => (
               <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
                 <td className="py-1.5">
@@ -61,6 +63,9 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
                 <td className="py-1.5">
                   <UserRoleSelect id={u.id} email={u.email} role={u.role} />
                 </td>
+                <td className="py-1.5 text-xs text-zinc-500" data-testid="user-sign-in">
+                  {[...(u.hasPassword ? ["password"] : []), ...(identities.has(u.id) ? ["single sign-on"] : [])].join(", ") || "—"}
+                </td>
                 <td className="py-1.5">
                   <UserSlackIdForm id={u.id} email={u.email} slackUserId={u.slackUserId} />
                 </td>
@@ -69,6 +74,13 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
             ))}
           </DataTable>
         <CreateUserForm />
+      </Section>
+      <Section
+        title="Single sign-on"
+        description="OpenID Connect providers (Okta, Keycloak, Entra ID, Google…): people sign in with the button on the sign-in page; their groups can set their role (README: Single sign-on)."
+        testId="sso-section"
+      >
+        <SsoSettings db={db} />
       </Section>
       <Section title="API tokens" description="For scripts and the Claude Code bridge. A token is shown once and stored hashed.">
         {tokens.length > 0 && (

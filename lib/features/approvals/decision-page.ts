@@ -42,7 +42,7 @@ async function recipientIdentity(db: Db, recipient: string): Promise<DeciderIden
   const email = recipient.slice("user:".length).toLowerCase();
   const user = await getUserByEmail(db, { email });
   if (user?.disabled) return {};
-  return { email, ...(user && { role: user.role }) };
+  return { email, ...(user?.role && { role: user.role }) };
 }
 
 export function settledMessage(approval: Approval): string {

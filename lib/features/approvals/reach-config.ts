@@ -4,6 +4,7 @@
  * where Slack and Discord messages are posted and updated (tests point them at local servers).
  */
 import { getConfig, type Config } from "@/lib/platform/config/config";
+import { publicUrl } from "@/lib/platform/config/public-url";
 
 export interface ReachConfig {
   publicUrl: string;
@@ -18,11 +19,8 @@ type ReachVariables = Pick<
 >;
 
 export function reachConfig(config: ReachVariables = getConfig()): ReachConfig {
-  // Unset, links name this machine as the server listens on it (only useful on this machine).
-  const host = config.HOSTNAME === "0.0.0.0" || config.HOSTNAME === "::" ? "127.0.0.1" : config.HOSTNAME;
-  const publicUrl = config.HOOKPLANE_PUBLIC_URL ?? `http://${host}:${config.PORT}`;
   return {
-    publicUrl: publicUrl.replace(/\/+$/, ""),
+    publicUrl: publicUrl(config),
     slackSigningSecret: config.HOOKPLANE_SLACK_SIGNING_SECRET,
     slackBaseUrl: (config.HOOKPLANE_SLACK_BASE_URL ?? "https://slack.com/api").replace(/\/+$/, ""),
     discordBaseUrl: (config.HOOKPLANE_DISCORD_BASE_URL ?? "https://discord.com/api/v10").replace(/\/+$/, ""),

@@ -144,7 +144,7 @@ export async function handleSlackInteraction(db: Db, request: Request, deps: Sla
       {
         label: user.email,
         via: "slack",
-        identity: { email: user.email, role: user.role },
+        identity: { email: user.email, role: user.role ?? undefined },
         withoutApprovers: "operator",
         note: { slack: { userId: payload.user.id, username: payload.user.username ?? payload.user.name, channel: payload.channel?.id, messageTs: payload.message?.ts } },
       },

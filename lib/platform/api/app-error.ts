@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   forbidden: 403,
   cross_origin: 403,
+  password_sign_in_off: 403,
   not_found: 404,
   conflict: 409,
   daily_budget_exceeded: 409,

@@ -58,7 +58,9 @@ async function handle(routes: RouteEntry[], req: IncomingMessage, res: ServerRes
     const request = new Request(url, { method: req.method, headers, body: body && body.length > 0 ? new Uint8Array(body) : undefined, signal: controller.signal });
     const response = await route.handler(request, { params: Promise.resolve(params) });
     const out = Buffer.from(await response.arrayBuffer());
-    res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+    // Every Set-Cookie of the answer (Headers iterates them one by one; an object would keep the last).
+    const cookies = response.headers.getSetCookie();
+    res.writeHead(response.status, { ...Object.fromEntries(response.headers.entries()), ...(cookies.length > 0 && { "set-cookie": cookies }) });
     res.end(out);
     return;
   }

@@ -6,12 +6,13 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { announceAccessChange } from "@/db/queries/access-changes";
 import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
-import { audited } from "@/db/queries/audit";
+import { audited, logAudit } from "@/db/queries/audit";
 import { createSession, deleteSession } from "@/db/queries/sessions";
 import { countUsers, createFirstAdmin, getUserByEmail } from "@/db/queries/users";
 import { ROLES, type Role } from "@/db/schema";
 import { AppError } from "@/lib/platform/api/app-error";
 import { hashPassword, verifyPassword } from "./password";
+import { passwordSignInOff, passwordSignInState } from "./password-sign-in";
 import { SESSION_TTL_MS } from "./principal";
 import type { Principal } from "./roles";
 import { hashSecretToken, newSecretToken } from "./secret-token";
@@ -88,21 +89,43 @@ function dummyPasswordHash(): Promise<string> {
 }
 
 /**
+ * Opens a browser session for a user: the cookie's value, of which only the SHA-256 is stored.
+ * `providerId` names the single sign-on provider the person came through.
+ */
+export async function openSession(db: Db, params: { userId: string; providerId?: string }): Promise<string> {
+  const sessionToken = newSecretToken("");
+  await createSession(db, { tokenHash: hashSecretToken(sessionToken), userId: params.userId, providerId: params.providerId, ttlMs: SESSION_TTL_MS });
+  return sessionToken;
+}
+
+/** What a person with an account but no role yet is told (never before their credentials checked out). */
+export const NO_ROLE_MESSAGE = "Your account has no access yet: an admin must give you a role (Settings → Users).";
+
+/**
  * Verifies credentials and opens a session. Attempts are throttled per client address and per
  * account from that address (sign-in-throttle.ts); known and unknown emails take the same path.
+ * With password sign-in turned off (password-sign-in.ts) nothing is checked and nothing opened,
+ * except an admin's password while HOOKPLANE_PASSWORD_BREAK_GLASS is set (audited).
  */
 export async function signIn(db: Db, params: z.infer<typeof credentialsSchema> & { /** lib/platform/security/client-address.ts */ address: string }) {
+  const policy = await passwordSignInState(db);
+  if (!policy.enabled && !policy.breakGlass) throw passwordSignInOff();
   const email = params.email.toLowerCase();
   const attempt = await beginSignInAttempt(db, { email, address: params.address });
   const user = await getUserByEmail(db, { email });
+  // An account without a password (single sign-on only) is checked against the dummy hash too.
   const matches = await verifyPassword(params.password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || user.disabled || !matches) {
+  if (!user || user.disabled || !user.passwordHash || !matches) {
     await attempt.failed();
     throw new AppError("invalid_credentials", "Wrong email or password");
   }
   await attempt.succeeded();
-  const sessionToken = newSecretToken("");
-  await createSession(db, { tokenHash: hashSecretToken(sessionToken), userId: user.id, ttlMs: SESSION_TTL_MS });
+  if (!policy.enabled) {
+    if (user.role !== "admin") throw passwordSignInOff();
+    await logAudit(db, { actor: user.email, action: "sign_in.break_glass", entityType: "user", entityId: user.id, after: { email: user.email } });
+  }
+  if (!user.role) throw new AppError("forbidden", NO_ROLE_MESSAGE);
+  const sessionToken = await openSession(db, { userId: user.id });
   return { sessionToken, user: { id: user.id, email: user.email, role: user.role } };
 }
 

@@ -4,20 +4,14 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
 import { formAction } from "@/lib/platform/api/action";
-import { getConfig } from "@/lib/platform/config/config";
 import { credentialsSchema, setupFirstAdmin, signIn, signOut } from "@/lib/platform/auth/account-service";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "@/lib/platform/auth/principal";
+import { SESSION_COOKIE } from "@/lib/platform/auth/principal";
+import { sessionCookieOptions } from "@/lib/platform/auth/session-cookie";
 import { safeRedirectPath } from "@/lib/platform/auth/redirect-target";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/platform/security/client-address";
 
 async function setSessionCookie(token: string) {
-  (await cookies()).set(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: getConfig().HOOKPLANE_SECURE_COOKIES,
-    path: "/",
-    maxAge: SESSION_TTL_MS / 1000,
-  });
+  (await cookies()).set(SESSION_COOKIE, token, sessionCookieOptions());
 }
 
 /** Written by the web edge (server.ts) from the socket, never by the client. */

@@ -7,7 +7,7 @@ import { revokeUserTokens } from "@/db/queries/api-tokens";
 import { audited, logAudit } from "@/db/queries/audit";
 import { deleteUserSessions } from "@/db/queries/sessions";
 import { countAdmins, createUser, disableUser, getUserByEmail, getUserById, updateUserRole } from "@/db/queries/users";
-import { ROLES } from "@/db/schema";
+import { ROLES, type Role } from "@/db/schema";
 import { AppError } from "@/lib/platform/api/app-error";
 import { credentialsSchema } from "./account-service";
 import { hashPassword } from "./password";
@@ -33,6 +33,45 @@ export const roleChangeSchema = z.object({ id: z.uuid("unknown user"), role: z.e
 type UserRow = NonNullable<Awaited<ReturnType<typeof getUserById>>>;
 
 /**
+ * Serializes every change of a user's role or removal inside the caller's transaction: two admins
+ * demoting each other at once on PostgreSQL, or an admin and a single sign-on syncing the role.
+ */
+export async function lockUserChanges(txDb: Db): Promise<void> {
+  await txDb.execute(sql`select pg_advisory_xact_lock(7240116)`);
+}
+
+/** Losing access or moving to a lower role: what must end the sessions that carried the old one. */
+export function isDemotion(from: Role | null, to: Role | null): boolean {
+  return from !== null && (to === null || !roleAtLeast(to, from));
+}
+
+/**
+ * Sets a user's role (null: no access) so that it holds everywhere at once: a demotion ends the
+ * user's browser sessions, their tokens act with the lower role from the next request
+ * (principal.ts), and every web process rechecks the sockets the user opened. One `user.role`
+ * audit row; `note` adds to its `after` (the groups a sign-in synced it from). Call it inside a
+ * transaction that holds lockUserChanges.
+ */
+export async function setUserRole(
+  txDb: Db,
+  params: { actor: string; user: { id: string; email: string; role: Role | null }; role: Role | null; note?: Record<string, unknown> },
+) {
+  const { user, role } = params;
+  const updated = await updateUserRole(txDb, { id: user.id, role });
+  if (isDemotion(user.role, role)) await deleteUserSessions(txDb, { userId: user.id });
+  await logAudit(txDb, {
+    actor: params.actor,
+    action: "user.role",
+    entityType: "user",
+    entityId: user.id,
+    before: { email: user.email, role: user.role },
+    after: { email: user.email, role, ...params.note },
+  });
+  await announceAccessChange(txDb, { userId: user.id });
+  return updated;
+}
+
+/**
  * Loads the user for a role change or removal under one advisory lock (two admins demoting each
  * other at once on PostgreSQL are serialized) and refuses to take away the last admin, so the
  * dashboard can never lock everyone out of users, secrets and command hooks.
@@ -45,7 +84,7 @@ async function lockedUserChange<T>(
 ): Promise<T> {
   return db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;
-    await tx.execute(sql`select pg_advisory_xact_lock(7240116)`);
+    await lockUserChanges(txDb);
     const user = await getUserById(txDb, { id: params.id });
     if (!user || user.disabled) throw AppError.notFound("User");
     if (user.role === "admin" && params.losesAdmin(user) && (await countAdmins(txDb)) <= 1) {
@@ -67,10 +106,7 @@ async function lockedUserChange<T>(
 export async function changeUserRoleAudited(db: Db, principal: Principal, input: z.infer<typeof roleChangeSchema>) {
   return lockedUserChange(db, principal, { id: input.id, losesAdmin: () => input.role !== "admin" }, async (txDb, user) => {
     if (user.role === input.role) return { id: user.id, email: user.email, role: user.role };
-    const updated = await updateUserRole(txDb, { id: user.id, role: input.role });
-    if (!roleAtLeast(input.role, user.role)) await deleteUserSessions(txDb, { userId: user.id });
-    await logAudit(txDb, { actor: principal.label, action: "user.role", entityType: "user", entityId: user.id, before: { email: user.email, role: user.role }, after: { email: user.email, role: input.role } });
-    await announceAccessChange(txDb, { userId: user.id });
+    const updated = await setUserRole(txDb, { actor: principal.label, user, role: input.role });
     return { id: updated.id, email: updated.email, role: updated.role };
   });
 }

@@ -182,6 +182,12 @@ export const CONFIG_SCHEMA = {
     description:
       "`1` takes the client's address (for the sign-in throttle) from the last `X-Forwarded-For` entry; set it only behind a proxy that appends one. The proxy must pass `Host` (or `X-Forwarded-Host`) through, since writes are checked against it",
   },
+  HOOKPLANE_PASSWORD_BREAK_GLASS: {
+    schema: flag(),
+    default: "0",
+    description:
+      "`1` lets admins sign in with their password while password sign-in is turned off (single sign-on broken: README, Single sign-on); each such sign-in is an audit row `sign_in.break_glass`. Unset it once single sign-on works again",
+  },
   HOOKPLANE_SECRET_KEY: {
     schema: secretKey(),
     defaultText: "unset",

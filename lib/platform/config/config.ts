@@ -161,9 +161,15 @@ export function configOrExit(): Config {
   }
 }
 
-/** What the start log warns of: set variables that mean nothing here (a typo, most likely). */
+/**
+ * What the start log warns of: set variables that mean nothing here (a typo, most likely), and a
+ * break glass left in place.
+ */
 export function configWarnings(config: Config): string[] {
-  return config.unknownVariables.map((name) => `${name} is set but Hookplane reads no such variable (README: Environment)`);
+  return [
+    ...config.unknownVariables.map((name) => `${name} is set but Hookplane reads no such variable (README: Environment)`),
+    ...(config.HOOKPLANE_PASSWORD_BREAK_GLASS ? ["HOOKPLANE_PASSWORD_BREAK_GLASS is set: admins may sign in with a password even while password sign-in is off; unset it once single sign-on works"] : []),
+  ];
 }
 
 /**

@@ -9,6 +9,12 @@ import { parseServerMessage, type ClientMessage, type ServerMessage } from "@/li
 
 export type SocketState = "connecting" | "open" | "closed";
 
+/**
+ * Sent on `window` when the server closed a socket because the session behind it ended (signed
+ * out elsewhere, removed, demoted): the page can no longer do anything (SessionEndedBanner).
+ */
+export const SESSION_ENDED_EVENT = "hookplane:session-ended";
+
 export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => void, onMessage: (msg: ServerMessage) => void) {
   const [state, setState] = useState<SocketState>("connecting");
   const handlers = useRef({ onOpen, onMessage });
@@ -36,6 +42,7 @@ export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => vo
       socket.onclose = (event) => {
         setState("closed");
         // 4401: the session was signed out, revoked or removed; reconnecting would only be refused.
+        if (event.code === 4401 && !disposed) window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
         if (disposed || event.code === 4401) return;
         // 4403: the user's role changed; come back at once with the new one.
         if (event.code === 4403) retry = 0;

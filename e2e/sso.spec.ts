@@ -1,0 +1,135 @@
+/**
+ * Single sign-on in Chromium against a real OpenID provider this spec starts (oidc-provider on a
+ * local port, test/oidc-provider.ts, with its development login page): an admin configures it in
+ * Settings, a person signs in through its login page and lands with the role their groups map
+ * to, signs out; a demoted person's open page loses its access at once.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { startTestIdentityProvider, type TestIdentityProvider } from "../test/oidc-provider";
+import { AuthPages, SettingsPages } from "./pages";
+
+const admin = { email: "admin@example.com", password: "correct horse battery" };
+const CLIENT_SECRET = "e2e-oidc-client-secret-5d1c";
+const person = { login: "erin-sub", email: "erin.sso@example.com" };
+
+test.describe.configure({ mode: "serial" });
+
+let idp: TestIdentityProvider;
+
+test.beforeAll(async () => {
+  const base = test.info().project.use.baseURL!;
+  idp = await startTestIdentityProvider({ redirectUris: [`${base}/auth/oidc/callback`], clientSecret: CLIENT_SECRET });
+  idp.accounts.set(person.login, { email: person.email, emailVerified: true, groups: ["hp-eng"] });
+});
+
+test.afterAll(async () => {
+  await idp?.close();
+});
+
+/** From the sign-in page through the provider's login page back to the dashboard. */
+async function signInWithProvider(page: Page) {
+  await page.goto("/sign-in");
+  await page.getByTestId("sso-button").filter({ hasText: "Sign in with Test IdP" }).click();
+  // The provider's own page (oidc-provider's development login: any password).
+  await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(person.login);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByTestId("current-user")).toHaveText(person.email);
+}
+
+test("an admin configures a provider in Settings; a person signs in through it with the role their groups map to, and signs out", async ({ page }, testInfo) => {
+  const auth = new AuthPages(page);
+  await auth.signInOrSetUp(admin.email, admin.password);
+  await new SettingsPages(page).open();
+  const section = page.getByTestId("sso-section");
+  await expect(section.getByTestId("sso-callback-url")).toHaveText(`${test.info().project.use.baseURL}/auth/oidc/callback`);
+
+  const form = section.getByTestId("add-provider-form");
+  // A bad mapping line is refused at its field, with its line.
+  await form.getByLabel("Name").fill("Test IdP");
+  await form.getByLabel("Issuer URL").fill(idp.issuer);
+  await form.getByLabel("Client ID").fill(idp.clientId);
+  await form.getByLabel("Client secret").fill(CLIENT_SECRET);
+  await form.getByLabel("Scopes").fill("openid email groups");
+  await form.getByLabel("Groups → roles").fill("hp-admins = admin\nhp-eng = owner");
+  await form.getByLabel("Everyone else").selectOption("viewer");
+  await form.getByTestId("save-provider").click();
+  await expect(form.getByRole("alert").filter({ hasText: "line 2:" })).toBeVisible();
+  await form.getByLabel("Groups → roles").fill("hp-admins = admin\nhp-eng = operator");
+  await form.getByLabel("Client secret").fill(CLIENT_SECRET);
+  await form.getByTestId("save-provider").click();
+  await expect(form.getByTestId("form-message")).toHaveText("Test IdP added: its button is on the sign-in page");
+  await expect(section.getByTestId("provider-row").filter({ hasText: "Test IdP" })).toContainText("hp-eng → operator");
+  expect(await page.content()).not.toContain(CLIENT_SECRET);
+  await page.screenshot({ path: testInfo.outputPath("sso-settings.png"), fullPage: true });
+  await auth.signOut();
+
+  // The sign-in page offers the provider beside the password form.
+  await expect(page.getByTestId("sso-button")).toHaveText(["Sign in with Test IdP"]);
+  await expect(page.getByTestId("sign-in-form")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("sso-sign-in.png"), fullPage: true });
+
+  await signInWithProvider(page);
+  await expect(page.getByTestId("current-role")).toHaveText("operator");
+  await auth.signOut();
+  await page.goto("/agents");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  // Signing out of Hookplane leaves the provider's own session: forget it, so the provider asks again.
+  // Cancelling at its login page then ends on the sign-in page with words, and no session.
+  await page.context().clearCookies({ name: /^_(session|interaction)/ });
+  await page.getByTestId("sso-button").click();
+  await page.getByRole("link", { name: "[ Cancel ]" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?error=denied/);
+  await expect(page.getByTestId("sign-in-error")).toHaveText("The sign-in was cancelled at Test IdP. Start again if that was not what you meant.");
+});
+
+test("a demoted person's open page loses access at once: by their groups at a later sign-in, and by an admin", async ({ page, browser }) => {
+  // Erin, an operator, keeps the approvals inbox open (it listens on a live WebSocket).
+  await signInWithProvider(page);
+  await expect(page.getByTestId("current-role")).toHaveText("operator");
+  await page.getByTestId("nav-approvals").click();
+  await expect(page.getByRole("heading", { name: "Approvals" })).toBeVisible();
+  await expect(page.getByTestId("session-ended")).toHaveCount(0);
+
+  // The provider drops Erin from hp-eng; her next sign-in, in another browser, makes her a viewer.
+  idp.accounts.set(person.login, { email: person.email, emailVerified: true, groups: [] });
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await other.goto("/sign-in");
+  await other.getByTestId("sso-button").click();
+  await other.locator('input[name="login"]').fill(person.login);
+  await other.locator('input[name="password"]').fill("any password");
+  await other.getByRole("button", { name: "Sign-in" }).click();
+  await expect(other.getByTestId("current-role")).toHaveText("viewer");
+
+  // The open page hears at once that its session ended; its next navigation is the sign-in page.
+  await expect(page.getByTestId("session-ended")).toBeVisible();
+  await page.getByTestId("nav-agents").click();
+  await expect(page).toHaveURL(/\/sign-in/);
+
+  // Back in hp-eng: operator again; then an admin demotes her in Settings while her page is open.
+  idp.accounts.set(person.login, { email: person.email, emailVerified: true, groups: ["hp-eng"] });
+  await other.goto("/sign-in");
+  await other.getByTestId("sso-button").click();
+  await expect(other).toHaveURL(/\/agents$/);
+  await expect(other.getByTestId("current-role")).toHaveText("operator");
+  await other.getByTestId("nav-approvals").click();
+  await expect(other.getByRole("heading", { name: "Approvals" })).toBeVisible();
+
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await new AuthPages(adminPage).signIn(admin.email, admin.password);
+  const settings = new SettingsPages(adminPage);
+  await settings.open();
+  await expect(settings.userRow(person.email).getByTestId("user-sign-in")).toHaveText("single sign-on");
+  await settings.userRow(person.email).getByTestId("user-role").selectOption("viewer");
+  await expect(adminPage.getByText(`${person.email} is now viewer`)).toBeVisible();
+
+  await expect(other.getByTestId("session-ended")).toBeVisible();
+  await other.reload();
+  await expect(other).toHaveURL(/\/sign-in/);
+  await Promise.all([elsewhere.close(), adminContext.close()]);
+});
