@@ -449,8 +449,8 @@ export const settings = pgTable("settings", {
   updatedAt: updatedAt(),
 });
 
-export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures"] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+/** What an alert rule watches (lib/features/alerts/alert-rules.ts lists and describes them). */
+export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures";
 export type AlertState = "ok" | "firing";
 
 /**

@@ -31,6 +31,7 @@ import {
 } from "@/db/queries/alerts";
 import type { AlertTarget } from "@/db/schema";
 import { logger } from "@/lib/platform/logger";
+import { secretMasker } from "@/lib/features/approvals/approval-notices";
 import { sendAlertNotices, type AlertNoticeDeps } from "./alert-notices";
 import { alertLine, alertLink, type AlertTransition } from "./alert-text";
 
@@ -58,7 +59,7 @@ export interface EvaluationResult {
 }
 
 /** Claims a transition and writes its history row in one transaction; undefined when not claimed. */
-async function claimTransition(db: Db, rule: AlertRuleWithAgent, transition: AlertTransition, now: Date, value: number) {
+async function claimTransition(db: Db, rule: AlertRuleWithAgent, transition: AlertTransition, now: Date, value: number, mask: (text: string) => string) {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     const claim = transition === "firing" ? claimFiring : transition === "reminder" ? claimReminder : claimResolve;
@@ -66,7 +67,8 @@ async function claimTransition(db: Db, rule: AlertRuleWithAgent, transition: Ale
     if (!claimed) return undefined;
     // The rule as the claim saw it: an edit between the read and the claim is what the line says.
     const current = { ...rule, ...claimed };
-    const line = alertLine(current, transition, value, current.threshold);
+    // A name that happens to hold a secret value is masked in the history as in the notices.
+    const line = mask(alertLine(current, transition, value, current.threshold));
     const event = await insertAlertEvent(tx, {
       ruleId: rule.id,
       state: transition === "resolved" ? "resolved" : "firing",
@@ -84,7 +86,8 @@ async function evaluateRule(db: Db, rule: AlertRuleWithAgent, now: Date, deps: A
   const value = await measureAlert(db, rule, now);
   const above = value > rule.threshold;
   const transition: AlertTransition | undefined = above ? (rule.state === "ok" ? "firing" : "reminder") : rule.state === "firing" ? "resolved" : undefined;
-  const claimed = transition ? await claimTransition(db, rule, transition, now, value) : undefined;
+  const mask = transition ? await secretMasker(db).catch(() => (text: string) => text) : undefined;
+  const claimed = transition ? await claimTransition(db, rule, transition, now, value, mask!) : undefined;
   if (!claimed || !transition) {
     await recordAlertValue(db, { id: rule.id, now, value });
     return;

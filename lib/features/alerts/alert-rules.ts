@@ -5,9 +5,12 @@
  * secret rules) plus `email`.
  */
 import { z } from "zod";
-import { ALERT_KINDS, type AlertKind } from "@/db/schema";
+import type { AlertKind } from "@/db/schema";
 import { egressIssues } from "@/lib/core/hooks/secret-placement";
 import { discordAction, slackAction, webhookAction } from "@/lib/core/hooks/spec";
+
+/** Kept here rather than in db/schema.ts so the browser's form can list them without the ORM. */
+export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures"] as const satisfies readonly AlertKind[];
 
 export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 export const MAX_COOLDOWN_MINUTES = 7 * 24 * 60;
