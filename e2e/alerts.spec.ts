@@ -1,27 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { AuthPages, dashboardApi } from "./pages";
+import { webhookReceiver } from "./webhook-receiver";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
-/** A webhook receiver on this machine: the alert's notices arrive here. */
-async function receiver() {
-  const bodies: { notice: { summary: string; url: string }; alert: Record<string, unknown> }[] = [];
-  const server = http.createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk) => (text += chunk));
-    req.on("end", () => {
-      bodies.push(JSON.parse(text));
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, close: () => new Promise((r) => server.close(r)) };
-}
-
 test("the alert rules page: a refused rule says why, a created rule is listed, and its firing shows in its history", async ({ page }, testInfo) => {
-  const hooks = await receiver();
+  const hooks = await webhookReceiver<{ notice: { summary: string; url: string }; alert: Record<string, unknown> }>();
   try {
     await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
     const api = dashboardApi(page);

@@ -144,17 +144,8 @@ export async function createAlertRuleAudited(db: Db, principal: Principal, input
 
 /** The rule as its form or a full request would give it, so a patch can be checked as a whole. */
 function asInput(row: AlertRuleWithAgent): Record<string, unknown> {
-  return {
-    name: row.name,
-    kind: row.kind,
-    agent: row.agentId ?? undefined,
-    windowMinutes: row.windowMinutes ?? undefined,
-    waitMinutes: row.waitMinutes ?? undefined,
-    threshold: row.threshold,
-    cooldownMinutes: row.cooldownMinutes,
-    targets: row.targets,
-    enabled: row.enabled,
-  };
+  // By id: the agent may have been renamed since.
+  return { ...configured(row), agent: row.agentId ?? undefined };
 }
 
 /** The stored rule with the patch applied (null clears); a new kind drops the parameter only the old one had. */
