@@ -14,7 +14,8 @@ import tseslint from "typescript-eslint";
 
 const FEATURE_API = {
   agents: ["agent-service"],
-  approvals: ["approval-waiter", "approval-waiter-registry", "approval-notices", "approvers", "always-allow", "decision-page", "slack-interactions", "components/approval-card"],
+  alerts: ["alert-config", "alert-schedule"],
+  approvals: ["approval-waiter", "approval-waiter-registry", "approval-notices", "approvers", "always-allow", "decision-page", "slack-interactions", "reach-config", "components/approval-card"],
   audit: ["chain-sealer"],
   bridge: ["session-ingest"],
   "config-io": [],

@@ -37,7 +37,7 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     // Running code is on: the journeys run an admin's agents with the shell tool (in the sandbox).
-    // Webhooks may reach this machine: the decision-link journey receives its links on one.
+    // Webhooks may reach this machine: the decision-link and alert journeys receive notices on one.
     env: {
       PORT: String(port),
       NODE_ENV: "production",
@@ -45,6 +45,8 @@ export default defineConfig({
       HOOKPLANE_ALLOW_CODE_EXECUTION: "1",
       HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
       HOOKPLANE_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // The alert rules journey waits for a firing: evaluate every 2 s rather than every minute.
+      HOOKPLANE_ALERT_EVAL_MS: "2000",
     },
     stdout: "pipe",
     stderr: "pipe",

@@ -1,7 +1,7 @@
 "use client";
 
 import { clsx } from "clsx";
-import { Activity, Anchor, Bot, DollarSign, ScrollText, Settings, ShieldCheck, Upload, Webhook } from "lucide-react";
+import { Activity, Anchor, BellRing, Bot, DollarSign, ScrollText, Settings, ShieldCheck, Upload, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOutAction } from "@/lib/platform/auth/auth-actions";
@@ -17,6 +17,7 @@ const SECTIONS = [
   { href: "/approvals", label: "Approvals", icon: ShieldCheck },
   { href: "/audit", label: "Audit", icon: ScrollText },
   { href: "/costs", label: "Costs", icon: DollarSign },
+  { href: "/alerts", label: "Alerts", icon: BellRing },
   { href: "/import", label: "Import", icon: Upload },
   { href: "/settings", label: "Settings", icon: Settings },
 ] as const;

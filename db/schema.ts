@@ -279,6 +279,8 @@ export const runs = pgTable(
     index("runs_agent_created_idx").on(t.agentId, t.createdAt),
     index("runs_created_idx").on(t.createdAt),
     index("runs_external_session_idx").on(t.externalSessionId),
+    // The runs_failed alert reads failed runs by when they ended: only those rows are indexed.
+    index("runs_failed_finished_idx").on(t.finishedAt).where(sql`outcome in ('failed', 'timeout')`),
   ],
 );
 
@@ -428,6 +430,9 @@ export const hookInvocations = pgTable(
   (t) => [
     index("hook_invocations_run_idx").on(t.runId),
     index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt),
+    // What the hook_failures and runs_blocked alerts count over a window: only those rows are indexed.
+    index("hook_invocations_failures_idx").on(t.createdAt).where(sql`failed or timed_out`),
+    index("hook_invocations_blocks_idx").on(t.createdAt).where(sql`verdict = 'block' and not ignored`),
     ...chainIndexes("hook_invocations", t),
   ],
 );
@@ -506,3 +511,80 @@ export const settings = pgTable("settings", {
   value: jsonb("value").notNull(),
   updatedAt: updatedAt(),
 });
+
+/** What an alert rule watches (lib/features/alerts/alert-rules.ts lists and describes them). */
+export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures";
+export type AlertState = "ok" | "firing";
+
+/**
+ * Where an alert's notices go (lib/features/alerts/alert-rules.ts validates them): a Slack or
+ * Discord channel with the name of the secret holding the bot token (never the value), a webhook
+ * (headers may carry `${secret:NAME}`), or email addresses (sent through the configured SMTP server).
+ */
+export type AlertTarget =
+  | { type: "slack"; channel: string; tokenSecret: string; timeoutMs?: number }
+  | { type: "discord"; channel: string; tokenSecret: string; timeoutMs?: number }
+  | { type: "webhook"; url: string; method: "POST" | "PUT"; headers: Record<string, string>; timeoutMs?: number }
+  | { type: "email"; to: string[] };
+
+/**
+ * An alert rule on a metric Hookplane already keeps (lib/features/alerts/). Its state columns are
+ * changed only by conditional UPDATEs (db/queries/alerts.ts), so a rule fires once per cooldown
+ * however many evaluators look at it at once.
+ */
+export const alertRules = pgTable("alert_rules", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  kind: text("kind").$type<AlertKind>().notNull(),
+  /** Only this agent's runs, approvals or hooks; none: all of them. An agent's rules go with it. */
+  agentId: uuid("agent_id").references(() => agents.id, { onDelete: "cascade" }),
+  /** The window the metric is summed or counted over (every kind but approvals_waiting). */
+  windowMinutes: integer("window_minutes"),
+  /** approvals_waiting: how long an approval must have been waiting to count. */
+  waitMinutes: integer("wait_minutes"),
+  /** Fires when the value is above this (USD for cost, a count otherwise). */
+  threshold: doublePrecision("threshold").notNull(),
+  /** At most one firing notice per cooldown: a reminder while still firing, no re-firing sooner. */
+  cooldownMinutes: integer("cooldown_minutes").notNull(),
+  targets: jsonb("targets").$type<AlertTarget[]>().notNull().default([]),
+  enabled: boolean("enabled").notNull().default(true),
+  state: text("state").$type<AlertState>().notNull().default("ok"),
+  stateChangedAt: timestamp("state_changed_at", { withTimezone: true }),
+  /** The last transition to firing. */
+  lastFiredAt: timestamp("last_fired_at", { withTimezone: true }),
+  /** The last firing notice: the transition or a reminder. */
+  lastNotifiedAt: timestamp("last_notified_at", { withTimezone: true }),
+  lastValue: doublePrecision("last_value"),
+  lastEvaluatedAt: timestamp("last_evaluated_at", { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export interface AlertDelivery {
+  /** `slack:#ops`, `discord:4242`, `webhook:hooks.example.com`, `email:ops@example.com`. */
+  target: string;
+  ok: boolean;
+  error?: string;
+}
+
+/** Each firing, reminder and resolution of a rule, with what its notices achieved. */
+export const alertEvents = pgTable(
+  "alert_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ruleId: uuid("rule_id")
+      .notNull()
+      .references(() => alertRules.id, { onDelete: "cascade" }),
+    state: text("state").$type<"firing" | "resolved">().notNull(),
+    /** A firing notice sent again after the cooldown while the rule still fires. */
+    reminder: boolean("reminder").notNull().default(false),
+    value: doublePrecision("value").notNull(),
+    threshold: doublePrecision("threshold").notNull(),
+    /** The one line the notices said. */
+    message: text("message").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    /** Filled once the notices went out (null while they are being sent). */
+    notified: jsonb("notified").$type<AlertDelivery[]>(),
+  },
+  (t) => [index("alert_events_rule_idx").on(t.ruleId, t.at)],
+);

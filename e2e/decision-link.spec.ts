@@ -1,27 +1,11 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { AuthPages, dashboardApi } from "./pages";
+import { webhookReceiver } from "./webhook-receiver";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
-/** A webhook receiver on this machine: the approval.requested notice brings the decision links. */
-async function receiver() {
-  const bodies: Record<string, unknown>[] = [];
-  const server = http.createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk) => (text += chunk));
-    req.on("end", () => {
-      bodies.push(JSON.parse(text));
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, close: () => new Promise((r) => server.close(r)) };
-}
-
 test("a decision link opened signed out: confirm, see it decided; opened again, already decided", async ({ page, browser }, testInfo) => {
-  const hooks = await receiver();
+  const hooks = await webhookReceiver();
   try {
     await new AuthPages(page).signIn(admin.email, admin.password);
     const api = dashboardApi(page);

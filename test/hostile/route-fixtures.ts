@@ -5,6 +5,7 @@
  * A route without an example here is still fuzzed, from its schema and with raw bodies.
  */
 import { createAgent } from "@/db/queries/agents";
+import { createAlertRule } from "@/db/queries/alerts";
 import { getOrCreateApproval } from "@/db/queries/approvals";
 import { createHook } from "@/db/queries/hooks";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
@@ -26,9 +27,9 @@ export interface HostileWorld {
   tokens: { admin: string; operator: string; viewer: string };
   /** A browser session of the admin (for the server actions). */
   adminSession: string;
-  ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string; provider: string };
+  ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string; provider: string; alert: string };
   /** What DELETE routes get as their valid id: deleting it must not take the rest of the world along. */
-  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string; provider: string };
+  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string; provider: string; alert: string };
   agentName: string;
   secretName: string;
 }
@@ -61,11 +62,14 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
   const provider = (name: string) => providerCreateSchema.parse({ name, issuer: "https://idp.example.com", clientId: "fuzz", clientSecret: "fuzz secret" });
   const ssoProvider = await createProviderAudited(t.db, getSecretBox(), principal, provider("Fuzz IdP"));
   const doomedProvider = await createProviderAudited(t.db, getSecretBox(), principal, provider("Doomed IdP"));
+  const alertRule = { kind: "cost" as const, windowMinutes: 60, threshold: 5, cooldownMinutes: 60, targets: [], enabled: false };
+  const alert = (await createAlertRule(t.db, { ...alertRule, name: "fuzz-alert", agentId: agent.id }))!;
+  const doomedAlert = (await createAlertRule(t.db, { ...alertRule, name: "doomed-alert" }))!;
   return {
     tokens: { admin, operator, viewer: viewerRow.token },
     adminSession: sessionToken,
-    ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id, provider: ssoProvider.id },
-    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET", provider: doomedProvider.id },
+    ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id, provider: ssoProvider.id, alert: alert.id },
+    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET", provider: doomedProvider.id, alert: doomedAlert.id },
     agentName,
     secretName,
   };
@@ -75,12 +79,13 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
 export function existingParams(template: string, method: string, world: HostileWorld): Record<string, string> {
   if (template.startsWith("/api/v1/auth/providers/")) return { id: method === "DELETE" ? world.doomed.provider : world.ids.provider };
   if (method === "DELETE") {
-    const kind = template.split("/")[3] as "agents" | "hooks" | "schedules" | "tokens" | "secrets";
-    const doomed = { agents: world.doomed.agent, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret }[kind];
+    const kind = template.split("/")[3] as "agents" | "alerts" | "hooks" | "schedules" | "tokens" | "secrets";
+    const doomed = { agents: world.doomed.agent, alerts: world.doomed.alert, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret }[kind];
     return { id: doomed ?? "00000000-0000-4000-8000-000000000000", name: world.doomed.secret };
   }
   const id = (() => {
     if (template.startsWith("/api/v1/agents/")) return world.ids.agent;
+    if (template.startsWith("/api/v1/alerts/")) return world.ids.alert;
     if (template.startsWith("/api/v1/approvals/")) return world.ids.approval;
     if (template.startsWith("/api/v1/hooks/")) return world.ids.hook;
     if (template.startsWith("/api/v1/runs/")) return world.ids.run;
@@ -106,6 +111,20 @@ export function exampleBodies(world: HostileWorld): Record<string, unknown> {
       script: [{ text: "hi", toolCalls: [{ name: "memory", input: { op: "read", name: "n" } }], usage: { inputTokens: 1, outputTokens: 1 } }],
     },
     "PATCH /api/v1/agents/[id]": { description: "patched", maxTurns: 4 },
+    "POST /api/v1/alerts": {
+      name: "fuzz-new-alert",
+      kind: "runs_failed",
+      agent: world.agentName,
+      windowMinutes: 60,
+      threshold: 2,
+      cooldownMinutes: 30,
+      targets: [
+        { type: "slack", channel: "#ops", tokenSecret: "FUZZ_SECRET" },
+        { type: "webhook", url: "https://hooks.example.com/alerts", headers: { authorization: "Bearer ${secret:FUZZ_SECRET}" } },
+      ],
+      enabled: false,
+    },
+    "PATCH /api/v1/alerts/[id]": { threshold: 7, windowMinutes: 120, enabled: false },
     "POST /api/v1/approvals/[id]/decision": { decision: "deny", reason: "no" },
     "POST /api/v1/config/import": { dialect: "hookplane", content: "hookplane: 1\nagents:\n  - name: imported\n", dry: true },
     "POST /api/v1/hooks": hook,
@@ -150,6 +169,7 @@ export function exampleQueries(world: HostileWorld): Record<string, Record<strin
   const window = { from: "2024-01-01", to: "2030-01-01" };
   return {
     "GET /api/v1/agents": { limit: "5" },
+    "GET /api/v1/alerts/[id]/events": { limit: "5" },
     "GET /api/v1/approvals": { status: "pending", limit: "5" },
     "GET /api/v1/audit": { entityType: "agent", action: "agent", actor: "admin@example.com", ...window },
     "GET /api/v1/config/export": { dialect: "hookplane", format: "json", agent: world.ids.agent },

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { jsonDepthExceeds } from "@/lib/core/safe-input";
+import { jsonDepthExceeds, pgIntSchema } from "@/lib/core/safe-input";
 import { hookBodySchema, killSwitchSchema } from "@/lib/features/hooks/hook-requests";
 import {
   createHookAudited,
@@ -74,7 +74,7 @@ export const moveHookAction = action(
 );
 
 export const restoreHookVersionAction = action(
-  { role: "operator", input: z.object({ id: z.string(), version: z.number().int().min(1) }), revalidate: HOOK_PAGES },
+  { role: "operator", input: z.object({ id: z.string(), version: pgIntSchema.min(1) }), revalidate: HOOK_PAGES },
   async ({ db, principal, input }) => {
     const saved = await restoreHookVersionAudited(db, principal, input.id, input.version);
     return { ok: true, message: `Restored version ${input.version} as version ${saved.version}` };

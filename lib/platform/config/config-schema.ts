@@ -367,6 +367,43 @@ export const CONFIG_SCHEMA = {
     description:
       "`1` puts tool inputs and outputs, prompts and model text on the exported spans (the GenAI conventions' opt-in content); off, spans carry names, tokens, costs and hook decisions only",
   },
+  HOOKPLANE_ALERT_EVAL_MS: {
+    schema: integer({ min: 0 }),
+    default: "60000",
+    description:
+      "how often alert rules are evaluated (at least 1000), once per period across every process that works runs; `0`: this process does not evaluate",
+  },
+  HOOKPLANE_SMTP_HOST: {
+    schema: text(),
+    defaultText: "unset",
+    description: "the SMTP server alert emails go through; unset, rules cannot have email targets",
+  },
+  HOOKPLANE_SMTP_PORT: {
+    schema: integer({ min: 1, max: 65535, expected: "a port number from 1 to 65535" }),
+    defaultText: "`587` (`465` with `HOOKPLANE_SMTP_SECURE`)",
+    description: "the SMTP server's port",
+  },
+  HOOKPLANE_SMTP_SECURE: {
+    schema: flag(),
+    default: "0",
+    description: "`1`: TLS from the first byte (port 465); otherwise STARTTLS when the server offers it",
+  },
+  HOOKPLANE_SMTP_USER: {
+    schema: text(),
+    defaultText: "unset",
+    description: "the SMTP login (with `HOOKPLANE_SMTP_PASSWORD`; both or neither)",
+  },
+  HOOKPLANE_SMTP_PASSWORD: {
+    schema: text(),
+    defaultText: "unset",
+    description: "the SMTP password (masked in every notice and recorded error)",
+    secret: true,
+  },
+  HOOKPLANE_SMTP_FROM: {
+    schema: text(),
+    default: "Hookplane <hookplane@localhost>",
+    description: "the sender of alert emails",
+  },
   LOG_LEVEL: {
     schema: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
     default: "info",

@@ -129,6 +129,10 @@ function crossChecks(values: ConfigValues): ConfigIssue[] {
   if (values.HOOKPLANE_METRICS_PORT !== undefined && values.HOOKPLANE_METRICS_TOKEN === undefined) {
     issues.push({ variable: "HOOKPLANE_METRICS_PORT", message: "needs HOOKPLANE_METRICS_TOKEN: a worker's metrics port answers only to that token" });
   }
+  if ((values.HOOKPLANE_SMTP_USER === undefined) !== (values.HOOKPLANE_SMTP_PASSWORD === undefined)) {
+    const missing = values.HOOKPLANE_SMTP_USER === undefined ? "HOOKPLANE_SMTP_USER" : "HOOKPLANE_SMTP_PASSWORD";
+    issues.push({ variable: missing, message: "HOOKPLANE_SMTP_USER and HOOKPLANE_SMTP_PASSWORD go together: set both or neither" });
+  }
   return issues;
 }
 

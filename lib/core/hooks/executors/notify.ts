@@ -12,7 +12,7 @@
  * buttons), and every secret value of the store is masked from what it says. A posted message
  * about an approval is handed back to the port, which updates it when the approval settles.
  */
-import { HookHttpError, safeFetch } from "../http-client";
+import { CHAT_SERVICES, sendNotice } from "../notice-delivery";
 import { noticeHeadline, runLink } from "../notice-text";
 import type { ApprovalNoticeInfo, NoticePort } from "../ports";
 import { createRedactor } from "../redact";
@@ -200,8 +200,8 @@ function slackApprovalBlocks(approval: ApprovalNoticeInfo, interactive: boolean)
 
 export function compileSlack(action: SlackAction, timeoutMs: number): CompiledAction {
   return compileNotice(action, timeoutMs, {
-    url: (run) => `${run.options.slackBaseUrl}/chat.postMessage`,
-    authorization: (token) => `Bearer ${token}`,
+    url: (run) => CHAT_SERVICES.slack.postUrl(run.options.slackBaseUrl),
+    authorization: CHAT_SERVICES.slack.authorization,
     recipient: `slack:${action.channel}`,
     // A button click names its Slack user, who is checked against the approvers: one set will do.
     perApprover: (port) => !port.slackInteractive,
@@ -247,8 +247,8 @@ function discordLinkRows(approval: ApprovalNoticeInfo): unknown[] {
 
 export function compileDiscord(action: DiscordAction, timeoutMs: number): CompiledAction {
   return compileNotice(action, timeoutMs, {
-    url: (run) => `${run.options.discordBaseUrl}/channels/${encodeURIComponent(action.channel)}/messages`,
-    authorization: (token) => `Bot ${token}`,
+    url: (run) => CHAT_SERVICES.discord.postUrl(run.options.discordBaseUrl, action.channel),
+    authorization: CHAT_SERVICES.discord.authorization,
     recipient: `discord:${action.channel}`,
     // Anyone in the channel can press a link button: with approvers, each gets links of their own.
     perApprover: () => true,
@@ -284,7 +284,7 @@ export function compileDiscord(action: DiscordAction, timeoutMs: number): Compil
   });
 }
 
-async function post(
+function post(
   run: ActionRun,
   signal: AbortSignal,
   url: string,
@@ -293,30 +293,14 @@ async function post(
   timeoutMs: number,
   slackEnvelope: boolean,
 ): Promise<ActionOutcome> {
-  try {
-    const response = await safeFetch(run.options.noticeHttp, {
-      url,
-      method: "POST",
-      headers: { "content-type": "application/json; charset=utf-8", authorization },
-      body: JSON.stringify(body),
-      timeoutMs,
-      signal,
-    });
-    if (response.status < 200 || response.status >= 300) {
-      return { failure: `HTTP ${response.status}: ${response.body.slice(0, 500)}`, exitCode: response.status, stdout: response.body };
-    }
-    // Slack answers 200 with {ok: false, error} when the message was refused; an answer that is
-    // not Slack's JSON envelope did not come from Slack's API (a proxy, a login page): a failure.
-    if (slackEnvelope) {
-      const parsed = safeJson(response.body) as { ok?: boolean; error?: string } | undefined;
-      if (!parsed || typeof parsed !== "object") return { failure: "Slack's answer is not JSON", exitCode: response.status, stdout: response.body };
-      if (parsed.ok !== true) return { failure: `Slack refused the message: ${parsed.error ?? "unknown error"}`, stdout: response.body };
-    }
-    return { verdict: "allow", exitCode: response.status, stdout: response.body };
-  } catch (error) {
-    const e = error as HookHttpError;
-    return { failure: e.message, timedOut: e.timedOut === true };
-  }
+  return sendNotice(run.options.noticeHttp, {
+    url,
+    headers: { "content-type": "application/json; charset=utf-8", authorization },
+    body: JSON.stringify(body),
+    timeoutMs,
+    signal,
+    slackEnvelope,
+  });
 }
 
 /** The error a notice reports: a failed run's reason, or the error event's message. */

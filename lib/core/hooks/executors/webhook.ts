@@ -9,12 +9,11 @@
 import { normalizeHost } from "@/lib/core/outbound/address-policy";
 import { missingSecretsAreEmpty, readsWebhookAnswer, webhookBodyFor } from "../dialect-contracts";
 import { parseJsonAnswer, readHookAnswer } from "../hook-output";
-import { HookHttpError, checkUrl, safeFetch } from "../http-client";
-import { basicAuthorization, splitUserinfo } from "../outbound-url";
+import { HookHttpError, safeFetch } from "../http-client";
 import { noticeHeadline, runLink } from "../notice-text";
-import { secretsNotAllowedFor } from "../secret-placement";
 import type { WebhookAction } from "../spec";
-import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
+import { webhookRequest } from "../notice-delivery";
+import { renderTemplate, renderWithSecrets, secretNamesIn } from "../template";
 import { noticeMasker } from "./notify";
 import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
 
@@ -49,27 +48,18 @@ export function compileWebhook(action: WebhookAction, timeoutMs: number): Compil
         const secrets = await run.secrets();
         const vars = run.templateVars();
         const context = run.context();
-        // The URL is rendered without secret values: they go in headers only, after the checks.
-        const { url: bare, userinfo } = splitUserinfo(renderTemplate(action.url, vars, context));
-        let url: URL;
-        try {
-          url = checkUrl(bare, run.options.http);
-        } catch (error) {
-          return { failure: (error as HookHttpError).message };
-        }
-        const notAllowed = secretsNotAllowedFor(url.hostname, secrets);
-        if (notAllowed) return { failure: notAllowed };
         const values = new Map([...secrets].map(([name, s]) => [name, s.value]));
         // herdctl: an environment variable that is not set is sent as empty text.
         if (missingSecretsAreEmpty(run.hook.dialect)) for (const name of secretNames) if (!values.has(name)) values.set(name, "");
-        const headers: Record<string, string> = {
-          "content-type": "application/json",
-          "user-agent": "hookplane-hooks",
-          ...(mapStrings(action.headers ?? {}, (text) => renderWithSecrets(text, vars, context, values)) as Record<string, string>),
-        };
-        if (userinfo !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) {
-          headers.authorization = basicAuthorization(userinfo, values);
-        }
+        // The URL is rendered without secret values: they go in headers only, after the checks.
+        const request = webhookRequest(renderTemplate(action.url, vars, context), action.headers ?? {}, {
+          http: run.options.http,
+          secrets,
+          values,
+          render: (text) => renderWithSecrets(text, vars, context, values),
+        });
+        if ("failure" in request) return request;
+        const { url, headers } = request;
         const mask = await noticeMasker(run, values.values());
         const contextJson = mask(JSON.stringify(webhookBodyFor(run.hook.dialect, run.event, context)));
         // Hookplane's own body also says what happened in a line, with links back (and decision links).

@@ -27,6 +27,8 @@ import { startApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
 import { watchSettledApprovals } from "@/lib/features/approvals/approval-notices";
 import { executeRun } from "@/lib/features/runs/run-executor";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
+import { alertConfig } from "@/lib/features/alerts/alert-config";
+import { startAlertEvaluation } from "@/lib/features/alerts/alert-schedule";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
 import { RUN_QUEUE } from "./run-queue-name";
@@ -62,6 +64,11 @@ export interface RunQueueOptions {
   sweepMs?: number;
   approvalHoldMs?: number;
   workspacesDir?: string;
+  /**
+   * How often alert rules are evaluated (once per period across every process that works runs);
+   * default HOOKPLANE_ALERT_EVAL_MS; 0: not by this process.
+   */
+  alertEvaluationMs?: number;
 }
 
 export interface RunQueue {
@@ -216,6 +223,10 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     }
   };
   const pumping = options.concurrency > 0 ? pump() : Promise.resolve();
+  // Alerts are the workers' job too: a serve-only web process (concurrency 0) leaves them to them.
+  const stopAlerts = await startAlertEvaluation(boss, db, {
+    evaluationMs: options.concurrency > 0 ? (options.alertEvaluationMs ?? alertConfig().evaluationMs) : 0,
+  });
 
   const unlistenWake = await handle.listen(WAKE_CHANNEL, () => wake.notify());
   const unlistenCancel = await handle.listen(CANCEL_CHANNEL, (runId) => running.get(runId)?.abort());
@@ -300,6 +311,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       await unlistenCancel().catch(() => {});
       await waiter.stop().catch(() => {});
       await stopNoticeUpdates().catch(() => {});
+      await stopAlerts().catch(() => {});
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     },
   };

@@ -1,0 +1,195 @@
+/**
+ * Alert rules through the API and the dashboard: validated (one schema for both), the agent named
+ * resolved, email targets refused while no SMTP server is configured, each change with its audit
+ * row in one transaction. Reads are everyone's; writes are the admin's (targets name secrets and
+ * send to the outside).
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { getAgent } from "@/db/queries/agents";
+import {
+  createAlertRule,
+  deleteAlertRule,
+  getAlertRule,
+  getAlertRuleByName,
+  listAlertEvents,
+  listAlertRules,
+  updateAlertRule,
+  type AlertEventRow,
+  type AlertRuleValues,
+  type AlertRuleWithAgent,
+} from "@/db/queries/alerts";
+import { audited } from "@/db/queries/audit";
+import type { AlertTarget } from "@/db/schema";
+import type { Issue } from "@/lib/core/issues";
+import { AppError, validationError } from "@/lib/platform/api/app-error";
+import { paginate } from "@/lib/platform/api/cursor";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { alertConfig, type SmtpConfig } from "./alert-config";
+import { ALERT_KIND_INFO, alertRuleSchema, type AlertRuleInput, type AlertRulePatch } from "./alert-rules";
+
+export function alertRuleToApi(row: AlertRuleWithAgent) {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    agent: row.agentName ?? undefined,
+    agentId: row.agentId ?? undefined,
+    windowMinutes: row.windowMinutes ?? undefined,
+    waitMinutes: row.waitMinutes ?? undefined,
+    threshold: row.threshold,
+    cooldownMinutes: row.cooldownMinutes,
+    targets: row.targets,
+    enabled: row.enabled,
+    state: row.state,
+    stateChangedAt: row.stateChangedAt ?? undefined,
+    lastFiredAt: row.lastFiredAt ?? undefined,
+    lastNotifiedAt: row.lastNotifiedAt ?? undefined,
+    lastValue: row.lastValue ?? undefined,
+    lastEvaluatedAt: row.lastEvaluatedAt ?? undefined,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type AlertRuleResource = ReturnType<typeof alertRuleToApi>;
+
+export function alertEventToApi(row: AlertEventRow) {
+  return {
+    id: row.id,
+    ruleId: row.ruleId,
+    state: row.state,
+    reminder: row.reminder,
+    value: row.value,
+    threshold: row.threshold,
+    message: row.message,
+    at: row.at,
+    notified: row.notified ?? undefined,
+  };
+}
+export type AlertEventResource = ReturnType<typeof alertEventToApi>;
+
+/** What the audit row records: the rule as configured (target secrets by name only, as stored). */
+function configured(row: AlertRuleWithAgent | AlertRuleValues & { agentName?: string | null }) {
+  return {
+    name: row.name,
+    kind: row.kind,
+    agent: row.agentName ?? undefined,
+    windowMinutes: row.windowMinutes ?? undefined,
+    waitMinutes: row.waitMinutes ?? undefined,
+    threshold: row.threshold,
+    cooldownMinutes: row.cooldownMinutes,
+    targets: row.targets,
+    enabled: row.enabled,
+  };
+}
+
+export async function findAlertRuleOr404(db: Db, id: string): Promise<AlertRuleWithAgent> {
+  const row = z.uuid().safeParse(id).success ? await getAlertRule(db, { id }) : undefined;
+  if (!row) throw AppError.notFound(`Alert rule "${id}"`);
+  return row;
+}
+
+export async function listAlertRulesForApi(db: Db) {
+  return (await listAlertRules(db)).map(alertRuleToApi);
+}
+
+export async function listAlertEventsForApi(db: Db, id: string, page: { limit: number; cursor?: { id: number } }) {
+  const rule = await findAlertRuleOr404(db, id);
+  const rows = await listAlertEvents(db, { ruleId: rule.id, limit: page.limit + 1, beforeId: page.cursor?.id });
+  const { items, nextCursor } = paginate(rows, page.limit, (r) => ({ id: r.id }));
+  return { items: items.map(alertEventToApi), nextCursor };
+}
+
+/** The stored values of a checked rule: the agent resolved (422 at `agent` when there is none), email only with SMTP. */
+async function ruleValues(db: Db, input: AlertRuleInput, smtp: SmtpConfig | undefined): Promise<AlertRuleValues & { agentName: string | null }> {
+  const issues: Issue[] = [];
+  let agent: { id: string; name: string } | undefined;
+  if (input.agent !== undefined) {
+    agent = await getAgent(db, { ref: input.agent });
+    if (!agent) issues.push({ path: "agent", message: `no agent named "${input.agent}"` });
+  }
+  input.targets.forEach((target, i) => {
+    if (target.type === "email" && !smtp) issues.push({ path: `targets[${i}].type`, message: "email needs an SMTP server: set HOOKPLANE_SMTP_HOST (and its port, sender and credentials)" });
+  });
+  if (issues.length) throw AppError.invalid(issues);
+  const usesWindow = ALERT_KIND_INFO[input.kind].usesWindow;
+  return {
+    name: input.name,
+    kind: input.kind,
+    agentId: agent?.id ?? null,
+    agentName: agent?.name ?? null,
+    windowMinutes: usesWindow ? (input.windowMinutes ?? null) : null,
+    waitMinutes: usesWindow ? null : (input.waitMinutes ?? null),
+    threshold: input.threshold,
+    cooldownMinutes: input.cooldownMinutes,
+    targets: input.targets as AlertTarget[],
+    enabled: input.enabled,
+  };
+}
+
+export async function createAlertRuleAudited(db: Db, principal: Principal, input: AlertRuleInput, smtp = alertConfig().smtp) {
+  const row = await audited(
+    db,
+    { actor: principal.label, action: "alert.create", entityType: "alert" },
+    async (tx) => {
+      const values = await ruleValues(tx, input, smtp);
+      const created = await createAlertRule(tx, values);
+      if (!created) throw AppError.conflict(`An alert rule named "${input.name}" exists already`);
+      return { ...created, agentName: values.agentName };
+    },
+    (created) => ({ entityId: created.id, after: configured(created) }),
+  );
+  return alertRuleToApi(row);
+}
+
+/** The rule as its form or a full request would give it, so a patch can be checked as a whole. */
+function asInput(row: AlertRuleWithAgent): Record<string, unknown> {
+  // By id: the agent may have been renamed since.
+  return { ...configured(row), agent: row.agentId ?? undefined };
+}
+
+/** The stored rule with the patch applied (null clears); a new kind drops the parameter only the old one had. */
+export function mergeAlertPatch(row: AlertRuleWithAgent, patch: AlertRulePatch): unknown {
+  const merged = asInput(row);
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) merged[key] = value ?? undefined;
+  if (patch.kind && patch.kind !== row.kind) {
+    const usesWindow = ALERT_KIND_INFO[patch.kind].usesWindow;
+    if (usesWindow && patch.waitMinutes === undefined) merged.waitMinutes = undefined;
+    if (!usesWindow && patch.windowMinutes === undefined) merged.windowMinutes = undefined;
+  }
+  return merged;
+}
+
+export async function updateAlertRuleAudited(db: Db, principal: Principal, id: string, patch: AlertRulePatch, smtp = alertConfig().smtp) {
+  const row = await audited(
+    db,
+    { actor: principal.label, action: "alert.update", entityType: "alert" },
+    async (tx) => {
+      const before = await findAlertRuleOr404(tx, id);
+      const parsed = alertRuleSchema.safeParse(mergeAlertPatch(before, patch));
+      if (!parsed.success) throw validationError(parsed.error);
+      const values = await ruleValues(tx, parsed.data, smtp);
+      if (values.name !== before.name && (await getAlertRuleByName(tx, { name: values.name }))) {
+        throw AppError.conflict(`An alert rule named "${values.name}" exists already`);
+      }
+      const { agentName, ...stored } = values;
+      const updated = await updateAlertRule(tx, { id: before.id, values: stored });
+      return { before, after: { ...updated!, agentName } };
+    },
+    ({ before, after }) => ({ entityId: before.id, before: configured(before), after: configured(after) }),
+  );
+  return alertRuleToApi(row.after);
+}
+
+export async function deleteAlertRuleAudited(db: Db, principal: Principal, id: string) {
+  await audited(
+    db,
+    { actor: principal.label, action: "alert.delete", entityType: "alert" },
+    async (tx) => {
+      const row = await findAlertRuleOr404(tx, id);
+      await deleteAlertRule(tx, { id: row.id });
+      return row;
+    },
+    (row) => ({ entityId: row.id, before: configured(row) }),
+  );
+}
