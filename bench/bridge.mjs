@@ -14,7 +14,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = `${ROOT}bin/hookplane.mjs`;
+const CLI = `${ROOT}bin/hookplane.cjs`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const WARMUP = 3;
 

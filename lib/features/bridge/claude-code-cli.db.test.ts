@@ -152,7 +152,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     const run = runClaude(dir, "write gone.txt");
     const approval = await pendingWrite();
     const hookPids = () =>
-      spawnSync("sh", ["-c", `ps -eo pid,args | grep "[h]ookplane.mjs hook claude-code --agent ${AGENT}" | awk '{print $1}'`], { encoding: "utf8" })
+      spawnSync("sh", ["-c", `ps -eo pid,args | grep "[h]ookplane.cjs hook claude-code --agent ${AGENT}" | awk '{print $1}'`], { encoding: "utf8" })
         .stdout.split("\n")
         .filter(Boolean);
     const waiting = hookPids();
