@@ -14,10 +14,10 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
 import { findAnnouncedToolCallId } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
-import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
@@ -86,8 +86,11 @@ export async function ingestSessionEvent(
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
-  const agent = await findAgentOr404(db, input.agent);
+  const found = await getAgentAndExternalRun(db, { agentRef: input.agent, externalSessionId: input.sessionId });
+  if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
+  const { agent } = found;
   const { run } = await getOrStartExternalRun(db, {
+    current: found.run,
     agentId: agent.id,
     externalSessionId: input.sessionId,
     source: input.source,
