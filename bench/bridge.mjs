@@ -3,8 +3,9 @@
  * `hookplane hook <agent>` CLI, fed that agent's tool-call payload, against the real ingest
  * handlers (an agent with no hooks), beside a bare `node -e ""` start in the same run, all
  * alternating so each sees the same machine load; and Claude Code's `http` hook type (the POST
- * alone on a kept-alive connection). Prints p50/p99 of each and the ratio to bare (target 1.3x;
- * http p99 < 15 ms). Wall-clock figures: read them beside the load average it prints.
+ * alone on a kept-alive connection). Prints p50/p99 of each, the ratio to bare (target 1.3x;
+ * http p99 < 15 ms), and how the first agent's time over bare splits between the server's answer
+ * and the CLI's own. Wall-clock figures: read them beside the load average it prints.
  *   BENCH_RUNS (default 40), BENCH_AGENTS (e.g. claude-code,codex), DATABASE_URL (default: PGlite).
  */
 import { spawn } from "node:child_process";
@@ -14,7 +15,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = `${ROOT}bin/hookplane.mjs`;
+const CLI = `${ROOT}bin/hookplane.cjs`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const WARMUP = 3;
 
@@ -121,6 +122,10 @@ async function main() {
     }
     const h = stats(http);
     console.log(`${row("Claude Code http hook (no CLI)", h)}   (target p99 < 15 ms)`);
+    // Where a CLI call's time over a bare start goes: the server's answer (the http hook's round
+    // trip) and what is left, the CLI's own loading, connection and exit.
+    const over = stats(bridges[only[0]]).p50 - n.p50;
+    console.log(`p50 over bare for ${only[0]}: ${over.toFixed(1)} ms = the server's answer ~${h.p50.toFixed(1)} ms + the CLI's own ~${(over - h.p50).toFixed(1)} ms`);
   } finally {
     server.child.kill("SIGTERM");
   }

@@ -32,7 +32,7 @@ import { createTestDatabase, type TestDatabase } from "./database";
 
 export { closedPort } from "@/lib/core/hooks/testing/fakes";
 
-export const HOOKPLANE_CLI = path.resolve(import.meta.dirname, "../bin/hookplane.mjs");
+export const HOOKPLANE_CLI = path.resolve(import.meta.dirname, "../bin/hookplane.cjs");
 
 type HookInput = Record<string, unknown>;
 /** An agent's hooks (scoped to it), or its spec fields and hooks. */

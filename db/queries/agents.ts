@@ -51,9 +51,13 @@ export async function listAgents(db: Db, params: { limit: number; afterName?: st
 }
 
 /** `ref` is an id or a name (api.md: the name is usable in place of the id). */
+/** The agent a reference names: its id or its name. */
+export function agentRefMatch(ref: string) {
+  return UUID.test(ref) ? or(eq(agents.id, ref), eq(agents.name, ref)) : eq(agents.name, ref);
+}
+
 export async function getAgent(db: Db, params: { ref: string }) {
-  const match = UUID.test(params.ref) ? or(eq(agents.id, params.ref), eq(agents.name, params.ref)) : eq(agents.name, params.ref);
-  const [row] = await db.select().from(agents).where(match);
+  const [row] = await db.select().from(agents).where(agentRefMatch(params.ref));
   return row;
 }
 

@@ -24,6 +24,7 @@ export async function getActiveToken(db: Db, params: { tokenHash: string }) {
       name: apiTokens.name,
       role: apiTokens.role,
       userId: apiTokens.userId,
+      lastUsedAt: apiTokens.lastUsedAt,
       ownerRole: users.role,
       ownerDisabled: users.disabled,
     })

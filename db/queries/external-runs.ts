@@ -3,11 +3,27 @@
  * /api/v1/ingest/events): no worker executes them; their events arrive over HTTP, one request per
  * hook call, possibly several at once for one session.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
-import { runs } from "../schema";
+import { agents, runs } from "../schema";
+import { agentRefMatch, type AgentRow } from "./agents";
 import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";
+
+/**
+ * The agent a reference names (id or name) and its newest run for an outside session, in one
+ * statement: every hook call of a session reads both. Undefined when there is no such agent.
+ */
+export async function getAgentAndExternalRun(db: Db, params: { agentRef: string; externalSessionId: string }): Promise<{ agent: AgentRow; run: RunRow | null } | undefined> {
+  const [row] = await db
+    .select({ agent: agents, run: runs })
+    .from(agents)
+    .leftJoin(runs, and(eq(runs.agentId, agents.id), eq(runs.externalSessionId, params.externalSessionId)))
+    .where(agentRefMatch(params.agentRef))
+    .orderBy(sql`${runs.createdAt} desc nulls last`)
+    .limit(1);
+  return row;
+}
 
 /** Outcomes by which Hookplane itself stopped a session: it stays stopped until the session starts over. */
 const STOPPED_BY_HOOKPLANE = new Set(["cancelled", "budget"]);
@@ -21,12 +37,22 @@ const STOPPED_BY_HOOKPLANE = new Set(["cancelled", "budget"]);
  */
 export async function getOrStartExternalRun(
   db: Db,
-  params: { agentId: string; externalSessionId: string; source: string; prompt: string; createdBy: string; keepStopped: boolean; reopen?: boolean },
+  params: {
+    agentId: string;
+    externalSessionId: string;
+    source: string;
+    prompt: string;
+    createdBy: string;
+    keepStopped: boolean;
+    reopen?: boolean;
+    /** The session's newest run as already read (getAgentAndExternalRun; null: none), so it is not read again. */
+    current?: RunRow | null;
+  },
 ): Promise<{ run: RunRow; created: boolean }> {
   const stopped = (run: RunRow) => run.status === "finished" && STOPPED_BY_HOOKPLANE.has(run.outcome ?? "");
   const reusable = (run: RunRow | undefined): boolean => Boolean(run && (run.status !== "finished" || (params.keepStopped && stopped(run))));
   // Every hook call of a session lands here: the common case (the run exists) needs no lock.
-  const current = await getRunByExternalSession(db, params);
+  const current = params.current === undefined ? await getRunByExternalSession(db, params) : (params.current ?? undefined);
   if (current && reusable(current)) return { run: current, created: false };
   return db.transaction(async (tx) => {
     const key = `external-run:${params.agentId}:${params.externalSessionId}`;

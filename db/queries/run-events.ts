@@ -177,6 +177,27 @@ export async function listRunEventsTail(db: Db, params: { runId: string; limit: 
   return rows.reverse();
 }
 
+/**
+ * The id of the newest tool call a run announced (`tool.pre`) for this tool with this input: for
+ * an outside agent's event about the call that does not name it (Claude Code's PermissionRequest).
+ */
+export async function findAnnouncedToolCallId(db: Db, params: { runId: string; toolName: string; toolInput: unknown }): Promise<string | undefined> {
+  const [row] = await db
+    .select({ toolCallId: sql<string | null>`${runEvents.data}->>'toolCallId'` })
+    .from(runEvents)
+    .where(
+      and(
+        eq(runEvents.runId, params.runId),
+        eq(runEvents.type, "tool.pre"),
+        sql`${runEvents.data}->>'toolName' = ${params.toolName}`,
+        sql`${runEvents.data}->'toolInput' = ${JSON.stringify(params.toolInput ?? {})}::jsonb`,
+      ),
+    )
+    .orderBy(desc(runEvents.seq))
+    .limit(1);
+  return row?.toolCallId ?? undefined;
+}
+
 /** Which of `messageIds` a run already recorded as model.post (usage read from an outside agent's transcript). */
 export async function listRecordedModelMessages(db: Db, params: { runId: string; messageIds: string[] }): Promise<Set<string>> {
   if (params.messageIds.length === 0) return new Set();

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 
-const CLI = path.resolve(import.meta.dirname, "../../bin/hookplane.mjs");
+const CLI = path.resolve(import.meta.dirname, "../../bin/hookplane.cjs");
 
 export interface CliResult {
   code: number | null;

@@ -25,7 +25,7 @@ type ClaudeHookGroup = { matcher?: string; hooks: (ClaudeCommandHook | ClaudeHtt
 /** Bridged whenever anything is: a session's run starts, gets its cost at each turn's end, and finishes. */
 const SESSION_EVENTS: readonly ClaudeCodeEvent[] = ["SessionStart", "Stop", "SessionEnd"];
 
-/** The CLI's own default wait (bin/hookplane.mjs), under Claude Code's default hook timeout. */
+/** The CLI's own default wait (bin/hookplane.cjs), under Claude Code's default hook timeout. */
 const BRIDGE_DEFAULT_WAIT_MS = 590_000;
 const SAFE_ARG = /^[A-Za-z0-9._@:+-]+$/;
 const shellArg = (text: string) => (SAFE_ARG.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);

@@ -14,10 +14,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { getApproval } from "@/db/queries/approvals";
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { listRunEventsAfter } from "@/db/queries/run-events";
-import { listRuns, type RunRow } from "@/db/queries/runs";
+import { getRun, listRuns, type RunRow } from "@/db/queries/runs";
 import { closedPort, findAgentCli, useAgentWorkspace, useBridgeHarness, type BridgeHarness } from "@/test/bridge-harness";
 import { startFakeAnthropic } from "@/test/bridges/fake-anthropic-api";
+import { HAS_TMUX, openTerminal } from "@/test/bridges/tmux-terminal";
 import { exportConfig, importConfig } from "@/lib/core/dialects";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
@@ -147,12 +149,88 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     expect(said).toMatch(/Hookplane unreachable at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
   }, 120_000);
 
+  /**
+   * Claude Code asks its permission prompts, and fires PermissionRequest, only in its interactive
+   * terminal UI (not with -p): run it under a terminal, with settings that send only that event to
+   * Hookplane, as a team routing its prompts to the approval inbox would.
+   */
+  test.skipIf(!HAS_TMUX)("interactive: Claude Code's permission prompt goes to Hookplane (PermissionRequest); an approval decided through the API allows or denies the Write", async () => {
+    const bridgeOnly = JSON.stringify({ hooks: { PermissionRequest: [{ matcher: "Write", hooks: [{ type: "command", command: `hookplane hook claude-code --agent ${AGENT}`, timeout: 600 }] }] } });
+    for (const decision of ["approve", "deny"] as const) {
+      const dir = project(`prompt-${decision}`, bridgeOnly);
+      const home = path.join(dir, "home");
+      // A HOME where Claude Code's first-run questions (theme, trust in the folder, the API key) are answered.
+      writeFileSync(path.join(home, ".claude.json"), JSON.stringify({ hasCompletedOnboarding: true, theme: "dark", customApiKeyResponses: { approved: ["sk-ant-fake"], rejected: [] }, projects: { [dir]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }));
+      const terminal = openTerminal(CLAUDE!, [], {
+        cwd: dir,
+        env: { ...h.cliEnv(), PATH: `${path.join(workspace.work, "bin")}:${process.env.PATH}`, HOME: home, ANTHROPIC_BASE_URL: fake().url, ANTHROPIC_API_KEY: "sk-ant-fake", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+      });
+      try {
+        await terminal.waitFor("? for shortcuts");
+        terminal.type("write notes.txt");
+        await terminal.waitFor("write notes.txt");
+        terminal.type("Enter", { keys: true });
+        const approval = await pendingWrite();
+        expect((await h.decide(approval.id, { decision, reason: "checked" })).status).toBe(200);
+        // What the person at the terminal sees: Claude Code's prompt answered by the hook.
+        const screen = await terminal.waitFor("Done.");
+        expect(screen).toContain(decision === "approve" ? "Allowed by PermissionRequest hook" : "Denied by PermissionRequest hook");
+        expect(existsSync(path.join(dir, "notes.txt")), decision).toBe(decision === "approve");
+        if (decision === "deny") expect(JSON.stringify(fake().requests.at(-1)!.body.messages)).toContain("denied by token:operator via api: checked");
+        terminal.type("/exit");
+        await terminal.waitFor("/exit");
+        terminal.type("Enter", { keys: true });
+        await terminal.waitForExit();
+
+        const status = decision === "approve" ? "approved" : "denied";
+        const toolInput = { file_path: path.join(dir, "notes.txt"), content: "written by the fake model\n" };
+        const call = { toolName: "Write", toolInput, toolCallId: approval.toolCallId };
+        const said = `${decision === "approve" ? "approved" : "denied"} by token:operator via api: checked`;
+        expect(await getRun(h.t.db, { id: approval.runId })).toMatchObject({ agentId: h.agentIds[AGENT], source: "claude-code", status: "running" });
+        expect((await listRunEventsAfter(h.t.db, { runId: approval.runId, after: 0, limit: 100 })).map((e) => [e.type, e.data])).toEqual([
+          [
+            "tool.permission_request",
+            {
+              cwd: dir,
+              ...call,
+              claudeCode: {
+                hook_event_name: "PermissionRequest",
+                permission_mode: "default",
+                permission_suggestions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+                transcript_path: expect.stringMatching(new RegExp(`^${home}/\\.claude/projects/.+\\.jsonl$`)),
+                prompt_id: expect.any(String),
+                effort: expect.any(Object),
+              },
+            },
+          ],
+          ["approval.requested", { hookId: "ask-writes", approvalId: approval.id, ...call, expiresAt: expect.any(String) }],
+          ["approval.settled", { hookId: "ask-writes", approvalId: approval.id, ...call, status, decision, reason: "checked", timedOut: false, decidedBy: "token:operator", decidedVia: "api" }],
+          ...(decision === "deny" ? [["loop.tool_denied", { by: "hook", reason: said, toolName: "Write", toolCallId: approval.toolCallId }]] : []),
+        ]);
+        expect(await getApproval(h.t.db, { id: approval.id })).toMatchObject({ hookKey: "ask-writes", agentName: AGENT, ...call, status, reason: "checked", decidedBy: "token:operator", decidedVia: "api" });
+        const ledger = await listRunHookInvocations(h.t.db, { runId: approval.runId });
+        expect(ledger).toHaveLength(1);
+        expect(ledger[0]).toMatchObject({
+          event: "tool.pre",
+          hookKey: "ask-writes",
+          action: "approve",
+          matched: true,
+          verdict: decision === "approve" ? "allow" : "block",
+          reason: said,
+          approval: { approvalId: approval.id, status, decision, decidedBy: "token:operator", decidedVia: "api" },
+        });
+      } finally {
+        terminal.close();
+      }
+    }
+  }, 180_000);
+
   test("Claude Code killed while a hook waits for a person: the hookplane CLI exits and the approval is abandoned", async () => {
     const dir = project("killed", settings);
     const run = runClaude(dir, "write gone.txt");
     const approval = await pendingWrite();
     const hookPids = () =>
-      spawnSync("sh", ["-c", `ps -eo pid,args | grep "[h]ookplane.mjs hook claude-code --agent ${AGENT}" | awk '{print $1}'`], { encoding: "utf8" })
+      spawnSync("sh", ["-c", `ps -eo pid,args | grep "[h]ookplane.cjs hook claude-code --agent ${AGENT}" | awk '{print $1}'`], { encoding: "utf8" })
         .stdout.split("\n")
         .filter(Boolean);
     const waiting = hookPids();

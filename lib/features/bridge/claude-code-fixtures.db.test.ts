@@ -2,8 +2,9 @@
  * The Claude Code bridge driven by payloads recorded from the real Claude Code 2.1.197
  * (test/fixtures/bridges/claude-code, see its SOURCE.md): each recorded session is replayed
  * through the ingest endpoint as Claude Code sent it, and the run it leaves is checked exactly.
- * Events Claude Code fires only interactively (PermissionRequest, Notification) are built from its
- * hooks reference and say so. Cost comes from the recorded transcripts, through the real CLI.
+ * PermissionRequest and Notification were recorded from the interactive CLI (under a terminal);
+ * events not recorded at all are built from its hooks reference and say so. Cost comes from the
+ * recorded transcripts, through the real CLI.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -80,7 +81,7 @@ const CANONICAL: Record<string, string> = {
 
 describe("recorded sessions, replayed", () => {
   test("every field of every recorded payload is kept in the stored event", async () => {
-    for (const folder of ["bash-ok", "bash-fail", "subagent", "write-default"]) {
+    for (const folder of ["bash-ok", "bash-fail", "subagent", "write-default", "interactive-bash", "interactive-write"]) {
       const payloads = recorded(folder);
       await replay("plain", payloads);
       const run = await runOf("plain", payloads[0].session_id);
@@ -210,34 +211,77 @@ describe("recorded sessions, replayed", () => {
   });
 });
 
-describe("events built from Claude Code's hooks reference (not fired in print mode)", () => {
-  const base = { session_id: "perm-1", transcript_path: "/tmp/t.jsonl", cwd: "/home/dev/project", permission_mode: "default" };
-  const write = (id: string) => ({ tool_name: "Write", tool_input: { file_path: "/home/dev/project/a.txt", content: "x" }, tool_use_id: id });
-
-  test("PermissionRequest asks only approve hooks: a decision through the API answers it; one already made answers at once", async () => {
-    await send("gates", { ...base, hook_event_name: "SessionStart", source: "startup" });
-    const asking = send("gates", { ...base, hook_event_name: "PermissionRequest", ...write("toolu_perm_1"), permission_suggestions: [{ type: "addRules", behavior: "allow" }] });
-    let approval = await h.pendingApproval((a) => a.toolCallId === "toolu_perm_1", { timeout: 15_000 });
-    const decided = await h.decide(approval.id, { decision: "deny", reason: "not today" });
-    expect(decided.status).toBe(200);
-    expect((await asking).body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: expect.stringContaining("not today") } } });
-
-    // PreToolUse asked first and a person approved; Claude Code's own prompt then asks again: same answer, no new approval.
-    const pre = send("gates", { ...base, hook_event_name: "PreToolUse", ...write("toolu_perm_2") });
-    approval = await h.pendingApproval((a) => a.toolCallId === "toolu_perm_2", { timeout: 15_000 });
-    await h.decide(approval.id, { decision: "approve" });
-    expect((await pre).body.hookSpecificOutput.permissionDecision).toBe("allow");
-    const again = await send("gates", { ...base, hook_event_name: "PermissionRequest", ...write("toolu_perm_2") });
-    expect(again.body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
-    expect((await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.toolCallId === "toolu_perm_2")).toHaveLength(1);
-
-    // Nothing to approve for Read: no answer, so Claude Code asks its user as usual.
-    expect((await send("gates", { ...base, hook_event_name: "PermissionRequest", tool_name: "Read", tool_input: { file_path: "/etc/hosts" } })).body).toEqual({});
-    const run = await runOf("gates", "perm-1");
+describe("sessions recorded from the interactive CLI (PermissionRequest fires only there)", () => {
+  // Replayed by "every field of every recorded payload is kept" above, as the plain session is.
+  test("PermissionRequest as the interactive CLI sends it (no tool_use_id): the call its PreToolUse announced, the user's answer", async () => {
+    const payloads = recorded("interactive-bash");
+    const run = await runOf("plain", payloads[0].session_id);
     const events = await eventsOf(run.id);
-    expect(events.filter((e) => e.type === "tool.permission_request").map((e) => e.data.toolCallId)).toEqual(["toolu_perm_1", "toolu_perm_2", expect.any(String)]);
-    expect(events.find((e) => e.type === "tool.permission_request")!.data.claudeCode).toMatchObject({ permission_suggestions: [{ type: "addRules", behavior: "allow" }] });
+    expect(events.map((e) => e.type)).toEqual([
+      "session.start",
+      "user.prompt.submit",
+      "tool.pre",
+      "tool.permission_request",
+      "notification",
+      "tool.post",
+      "tool.batch",
+      "claude-code.MessageDisplay",
+      "turn.end",
+      // The user said No to the second command: Claude Code sends no PostToolUse and no Stop.
+      "user.prompt.submit",
+      "tool.pre",
+      "tool.permission_request",
+      "session.end",
+    ]);
+    const [first, second] = events.filter((e) => e.type === "tool.permission_request");
+    expect(first.data).toMatchObject({ toolName: "Bash", toolInput: payloads[3].tool_input, toolCallId: payloads[2].tool_use_id });
+    expect(second.data).toMatchObject({ toolInput: { command: "touch /tmp/cc-lab/proj/refused", description: "Run a command" }, toolCallId: payloads[10].tool_use_id });
+    expect((first.data.claudeCode as Record<string, unknown>).permission_suggestions).toEqual([
+      { type: "addDirectories", directories: ["/tmp/cc-lab/proj"], destination: "session" },
+      { type: "setMode", mode: "acceptEdits", destination: "session" },
+    ]);
+    expect(events[4].data).toMatchObject({ message: "Claude needs your permission", claudeCode: { notification_type: "permission_prompt" } });
+    expect(run).toMatchObject({ status: "finished", outcome: "completed", reason: "prompt_input_exit" });
   });
+
+  test("PermissionRequest asks only approve hooks: a decision through the API answers it; one already made for the call answers at once", async () => {
+    const [start, prompt, pre, permission] = recorded("interactive-write");
+    const sessionOf = (id: string) => (p: Payload) => ({ ...p, session_id: id });
+    // Only PermissionRequest reaches Hookplane (a settings file that binds it alone): the approval is the prompt's.
+    const alone = sessionOf("perm-alone");
+    await send("gates", alone(start));
+    const asking = send("gates", alone(permission));
+    let approval = await h.pendingApproval((a) => a.toolName === "Write", { timeout: 15_000 });
+    expect((await h.decide(approval.id, { decision: "deny", reason: "not today" })).status).toBe(200);
+    expect((await asking).body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: expect.stringContaining("not today") } } });
+    const aloneRun = await runOf("gates", "perm-alone");
+    expect((await eventsOf(aloneRun.id)).find((e) => e.type === "tool.permission_request")!.data.toolCallId).toBe(approval.toolCallId);
+
+    // PreToolUse asked first and a person approved; Claude Code's own prompt then asks again: the same call, the same answer, no new approval.
+    const both = sessionOf("perm-both");
+    await send("gates", both(start));
+    await send("gates", both(prompt));
+    const asked = send("gates", both(pre));
+    approval = await h.pendingApproval((a) => a.toolCallId === pre.tool_use_id, { timeout: 15_000 });
+    await h.decide(approval.id, { decision: "approve" });
+    expect((await asked).body.hookSpecificOutput.permissionDecision).toBe("allow");
+    expect((await send("gates", both(permission))).body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
+    expect((await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.toolCallId === pre.tool_use_id)).toHaveLength(1);
+
+    // Nothing to approve for Bash: no answer, so Claude Code asks its user as usual.
+    const bash = recorded("interactive-bash")[3];
+    expect((await send("gates", { ...bash, session_id: "perm-both" })).body).toEqual({});
+    const events = await eventsOf((await runOf("gates", "perm-both")).id);
+    expect(events.filter((e) => e.type === "tool.permission_request").map((e) => [e.data.toolName, e.data.toolCallId])).toEqual([
+      ["Write", pre.tool_use_id],
+      ["Bash", expect.any(String)],
+    ]);
+  });
+
+});
+
+describe("events built from Claude Code's hooks reference", () => {
+  const base = { session_id: "notes-1", transcript_path: "/tmp/t.jsonl", cwd: "/home/dev/project", permission_mode: "default" };
 
   test("Notification and unknown newer events are recorded with their fields; a tool event without tool_name is refused at the field", async () => {
     await send("plain", { ...base, session_id: "notes-1", hook_event_name: "Notification", message: "Claude needs your permission to use Bash", notification_type: "permission_prompt", title: "Permission" });

@@ -67,7 +67,7 @@ export const CLAUDE_EVENTS = {
   UserPromptSubmit: "user.prompt.submit",
   UserPromptExpansion: "recorded (claude-code.UserPromptExpansion)",
   PreToolUse: "tool.pre",
-  PermissionRequest: "tool.permission_request; only `approve` hooks of tool.pre answer it (an approval already decided for the call answers at once)",
+  PermissionRequest: "tool.permission_request, with the toolCallId of the call its PreToolUse announced (it sends none); only `approve` hooks of tool.pre answer it (an approval already decided for the call answers at once)",
   PermissionDenied: "recorded (claude-code.PermissionDenied)",
   PostToolUse: "tool.post (isError from the response, durationMs)",
   PostToolUseFailure: "tool.post with isError true, error and durationMs",
@@ -124,7 +124,8 @@ export function claudeSessionEvent(agent: string, input: ClaudeHookInput, runtim
     case "PreToolUse":
       return event("tool.pre", tool, toolFields);
     case "PermissionRequest":
-      return event("tool.permission_request", tool, toolFields, { dispatch: { as: "tool.pre", only: ["approve"] } });
+      // Claude Code 2.1.197 sends no tool_use_id here: the call is the one its PreToolUse announced.
+      return event("tool.permission_request", tool, toolFields, { dispatch: { as: "tool.pre", only: ["approve"] }, callByInput: true });
     case "PostToolUse":
       return event(
         "tool.post",

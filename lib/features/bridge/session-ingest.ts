@@ -14,9 +14,10 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { findAnnouncedToolCallId } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
-import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
@@ -50,6 +51,12 @@ export interface SessionEvent {
   usage?: TranscriptUsage;
   /** The session goes on after a pause (Claude Code's resume, compact): a run it finished is reopened. */
   continues?: boolean;
+  /**
+   * The event is about a tool call the session announced with `tool.pre`, but names it only by
+   * tool and input (Claude Code's PermissionRequest has no tool_use_id): it takes that call's id,
+   * so its approval is the call's own and its records line up with the call's.
+   */
+  callByInput?: boolean;
 }
 
 export interface SessionEventResult {
@@ -79,11 +86,11 @@ export async function ingestSessionEvent(
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
-  // An approval is keyed by (run, tool call, hook): a call without an id of its own gets one, so
-  // two calls of one session never share an answer.
-  if (dispatchAs === "tool.pre" && typeof input.data.toolCallId !== "string") input = { ...input, data: { ...input.data, toolCallId: randomUUID() } };
-  const agent = await findAgentOr404(db, input.agent);
+  const found = await getAgentAndExternalRun(db, { agentRef: input.agent, externalSessionId: input.sessionId });
+  if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
+  const { agent } = found;
   const { run } = await getOrStartExternalRun(db, {
+    current: found.run,
     agentId: agent.id,
     externalSessionId: input.sessionId,
     source: input.source,
@@ -92,6 +99,13 @@ export async function ingestSessionEvent(
     keepStopped: input.type !== "session.start",
     reopen: input.continues === true,
   });
+  if (input.callByInput && typeof input.data.toolCallId !== "string" && typeof input.data.toolName === "string") {
+    const announced = await findAnnouncedToolCallId(db, { runId: run.id, toolName: input.data.toolName, toolInput: input.data.toolInput });
+    if (announced) input = { ...input, data: { ...input.data, toolCallId: announced } };
+  }
+  // An approval is keyed by (run, tool call, hook): a call without an id of its own gets one, so
+  // two calls of one session never share an answer.
+  if (dispatchAs === "tool.pre" && typeof input.data.toolCallId !== "string") input = { ...input, data: { ...input.data, toolCallId: randomUUID() } };
   const blocking = dispatchAs !== undefined && isBlockingEvent(dispatchAs);
 
   // Hookplane stopped the session (a cancel from the dashboard, its budget): its next gated step is denied, and stays so.

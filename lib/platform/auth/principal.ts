@@ -10,6 +10,8 @@ import { hashSecretToken } from "./secret-token";
 
 export const SESSION_COOKIE = "hp_session";
 export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+/** How stale a token's "last used" may get before a request stamps it again. */
+const LAST_USED_PRECISION_MS = 60_000;
 
 /** A cookie that is not valid percent-encoding is no session: the caller is anonymous, not a 500. */
 function decodeCookieValue(raw: string): string | undefined {
@@ -64,8 +66,9 @@ export async function principalFromApiToken(db: Db, token: string | undefined): 
   const row = await getActiveToken(db, { tokenHash: hashSecretToken(token) });
   if (!row) return undefined;
   if (row.userId && (row.ownerDisabled !== false || !row.ownerRole)) return undefined;
-  // Best effort: a failed "last used" stamp must not fail the request.
-  touchToken(db, { id: row.id }).catch(() => {});
+  // Best effort: a failed "last used" stamp must not fail the request. Stamped once a minute at
+  // most: a hook bridge calls with its token before every tool call, and the page shows minutes.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) touchToken(db, { id: row.id }).catch(() => {});
   const role = row.ownerRole ? lesserRole(row.role, row.ownerRole) : row.role;
   return { kind: "token", id: row.id, userId: row.userId ?? undefined, label: `token:${row.name}`, role };
 }

@@ -99,7 +99,7 @@ let baseUrl: string;
 
 function cli(args: string[], token: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve("bin/hookplane.mjs"), ...args], {
+    const child = spawn(process.execPath, [path.resolve("bin/hookplane.cjs"), ...args], {
       env: { ...process.env, HOOKPLANE_URL: baseUrl, HOOKPLANE_TOKEN: token },
     });
     let stdout = "";
