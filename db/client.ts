@@ -144,6 +144,12 @@ export async function executeStatement<T = Record<string, unknown>>(db: Db, text
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
+/** The rows of a drizzle `execute` of raw SQL, whichever driver answered (a result object or an array). */
+export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
 /** The statements PREPAREd on each PGlite database, by text (a promise, so two first uses share one). */
 const pglitePrepared = new WeakMap<object, Map<string, Promise<string>>>();
 let pglitePreparedCount = 0;

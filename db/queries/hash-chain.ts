@@ -18,7 +18,7 @@
 import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
-import type { Db } from "../client";
+import { queryRows, type Db } from "../client";
 import { auditLog, chainAnchors, chainGaps, hookInvocations } from "../schema";
 
 export const CHAINED_TABLES = ["audit_log", "hook_invocations"] as const;
@@ -86,14 +86,13 @@ function contentOf(table: ChainedTable, row: Record<string, unknown>): Record<st
   return content;
 }
 
-async function lockChain(db: Db, table: ChainedTable, wait: boolean): Promise<boolean> {
+export async function lockChain(db: Db, table: ChainedTable, wait: boolean): Promise<boolean> {
   const key = HASHED[table].lock;
   if (wait) {
     await db.execute(sql`select pg_advisory_xact_lock(${key})`);
     return true;
   }
-  const result = (await db.execute(sql`select pg_try_advisory_xact_lock(${key}) as locked`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { locked: boolean }[];
+  const rows = await queryRows<{ locked: boolean }>(db, sql`select pg_try_advisory_xact_lock(${key}) as locked`);
   return rows[0]?.locked === true;
 }
 
