@@ -9,7 +9,7 @@ import { getOrCreateApproval } from "@/db/queries/approvals";
 import { createHook } from "@/db/queries/hooks";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { appendRunEvents } from "@/db/queries/run-events";
-import { createRun } from "@/db/queries/runs";
+import { createRun, finishRun } from "@/db/queries/runs";
 import { createSchedule } from "@/db/queries/schedules";
 import type { TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
@@ -26,7 +26,7 @@ export interface HostileWorld {
   adminSession: string;
   ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string };
   /** What DELETE routes get as their valid id: deleting it must not take the rest of the world along. */
-  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string };
+  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string; run: string };
   agentName: string;
   secretName: string;
 }
@@ -56,11 +56,13 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
   const doomedSchedule = await createSchedule(t.db, { agentId: doomedAgent.id, name: "doomed", intervalMs: 3_600_000, prompt: "p", enabled: false });
   const doomedToken = await issueApiToken(t.db, { name: "doomed", role: "viewer", userId: user.id, actor: user.email });
   await putSecretAudited(t.db, getSecretBox(), principal, { name: "DOOMED_SECRET", value: "sealed" });
+  const doomedRun = await createRun(t.db, { agentId: doomedAgent.id, prompt: "doomed", source: "api" });
+  await finishRun(t.db, { id: doomedRun.id, outcome: "completed" });
   return {
     tokens: { admin, operator, viewer: viewerRow.token },
     adminSession: sessionToken,
     ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id },
-    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET" },
+    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET", run: doomedRun.id },
     agentName,
     secretName,
   };
@@ -69,8 +71,8 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
 /** The path parameter values that name something that exists, by route template and method. */
 export function existingParams(template: string, method: string, world: HostileWorld): Record<string, string> {
   if (method === "DELETE") {
-    const kind = template.split("/")[3] as "agents" | "hooks" | "schedules" | "tokens" | "secrets";
-    const doomed = { agents: world.doomed.agent, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret }[kind];
+    const kind = template.split("/")[3] as "agents" | "hooks" | "schedules" | "tokens" | "secrets" | "runs";
+    const doomed = { agents: world.doomed.agent, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret, runs: world.doomed.run }[kind];
     return { id: doomed ?? "00000000-0000-4000-8000-000000000000", name: world.doomed.secret };
   }
   const id = (() => {
@@ -119,6 +121,7 @@ export function exampleBodies(world: HostileWorld): Record<string, unknown> {
     "POST /api/v1/schedules": { agent: world.ids.agent, name: "s", intervalMs: 60_000, prompt: "p", enabled: false, hooks: [hook] },
     "PUT /api/v1/secrets/[name]": { value: "v", hosts: ["api.example.com", "*.slack.com"] },
     "PUT /api/v1/settings/kill-switch": { enabled: false },
+    "PUT /api/v1/settings/retention": { runDays: 0, ledgerDays: 0, auditDays: 0 },
     "POST /api/v1/setup": { email: "a@example.com", password: "password123" },
     "POST /api/v1/tokens": { name: "t", role: "viewer" },
     "POST /api/v1/users": { email: "u@example.com", password: "password123", role: "viewer" },

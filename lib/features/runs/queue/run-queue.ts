@@ -27,6 +27,7 @@ import { executeRun } from "@/lib/features/runs/run-executor";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
+import { startRetentionJob } from "@/lib/features/retention/retention-job";
 import { createWakeSignal } from "./wake-signal";
 
 export const RUN_QUEUE = "hookplane-run";
@@ -59,6 +60,12 @@ export interface RunQueueOptions {
   sweepMs?: number;
   approvalHoldMs?: number;
   workspacesDir?: string;
+  /**
+   * Retention's hourly pass (lib/features/retention/retention-job.ts), worked where runs are worked;
+   * `false` leaves it out (tests of the queue alone). `retentionPollSeconds`: how often a worker looks.
+   */
+  retention?: boolean;
+  retentionPollSeconds?: number;
 }
 
 export interface RunQueue {
@@ -114,6 +121,10 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   }
   // The embedded database belongs to this process alone: any claim in it died with the last one.
   if (handle.kind === "pglite") await releaseAllLeases(db);
+  const retention =
+    options.retention === false
+      ? undefined
+      : await startRetentionJob(boss, db, { work: options.concurrency > 0, pollingIntervalSeconds: options.retentionPollSeconds });
 
   const waiter = await startApprovalWaiter(handle);
   const stopKillSwitch = await watchKillSwitch(db);
@@ -291,6 +302,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       await unlistenWake().catch(() => {});
       await unlistenCancel().catch(() => {});
       await waiter.stop().catch(() => {});
+      await retention?.stop().catch(() => {});
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     },
   };
