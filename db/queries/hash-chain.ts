@@ -18,7 +18,7 @@
 import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
-import { queryRows, type Db } from "../client";
+import { queryRows, yieldToEventLoop, type Db } from "../client";
 import { auditLog, chainAnchors, chainGaps, hookInvocations } from "../schema";
 
 export const CHAINED_TABLES = ["audit_log", "hook_invocations"] as const;
@@ -336,6 +336,7 @@ export async function deleteChainDaysBefore(
   let deleted = 0;
   let anchor: { position: number; hash: string } | undefined;
   for (;;) {
+    await yieldToEventLoop();
     const batch = await db.transaction(async (tx) => {
       await lockChain(tx, table, true);
       const previous = await latestChainAnchor(tx, { table });

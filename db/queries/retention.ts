@@ -8,7 +8,7 @@
  * Every statement here is bounded: a batch of rows or one partition's DDL under a short lock_timeout.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, type Db } from "../client";
+import { queryRows, yieldToEventLoop, type Db } from "../client";
 import { chainAnchors } from "../schema";
 import { latestChainAnchor, lockChain, sealChain, startOfUtcDay } from "./hash-chain";
 import { countPartitionRows, dropPartition, listPartitions, withPartitionDdl, type Partition, type PartitionedTable } from "./partitions";
@@ -110,6 +110,7 @@ export async function dropExpiredEventPartitions(
   let rows = 0;
   const old = (await listPartitions(db, { table: "run_events" })).filter((p) => !p.isDefault && p.upper && p.upper <= params.before);
   for (const partition of old) {
+    await yieldToEventLoop();
     const kept = await keptRunsCreatedBefore(db, { window: params.window, before: partition.upper! });
     if (await partitionHoldsRuns(db, { name: partition.name, runIds: kept })) continue;
     const n = await countPartitionRows(db, { name: partition.name });
@@ -141,6 +142,7 @@ export async function deleteEventsOfRuns(
   for (const partition of partitions) {
     const table = sql.identifier(partition.name);
     for (;;) {
+      await yieldToEventLoop();
       let n: number;
       try {
         const done = await queryRows<{ n: number }>(
@@ -195,6 +197,7 @@ export async function dropLedgerPartitionsBefore(db: Db, params: { before: Date 
   let rows = 0;
   const old = (await listPartitions(db, { table: "hook_invocations" })).filter((p) => !p.isDefault && p.upper && p.upper <= before);
   for (const partition of old) {
+    await yieldToEventLoop();
     const result = await withPartitionDdl(db, "hook_invocations", (tx) => dropChainPrefixPartition(tx, partition));
     if (result === undefined) break;
     dropped.push(partition.name);
