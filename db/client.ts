@@ -144,15 +144,6 @@ export async function executeStatement<T = Record<string, unknown>>(db: Db, text
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
-/**
- * Lets the rest of the process run (timers, requests) before the next statement of a long loop
- * (retention's batches). PGlite runs inside this process: a loop of statements that never yields
- * holds every other query and request back until it ends. On PostgreSQL it costs a timer tick.
- */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 /** The rows of a drizzle `execute` of raw SQL, whichever driver answered (a result object or an array). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown;

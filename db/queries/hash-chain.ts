@@ -15,10 +15,12 @@
  * Hashing happens in JS over the values as read back (not as written), so one implementation of
  * canonical JSON (lib/features/audit/chain-hash.ts) serves PGlite and PostgreSQL alike.
  */
+import { performance } from "node:perf_hooks";
 import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
-import { queryRows, yieldToEventLoop, type Db } from "../client";
+import { queryRows, type Db } from "../client";
+import { restAfter } from "../statement-pacing";
 import { auditLog, chainAnchors, chainGaps, hookInvocations } from "../schema";
 
 export const CHAINED_TABLES = ["audit_log", "hook_invocations"] as const;
@@ -314,7 +316,7 @@ export function startOfUtcDay(date: Date): Date {
 }
 
 /** Rows retention deletes in one transaction when it deletes row by row. */
-export const CHAIN_DELETE_BATCH = 10_000;
+export const CHAIN_DELETE_BATCH = 5_000;
 
 /**
  * Retention: deletes the oldest rows created before the UTC midnight at or before `before`, as a
@@ -336,7 +338,7 @@ export async function deleteChainDaysBefore(
   let deleted = 0;
   let anchor: { position: number; hash: string } | undefined;
   for (;;) {
-    await yieldToEventLoop();
+    const started = performance.now();
     const batch = await db.transaction(async (tx) => {
       await lockChain(tx, table, true);
       const previous = await latestChainAnchor(tx, { table });
@@ -361,6 +363,7 @@ export async function deleteChainDaysBefore(
     if (!batch) break;
     deleted += batch.n;
     anchor = batch.anchor;
+    await restAfter(started);
     if (batch.n < batchRows) break;
   }
   return { deleted, before, ...(anchor ? { anchor } : {}) };

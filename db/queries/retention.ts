@@ -7,15 +7,17 @@
  *   anchored (db/queries/hash-chain.ts): ledger partitions by DROP, the rest row by row.
  * Every statement here is bounded: a batch of rows or one partition's DDL under a short lock_timeout.
  */
+import { performance } from "node:perf_hooks";
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, yieldToEventLoop, type Db } from "../client";
+import { queryRows, type Db } from "../client";
+import { restAfter, yieldToEventLoop } from "../statement-pacing";
 import { chainAnchors } from "../schema";
 import { latestChainAnchor, lockChain, sealChain, startOfUtcDay } from "./hash-chain";
 import { countPartitionRows, dropPartition, listPartitions, withPartitionDdl, type Partition, type PartitionedTable } from "./partitions";
 
 const DAY_MS = 86_400_000;
-/** Rows one event-deleting statement removes (its own transaction). */
-export const EVENT_DELETE_BATCH = 5_000;
+/** Rows one event-deleting statement removes (its own transaction): its WAL is flushed at once. */
+export const EVENT_DELETE_BATCH = 2_000;
 /**
  * How far before its run's creation an event's time may lie (the app's clock against the
  * database's): a run created this long after a partition's end is taken to have no events in it.
@@ -114,7 +116,10 @@ export async function dropExpiredEventPartitions(
     const kept = await keptRunsCreatedBefore(db, { window: params.window, before: partition.upper! });
     if (await partitionHoldsRuns(db, { name: partition.name, runIds: kept })) continue;
     const n = await countPartitionRows(db, { name: partition.name });
+    // Appends queue behind a DROP while it waits for its lock: spaced out, fewer of them do.
+    const started = performance.now();
     await withPartitionDdl(db, "run_events", (tx) => dropPartition(tx, { name: partition.name }));
+    await restAfter(started);
     dropped.push(partition.name);
     rows += n;
   }
@@ -142,7 +147,7 @@ export async function deleteEventsOfRuns(
   for (const partition of partitions) {
     const table = sql.identifier(partition.name);
     for (;;) {
-      await yieldToEventLoop();
+      const started = performance.now();
       let n: number;
       try {
         const done = await queryRows<{ n: number }>(
@@ -159,6 +164,7 @@ export async function deleteEventsOfRuns(
         throw error;
       }
       deleted += n;
+      await restAfter(started);
       if (n < batchRows) break;
     }
   }
@@ -171,10 +177,12 @@ export async function deleteEventsOfRuns(
  */
 export async function deleteRunRows(db: Db, params: { runIds: string[] }): Promise<number> {
   if (params.runIds.length === 0) return 0;
+  const started = performance.now();
   const rows = await queryRows<{ n: number }>(
     db,
     sql`with gone as (delete from runs where id = any(${`{${params.runIds.join(",")}}`}::uuid[]) returning 1) select count(*)::int as n from gone`,
   );
+  await restAfter(started);
   return rows[0].n;
 }
 
@@ -197,8 +205,9 @@ export async function dropLedgerPartitionsBefore(db: Db, params: { before: Date 
   let rows = 0;
   const old = (await listPartitions(db, { table: "hook_invocations" })).filter((p) => !p.isDefault && p.upper && p.upper <= before);
   for (const partition of old) {
-    await yieldToEventLoop();
+    const started = performance.now();
     const result = await withPartitionDdl(db, "hook_invocations", (tx) => dropChainPrefixPartition(tx, partition));
+    await restAfter(started);
     if (result === undefined) break;
     dropped.push(partition.name);
     rows += result;
