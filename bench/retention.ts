@@ -15,8 +15,9 @@
  *         lock_timeout; appends wait for it at most that long).
  *   rows  an agent that keeps forever also has a run each day: no partition may go, so the
  *         expired runs' events are deleted row by row, 5,000 a statement.
- * Printed: idle p50/p99, during-retention p50/p99 and their ratio, rows deleted per second, the
- * retention pass's duration, and the load average (the machine is shared).
+ * Printed per round: idle p50/p99, during-retention p50/p99 and their ratio, rows deleted per
+ * second, the retention pass's duration, and the load average (the machine is shared); then the
+ * median of BENCH_ROUNDS rounds (default 3) per scenario.
  */
 import os from "node:os";
 import { performance } from "node:perf_hooks";
@@ -38,6 +39,8 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 8);
 const INTERVAL_MS = Number(process.env.BENCH_INTERVAL_MS ?? 20);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 15);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "drop,rows").split(",");
+/** Each scenario this many times on fresh data: the machine is shared, single rounds swing widely. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DAY = 86_400_000;
 const OLD_DAYS = 20;
 
@@ -127,7 +130,7 @@ function stream(handle: DbHandle, liveRuns: string[]) {
 
 const fmt = (n: number) => n.toFixed(2);
 
-async function scenario(name: string) {
+async function scenario(name: string): Promise<{ p50: number; p99: number; rowsPerSecond: number }> {
   const t = await createTestDatabase();
   // Retention on its own connections, as a worker process would have (PGlite has just the one).
   const worker: DbHandle = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl }) : t;
@@ -157,6 +160,7 @@ async function scenario(name: string) {
     console.log(`[${name}] append (2 events + 1 ledger row) idle:   n=${idle.n} p50 ${fmt(idle.p50)} ms p99 ${fmt(idle.p99)} ms`);
     console.log(`[${name}] append during retention:               n=${during.n} p50 ${fmt(during.p50)} ms p99 ${fmt(during.p99)} ms`);
     console.log(`[${name}] ratio during/idle: p50 ${fmt(during.p50 / idle.p50)}x, p99 ${fmt(during.p99 / idle.p99)}x (target p99 <= 2x); load before ${loadBefore}, after ${load()}`);
+    return { p50: during.p50 / idle.p50, p99: during.p99 / idle.p99, rowsPerSecond: report.runs.events / seconds };
   } finally {
     if (worker !== t) await worker.close();
     await t.drop();
@@ -165,7 +169,14 @@ async function scenario(name: string) {
 
 async function main() {
   console.log(`bench:retention on ${onPostgres ? "PostgreSQL" : "PGlite (in memory)"}: ${EVENTS.toLocaleString()} events, ${STREAMS} streams every ${INTERVAL_MS} ms; ${os.cpus().length} cores, load ${load()}`);
-  for (const name of SCENARIOS) await scenario(name);
+  for (const name of SCENARIOS) {
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await scenario(name));
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    console.log(
+      `[${name}] median of ${ROUNDS} rounds: p50 ${fmt(median(rounds.map((r) => r.p50)))}x, p99 ${fmt(median(rounds.map((r) => r.p99)))}x of idle; ${Math.round(median(rounds.map((r) => r.rowsPerSecond))).toLocaleString()} rows/s; p99 ratios ${rounds.map((r) => fmt(r.p99)).join(", ")}`,
+    );
+  }
 }
 
 main().then(

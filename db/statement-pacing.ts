@@ -3,6 +3,8 @@
  * running beside them.
  */
 import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import type { Db } from "./client";
 
 /**
  * Lets the rest of the process run (timers, requests) before the next statement. PGlite runs inside
@@ -21,4 +23,19 @@ export function yieldToEventLoop(): Promise<void> {
  */
 export function restAfter(startedAt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, performance.now() - startedAt)));
+}
+
+/**
+ * Runs `work` in a transaction whose commit does not wait for its WAL to reach the disk
+ * (`synchronous_commit = off`, for this transaction only). For retention's deletes: appends commit
+ * one at a time (each NOTIFYs, and PostgreSQL serializes NOTIFYing commits, fsync included), so a
+ * delete's own commit flush queued among theirs stretches every one of them; a delete lost to a
+ * crash is simply done again by the next pass (its anchor with it: one transaction either way).
+ */
+export function withoutFlushWait<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    await tx.execute(sql`set local synchronous_commit = off`);
+    return work(tx);
+  });
 }

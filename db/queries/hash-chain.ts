@@ -20,7 +20,7 @@ import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, ty
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
 import { queryRows, type Db } from "../client";
-import { restAfter } from "../statement-pacing";
+import { restAfter, withoutFlushWait } from "../statement-pacing";
 import { auditLog, chainAnchors, chainGaps, hookInvocations } from "../schema";
 
 export const CHAINED_TABLES = ["audit_log", "hook_invocations"] as const;
@@ -339,7 +339,7 @@ export async function deleteChainDaysBefore(
   let anchor: { position: number; hash: string } | undefined;
   for (;;) {
     const started = performance.now();
-    const batch = await db.transaction(async (tx) => {
+    const batch = await withoutFlushWait(db, async (tx) => {
       await lockChain(tx, table, true);
       const previous = await latestChainAnchor(tx, { table });
       const [firstKept] = await tx

@@ -76,6 +76,8 @@ export async function withPartitionDdl<T>(db: Db, table: PartitionedTable, ddl: 
         const tx = transaction as unknown as Db;
         await tx.execute(sql`select pg_advisory_xact_lock(${DDL_LOCK[table]})`);
         await tx.execute(sql.raw(`set local lock_timeout = '${DDL_LOCK_TIMEOUT_MS}ms'`));
+        // Its commit need not wait for the disk (db/statement-pacing.ts withoutFlushWait says why).
+        await tx.execute(sql`set local synchronous_commit = off`);
         return ddl(tx);
       });
     } catch (error) {

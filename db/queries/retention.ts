@@ -10,7 +10,7 @@
 import { performance } from "node:perf_hooks";
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "../client";
-import { restAfter, yieldToEventLoop } from "../statement-pacing";
+import { restAfter, withoutFlushWait, yieldToEventLoop } from "../statement-pacing";
 import { chainAnchors } from "../schema";
 import { latestChainAnchor, lockChain, sealChain, startOfUtcDay } from "./hash-chain";
 import { countPartitionRows, dropPartition, listPartitions, withPartitionDdl, type Partition, type PartitionedTable } from "./partitions";
@@ -150,12 +150,14 @@ export async function deleteEventsOfRuns(
       const started = performance.now();
       let n: number;
       try {
-        const done = await queryRows<{ n: number }>(
-          db,
-          sql`with gone as (
-                delete from only ${table} where ctid = any(array(select ctid from only ${table} where run_id = any(${ids}::uuid[]) limit ${batchRows}))
-                returning 1)
-              select count(*)::int as n from gone`,
+        const done = await withoutFlushWait(db, (tx) =>
+          queryRows<{ n: number }>(
+            tx,
+            sql`with gone as (
+                  delete from only ${table} where ctid = any(array(select ctid from only ${table} where run_id = any(${ids}::uuid[]) limit ${batchRows}))
+                  returning 1)
+                select count(*)::int as n from gone`,
+          ),
         );
         n = done[0].n;
       } catch (error) {
@@ -178,9 +180,11 @@ export async function deleteEventsOfRuns(
 export async function deleteRunRows(db: Db, params: { runIds: string[] }): Promise<number> {
   if (params.runIds.length === 0) return 0;
   const started = performance.now();
-  const rows = await queryRows<{ n: number }>(
-    db,
-    sql`with gone as (delete from runs where id = any(${`{${params.runIds.join(",")}}`}::uuid[]) returning 1) select count(*)::int as n from gone`,
+  const rows = await withoutFlushWait(db, (tx) =>
+    queryRows<{ n: number }>(
+      tx,
+      sql`with gone as (delete from runs where id = any(${`{${params.runIds.join(",")}}`}::uuid[]) returning 1) select count(*)::int as n from gone`,
+    ),
   );
   await restAfter(started);
   return rows[0].n;
