@@ -237,12 +237,14 @@ BEGIN
       USING ERRCODE = 'insufficient_privilege';
   END IF;
   IF TG_TABLE_NAME = 'hook_invocations' THEN
+    -- Gaps never overlap: the one holding a position is the last to start at or before it.
     SELECT NOT EXISTS (
              SELECT 1 FROM deleted_rows d
               WHERE d.run_id IS NULL
-                 OR NOT EXISTS (SELECT 1 FROM chain_gaps g
-                                 WHERE g.table_name = TG_TABLE_NAME AND g.run_id = d.run_id
-                                   AND d.chain_seq BETWEEN g.first_seq AND g.last_seq))
+                 OR NOT EXISTS (SELECT 1 FROM (SELECT g.run_id, g.last_seq FROM chain_gaps g
+                                                WHERE g.table_name = TG_TABLE_NAME AND g.first_seq <= d.chain_seq
+                                                ORDER BY g.first_seq DESC LIMIT 1) g
+                                 WHERE g.run_id = d.run_id AND g.last_seq >= d.chain_seq))
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = ANY (ARRAY(SELECT DISTINCT run_id FROM deleted_rows)))
       INTO gapped;
     IF gapped THEN

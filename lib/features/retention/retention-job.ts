@@ -43,9 +43,15 @@ export async function startRetentionJob(
   timer.unref();
   if (options.work) {
     await boss.work(RETENTION_QUEUE, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 30 }, async () => {
-      const partitions = await ensureRetentionPartitions(db);
-      const report = await applyRetention(db);
-      logger.info({ ...report, partitionsMade: partitions }, "retention pass done");
+      try {
+        const partitions = await ensureRetentionPartitions(db);
+        const report = await applyRetention(db);
+        logger.info({ ...report, partitionsMade: partitions }, "retention pass done");
+      } catch (error) {
+        // The job fails (pg-boss keeps it); the next hour's pass starts over where this one stopped.
+        logger.error({ err: error }, "retention pass failed");
+        throw error;
+      }
     });
   }
   return {
