@@ -341,5 +341,10 @@ describe("partitions made ahead", () => {
     // Deleting the run deletes its event wherever it is (the trigger that replaced the foreign key).
     await t.db.delete(runs).where(sql`id = ${r.id}`);
     expect(await rowsOf(t.db, sql`select 1 from run_events where run_id = ${r.id}`)).toEqual([]);
+    // So does deleting its agent (runs go by foreign key, their events by the trigger).
+    const [other] = await t.db.insert(runs).values({ agentId: a, prompt: "of a deleted agent", source: "api" }).returning();
+    await t.db.insert(runEvents).values({ runId: other.id, seq: 1, type: "session.start" });
+    await t.db.delete(agents).where(sql`id = ${a}`);
+    expect(await rowsOf(t.db, sql`select 1 from run_events where run_id = ${other.id}`)).toEqual([]);
   });
 });
