@@ -316,7 +316,7 @@ export function startOfUtcDay(date: Date): Date {
 }
 
 /** Rows retention deletes in one transaction when it deletes row by row. */
-export const CHAIN_DELETE_BATCH = 5_000;
+export const CHAIN_DELETE_BATCH = 1_000;
 
 /**
  * Retention: deletes the oldest rows created before the UTC midnight at or before `before`, as a

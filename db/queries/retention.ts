@@ -17,7 +17,7 @@ import { countPartitionRows, dropPartition, listPartitions, withPartitionDdl, ty
 
 const DAY_MS = 86_400_000;
 /** Rows one event-deleting statement removes (its own transaction): its WAL is flushed at once. */
-export const EVENT_DELETE_BATCH = 2_000;
+export const EVENT_DELETE_BATCH = 500;
 /**
  * How far before its run's creation an event's time may lie (the app's clock against the
  * database's): a run created this long after a partition's end is taken to have no events in it.
