@@ -30,6 +30,7 @@ const FEATURE_API = {
     "components/run-view",
     "components/use-run-change-refresh",
   ],
+  retention: ["retention-job"],
   schedules: ["scheduler", "next-run"],
   secrets: ["secret-store", "secret-box"],
   settings: [],

@@ -316,6 +316,7 @@ function describeChain(name, chain) {
     const head = chain.head ? `, head #${chain.head.position} ${chain.head.hash}` : "";
     lines.push(`${name}: intact, ${chain.rows} rows${unsealed}${head}`);
     if (chain.anchor) lines.push(`  starts after retention at #${chain.anchor.position} (days before ${chain.anchor.before})`);
+    if (chain.removed) lines.push(`  ${chain.removed.rows} rows of ${chain.removed.runs} deleted runs stepped over (chain_gaps)`);
     return lines;
   }
   const broken = chain.firstBroken;

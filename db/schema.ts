@@ -34,8 +34,15 @@ const chainColumns = () => ({
   /** sha256(previous row's hash || canonical JSON of this row's content), hex. */
   hash: text("hash"),
 });
-const chainIndexes = (table: string, t: { id: AnyPgColumn; chainSeq: AnyPgColumn; hash: AnyPgColumn }) => [
-  uniqueIndex(`${table}_chain_seq_uq`).on(t.chainSeq).where(sql`chain_seq is not null`),
+/**
+ * `partitionKey`: a table partitioned by time (the ledger) must include its partition key in every
+ * unique index, so there the chain position is unique per partition; the sealer hands positions out
+ * under one lock and verify names a duplicate as a break, so the chain stays gapless either way.
+ */
+const chainIndexes = (table: string, t: { id: AnyPgColumn; chainSeq: AnyPgColumn; hash: AnyPgColumn }, partitionKey?: AnyPgColumn) => [
+  partitionKey
+    ? uniqueIndex(`${table}_chain_seq_uq`).on(t.chainSeq, partitionKey).where(sql`chain_seq is not null`)
+    : uniqueIndex(`${table}_chain_seq_uq`).on(t.chainSeq).where(sql`chain_seq is not null`),
   // The sealer's work list; rows leave it when sealed, so it stays as small as the backlog.
   index(`${table}_unsealed_idx`).on(t.id).where(sql`chain_seq is null`),
   check(`${table}_chain_sealed_ck`, sql`(chain_seq is null) = (hash is null)`),
@@ -162,27 +169,33 @@ export const signInFailures = pgTable("sign_in_failures", {
   lastAttemptId: uuid("last_attempt_id"),
 });
 
-export const agents = pgTable("agents", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull().unique(),
-  description: text("description"),
-  model: text("model").notNull(),
-  instructions: text("instructions"),
-  tools: jsonb("tools").$type<string[]>().notNull().default([]),
-  maxTurns: integer("max_turns").notNull(),
-  timeoutMs: integer("timeout_ms").notNull(),
-  budgetUsd: doublePrecision("budget_usd"),
-  dailyBudgetUsd: doublePrecision("daily_budget_usd"),
-  script: jsonb("script").$type<unknown[]>(),
-  metadataFile: text("metadata_file"),
-  flow: jsonb("flow").$type<string[]>(),
-  /** Ids of the operator's code hooks this agent references (Standard Agents' agent-level `hooks`). */
-  codeHooks: jsonb("code_hooks").$type<string[]>(),
-  /** Tools opted into re-running after a crash cut a call short (otherwise at most once). */
-  retryTools: jsonb("retry_tools").$type<string[]>(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const agents = pgTable(
+  "agents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull().unique(),
+    description: text("description"),
+    model: text("model").notNull(),
+    instructions: text("instructions"),
+    tools: jsonb("tools").$type<string[]>().notNull().default([]),
+    maxTurns: integer("max_turns").notNull(),
+    timeoutMs: integer("timeout_ms").notNull(),
+    budgetUsd: doublePrecision("budget_usd"),
+    dailyBudgetUsd: doublePrecision("daily_budget_usd"),
+    script: jsonb("script").$type<unknown[]>(),
+    metadataFile: text("metadata_file"),
+    flow: jsonb("flow").$type<string[]>(),
+    /** Ids of the operator's code hooks this agent references (Standard Agents' agent-level `hooks`). */
+    codeHooks: jsonb("code_hooks").$type<string[]>(),
+    /** Tools opted into re-running after a crash cut a call short (otherwise at most once). */
+    retryTools: jsonb("retry_tools").$type<string[]>(),
+    /** Days its runs and their events are kept (lib/features/retention): NULL = the instance default, 0 = forever. */
+    retentionDays: integer("retention_days"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("agents_retention_days_ck", sql`${t.retentionDays} is null or ${t.retentionDays} >= 0`)],
+);
 
 /** The current version of each hook; `spec` is the hook-model.md body, validated by lib/core/hooks. */
 export const hooks = pgTable(
@@ -284,19 +297,24 @@ export const runs = pgTable(
   ],
 );
 
+/**
+ * Partitioned by `ts` (range, a day or a month a partition: drizzle/0015_retention.sql, and
+ * db/queries/partitions.ts creates them ahead), so retention drops old partitions instead of deleting
+ * row by row. Hence the partition key in the primary key and the unique index, and no foreign key to
+ * runs: creating or dropping a partition would lock `runs`, which every append updates. Deleting a
+ * run deletes its events all the same (a trigger on runs, in the same migration).
+ */
 export const runEvents = pgTable(
   "run_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    runId: uuid("run_id")
-      .notNull()
-      .references(() => runs.id, { onDelete: "cascade" }),
+    id: bigserial("id", { mode: "number" }).notNull(),
+    runId: uuid("run_id").notNull(),
     seq: integer("seq").notNull(),
     type: text("type").notNull(),
     ts: timestamp("ts", { withTimezone: true }).notNull().defaultNow(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [uniqueIndex("run_events_run_seq_uq").on(t.runId, t.seq)],
+  (t) => [primaryKey({ name: "run_events_pkey", columns: [t.id, t.ts] }), uniqueIndex("run_events_run_seq_uq").on(t.runId, t.seq, t.ts)],
 );
 
 /**
@@ -396,12 +414,13 @@ export const slackRequestNonces = pgTable(
 /**
  * The hook ledger: one row per hook considered for an event. Append-only and hash-chained; no
  * foreign key to runs, because a ledger row outlives its run (deleting an agent deletes its runs,
- * never the record of what its hooks decided).
+ * never the record of what its hooks decided; deleting a run on purpose removes its rows and leaves
+ * chain_gaps). Partitioned by `created_at` like run_events, so retention drops whole old partitions.
  */
 export const hookInvocations = pgTable(
   "hook_invocations",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     runId: uuid("run_id"),
     eventSeq: integer("event_seq"),
     event: text("event").notNull(),
@@ -428,12 +447,13 @@ export const hookInvocations = pgTable(
     ...chainColumns(),
   },
   (t) => [
+    primaryKey({ name: "hook_invocations_pkey", columns: [t.id, t.createdAt] }),
     index("hook_invocations_run_idx").on(t.runId),
     index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt),
     // What the hook_failures and runs_blocked alerts count over a window: only those rows are indexed.
     index("hook_invocations_failures_idx").on(t.createdAt).where(sql`failed or timed_out`),
     index("hook_invocations_blocks_idx").on(t.createdAt).where(sql`verdict = 'block' and not ignored`),
-    ...chainIndexes("hook_invocations", t),
+    ...chainIndexes("hook_invocations", t, t.createdAt),
   ],
 );
 
@@ -496,6 +516,27 @@ export const chainAnchors = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("chain_anchors_table_seq_uq").on(t.tableName, t.chainSeq)],
+);
+
+/**
+ * Written when a run is deleted on purpose (DELETE /api/v1/runs/{id}): its sealed ledger rows leave
+ * the middle of the chain, and each gap keeps the positions they held and the hash of the last one,
+ * which the row after the gap links to. One row per run of consecutive positions of that run's rows.
+ * Append-only (drizzle/0015_retention.sql).
+ */
+export const chainGaps = pgTable(
+  "chain_gaps",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tableName: text("table_name").notNull(),
+    runId: uuid("run_id").notNull(),
+    firstSeq: bigint("first_seq", { mode: "number" }).notNull(),
+    lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+    /** The hash of the row at last_seq. */
+    hash: text("hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("chain_gaps_table_seq_uq").on(t.tableName, t.firstSeq)],
 );
 
 /** Named notes for the `memory` tool. */

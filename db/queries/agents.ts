@@ -8,7 +8,7 @@ export type AgentRow = typeof agents.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Columns from a validated spec; undefined optional fields become NULL so edits can clear them. */
-const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "script", "metadataFile", "flow", "codeHooks", "retryTools"] as const;
+const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "script", "metadataFile", "flow", "codeHooks", "retryTools", "retentionDays"] as const;
 
 function toColumns(spec: Partial<AgentSpec>, replace = false) {
   const columns: Partial<typeof agents.$inferInsert> = {};
@@ -36,6 +36,7 @@ export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt:
     flow: row.flow ?? undefined,
     codeHooks: row.codeHooks ?? undefined,
     retryTools: row.retryTools ?? undefined,
+    retentionDays: row.retentionDays ?? undefined,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

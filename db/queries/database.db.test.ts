@@ -24,11 +24,14 @@ test("the migration creates the whole schema", async () => {
   }
 });
 
-test("run_events refuses a second event with the same (run_id, seq)", async () => {
+// run_events is partitioned by time, so its unique index holds the partition key too: (run_id, seq,
+// ts). Seqs come from the run row's counter (appendRunRecords), which hands each out once.
+test("run_events refuses a second event with the same (run_id, seq) at the same time", async () => {
   const agent = await createAgent(t.db, { spec: { name: "seq-agent", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } });
   const [run] = await t.db.insert(runs).values({ agentId: agent!.id, prompt: "hi" }).returning();
-  await t.db.insert(runEvents).values({ runId: run.id, seq: 1, type: "session.start" });
-  await expect(t.db.insert(runEvents).values({ runId: run.id, seq: 1, type: "session.end" })).rejects.toThrow();
+  const ts = new Date();
+  await t.db.insert(runEvents).values({ runId: run.id, seq: 1, type: "session.start", ts });
+  await expect(t.db.insert(runEvents).values({ runId: run.id, seq: 1, type: "session.end", ts })).rejects.toThrow();
 });
 
 test("LISTEN receives a NOTIFY", async () => {

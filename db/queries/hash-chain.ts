@@ -15,11 +15,13 @@
  * Hashing happens in JS over the values as read back (not as written), so one implementation of
  * canonical JSON (lib/features/audit/chain-hash.ts) serves PGlite and PostgreSQL alike.
  */
-import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { performance } from "node:perf_hooks";
+import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
-import type { Db } from "../client";
-import { auditLog, chainAnchors, hookInvocations } from "../schema";
+import { queryRows, type Db } from "../client";
+import { restAfter, withoutFlushWait } from "../statement-pacing";
+import { auditLog, chainAnchors, chainGaps, hookInvocations } from "../schema";
 
 export const CHAINED_TABLES = ["audit_log", "hook_invocations"] as const;
 export type ChainedTable = (typeof CHAINED_TABLES)[number];
@@ -86,14 +88,13 @@ function contentOf(table: ChainedTable, row: Record<string, unknown>): Record<st
   return content;
 }
 
-async function lockChain(db: Db, table: ChainedTable, wait: boolean): Promise<boolean> {
+export async function lockChain(db: Db, table: ChainedTable, wait: boolean): Promise<boolean> {
   const key = HASHED[table].lock;
   if (wait) {
     await db.execute(sql`select pg_advisory_xact_lock(${key})`);
     return true;
   }
-  const result = (await db.execute(sql`select pg_try_advisory_xact_lock(${key}) as locked`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { locked: boolean }[];
+  const rows = await queryRows<{ locked: boolean }>(db, sql`select pg_try_advisory_xact_lock(${key}) as locked`);
   return rows[0]?.locked === true;
 }
 
@@ -107,13 +108,27 @@ export async function latestChainAnchor(db: Db, params: { table: ChainedTable })
   return anchor;
 }
 
-/** The last link: the newest sealed row, or retention's anchor when it deleted every sealed row. */
+async function latestChainGap(db: Db, table: ChainedTable) {
+  const [gap] = await db.select().from(chainGaps).where(eq(chainGaps.tableName, table)).orderBy(desc(chainGaps.lastSeq)).limit(1);
+  return gap;
+}
+
+/**
+ * The last link: the newest sealed row, or what took its place when it was deleted: retention's
+ * anchor (every sealed row went) or a deleted run's gap (the newest rows were that run's).
+ */
 async function chainHead(db: Db, table: ChainedTable): Promise<{ seq: number; hash: string }> {
   const t = HASHED[table].table;
   const [last] = await db.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(isNotNull(t.chainSeq)).orderBy(desc(t.chainSeq)).limit(1);
-  if (last) return { seq: last.seq!, hash: last.hash! };
   const anchor = await latestChainAnchor(db, { table });
-  return anchor ? { seq: anchor.chainSeq, hash: anchor.hash } : { seq: 0, hash: GENESIS_HASH };
+  const gap = await latestChainGap(db, table);
+  const links = [
+    { seq: 0, hash: GENESIS_HASH },
+    ...(last ? [{ seq: last.seq!, hash: last.hash! }] : []),
+    ...(anchor ? [{ seq: anchor.chainSeq, hash: anchor.hash }] : []),
+    ...(gap ? [{ seq: gap.lastSeq, hash: gap.hash }] : []),
+  ];
+  return links.reduce((a, b) => (b.seq > a.seq ? b : a));
 }
 
 /** One batch under the lock; undefined when another process holds it and `wait` is off. */
@@ -127,17 +142,20 @@ async function sealBatch(db: Db, table: ChainedTable, wait: boolean): Promise<nu
     const ids: number[] = [];
     const seqs: number[] = [];
     const hashes: string[] = [];
+    const times: string[] = [];
     for (const row of rows as Record<string, unknown>[]) {
       hash = chainHash(hash, contentOf(table, row));
       ids.push(row.id as number);
       seqs.push(++seq);
       hashes.push(hash);
+      times.push(row.created_at as string);
     }
-    // Three array parameters rather than 3 × 2,000 placeholders: one short statement to parse.
+    // Four array parameters rather than 4 × 2,000 placeholders: one short statement to parse. The
+    // creation time (the ledger's partition key) lets each row's lookup go to its partition only.
     await tx.execute(sql`
       update ${t} set chain_seq = v.seq, hash = v.hash
-      from unnest(${`{${ids.join(",")}}`}::bigint[], ${`{${seqs.join(",")}}`}::bigint[], ${`{${hashes.join(",")}}`}::text[]) as v(id, seq, hash)
-      where ${t.id} = v.id`);
+      from unnest(${`{${ids.join(",")}}`}::bigint[], ${`{${seqs.join(",")}}`}::bigint[], ${`{${hashes.join(",")}}`}::text[], ${`{${times.join(",")}}`}::timestamptz[]) as v(id, seq, hash, created_at)
+      where ${t.id} = v.id and ${t.createdAt} = v.created_at`);
     return rows.length;
   });
 }
@@ -180,13 +198,28 @@ export interface ChainReport {
   head?: { position: number; hash: string };
   /** Where the chain starts after retention. */
   anchor?: { position: number; hash: string; before: string };
+  /** Positions whose rows went with a deleted run (chain_gaps), walked over by their recorded hash. */
+  removed?: { rows: number; runs: number };
   firstBroken?: BrokenLink;
+}
+
+type Gap = typeof chainGaps.$inferSelect;
+
+/** The gaps that start in [from, to], oldest first (deleted runs' positions: db/queries/run-removal.ts). */
+async function gapsBetween(db: Db, table: ChainedTable, from: number, to: number): Promise<Gap[]> {
+  return db
+    .select()
+    .from(chainGaps)
+    .where(and(eq(chainGaps.tableName, table), gte(chainGaps.firstSeq, from), lte(chainGaps.firstSeq, to)))
+    .orderBy(asc(chainGaps.firstSeq));
 }
 
 /**
  * Walks the sealed rows in chain order from the oldest remaining one (linked to retention's
  * anchor, or to GENESIS_HASH) and names the first that does not link: a changed row (its content
- * no longer hashes to what is stored) or the row after a gap (a deleted row).
+ * no longer hashes to what is stored) or the row after a gap (a deleted row). The positions of a
+ * deleted run's rows are stepped over by the hash its chain_gaps row kept: the row after them must
+ * link to it, so only those rows, and only as a whole, can have gone.
  */
 export async function verifyChain(db: Db, params: { table: ChainedTable }): Promise<ChainReport> {
   const { table } = params;
@@ -196,6 +229,19 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
   let previous = anchor?.hash ?? GENESIS_HASH;
   let firstBroken: BrokenLink | undefined;
   let after = anchor?.chainSeq ?? Number.MIN_SAFE_INTEGER;
+  const removedRuns = new Set<string>();
+  let removedRows = 0;
+  /** Steps over the gaps that start where the chain stands now. */
+  const skipGaps = (gaps: Gap[]) => {
+    while (gaps.length > 0 && gaps[0].firstSeq < expectedSeq) gaps.shift();
+    while (gaps.length > 0 && gaps[0].firstSeq === expectedSeq) {
+      const gap = gaps.shift()!;
+      previous = gap.hash;
+      removedRows += gap.lastSeq - gap.firstSeq + 1;
+      removedRuns.add(gap.runId);
+      expectedSeq = gap.lastSeq + 1;
+    }
+  };
   const fields = { ...contentFields(table), __seq: t.chainSeq, __hash: t.hash };
   while (!firstBroken) {
     const page = (await db
@@ -204,8 +250,11 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
       .where(and(isNotNull(t.chainSeq), gt(t.chainSeq, after)))
       .orderBy(asc(t.chainSeq))
       .limit(VERIFY_PAGE)) as (Record<string, unknown> & { __seq: number; __hash: string })[];
+    const last = page.length < VERIFY_PAGE ? Number.MAX_SAFE_INTEGER : page[page.length - 1].__seq;
+    const gaps = await gapsBetween(db, table, expectedSeq, last);
     for (const row of page) {
       const position = row.__seq;
+      skipGaps(gaps);
       const expectedHash = chainHash(previous, contentOf(table, row));
       const problem =
         position !== expectedSeq
@@ -222,6 +271,8 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
       previous = row.__hash;
       expectedSeq++;
     }
+    // Gaps after the newest row: a deleted run's rows were the newest.
+    if (!firstBroken && page.length < VERIFY_PAGE) skipGaps(gaps);
     if (page.length < VERIFY_PAGE) break;
     after = page[page.length - 1].__seq;
   }
@@ -254,6 +305,7 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
     unsealed: counts.all - counts.sealed,
     ...(head.seq > 0 ? { head: { position: head.seq, hash: head.hash } } : {}),
     ...(anchor ? { anchor: { position: anchor.chainSeq, hash: anchor.hash, before: anchor.before.toISOString() } } : {}),
+    ...(removedRows > 0 ? { removed: { rows: removedRows, runs: removedRuns.size } } : {}),
     ...(firstBroken ? { firstBroken } : {}),
   };
 }
@@ -263,36 +315,56 @@ export function startOfUtcDay(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
 
+/** Rows retention deletes in one transaction when it deletes row by row. */
+export const CHAIN_DELETE_BATCH = 1_000;
+
 /**
  * Retention: deletes the oldest rows created before the UTC midnight at or before `before`, as a
  * prefix of the chain, after recording in chain_anchors the hash the oldest remaining row links
  * to. The database's trigger accepts exactly this and no other DELETE. A row of an old day sealed
  * after a newer one (its transaction committed late) is kept until the chain before it goes too.
+ * In batches of `batchRows`, each its own short transaction with its own anchor, so the sealer (which
+ * waits for the chain's lock) and the database's other work are never held up for long.
  */
 export async function deleteChainDaysBefore(
   db: Db,
-  params: { table: ChainedTable; before: Date },
+  params: { table: ChainedTable; before: Date; batchRows?: number },
 ): Promise<{ deleted: number; before: Date; anchor?: { position: number; hash: string } }> {
   const { table } = params;
   const t = HASHED[table].table;
   const before = startOfUtcDay(params.before);
+  const batchRows = params.batchRows ?? CHAIN_DELETE_BATCH;
   await sealChain(db, { table });
-  return db.transaction(async (tx) => {
-    await lockChain(tx, table, true);
-    const previous = await latestChainAnchor(tx, { table });
-    const [firstKept] = await tx
-      .select({ seq: t.chainSeq })
-      .from(t)
-      .where(and(isNotNull(t.chainSeq), gte(t.createdAt, before)))
-      .orderBy(asc(t.chainSeq))
-      .limit(1);
-    const lastSeq = firstKept ? firstKept.seq! - 1 : (await chainHead(tx, table)).seq;
-    if (lastSeq <= (previous?.chainSeq ?? 0)) return { deleted: 0, before };
-    const [last] = await tx.select({ hash: t.hash }).from(t).where(eq(t.chainSeq, lastSeq));
-    const [{ n }] = await tx.select({ n: count() }).from(t).where(lte(t.chainSeq, lastSeq));
-    if (!last) throw new Error(`${table}: no row at chain position ${lastSeq}; run \`hookplane audit verify\` before retention`);
-    await tx.insert(chainAnchors).values({ tableName: table, chainSeq: lastSeq, hash: last.hash!, before, deletedRows: n });
-    await tx.delete(t).where(lte(t.chainSeq, lastSeq));
-    return { deleted: n, before, anchor: { position: lastSeq, hash: last.hash! } };
-  });
+  let deleted = 0;
+  let anchor: { position: number; hash: string } | undefined;
+  for (;;) {
+    const started = performance.now();
+    const batch = await withoutFlushWait(db, async (tx) => {
+      await lockChain(tx, table, true);
+      const previous = await latestChainAnchor(tx, { table });
+      const [firstKept] = await tx
+        .select({ seq: t.chainSeq })
+        .from(t)
+        .where(and(isNotNull(t.chainSeq), gte(t.createdAt, before)))
+        .orderBy(asc(t.chainSeq))
+        .limit(1);
+      // The batch ends at its last present row before the first one kept (a position in between
+      // may be a deleted run's gap, which has no row to anchor to).
+      const eligible = and(isNotNull(t.chainSeq), firstKept ? lt(t.chainSeq, firstKept.seq!) : undefined);
+      const present = () => tx.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(eligible);
+      const [nth] = await present().orderBy(asc(t.chainSeq)).offset(batchRows - 1).limit(1);
+      const last = nth ?? (await present().orderBy(desc(t.chainSeq)).limit(1)).at(0);
+      if (!last || last.seq! <= (previous?.chainSeq ?? 0)) return undefined;
+      const [{ n }] = await tx.select({ n: count() }).from(t).where(lte(t.chainSeq, last.seq!));
+      await tx.insert(chainAnchors).values({ tableName: table, chainSeq: last.seq!, hash: last.hash!, before, deletedRows: n });
+      await tx.delete(t).where(lte(t.chainSeq, last.seq!));
+      return { n, anchor: { position: last.seq!, hash: last.hash! } };
+    });
+    if (!batch) break;
+    deleted += batch.n;
+    anchor = batch.anchor;
+    await restAfter(started);
+    if (batch.n < batchRows) break;
+  }
+  return { deleted, before, ...(anchor ? { anchor } : {}) };
 }

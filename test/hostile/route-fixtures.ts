@@ -10,7 +10,7 @@ import { getOrCreateApproval } from "@/db/queries/approvals";
 import { createHook } from "@/db/queries/hooks";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { appendRunEvents } from "@/db/queries/run-events";
-import { createRun } from "@/db/queries/runs";
+import { createRun, finishRun } from "@/db/queries/runs";
 import { createSchedule } from "@/db/queries/schedules";
 import type { TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
@@ -29,7 +29,7 @@ export interface HostileWorld {
   adminSession: string;
   ids: { agent: string; hook: string; schedule: string; run: string; approval: string; token: string; user: string; provider: string; alert: string };
   /** What DELETE routes get as their valid id: deleting it must not take the rest of the world along. */
-  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string; provider: string; alert: string };
+  doomed: { agent: string; hook: string; schedule: string; token: string; secret: string; provider: string; alert: string; run: string };
   agentName: string;
   secretName: string;
 }
@@ -65,11 +65,13 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
   const alertRule = { kind: "cost" as const, windowMinutes: 60, threshold: 5, cooldownMinutes: 60, targets: [], enabled: false };
   const alert = (await createAlertRule(t.db, { ...alertRule, name: "fuzz-alert", agentId: agent.id }))!;
   const doomedAlert = (await createAlertRule(t.db, { ...alertRule, name: "doomed-alert" }))!;
+  const doomedRun = await createRun(t.db, { agentId: doomedAgent.id, prompt: "doomed", source: "api" });
+  await finishRun(t.db, { id: doomedRun.id, outcome: "completed" });
   return {
     tokens: { admin, operator, viewer: viewerRow.token },
     adminSession: sessionToken,
     ids: { agent: agent.id, hook: hook.id, schedule: schedule.id, run: run.id, approval: approval.id, token: viewerRow.id, user: other.id, provider: ssoProvider.id, alert: alert.id },
-    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET", provider: doomedProvider.id, alert: doomedAlert.id },
+    doomed: { agent: doomedAgent.id, hook: doomedHook.id, schedule: doomedSchedule.id, token: doomedToken.id, secret: "DOOMED_SECRET", provider: doomedProvider.id, alert: doomedAlert.id, run: doomedRun.id },
     agentName,
     secretName,
   };
@@ -79,8 +81,8 @@ export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> 
 export function existingParams(template: string, method: string, world: HostileWorld): Record<string, string> {
   if (template.startsWith("/api/v1/auth/providers/")) return { id: method === "DELETE" ? world.doomed.provider : world.ids.provider };
   if (method === "DELETE") {
-    const kind = template.split("/")[3] as "agents" | "alerts" | "hooks" | "schedules" | "tokens" | "secrets";
-    const doomed = { agents: world.doomed.agent, alerts: world.doomed.alert, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret }[kind];
+    const kind = template.split("/")[3] as "agents" | "alerts" | "hooks" | "schedules" | "tokens" | "secrets" | "runs";
+    const doomed = { agents: world.doomed.agent, alerts: world.doomed.alert, hooks: world.doomed.hook, schedules: world.doomed.schedule, tokens: world.doomed.token, secrets: world.doomed.secret, runs: world.doomed.run }[kind];
     return { id: doomed ?? "00000000-0000-4000-8000-000000000000", name: world.doomed.secret };
   }
   const id = (() => {
@@ -158,6 +160,7 @@ export function exampleBodies(world: HostileWorld): Record<string, unknown> {
     },
     "PATCH /api/v1/auth/providers/[id]": { groupsClaim: "roles", roleMappings: [{ group: "eng", role: "operator" }], defaultRole: null },
     "PUT /api/v1/auth/settings": { passwordSignIn: true },
+    "PUT /api/v1/settings/retention": { runDays: 0, ledgerDays: 0, auditDays: 0 },
     "POST /api/v1/setup": { email: "a@example.com", password: "password123" },
     "POST /api/v1/tokens": { name: "t", role: "viewer" },
     "POST /api/v1/users": { email: "u@example.com", password: "password123", role: "viewer" },

@@ -1,6 +1,8 @@
 import { CodeExecutionStatusList } from "@/lib/features/settings/components/code-execution-status";
 import { CreateScheduleForm } from "@/lib/features/schedules/components/create-schedule-form";
 import { CreateTokenForm } from "@/lib/features/settings/components/create-token-form";
+import { RetentionSettingsForm } from "@/lib/features/retention/components/retention-settings-form";
+import { getRetentionSettings } from "@/lib/features/retention/retention-settings";
 import { CreateUserForm } from "@/lib/features/settings/components/create-user-form";
 import { DeleteSecretButton } from "@/lib/features/secrets/components/delete-secret-button";
 import { RevokeTokenButton } from "@/lib/features/settings/components/revoke-token-button";
@@ -164,7 +166,7 @@ export default async function SettingsPage() {
   const isAdmin = principal.role === "admin";
   const canEditSchedules = roleAtLeast(principal.role, "operator");
   const { db } = await getDatabase();
-  const [schedules, agents] = await Promise.all([listSchedulesForApi(db), listAgents(db, { limit: 500 })]);
+  const [schedules, agents, retention] = await Promise.all([listSchedulesForApi(db), listAgents(db, { limit: 500 }), getRetentionSettings(db)]);
   const agentNames = new Map(agents.map((a) => [a.id, a.name]));
   return (
     <>
@@ -188,6 +190,13 @@ export default async function SettingsPage() {
               <CreateScheduleForm agents={agents.map((a) => a.name)} />
             </div>
           )}
+        </Section>
+        <Section
+          title="Retention"
+          description="How many whole UTC days records are kept before the hourly retention pass deletes them; empty or 0 keeps forever (the default). Each deletion is in the audit log."
+          testId="retention-section"
+        >
+          <RetentionSettingsForm settings={retention} canEdit={isAdmin} />
         </Section>
         <Section
           title="Running code on the server"

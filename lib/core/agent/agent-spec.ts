@@ -36,6 +36,16 @@ export const codeHookIdSchema = z
   .regex(/^[a-z][a-z0-9_]*$/, "a code hook id is snake_case: lowercase letters, digits and '_', starting with a letter");
 export const codeHookIdsSchema = z.array(codeHookIdSchema).max(100);
 
+/**
+ * Days runs (or ledger or audit rows) are kept before retention deletes them: whole UTC days, 0
+ * keeping forever (lib/features/retention/README.md).
+ */
+export const retentionDaysSchema = z
+  .number()
+  .int("a whole number of days")
+  .min(0, "0 keeps forever; otherwise a number of days")
+  .max(36_500, "at most 36500 days (100 years); 0 keeps forever");
+
 export const agentSpecSchema = z.object({
   name: agentNameSchema,
   description: z.string().max(2000).optional(),
@@ -69,6 +79,8 @@ export const agentSpecSchema = z.object({
    * the model reads "interrupted" instead (lib/agent/README.md, at most once).
    */
   retryTools: z.array(z.string().min(1).max(200)).max(100).optional(),
+  /** Days this agent's runs are kept after they finish; left out, the instance default; 0 forever. */
+  retentionDays: retentionDaysSchema.optional(),
 });
 export type AgentSpecInput = z.input<typeof agentSpecSchema>;
 export type AgentSpec = z.infer<typeof agentSpecSchema>;

@@ -53,6 +53,7 @@ export function agentFromForm(form: FormData): { value: Record<string, unknown>;
       flow: list(text(form, "flow")),
       codeHooks: list(text(form, "codeHooks")),
       retryTools: list(text(form, "retryTools")),
+      retentionDays: numberOrRaw(form, "retentionDays"),
       script,
     },
     scriptError,

@@ -36,6 +36,15 @@ export function assertMayConfigureAgent(principal: Pick<Principal, "role">, name
   );
 }
 
+/**
+ * How long an agent's runs are kept is an admin's call, as deleting a run is: a shorter window
+ * deletes runs. `before` is the agent's current value (undefined for a new agent).
+ */
+export function assertMaySetRetention(principal: Pick<Principal, "role">, before: number | null | undefined, after: number | null | undefined) {
+  if ((before ?? undefined) === (after ?? undefined) || roleAtLeast(principal.role, "admin")) return;
+  throw AppError.forbidden(`Only admins may change how long an agent's runs are kept (retentionDays): a shorter window deletes runs. You are ${principal.role}.`);
+}
+
 export async function findAgentOr404(db: Db, ref: string) {
   const row = await getAgent(db, { ref });
   if (!row) throw AppError.notFound(`Agent "${ref}"`);
@@ -45,6 +54,7 @@ export async function findAgentOr404(db: Db, ref: string) {
 export async function createAgentAudited(db: Db, principal: Principal, spec: AgentSpec) {
   assertMaySetCodeHooks(principal, undefined, spec.codeHooks, "an agent's");
   assertMayConfigureAgent(principal, spec.name, undefined, spec);
+  assertMaySetRetention(principal, undefined, spec.retentionDays);
   const row = await audited(
     db,
     { actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
@@ -74,6 +84,7 @@ export async function updateAgentAudited(
       assertMayConfigureAgent(principal, existing.name, existing, { tools: "tools" in patch || options.replace ? patch.tools : existing.tools });
       // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
       if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
+      if ("retentionDays" in patch || options.replace) assertMaySetRetention(principal, existing.retentionDays, patch.retentionDays);
       if (patch.name && patch.name !== existing.name) {
         const clash = await getAgent(tx, { ref: patch.name });
         if (clash) throw AppError.conflict(`An agent named "${patch.name}" already exists`);

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { cancelRun, deciderOf, decideApproval, decisionSchema, startRun, startRunSchema } from "@/lib/features/runs/run-service";
+import { cancelRun, deciderOf, decideApproval, decisionSchema, deleteRunAudited, startRun, startRunSchema } from "@/lib/features/runs/run-service";
 import { formAction } from "@/lib/platform/api/action";
 
 export const startRunAction = formAction(
@@ -12,6 +12,11 @@ export const startRunAction = formAction(
 export const cancelRunAction = formAction({ role: "operator", input: z.object({ id: z.string() }) }, async ({ db, principal, input }) => {
   await cancelRun(db, principal, input.id);
   return { ok: true, message: "Cancel requested" };
+});
+
+export const deleteRunAction = formAction({ role: "admin", input: z.object({ id: z.string() }), revalidate: ["/runs"] }, async ({ db, principal, input }) => {
+  await deleteRunAudited(db, principal, input.id);
+  return { redirectTo: "/runs" };
 });
 
 export const decideApprovalAction = formAction(

@@ -7,6 +7,9 @@ import type { Db } from "@/db/client";
 import { getApproval, settleApproval } from "@/db/queries/approvals";
 import { audited } from "@/db/queries/audit";
 import { requestCancel } from "@/db/queries/run-leases";
+import { sealChain } from "@/db/queries/hash-chain";
+import { deleteEventsOfRuns } from "@/db/queries/retention";
+import { removeFinishedRun, UnsealedLedgerRows } from "@/db/queries/run-removal";
 import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
 import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/features/agents/agent-service";
 import { codeHookIdsSchema } from "@/lib/core/agent/agent-spec";
@@ -109,6 +112,52 @@ export async function cancelRun(db: Db, principal: Principal, id: string) {
   // An outside session (the Claude Code bridge) has no worker: its next event sees the flag.
   if (!run.externalSessionId) await getRunQueue().cancel(id);
   return runToApi({ ...run, cancelRequested: true });
+}
+
+/**
+ * Deletes a finished run with everything it recorded, its hook ledger rows included (their places
+ * in the chain kept as gaps: db/queries/run-removal.ts), and audits it: who, when, which run, what
+ * went. A run still going is refused (409): cancel it first; a cancelled run finishes within a step.
+ */
+export async function deleteRunAudited(db: Db, principal: Principal, id: string) {
+  const run = await findRunOr404(db, id);
+  const refuse = (status: string) =>
+    AppError.conflict(`Run ${id} is ${status}: cancel it first (POST /api/v1/runs/${id}/cancel), then delete it once it has finished`);
+  if (run.status !== "finished") throw refuse(run.status);
+  // Events first, in short batches outside the audited transaction (a long run has many); then, in
+  // one transaction, the run row with what is left, its ledger rows and the audit row.
+  const events = await deleteEventsOfRuns(db, { runIds: [id] });
+  for (let attempt = 1; ; attempt++) {
+    await sealChain(db, { table: "hook_invocations" });
+    try {
+      const removed = await audited(
+        db,
+        { actor: principal.label, action: "run.delete", entityType: "run", entityId: id },
+        async (tx) => {
+          const removed = await removeFinishedRun(tx, { runId: id, events });
+          if (removed) return removed;
+          const now = await getRun(tx, { id });
+          throw now ? refuse(now.status) : AppError.notFound(`Run "${id}"`);
+        },
+        ({ run: gone, ...counts }) => ({
+          before: {
+            agentId: gone.agentId,
+            agentName: run.agentName,
+            source: gone.source,
+            outcome: gone.outcome,
+            createdAt: gone.createdAt,
+            finishedAt: gone.finishedAt,
+            costUsd: gone.costUsd,
+          },
+          after: { deleted: counts },
+        }),
+      );
+      return removed;
+    } catch (error) {
+      // A ledger row appended since the seal (a late commit): seal again and retry.
+      if (!(error instanceof UnsealedLedgerRows) || attempt >= 3) throw error;
+    }
+  }
 }
 
 export async function decideApproval(db: Db, decider: Decider, id: string, input: z.infer<typeof decisionSchema>) {

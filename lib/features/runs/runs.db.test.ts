@@ -195,11 +195,18 @@ test("a run whose events cannot be recorded is failed after a few attempts, not 
   const agent = await addAgent(h.t, { name: "poisoned", script: [{ text: "never recorded" }] });
   const { createRun } = await import("@/db/queries/runs");
   const run = await createRun(h.t.db, { agentId: agent.id, prompt: "x", source: "test" });
-  // A stray row holding seq 1 without moving the run's counter: every append collides.
-  await h.t.execute(`insert into run_events (run_id, seq, type, data) values ('${run.id}', 1, 'stray', '{}')`);
-  await h.queue.enqueue(run.id);
-  const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 30_000);
-  expect(done.outcome).toBe("failed");
-  expect(done.reason).toMatch(/gave up after 5 attempts/);
-  expect(done.failures).toBe(5);
+  // Every append of this run's events fails (a trigger refusing them: the database's unique index
+  // on (run_id, seq, ts) no longer catches a stray seq, run_events being partitioned by time).
+  await h.t.execute(`create function poison_run_events() returns trigger language plpgsql as $$
+    begin if new.run_id = '${run.id}' then raise exception 'poisoned run'; end if; return new; end $$`);
+  await h.t.execute("create trigger poison_run_events before insert on run_events for each row execute function poison_run_events()");
+  try {
+    await h.queue.enqueue(run.id);
+    const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 30_000);
+    expect(done.outcome).toBe("failed");
+    expect(done.reason).toMatch(/gave up after 5 attempts that could not be recorded: .*poisoned run/);
+    expect(done.failures).toBe(5);
+  } finally {
+    await h.t.execute("drop trigger poison_run_events on run_events");
+  }
 });

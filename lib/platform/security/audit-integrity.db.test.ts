@@ -137,8 +137,8 @@ describe("the chain", () => {
       const guarded = await rows<{ attname: string }>(
         t,
         `select a.attname from pg_trigger tg join pg_attribute a on a.attrelid = tg.tgrelid and a.attnum = any(tg.tgattr::int2[])
-          where tg.tgname = $1`,
-        [`${table}_append_only_update`],
+          where tg.tgname = $1 and tg.tgrelid = $2::regclass`,
+        [`${table}_append_only_update`, table],
       );
       expect(guarded.map((g) => g.attname).sort(), table).toEqual(hashedColumnNames(table).sort());
     }

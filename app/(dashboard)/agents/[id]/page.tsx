@@ -10,6 +10,7 @@ import { agentToSpec, getAgent } from "@/db/queries/agents";
 import { listHooks, listHooksForScopes } from "@/db/queries/hooks";
 import { getKillSwitch } from "@/db/queries/settings";
 import { scopesForRun } from "@/lib/features/runs/run-hooks";
+import { getRetentionSettings } from "@/lib/features/retention/retention-settings";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 
@@ -20,10 +21,11 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   const row = await getAgent(db, { ref: decodeURIComponent(id) });
   if (!row) notFound();
   const agent = agentToSpec(row);
-  const [hooks, chain, killSwitch] = await Promise.all([
+  const [hooks, chain, killSwitch, retention] = await Promise.all([
     listHooks(db, { scope: `agent:${agent.id}` }),
     listHooksForScopes(db, { scopes: scopesForRun({ agentId: agent.id }) }),
     getKillSwitch(db),
+    getRetentionSettings(db),
   ]);
   const canEdit = roleAtLeast(principal.role, "operator");
   return (
@@ -41,7 +43,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       <div className="grid gap-8 xl:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
           {canEdit && <StartRunForm agentName={agent.name} />}
-          <AgentForm agent={agent} readOnly={!canEdit} />
+          <AgentForm agent={agent} readOnly={!canEdit} retention={{ defaultDays: retention.runDays, mayChange: principal.role === "admin" }} />
         </div>
         <div className="space-y-8">
           <AgentHooks agentId={agent.id} canEdit={canEdit} hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec }))} />

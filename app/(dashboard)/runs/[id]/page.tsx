@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
+import { DeleteRunButton } from "@/lib/features/runs/components/delete-run-button";
 import { RunView } from "@/lib/features/runs/components/run-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
@@ -30,6 +31,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
             · <span className="font-mono text-xs">{run.id}</span> · “{run.prompt.slice(0, 120)}”
           </>
         }
+        actions={principal.role === "admin" ? <DeleteRunButton id={run.id} finished={run.status === "finished"} /> : undefined}
       />
       <RunView
         initial={summary}

@@ -10,7 +10,19 @@ import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 
 type AgentValues = Partial<AgentSpec> & { id?: string };
 
-export function AgentForm({ agent, readOnly }: { agent?: AgentValues; readOnly: boolean }) {
+/**
+ * `retention`: the instance default shown beside the agent's own window, and whether this person may
+ * change it (admins: a shorter window deletes runs). Read only, the field is still sent as it was.
+ */
+export function AgentForm({
+  agent,
+  readOnly,
+  retention,
+}: {
+  agent?: AgentValues;
+  readOnly: boolean;
+  retention?: { defaultDays: number; mayChange: boolean };
+}) {
   const [state, action, pending] = useActionState(saveAgentAction, {});
   const errors = state.fieldErrors ?? {};
   const extraTools = (agent?.tools ?? []).filter((t) => !(KNOWN_TOOLS as readonly string[]).includes(t));
@@ -87,6 +99,28 @@ export function AgentForm({ agent, readOnly }: { agent?: AgentValues; readOnly: 
           error={errors.retryTools ?? Object.entries(errors).find(([k]) => k.startsWith("retryTools"))?.[1]}
         >
           <TextInput id="retryTools" name="retryTools" defaultValue={agent?.retryTools?.join(", ")} placeholder="none" className="font-mono" />
+        </Field>
+        <Field
+          label="Keep runs (days)"
+          htmlFor="retentionDays"
+          hint={
+            <>
+              Whole UTC days after a run finishes before retention deletes it with its events, transcript and approvals. Empty: the
+              instance default ({retention && retention.defaultDays > 0 ? `${retention.defaultDays} days` : "forever"}, in Settings); 0: forever.
+              {retention && !retention.mayChange && " Only admins change it."}
+            </>
+          }
+          error={errors.retentionDays}
+        >
+          <TextInput
+            id="retentionDays"
+            name="retentionDays"
+            inputMode="numeric"
+            defaultValue={agent?.retentionDays}
+            placeholder="default"
+            readOnly={retention ? !retention.mayChange : false}
+            data-testid="agent-retention-input"
+          />
         </Field>
         <Field
           label="Script (scripted model)"

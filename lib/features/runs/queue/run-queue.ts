@@ -32,6 +32,7 @@ import { startAlertEvaluation } from "@/lib/features/alerts/alert-schedule";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
 import { RUN_QUEUE } from "./run-queue-name";
+import { startRetentionJob } from "@/lib/features/retention/retention-job";
 import { createWakeSignal } from "./wake-signal";
 
 export { RUN_QUEUE };
@@ -69,6 +70,12 @@ export interface RunQueueOptions {
    * default HOOKPLANE_ALERT_EVAL_MS; 0: not by this process.
    */
   alertEvaluationMs?: number;
+  /**
+   * Retention's hourly pass (lib/features/retention/retention-job.ts), worked where runs are worked;
+   * `false` leaves it out (tests of the queue alone). `retentionPollSeconds`: how often a worker looks.
+   */
+  retention?: boolean;
+  retentionPollSeconds?: number;
 }
 
 export interface RunQueue {
@@ -122,6 +129,10 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   }
   // The embedded database belongs to this process alone: any claim in it died with the last one.
   if (handle.kind === "pglite") await releaseAllLeases(db);
+  const retention =
+    options.retention === false
+      ? undefined
+      : await startRetentionJob(boss, db, { work: options.concurrency > 0, pollingIntervalSeconds: options.retentionPollSeconds });
 
   const waiter = await startApprovalWaiter(handle);
   // Every process, web or worker, reacts to settlements: whichever gets there first updates the messages.
@@ -312,6 +323,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       await waiter.stop().catch(() => {});
       await stopNoticeUpdates().catch(() => {});
       await stopAlerts().catch(() => {});
+      await retention?.stop().catch(() => {});
       await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     },
   };

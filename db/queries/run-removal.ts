@@ -1,0 +1,70 @@
+/**
+ * Deleting one run on purpose (DELETE /api/v1/runs/{id}, the run page's button): the run row, its
+ * events, transcript, approvals and its hook ledger rows. The ledger is a hash chain, so its rows
+ * leave the middle of it: each run of consecutive positions they held becomes a chain_gaps row
+ * (first and last position, the last one's hash), which the next row links to and verify steps over
+ * (db/queries/hash-chain.ts). The database's guard accepts exactly that shape: rows of a run that is
+ * gone, each inside a gap of that run (drizzle/0015_retention.sql).
+ */
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../client";
+import { approvals, chainGaps, hookInvocations, runEvents, runMessages, runs } from "../schema";
+import { lockChain } from "./hash-chain";
+import type { RunRow } from "./runs";
+
+export interface RemovedRun {
+  run: RunRow;
+  events: number;
+  messages: number;
+  approvals: number;
+  ledgerRows: number;
+  gaps: number;
+}
+
+/** Consecutive positions, as [first, last, hash of last] runs. */
+function islands(rows: { seq: number; hash: string }[]): { first: number; last: number; hash: string }[] {
+  const out: { first: number; last: number; hash: string }[] = [];
+  for (const row of rows) {
+    const open = out.at(-1);
+    if (open && open.last + 1 === row.seq) {
+      open.last = row.seq;
+      open.hash = row.hash;
+    } else {
+      out.push({ first: row.seq, last: row.seq, hash: row.hash });
+    }
+  }
+  return out;
+}
+
+export class UnsealedLedgerRows extends Error {}
+
+/**
+ * The run's rows and its ledger rows, in `tx` (the caller's audited transaction), holding the
+ * ledger chain's lock. The run must be finished (`finished`: false leaves it and returns
+ * undefined), its ledger sealed first (sealChain), and its events mostly gone already
+ * (deleteEventsOfRuns, in batches): what is left goes with the run row, by trigger. Undefined when
+ * there is no such run (or it is not finished).
+ */
+export async function removeFinishedRun(tx: Db, params: { runId: string; events: number }): Promise<RemovedRun | undefined> {
+  await lockChain(tx, "hook_invocations", true);
+  const [leftEvents] = await tx.select({ n: count() }).from(runEvents).where(eq(runEvents.runId, params.runId));
+  const [messages] = await tx.select({ n: count() }).from(runMessages).where(eq(runMessages.runId, params.runId));
+  const [approvalCount] = await tx.select({ n: count() }).from(approvals).where(eq(approvals.runId, params.runId));
+  const [run] = await tx.delete(runs).where(and(eq(runs.id, params.runId), eq(runs.status, "finished"))).returning();
+  if (!run) return undefined;
+  const [unsealed] = await tx.select({ n: count() }).from(hookInvocations).where(and(eq(hookInvocations.runId, params.runId), isNull(hookInvocations.chainSeq)));
+  if (unsealed.n > 0) throw new UnsealedLedgerRows(`${unsealed.n} ledger rows of run ${params.runId} are not sealed yet`);
+  const sealed = await tx
+    .select({ seq: hookInvocations.chainSeq, hash: hookInvocations.hash })
+    .from(hookInvocations)
+    .where(eq(hookInvocations.runId, params.runId))
+    .orderBy(asc(hookInvocations.chainSeq));
+  const gaps = islands(sealed.map((r) => ({ seq: r.seq!, hash: r.hash! })));
+  for (let i = 0; i < gaps.length; i += 500) {
+    await tx.insert(chainGaps).values(
+      gaps.slice(i, i + 500).map((g) => ({ tableName: "hook_invocations", runId: params.runId, firstSeq: g.first, lastSeq: g.last, hash: g.hash })),
+    );
+  }
+  if (sealed.length > 0) await tx.execute(sql`delete from hook_invocations where run_id = ${params.runId}`);
+  return { run, events: params.events + leftEvents.n, messages: messages.n, approvals: approvalCount.n, ledgerRows: sealed.length, gaps: gaps.length };
+}

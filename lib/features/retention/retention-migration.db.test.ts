@@ -1,0 +1,152 @@
+/**
+ * drizzle/0015_retention.sql on a database that has rows: migrated to 0014 first, filled (runs,
+ * events, a transcript, ledger and audit rows sealed into their chains), then migrated on. Every
+ * row is still there, unchanged, in the first partition; the chains verify to the same head; ids
+ * carry on; deleting a run still deletes its events; retention works on the old rows.
+ */
+import { setEnv } from "@/test/config-env";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import canonicalize from "canonicalize";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { migrateDatabase } from "@/db/migrate";
+import { appendRunRecords } from "@/db/queries/run-events";
+import { verifyChain } from "@/db/queries/hash-chain";
+import { listPartitions } from "@/db/queries/partitions";
+import { setSetting } from "@/db/queries/settings";
+import { GENESIS_HASH } from "@/lib/features/audit/chain-hash";
+import { applyRetention } from "@/lib/features/retention/retention-pass";
+import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+
+const DAY = 86_400_000;
+let t: TestDatabase;
+let folder: string;
+
+async function rows<T = Record<string, unknown>>(text: string, params?: unknown[]) {
+  return (await t.execute(text, params)).rows as T[];
+}
+
+/** The migrations up to and including 0014, as a folder the migrator reads. */
+function migrationsBefore0015(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "hp-migrations-0014-"));
+  mkdirSync(path.join(dir, "meta"));
+  const journal = JSON.parse(readFileSync("drizzle/meta/_journal.json", "utf8"));
+  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 14);
+  writeFileSync(path.join(dir, "meta", "_journal.json"), JSON.stringify(journal));
+  for (const file of readdirSync("drizzle").filter((f) => f.endsWith(".sql") && Number(f.slice(0, 4)) <= 14)) {
+    copyFileSync(path.join("drizzle", file), path.join(dir, file));
+  }
+  return dir;
+}
+
+/** Seals a table by hand as the sealer did before 0015 (an auditor's recomputation, the trigger's one allowed UPDATE). */
+async function sealByHand(table: "audit_log" | "hook_invocations") {
+  const unsealed = await rows<{ id: number; content: unknown }>(
+    `select r.id::int as id, (to_jsonb(r) - 'chain_seq' - 'hash') || jsonb_build_object('created_at', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) as content
+       from ${table} r where r.chain_seq is null order by r.id`,
+  );
+  let previous = GENESIS_HASH;
+  let seq = 0;
+  for (const row of unsealed) {
+    const content = typeof row.content === "string" ? JSON.parse(row.content) : row.content;
+    previous = createHash("sha256").update(previous + canonicalize(content)).digest("hex");
+    await t.execute(`update ${table} set chain_seq = $1, hash = $2 where id = $3`, [++seq, previous, row.id]);
+  }
+  return { position: seq, hash: previous };
+}
+
+beforeAll(async () => {
+  folder = migrationsBefore0015();
+  const restoreEnv = setEnv({ HOOKPLANE_MIGRATIONS_DIR: folder });
+  try {
+    t = await createTestDatabase();
+  } finally {
+    restoreEnv();
+  }
+});
+afterAll(async () => {
+  await t?.drop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test("rows written before 0015 are all kept, in the first partitions; chains, ids and deletes carry on", async () => {
+  expect(await rows("select to_regclass('chain_gaps') as t")).toEqual([{ t: null }]);
+  const [agent] = await rows<{ id: string }>("insert into agents (name, model, max_turns, timeout_ms) values ('old', 'scripted', 3, 10000) returning id");
+  const runIds: string[] = [];
+  for (const [i, ageDays] of [40, 2].entries()) {
+    const created = new Date(Date.now() - ageDays * DAY);
+    const [run] = await rows<{ id: string }>(
+      "insert into runs (agent_id, prompt, status, outcome, created_at, finished_at, last_seq) values ($1, $2, 'finished', 'completed', $3, $3, 3) returning id",
+      [agent.id, `run ${i}`, created.toISOString()],
+    );
+    runIds.push(run.id);
+    for (const seq of [1, 2, 3]) {
+      await t.execute("insert into run_events (run_id, seq, type, ts, data) values ($1, $2, 'tool.pre', $3, $4)", [
+        run.id,
+        seq,
+        new Date(created.getTime() + seq * 1000).toISOString(),
+        JSON.stringify({ seq, nested: { a: [1, "ü"] } }),
+      ]);
+    }
+    await t.execute("insert into run_messages (run_id, stage, idx, message) values ($1, 0, 0, '{\"role\":\"user\"}')", [run.id]);
+    await t.execute("insert into hook_invocations (run_id, event_seq, event, hook_key, matched, verdict, created_at) values ($1, 1, 'tool.pre', 'guard', true, 'allow', $2)", [
+      run.id,
+      created.toISOString(),
+    ]);
+  }
+  // An event stamped five days ahead (a clock far off): the first partition reaches past it.
+  const future = new Date(Date.now() + 5 * DAY);
+  await t.execute("insert into run_events (run_id, seq, type, ts) values ($1, 4, 'late clock', $2)", [runIds[1], future.toISOString()]);
+  await t.execute("insert into audit_log (actor, action, entity_type, entity_id, after) values ('ops', 'agent.create', 'agent', $1, '{\"z\":1,\"a\":[2]}')", [agent.id]);
+  const ledgerHead = await sealByHand("hook_invocations");
+  const auditHead = await sealByHand("audit_log");
+  const before = {
+    events: await rows("select * from run_events order by id"),
+    ledger: await rows("select * from hook_invocations order by id"),
+    audit: await rows("select * from audit_log order by id"),
+    messages: await rows("select * from run_messages order by run_id"),
+  };
+
+  await migrateDatabase(t);
+
+  expect(await rows("select * from run_events order by id")).toEqual(before.events);
+  expect(await rows("select * from hook_invocations order by id")).toEqual(before.ledger);
+  expect(await rows("select * from audit_log order by id")).toEqual(before.audit);
+  expect(await rows("select * from run_messages order by run_id")).toEqual(before.messages);
+  const where = await rows<{ part: string; n: number }>("select tableoid::regclass::text as part, count(*)::int as n from run_events group by 1");
+  expect(where).toEqual([{ part: "run_events_initial", n: 7 }]);
+  const initial = (await listPartitions(t.db, { table: "run_events" })).find((p) => p.name === "run_events_initial")!;
+  expect(initial).toMatchObject({ lower: undefined, upper: new Date(Math.floor(future.getTime() / DAY) * DAY + DAY) });
+  expect((await listPartitions(t.db, { table: "hook_invocations" })).map((p) => p.name)).toEqual(["hook_invocations_initial", "hook_invocations_default"]);
+
+  for (const [table, head] of [["hook_invocations", ledgerHead], ["audit_log", auditHead]] as const) {
+    const report = await verifyChain(t.db, { table });
+    expect(report.firstBroken, table).toBeUndefined();
+    expect(report.head, table).toEqual(head);
+  }
+
+  // Ids carry on from the old sequences; the hot path writes into the partitioned tables.
+  const maxEvent = Math.max(...before.events.map((e) => Number(e.id)));
+  await appendRunRecords(t.db, {
+    runId: runIds[1],
+    events: [{ type: "after the migration", data: {} }],
+    ledger: [{ runId: runIds[1], eventSeq: 5, event: "tool.pre", hookKey: "guard", matched: true, failed: false, timedOut: false, ignored: false }],
+  });
+  const [added] = await rows<{ id: number; seq: number }>("select id::int as id, seq from run_events where type = 'after the migration'");
+  expect(added.id).toBeGreaterThan(maxEvent);
+  expect(added.seq).toBe(4);
+
+  // Retention on the migrated rows: the 40-day-old run goes (row by row: its partition also holds
+  // the recent one), its events with it, through the first partition.
+  await setSetting(t.db, { key: RETENTION_SETTING_KEY, value: { runDays: 30, ledgerDays: 0, auditDays: 0 } });
+  const report = await applyRetention(t.db);
+  expect(report.runs).toEqual({ deleted: 1, events: 3, partitionsDropped: [] });
+  expect(await rows("select prompt from runs")).toEqual([{ prompt: "run 1" }]);
+  expect(await rows("select id from run_events where run_id = $1", [runIds[0]])).toEqual([]);
+  // And deleting a run deletes its events (the trigger that replaced the foreign key).
+  await t.execute("delete from runs where id = $1", [runIds[1]]);
+  expect(await rows("select id from run_events")).toEqual([]);
+});
