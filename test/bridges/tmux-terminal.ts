@@ -1,11 +1,12 @@
 /**
  * Test support: a program under a real terminal, for agent CLIs that behave differently there
  * (Claude Code asks its permission prompts, and fires PermissionRequest, only interactively). tmux
- * runs it on a server of its own (its own socket), keys are typed with send-keys and the screen is
- * read with capture-pane, as a person would see it.
+ * runs it on a server of its own (its own socket, removed on close), keys are typed with
+ * send-keys and the screen is read with capture-pane, as a person would see it.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 
@@ -32,14 +33,14 @@ let terminals = 0;
  * environment is the one given, whatever the tmux server's own.
  */
 export function openTerminal(command: string, args: string[], { cwd, env, columns = 160, rows = 50 }: { cwd: string; env: Record<string, string>; columns?: number; rows?: number }): Terminal {
-  const socket = `hookplane-test-${process.pid}-${++terminals}`;
+  const socket = path.join(tmpdir(), `hookplane-tmux-${process.pid}-${++terminals}`);
   const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
   const script = path.join(cwd, `.terminal-${terminals}.sh`);
   const assignments = Object.entries({ TERM: "xterm-256color", ...env }).map(([name, value]) => quote(`${name}=${value}`));
   const run = ["exec env -i", ...assignments, ...[command, ...args].map(quote)].join(" ");
   writeFileSync(script, ["#!/bin/sh", `cd ${quote(cwd)}`, run, ""].join("\n"));
   chmodSync(script, 0o755);
-  const tmux = (...argv: string[]) => spawnSync("tmux", ["-L", socket, ...argv], { encoding: "utf8" });
+  const tmux = (...argv: string[]) => spawnSync("tmux", ["-S", socket, ...argv], { encoding: "utf8" });
   const started = tmux("new-session", "-d", "-s", "main", "-x", String(columns), "-y", String(rows), script);
   if (started.status !== 0) throw new Error(`tmux could not start ${command}: ${started.stderr}`);
   const alive = () => tmux("has-session", "-t", "main").status === 0;
@@ -60,6 +61,7 @@ export function openTerminal(command: string, args: string[], { cwd, env, column
     },
     close() {
       tmux("kill-server");
+      rmSync(socket, { force: true });
     },
   };
 }
