@@ -150,7 +150,12 @@ export async function executeStatement<T = Record<string, unknown>>(db: Db, text
   const pglite = (db as { $client?: unknown }).$client as Queryable | undefined;
   if (typeof pglite?.query === "function") return (await executeOnPglite(pglite, text, params)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
-  const result = (await db.execute(sql.join(chunks))) as unknown;
+  return queryRows<T>(db, sql.join(chunks));
+}
+
+/** The rows of a drizzle `execute` of raw SQL, whichever driver answered (a result object or an array). */
+export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
   return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
@@ -162,12 +167,6 @@ export async function executeStatement<T = Record<string, unknown>>(db: Db, text
 const PREPARED_KEY = Symbol.for("hookplane.pglitePrepared");
 type PreparedRegistry = { byClient: WeakMap<object, Map<string, Promise<string>>>; count: number };
 const preparedRegistry = ((globalThis as typeof globalThis & { [PREPARED_KEY]?: PreparedRegistry })[PREPARED_KEY] ??= { byClient: new WeakMap(), count: 0 });
-/** The rows of a drizzle `execute` of raw SQL, whichever driver answered (a result object or an array). */
-export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown;
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
-}
-
 
 /**
  * PGlite's API has no named statements: each query is parsed and planned again, which for a

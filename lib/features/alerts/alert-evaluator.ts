@@ -86,7 +86,8 @@ async function evaluateRule(db: Db, rule: AlertRuleWithAgent, now: Date, deps: A
   const value = await measureAlert(db, rule, now);
   const above = value > rule.threshold;
   const transition: AlertTransition | undefined = above ? (rule.state === "ok" ? "firing" : "reminder") : rule.state === "firing" ? "resolved" : undefined;
-  const mask = transition ? await secretMasker(db).catch(() => (text: string) => text) : undefined;
+  // No masker, no notice: a rule whose secrets cannot be read waits for the next period unclaimed.
+  const mask = transition ? await secretMasker(db) : undefined;
   const claimed = transition ? await claimTransition(db, rule, transition, now, value, mask!) : undefined;
   if (!claimed || !transition) {
     await recordAlertValue(db, { id: rule.id, now, value });
@@ -104,7 +105,7 @@ async function evaluateRule(db: Db, rule: AlertRuleWithAgent, now: Date, deps: A
     line: claimed.line,
     url: alertLink(deps.reach.publicUrl, rule.id),
     at: now,
-  }, deps);
+  }, deps, mask);
   await setAlertEventDeliveries(db, { id: claimed.event.id, notified });
   const failed = notified.filter((n) => !n.ok);
   if (failed.length) logger.warn({ ruleId: rule.id, transition, failed }, "some alert notices were not delivered");

@@ -102,10 +102,19 @@ async function sendEmail(smtp: SmtpConfig | undefined, to: string[], notice: Ale
   }
 }
 
-/** Sends the notice to every target at once; each one's outcome, in the targets' order. */
-export async function sendAlertNotices(db: Db, targets: readonly AlertTargetInput[], notice: AlertNotice, deps: AlertNoticeDeps): Promise<AlertDelivery[]> {
+/**
+ * Sends the notice to every target at once; each one's outcome, in the targets' order. `storeMask`:
+ * the secret masker the caller already built for this notice (else one is built here).
+ */
+export async function sendAlertNotices(
+  db: Db,
+  targets: readonly AlertTargetInput[],
+  notice: AlertNotice,
+  deps: AlertNoticeDeps,
+  storeMask?: (text: string) => string,
+): Promise<AlertDelivery[]> {
   if (targets.length === 0) return [];
-  const storeMask = await secretMasker(db).catch(() => (text: string) => text);
+  storeMask ??= await secretMasker(db);
   const smtpMask = createRedactor(deps.smtp?.auth ? [deps.smtp.auth.pass] : []);
   const mask = (text: string) => smtpMask(storeMask(text));
   const secrets = storeSecretPort(db);

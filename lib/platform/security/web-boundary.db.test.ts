@@ -426,6 +426,20 @@ describe("writes forged by a page on another origin", () => {
     expect(web.pageHits.slice(before)).toEqual([{ method: "POST", clientAddress: "127.0.0.1" }]);
   });
 
+  test("a decision link's confirmation (POST /decide/<token>, no cookie) from another page never reaches its route", async () => {
+    const before = web.pageHits.length;
+    const confirm = (headers: Record<string, string>) =>
+      fetch(`${web.base}/decide/some-link-token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: "confirm=approve" });
+    expect((await confirm({})).status).toBe(403);
+    expect((await confirm({ origin: "http://evil.example" })).status).toBe(403);
+    expect((await confirm({ origin: "null" })).status).toBe(403);
+    expect(web.pageHits.length).toBe(before);
+    // Opening the link is a GET: it reaches the page, which decides nothing (approvals-reach.db.test.ts).
+    expect((await fetch(`${web.base}/decide/some-link-token`)).status).toBe(200);
+    expect((await confirm({ origin: web.base })).status).toBe(200);
+    expect(web.pageHits.slice(before).map((h) => h.method)).toEqual(["GET", "POST"]);
+  });
+
   test("a client cannot choose the address sign-in throttles it by", async () => {
     const before = web.pageHits.length;
     await fetch(`${web.base}/sign-in`, { headers: { [CLIENT_ADDRESS_HEADER]: "203.0.113.99", "x-forwarded-for": "203.0.113.98" } });
