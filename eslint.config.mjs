@@ -19,7 +19,7 @@ const FEATURE_API = {
   audit: ["chain-sealer"],
   bridge: ["session-ingest"],
   "config-io": [],
-  costs: ["price-table", "published-prices"],
+  costs: ["price-table", "published-prices", "project-prices"],
   hooks: ["hook-service", "line-diff", "components/hook-badges"],
   runs: [
     "run-session",

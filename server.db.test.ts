@@ -184,7 +184,8 @@ test("SIGTERM to npm start with runs in flight: they resume after the restart an
     const handle = pgDatabase ? await openDatabase({ databaseUrl: pgDatabase.databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, "pgdata") });
     try {
       const { getRun } = await import("@/db/queries/runs");
-      return (await getRun(handle.db, { id }))?.status ?? "missing";
+      const { DEFAULT_PROJECT_ID } = await import("@/db/schema");
+      return (await getRun(handle.db, { projectId: DEFAULT_PROJECT_ID, id }))?.status ?? "missing";
     } finally {
       await handle.close();
     }

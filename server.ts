@@ -10,13 +10,15 @@ import { createServer, type Server } from "node:http";
 import next from "next";
 import { configOrExit, configWarnings } from "@/lib/platform/config/config";
 import { closeDatabase, getDatabase } from "@/db/client";
-import { getApproval } from "@/db/queries/approvals";
-import { getRun, runToApi } from "@/db/queries/runs";
+import { getApprovalInAnyProject } from "@/db/queries/approvals";
+import { getRunInAnyProject, runToApi } from "@/db/queries/runs";
 import { seedDemoData } from "@/lib/features/agents/demo/seed-demo";
 import { MAX_BODY_BYTES } from "@/lib/platform/api/route";
 import { guardRequest, refuseUpgrade } from "@/lib/platform/api/request-guard";
 import { logger } from "@/lib/platform/logger";
 import { guardWebRequest, webEdgeOptions } from "@/lib/platform/security/web-edge";
+import { PROJECT_HEADER } from "@/lib/platform/auth/project-access";
+import { projectPathRewrite } from "@/lib/platform/auth/project-slug";
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/features/runs/background";
@@ -42,12 +44,13 @@ async function main() {
   await app.prepare();
   const handleRequest = app.getRequestHandler();
 
+  // Rows of any project, each with its projectId: the hub sends a row to that project's sockets only.
   const hub = new StreamHub(handle, {
     readRun: async (runId) => {
-      const run = await getRun(handle.db, { id: runId });
-      return run ? runToApi(run) : undefined;
+      const run = await getRunInAnyProject(handle.db, { id: runId });
+      return run ? { ...runToApi(run), projectId: run.projectId } : undefined;
     },
-    readApproval: (approvalId) => getApproval(handle.db, { id: approvalId }),
+    readApproval: (approvalId) => getApprovalInAnyProject(handle.db, { id: approvalId }),
   });
   const background: Background = await startBackground(handle, hub);
   await hub.start();
@@ -69,6 +72,12 @@ async function main() {
       inFlight++;
       res.on("close", () => inFlight--);
       if (!guardWebRequest(req, res, edge)) return;
+      // `/api/v1/projects/<slug>/<rest>` is `/api/v1/<rest>` acting in <slug> (project-access.ts).
+      const inProject = req.url ? projectPathRewrite(req.url) : undefined;
+      if (inProject) {
+        req.url = inProject.url;
+        req.headers[PROJECT_HEADER] = inProject.project;
+      }
       guardRequest(req, res, { maxBodyBytes: MAX_BODY_BYTES })
         .then((pass) => (pass ? handleRequest(req, res) : undefined))
         .catch((error) => {

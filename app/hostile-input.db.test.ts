@@ -33,9 +33,11 @@ import {
   withValueAt,
 } from "@/test/hostile/hostile-values";
 import { loadRouteCatalog, type CatalogRoute } from "@/test/hostile/route-catalog";
+import { loadServerActions } from "@/test/hostile/server-actions";
 import { buildHostileWorld, exampleBodies, exampleQueries, existingParams, type HostileWorld } from "@/test/hostile/route-fixtures";
 import type { RunQueue } from "@/lib/features/runs/queue/run-queue";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 // The server actions run in-process: Next's request APIs become a cookie jar we control.
 const jar = vi.hoisted(() => ({ session: undefined as string | undefined }));
@@ -93,9 +95,12 @@ interface Finding {
   problem: string;
 }
 
-function tokenFor(route: CatalogRoute): string | undefined {
+/** The credential a route needs: a token of its role, or the admin's session for the instance's own routes (tokens never reach those). */
+function credentialFor(route: CatalogRoute): Record<string, string> {
   const role = route.schemas.role;
-  return role ? world.tokens[role] : undefined;
+  if (role === null) return {};
+  if (role === "instance") return { cookie: `${SESSION_COOKIE}=${world.adminSession}`, origin: "http://localhost" };
+  return { authorization: `Bearer ${world.tokens[role]}` };
 }
 
 /** fast-check's arbitrary of hostile requests for one route. */
@@ -104,13 +109,12 @@ function requestsFor(route: CatalogRoute): fc.Arbitrary<HostileRequest> {
   const exampleBody = exampleBodies(world)[key];
   const exampleQuery = exampleQueries(world)[key] ?? {};
   const params = Object.fromEntries(route.params.map((p) => [p, existingParams(route.template, route.method, world)[p]]));
-  const token = tokenFor(route);
   const base = (): HostileRequest => ({
     what: "",
     method: route.method,
     params: { ...params },
     query: { ...exampleQuery },
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), "x-hookplane-agent": world.ids.agent },
+    headers: { "content-type": "application/json", ...credentialFor(route), "x-hookplane-agent": world.ids.agent },
     body: route.schemas.body ? toJsonText(exampleBody ?? {}) : undefined,
   });
   const kinds: fc.WeightedArbitrary<HostileRequest>[] = [];
@@ -278,24 +282,6 @@ function exampleInputs(): Record<string, Record<string, unknown>> {
   };
 }
 
-type Action = (...args: unknown[]) => Promise<unknown>;
-
-/** Every server action module: the files under lib/ that start with "use server". */
-async function loadActions(): Promise<[string, Action][]> {
-  const { readdirSync, readFileSync } = await import("node:fs");
-  const path = await import("node:path");
-  const root = path.resolve(import.meta.dirname, "../lib");
-  const files = (readdirSync(root, { recursive: true }) as string[])
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-    .filter((f) => readFileSync(path.join(root, f), "utf8").startsWith('"use server"'))
-    .sort();
-  const actions: [string, Action][] = [];
-  for (const file of files) {
-    const mod = (await import(path.join(root, file))) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(mod)) if (typeof value === "function") actions.push([name, value as Action]);
-  }
-  return actions;
-}
 
 function hostileFormFor(example: Record<string, string>): fc.Arbitrary<{ what: string; form: FormData }> {
   const keys = [...Object.keys(example), "id", "extra"];
@@ -309,7 +295,7 @@ function hostileFormFor(example: Record<string, string>): fc.Arbitrary<{ what: s
 
 describe("every server action", () => {
   test(`hostile forms and inputs: no "something went wrong", nothing written by a refused action (seed ${SEED})`, async () => {
-    const actions = await loadActions();
+    const actions = await loadServerActions();
     expect(actions.length).toBeGreaterThan(15);
     const forms = exampleForms();
     const inputs = exampleInputs();
@@ -426,8 +412,8 @@ describe("the cases the attack report named", () => {
 
   test("the runs CSV carries a formula prompt as text a spreadsheet will not run", async () => {
     // Its own agent and run: the fuzz above may have deleted the world's.
-    const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "csv-formula" }) }))!;
-    await createRun(t.db, { agentId: agent.id, prompt: "=cmd|' /C calc'!A0", source: "api" });
+    const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "csv-formula" }) }))!;
+    await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "=cmd|' /C calc'!A0", source: "api" });
     const answer = await call("/api/v1/runs/export", "GET", { query: { format: "csv", agent: "csv-formula" } });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain(`'=cmd|' /C calc'!A0`);

@@ -13,6 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createAgent } from "@/db/queries/agents";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { createHook } from "@/db/queries/hooks";
 import type { TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
@@ -76,6 +77,7 @@ async function main(t: TestDatabase, dataDir: string) {
     await ok(fetch(`${base}/api/v1/users/${setup.user.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ slackUserId: "UBENCH001" }) }));
     await ok(fetch(`${base}/api/v1/secrets/SLACK_BOT_TOKEN`, { method: "PUT", headers: auth, body: JSON.stringify({ value: "xoxb-bench", hosts: ["127.0.0.1"] }) }));
     const agent = (await createAgent(t.db, {
+      projectId: DEFAULT_PROJECT_ID,
       spec: agentSpecSchema.parse({
         name: "asker",
         tools: ["shell"],
@@ -86,7 +88,7 @@ async function main(t: TestDatabase, dataDir: string) {
       { id: "ask", event: "tool.pre", action: { type: "approve", timeoutMs: 600_000 } },
       { id: "tell-slack", event: "approval.requested", action: { type: "slack", channel: "C0BENCH", tokenSecret: "SLACK_BOT_TOKEN" } },
     ]) {
-      await createHook(t.db, { spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "bench" });
+      await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "bench" });
     }
     worker = startProcess(["lib/features/runs/queue/worker-main.ts"], {
       ...shared,

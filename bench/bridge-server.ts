@@ -15,15 +15,14 @@ import * as codexRoute from "@/app/api/v1/ingest/codex/route";
 import * as copilotRoute from "@/app/api/v1/ingest/copilot/route";
 import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addToken } from "@/test/people";
 
 async function main() {
   const t = await createTestDatabase();
   installDatabase(t);
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "bench@example.com", password: "long enough" } })).body.token;
-  const token = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "bridge", role: "operator" } })).body.token;
-  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bench-agent" }) });
+  const token = (await addToken(t.db, { role: "operator", name: "bridge" })).token;
+  await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bench-agent" }) });
   const server = await startRouteServer([
     { method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST },
     { method: "POST", path: "/api/v1/ingest/codex", handler: codexRoute.POST },

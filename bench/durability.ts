@@ -35,6 +35,7 @@ import { plainShell } from "@/lib/core/hooks/ports";
 import { createToolRegistry } from "@/lib/features/tools/tool-registry";
 import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 // An agent takes at most 1,000 turns.
 const STEPS = Math.min(990, Number(process.env.BENCH_STEPS ?? 900));
@@ -54,8 +55,8 @@ function isIntentSave(state: LoopState, durable: boolean | undefined): boolean {
 async function loopSteps(handle: DbHandle, steps: number, withIntent: boolean) {
   const script = [...Array.from({ length: steps }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "list_files", input: {} }] })), { text: "done" }];
   const spec = agentSpecSchema.parse({ name: `bench-${withIntent ? "intent" : "no-intent"}-${Date.now()}`, tools: ["list_files"], script, maxTurns: steps + 5 });
-  const agent = (await createAgent(handle.db, { spec }))!;
-  const run = await createRun(handle.db, { agentId: agent.id, prompt: "go", source: "bench" });
+  const agent = (await createAgent(handle.db, { projectId: DEFAULT_PROJECT_ID, spec }))!;
+  const run = await createRun(handle.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "go", source: "bench" });
   const writer = createRunEventWriter(handle.db, {
     runId: run.id,
     mode: "owner",
@@ -159,11 +160,11 @@ async function soak() {
   console.log(`\n3. Soak: ${SOAK_RUNS} runs of 5 steps through the run queue, PGlite on disk, fsync on, maintenance as shipped`);
   const { handle, dir } = await openOnDisk(true);
   installDatabase(handle);
-  await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "bench-durability-soak-ws-"));
   const queue = await startRunQueue(handle, { concurrency: 8, workspacesDir });
   const script = [...Array.from({ length: 5 }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "list_files", input: {} }] })), { text: "done" }];
-  const agent = (await createAgent(handle.db, { spec: agentSpecSchema.parse({ name: "soak", tools: ["list_files"], script }) }))!;
+  const agent = (await createAgent(handle.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "soak", tools: ["list_files"], script }) }))!;
   const started = performance.now();
   const cpu = process.cpuUsage();
   const BATCH = 100;
@@ -171,7 +172,7 @@ async function soak() {
   for (let done = 0; done < SOAK_RUNS; done += BATCH) {
     const n = Math.min(BATCH, SOAK_RUNS - done);
     for (let i = 0; i < n; i++) {
-      const run = await createRun(handle.db, { agentId: agent.id, prompt: `run ${done + i}`, source: "bench" });
+      const run = await createRun(handle.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: `run ${done + i}`, source: "bench" });
       await queue.enqueue(run.id);
     }
     for (;;) {

@@ -14,7 +14,7 @@ import WebSocket from "ws";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
 import { createRun } from "@/db/queries/runs";
-import { runEvents } from "@/db/schema";
+import { DEFAULT_PROJECT_ID, runEvents } from "@/db/schema";
 import type { TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
@@ -41,7 +41,7 @@ async function main(t: TestDatabase, dataDir: string) {
     await waitForHealth(base);
     const setup = await (await fetch(`${base}/api/v1/setup`, { method: "POST", body: JSON.stringify({ email: "bench@example.com", password: "benchmark!" }) })).json();
     const token: string = setup.token;
-    const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bench" }) }))!;
+    const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bench" }) }))!;
 
     // A subscriber on the server's WebSocket, counting and timing what it receives.
     const subscribe = async (runId: string, onEvent: (seq: number, data: Record<string, unknown>) => void) => {
@@ -57,7 +57,7 @@ async function main(t: TestDatabase, dataDir: string) {
     };
 
     // 1. Sustained throughput through the real path.
-    const run1 = await createRun(t.db, { agentId: agent.id, prompt: "throughput", source: "bench" });
+    const run1 = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "throughput", source: "bench" });
     let received = 0;
     let done: () => void = () => {};
     const allIn = new Promise<void>((r) => (done = r));
@@ -77,7 +77,7 @@ async function main(t: TestDatabase, dataDir: string) {
     const serverPeakStreaming = peakRssMb(server.pid!);
     ws1.close();
 
-    const run2 = await createRun(t.db, { agentId: agent.id, prompt: "raw", source: "bench" });
+    const run2 = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "raw", source: "bench" });
     const rawStarted = performance.now();
     for (let i = 0; i < THROUGHPUT_EVENTS; i += 500) {
       const rows = Array.from({ length: Math.min(500, THROUGHPUT_EVENTS - i) }, (_, j) => ({
@@ -91,7 +91,7 @@ async function main(t: TestDatabase, dataDir: string) {
     const rawRate = THROUGHPUT_EVENTS / ((performance.now() - rawStarted) / 1000);
 
     // 2. Latency at 1,000 events/s: 10 events every 10 ms, each stamped when emitted.
-    const run3 = await createRun(t.db, { agentId: agent.id, prompt: "latency", source: "bench" });
+    const run3 = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "latency", source: "bench" });
     const latencies: number[] = [];
     const ws3 = await subscribe(run3.id, (_seq, data) => latencies.push(performance.now() - Number(data.sentAt)));
     const writer3 = createRunEventWriter(t.db, { runId: run3.id, mode: "owner", lastSeq: 0, totals: zeroTotals, toolsUsed: [], blocked: false });
@@ -123,6 +123,7 @@ async function main(t: TestDatabase, dataDir: string) {
     const asker = (await createAgent(
       t.db,
       {
+        projectId: DEFAULT_PROJECT_ID,
         spec: agentSpecSchema.parse({
           name: "asker",
           tools: ["shell"],
@@ -131,6 +132,7 @@ async function main(t: TestDatabase, dataDir: string) {
       },
     ))!;
     await createHook(t.db, {
+      projectId: DEFAULT_PROJECT_ID,
       spec: hookSpecSchema.parse({ id: "ask", event: "tool.pre", scope: `agent:${asker.id}`, action: { type: "approve", timeoutMs: 600_000 } }),
       actor: "bench",
     });
@@ -153,6 +155,7 @@ async function main(t: TestDatabase, dataDir: string) {
     const approvals = summarize(approvalLatencies);
 
     const sleeper = (await createAgent(t.db, {
+      projectId: DEFAULT_PROJECT_ID,
       spec: agentSpecSchema.parse({
         name: "sleeper",
         tools: ["shell"],
@@ -165,7 +168,7 @@ async function main(t: TestDatabase, dataDir: string) {
     }))!;
     const runIds: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const run = await createRun(t.db, { agentId: sleeper.id, prompt: `concurrent ${i}`, source: "bench" });
+      const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: sleeper.id, prompt: `concurrent ${i}`, source: "bench" });
       runIds.push(run.id);
       await queue.enqueue(run.id);
     }

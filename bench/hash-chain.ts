@@ -46,6 +46,7 @@ import { startRun } from "@/lib/features/runs/run-service";
 import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { summarize } from "./bench-support";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -205,19 +206,19 @@ async function runEngine(target: Target, chained: boolean) {
   const queue = await startRunQueue(handle, { concurrency: 10, workspacesDir });
   installRunQueue(queue);
   try {
-    await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+    await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
     const turn = { text: "looking", toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }], usage: { inputTokens: 100, outputTokens: 20 } };
     const script = [...Array.from({ length: TOOL_TURNS }, () => turn), { text: "done" }];
-    const agent = (await createAgent(handle.db, { spec: agentSpecSchema.parse({ name: "bench", tools: ["read_file"], script, maxTurns: 20 }) }))!;
+    const agent = (await createAgent(handle.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bench", tools: ["read_file"], script, maxTurns: 20 }) }))!;
     for (const id of ["no-prod", "no-secrets"]) {
       const spec = { id, scope: `agent:${agent.id}`, event: "tool.pre", action: { type: "block", reason: "not here", denyIf: `/srv/${id}` } };
-      await createHook(handle.db, { spec: hookSpecSchema.parse(spec), actor: "bench" });
+      await createHook(handle.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse(spec), actor: "bench" });
     }
     if (!chained) {
       await handle.execute("alter table hook_invocations disable trigger user");
       await handle.execute("drop index hook_invocations_unsealed_idx");
     } else sealer = startChainSealer(handle.db);
-    const principal = { kind: "user" as const, id: "bench", label: "bench", role: "operator" as const };
+    const principal = { kind: "user" as const, id: "bench", label: "bench", role: "operator" as const, projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
     const result = await measure([handle], () => RUN_COUNT * TOOL_TURNS, async () => {
       for (let i = 0; i < RUN_COUNT; i++) await startRun(handle.db, principal, { agent: "bench", prompt: `run ${i}` });
       for (;;) {

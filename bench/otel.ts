@@ -39,11 +39,12 @@ import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { stop } from "./bench-support";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
-const operator: Principal = { kind: "user", id: "bench", label: "bench@example.com", role: "operator" };
+const operator: Principal = { kind: "user", id: "bench", label: "bench@example.com", role: "operator", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The collector stand-in: takes OTLP/HTTP posts, answers 200, says on `GET /stats` what it got. */
@@ -71,13 +72,13 @@ async function addAgent(t: TestDatabase) {
     ...Array.from({ length: TURNS }, (_, i) => ({ text: `step ${i + 1}`, toolCalls: [{ name: "list_files", input: {} }], usage: { inputTokens: 200, outputTokens: 20 } })),
     { text: "done", usage: { inputTokens: 200, outputTokens: 5 } },
   ];
-  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bench-otel", tools: ["list_files"], maxTurns: TURNS + 5, script }) }))!;
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bench-otel", tools: ["list_files"], maxTurns: TURNS + 5, script }) }))!;
   const scope = `agent:${agent.id}`;
   const hooks = [
     { id: "guard", event: "tool.pre", matcher: "list_files", scope, action: { type: "block", reason: "production paths are off-limits", denyIf: "/srv/prod" } },
     { id: "log", event: "tool.post", scope, action: { type: "log", message: "list_files ran" } },
   ];
-  for (const hook of hooks) await createHook(t.db, { spec: hookSpecSchema.parse(hook), actor: "bench" });
+  for (const hook of hooks) await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse(hook), actor: "bench" });
   return agent;
 }
 
@@ -111,7 +112,7 @@ async function batch(t: TestDatabase, agentId: string, label: string) {
 async function main() {
   const t = await createTestDatabase({ onStatement: () => void statements++ });
   installDatabase(t);
-  await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
+  await seedPricesIfEmpty(t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-otel-"));
   const queue = await startRunQueue(t, { concurrency: workerConcurrency(), workspacesDir });
   installRunQueue(queue);

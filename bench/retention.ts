@@ -25,7 +25,7 @@ import { openDatabase, type DbHandle } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { appendRunRecords } from "@/db/queries/run-events";
 import { setSetting } from "@/db/queries/settings";
-import { runs } from "@/db/schema";
+import { DEFAULT_PROJECT_ID, runs } from "@/db/schema";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { applyRetention, ensureRetentionPartitions, type RetentionReport } from "@/lib/features/retention/retention-pass";
 import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
@@ -52,8 +52,8 @@ const load = () =>
 
 async function seed(t: TestDatabase, scenario: string, now: Date) {
   await setSetting(t.db, { key: RETENTION_SETTING_KEY, value: { runDays: 7, ledgerDays: 0, auditDays: 0 } });
-  const old = (await createAgent(t.db, { spec: { name: "old", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
-  const live = (await createAgent(t.db, { spec: { name: "live", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
+  const old = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "old", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
+  const live = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "live", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
   // Daily partitions for the coming 40 days (every window is finite), before any keeper exists.
   await ensureRetentionPartitions(t.db, { now });
   const firstDay = Math.floor(Date.now() / DAY) * DAY + DAY;
@@ -61,8 +61,8 @@ async function seed(t: TestDatabase, scenario: string, now: Date) {
   // Runs spread over 20 days, each finished an hour after it started, events a few seconds apart.
   await t.execute(
     `with made as (
-       insert into runs (agent_id, prompt, source, status, outcome, created_at, started_at, finished_at, last_seq)
-       select $1, 'old run ' || i, 'bench', 'finished', 'completed', c, c, c + interval '1 hour', $2
+       insert into runs (project_id, agent_id, prompt, source, status, outcome, created_at, started_at, finished_at, last_seq)
+       select '${DEFAULT_PROJECT_ID}'::uuid, $1, 'old run ' || i, 'bench', 'finished', 'completed', c, c, c + interval '1 hour', $2
          from generate_series(1, $3::int) i, lateral (select to_timestamp($4::float8 / 1000) + (i % $5) * interval '1 day' + (i % 20) * interval '1 hour' as c) t
        returning id, created_at)
      insert into run_events (run_id, seq, type, ts, data)
@@ -72,11 +72,11 @@ async function seed(t: TestDatabase, scenario: string, now: Date) {
     [old.id, perRun, OLD_RUNS, firstDay, OLD_DAYS],
   );
   if (scenario === "rows") {
-    const keeper = (await createAgent(t.db, { spec: { name: "archivist", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000, retentionDays: 0 } }))!;
+    const keeper = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "archivist", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000, retentionDays: 0 } }))!;
     await t.execute(
       `with made as (
-         insert into runs (agent_id, prompt, source, status, outcome, created_at, finished_at, last_seq)
-         select $1, 'kept ' || d, 'bench', 'finished', 'completed', to_timestamp($2::float8 / 1000) + d * interval '1 day', to_timestamp($2::float8 / 1000) + d * interval '1 day' + interval '1 hour', 1
+         insert into runs (project_id, agent_id, prompt, source, status, outcome, created_at, finished_at, last_seq)
+         select '${DEFAULT_PROJECT_ID}'::uuid, $1, 'kept ' || d, 'bench', 'finished', 'completed', to_timestamp($2::float8 / 1000) + d * interval '1 day', to_timestamp($2::float8 / 1000) + d * interval '1 day' + interval '1 hour', 1
            from generate_series(0, $3::int - 1) d
          returning id, created_at)
        insert into run_events (run_id, seq, type, ts, data) select id, 1, 'session.start', created_at, '{}'::jsonb from made`,
@@ -86,7 +86,7 @@ async function seed(t: TestDatabase, scenario: string, now: Date) {
   await t.execute("analyze");
   const liveRuns: string[] = [];
   for (let i = 0; i < STREAMS; i++) {
-    const [row] = await t.db.insert(runs).values({ agentId: live.id, prompt: `live ${i}`, source: "bench", status: "running" }).returning();
+    const [row] = await t.db.insert(runs).values({ projectId: DEFAULT_PROJECT_ID, agentId: live.id, prompt: `live ${i}`, source: "bench", status: "running" }).returning();
     liveRuns.push(row.id);
   }
   const [{ n }] = (await t.execute("select count(*)::int as n from run_events")).rows as { n: number }[];

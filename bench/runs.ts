@@ -35,7 +35,8 @@ import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { agentSpecSchema, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import { callRoute } from "@/test/api-client";
-import { setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
@@ -48,6 +49,7 @@ import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { readFileSync } from "node:fs";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { percentile, stop, summarize } from "./bench-support";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const TURNS = Number(process.env.BENCH_TURNS ?? 10);
@@ -56,7 +58,7 @@ const FRESH = Number(process.env.BENCH_FRESH ?? 20);
 const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 2_550);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 0);
 
-const operator: Principal = { kind: "user", id: "bench", label: "bench@example.com", role: "operator" };
+const operator: Principal = { kind: "user", id: "bench", label: "bench@example.com", role: "operator", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
@@ -131,9 +133,10 @@ async function addBenchAgent(t: TestDatabase, name: string, turns: number) {
   };
   // The long run needs more turns than an agent may ask for through the API (1,000).
   const parsed = { ...agentSpecSchema.parse({ ...spec, maxTurns: 1_000 }), maxTurns: turns + 5, timeoutMs: 24 * 3600_000 };
-  const agent = (await createAgent(t.db, { spec: parsed }))!;
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: parsed }))!;
   const scope = `agent:${agent.id}`;
   await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
     spec: hookSpecSchema.parse({
       id: `${name}-guard`,
       event: "tool.pre",
@@ -144,6 +147,7 @@ async function addBenchAgent(t: TestDatabase, name: string, turns: number) {
     actor: "bench",
   });
   await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
     spec: hookSpecSchema.parse({ id: `${name}-log`, event: "tool.post", scope, action: { type: "log", message: "list_files ran" } }),
     actor: "bench",
   });
@@ -325,8 +329,9 @@ async function main() {
   let sealer: ReturnType<typeof startChainSealer> | undefined;
   try {
     if (WORKERS > 0 && t.kind !== "postgres") throw new Error("BENCH_WORKERS needs DATABASE_URL (PostgreSQL)");
-    await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
-    const { token } = await setupFirstAdmin(t.db, { email: "bench@example.com", password: "benchmark!" });
+    await seedPricesIfEmpty(t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
+    const benchUser = await addPerson(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "admin", instanceAdmin: true });
+    const { token } = await addToken(t.db, { role: "admin", name: "setup", userId: benchUser.id });
     const concurrency = workerConcurrency();
     queue = await startRunQueue(t, { concurrency: WORKERS > 0 ? 0 : concurrency, workspacesDir: path.join(dataDir, "workspaces") });
     installRunQueue(queue);

@@ -6,7 +6,7 @@
  * own address, so the throttle never answers instead of the password check.
  */
 import { performance } from "node:perf_hooks";
-import { createUser } from "@/db/queries/users";
+import { addPerson } from "@/test/people";
 import { createTestDatabase } from "@/test/database";
 import { signIn } from "@/lib/platform/auth/account-service";
 import { hashPassword } from "@/lib/platform/auth/password";
@@ -18,7 +18,7 @@ const fmt = (n: number) => n.toFixed(1).padStart(7);
 async function main() {
   const t = await createTestDatabase();
   try {
-    await createUser(t.db, { email: "known@example.com", passwordHash: await hashPassword("the right password"), role: "viewer" });
+    await addPerson(t.db, { email: "known@example.com", passwordHash: await hashPassword("the right password"), role: "viewer" });
     let address = 0;
     const attempt = async (email: string, password: string) => {
       address++;

@@ -11,12 +11,13 @@ import { createAgent } from "@/db/queries/agents";
 import { appendRunEvents, type NewRunEvent } from "@/db/queries/run-events";
 import { createRun, finishRun } from "@/db/queries/runs";
 import { createSession } from "@/db/queries/sessions";
-import { createUser } from "@/db/queries/users";
+import { addPerson } from "@/test/people";
 import type { TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hashPassword } from "@/lib/platform/auth/password";
 import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
 import { runServerBench, startServer, stop, summarize, waitForHealth } from "./bench-support";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 20_000);
 const fmt = (n: number) => n.toFixed(1);
@@ -41,11 +42,11 @@ function syntheticEvents(n: number): NewRunEvent[] {
 async function main(t: TestDatabase, dataDir: string) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const base = `http://127.0.0.1:${port}`;
-  const user = await createUser(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "viewer" });
+  const user = await addPerson(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "viewer" });
   const sessionToken = newSecretToken("");
   await createSession(t.db, { tokenHash: hashSecretToken(sessionToken), userId: user.id, ttlMs: 3600_000 });
-  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "big-run" }) }))!;
-  const run = await createRun(t.db, { agentId: agent.id, prompt: "20,000 events", source: "bench" });
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "big-run" }) }))!;
+  const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "20,000 events", source: "bench" });
   const events = syntheticEvents(EVENTS);
   for (let i = 0; i < events.length; i += 1000) await appendRunEvents(t.db, { runId: run.id, events: events.slice(i, i + 1000) });
   await finishRun(t.db, { id: run.id, outcome: "completed", response: "done" });

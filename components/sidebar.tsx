@@ -7,6 +7,7 @@ import { usePathname } from "next/navigation";
 import { signOutAction } from "@/lib/platform/auth/auth-actions";
 import type { Role } from "@/db/schema";
 import { usePendingApprovalCount } from "../lib/features/approvals/components/use-pending-approvals";
+import { ProjectSwitcher, type SwitcherProject } from "./project-switcher";
 import { ThemeToggle } from "./theme-toggle";
 
 /** Only sections that exist are linked. */
@@ -22,7 +23,7 @@ const SECTIONS = [
   { href: "/settings", label: "Settings", icon: Settings },
 ] as const;
 
-export function Sidebar({ email, role }: { email: string; role: Role }) {
+export function Sidebar({ email, role, projects, project }: { email: string; role: Role; projects: SwitcherProject[]; project: string }) {
   const pathname = usePathname();
   const pendingApprovals = usePendingApprovalCount();
   return (
@@ -31,6 +32,7 @@ export function Sidebar({ email, role }: { email: string; role: Role }) {
         <Webhook className="h-5 w-5 text-indigo-600" aria-hidden />
         <span className="text-base font-semibold tracking-tight">Hookplane</span>
       </div>
+      <ProjectSwitcher projects={projects} current={project} />
       <nav className="flex-1 space-y-1 px-2" aria-label="Sections">
         {SECTIONS.map(({ href, label, icon: Icon }) => {
           const active = pathname === href || pathname.startsWith(`${href}/`);

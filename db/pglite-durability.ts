@@ -63,11 +63,19 @@ export function pgliteSyncCount(): number {
 /** WAL past which a checkpoint is due (PostgreSQL would wait for 1 GB). */
 const MAX_WAL_MB = 64;
 
+/**
+ * PostgreSQL's buffer cache inside PGlite's WebAssembly memory. The default 128 MB is touched as
+ * the database is read and stays resident: it was 140 MB of the web process's idle RSS (issue 12's
+ * figure, bench:start). The pages it would hold are in the operating system's file cache anyway
+ * (PGlite reads its files through Node's fs), so a small cache costs copies, not disk reads.
+ */
+const SHARED_BUFFERS = "16MB";
+
 /** PGlite's options for a data directory on disk. */
 export async function pgliteOptions(dataDir: string, durability: PgliteDurability): Promise<PGliteOptions> {
   const { PGlite } = await import("@electric-sql/pglite");
   const defaults = PGlite.defaultStartParams ?? [];
-  const walBounds = ["-c", `max_wal_size=${MAX_WAL_MB}MB`, "-c", "min_wal_size=32MB"];
+  const walBounds = ["-c", `max_wal_size=${MAX_WAL_MB}MB`, "-c", "min_wal_size=32MB", "-c", `shared_buffers=${SHARED_BUFFERS}`];
   if (!durability.fsync) return { dataDir, startParams: [...defaults, ...walBounds] };
   return {
     fs: new SyncingNodeFS(dataDir),

@@ -6,6 +6,7 @@
  * this suite keeps the same assertion over fewer runs. PGlite only (PostgreSQL has autovacuum).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { createRun } from "@/db/queries/runs";
 import { addAgent, createRunHarness, waitForRun, type RunHarness } from "@/test/run-harness";
 import { runsHeapFigures } from "./pglite-figures";
@@ -30,7 +31,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("PGlite soak", () => {
     const agent = await addAgent(h.t, { name: "soak", tools: ["list_files"], script });
     const ids: string[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const run = await createRun(h.t.db, { agentId: agent.id, prompt: `run ${i}`, source: "test" });
+      const run = await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: `run ${i}`, source: "test" });
       await h.queue.enqueue(run.id);
       ids.push(run.id);
     }

@@ -183,7 +183,13 @@ export function openPostgresPool(url: string, options: PostgresPoolOptions): Pos
           await probe.query("select 1");
         })(),
         new Promise((_, reject) => {
-          deadline = setTimeout(() => reject(Object.assign(new Error(`no answer within ${options.probeTimeoutMs} ms`), { code: "ETIMEDOUT" })), options.probeTimeoutMs);
+          // The deadline yields to one more I/O phase before it counts: a process whose event loop
+          // was busy past the deadline reads an answer that already arrived, instead of calling
+          // a database down that answered in time.
+          deadline = setTimeout(
+            () => setImmediate(() => reject(Object.assign(new Error(`no answer within ${options.probeTimeoutMs} ms`), { code: "ETIMEDOUT" }))),
+            options.probeTimeoutMs,
+          );
         }),
       ]);
       if (!up && !closed) {

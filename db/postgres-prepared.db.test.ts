@@ -12,6 +12,7 @@ import { PREPARED_PER_CONNECTION, prepareSetting } from "./postgres-prepared";
 import { loadConfig } from "@/lib/platform/config/config";
 import { createAgent } from "./queries/agents";
 import { agents } from "./schema";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 test("?prepare=false and HOOKPLANE_DB_PREPARE=false turn preparing off; the parameter is not passed on", () => {
   const setting = (url: string, env: Record<string, string>) => prepareSetting(url, loadConfig(env).HOOKPLANE_DB_PREPARE);
@@ -41,7 +42,7 @@ describe.runIf(process.env.DATABASE_URL)("on PostgreSQL", () => {
     const name = `prepared-${Date.now()}`;
     await expect(
       t.db.transaction(async (tx) => {
-        await createAgent(tx, { spec: { name, model: "scripted", tools: [], maxTurns: 1, timeoutMs: 1_000 } });
+        await createAgent(tx, { projectId: DEFAULT_PROJECT_ID, spec: { name, model: "scripted", tools: [], maxTurns: 1, timeoutMs: 1_000 } });
         await tx.select({ id: agents.id }).from(agents).where(eq(agents.name, name));
         // Sees the transaction's own uncommitted row: it ran on that connection.
         const rows = await executeStatement<{ n: number }>(tx, "select count(*)::integer as n from agents where name = $1", [name]);

@@ -15,6 +15,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
   type AnyPgColumn,
@@ -51,16 +52,59 @@ const chainIndexes = (table: string, t: { id: AnyPgColumn; chainSeq: AnyPgColumn
 export const ROLES = ["viewer", "operator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * The project every installation starts with: the migration that brought projects moved
+ * everything that existed into it, and the first-run setup makes its first admin there.
+ */
+export const DEFAULT_PROJECT_ID = "00000000-0000-4000-8000-000000000001";
+export const DEFAULT_PROJECT_SLUG = "default";
+
+/**
+ * A team's space: its agents, hooks, schedules, runs, approvals, secrets, price overrides,
+ * alerts, tokens and audit entries carry its id, and every query of them names it
+ * (lib/platform/auth/project-access.ts decides which project a request acts in).
+ */
+export const projects = pgTable("projects", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** In paths (`/api/v1/projects/<slug>/...`) and the dashboard's switcher: lowercase, digits, dashes. */
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+});
+
+/** A person's role in one project; no row: no access to it (instance admins reach every project). */
+export const projectMembers = pgTable(
+  "project_members",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references((): AnyPgColumn => users.id, { onDelete: "cascade" }),
+    role: text("role").$type<Role>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("project_members_user_idx").on(t.userId)],
+);
+
+/** The owning project's id: every row of a project's table carries it, and it never changes. */
+const projectId = () =>
+  uuid("project_id")
+    .notNull()
+    .references((): AnyPgColumn => projects.id, { onDelete: "cascade" });
+
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
   email: text("email").notNull().unique(),
   /** Null: no password, the person signs in through single sign-on only. */
   passwordHash: text("password_hash"),
   /**
-   * Null: no access yet. A person single sign-on created under a provider whose default is "no
-   * access until an admin assigns" waits here, listed in Settings, until an admin gives a role.
+   * Runs the instance: projects, people, single sign-on, instance-wide hooks and settings, and
+   * admin in every project. A person with no membership and not this waits, listed in Settings,
+   * until an admin gives them a role in a project (single sign-on may create such people).
    */
-  role: text("role").$type<Role>(),
+  instanceAdmin: boolean("instance_admin").notNull().default(false),
   disabled: boolean("disabled").notNull().default(false),
   /**
    * The person's Slack member id (`U…`), set by an admin: how a click on an approval's Slack
@@ -87,12 +131,13 @@ export const sessions = pgTable(
 );
 
 /**
- * One group of the identity provider and the role its members get. Highest role wins when
- * several match. (Projects, when they come, add a project here: a group then grants a role in it.)
+ * One group of the identity provider and the role its members get in a project (by slug; none:
+ * the default project). Highest role wins when several name the same project.
  */
 export interface GroupRoleMapping {
   group: string;
   role: Role;
+  project?: string;
 }
 
 /** An OpenID Connect identity provider an admin configured (lib/features/sso). */
@@ -108,7 +153,7 @@ export const oidcProviders = pgTable("oidc_providers", {
   /** The ID token or userinfo claim holding the person's groups (`groups`, `roles`, ...). */
   groupsClaim: text("groups_claim").notNull(),
   roleMappings: jsonb("role_mappings").$type<GroupRoleMapping[]>().notNull(),
-  /** The role of a person no mapping names; null: no access until an admin assigns a role. */
+  /** The role in the default project of a person no mapping names; null: no access until an admin assigns one. */
   defaultRole: text("default_role").$type<Role>(),
   /** A person with no Hookplane account gets one on first sign-in; otherwise they are refused. */
   createUsers: boolean("create_users").notNull(),
@@ -142,8 +187,10 @@ export const userIdentities = pgTable(
   (t) => [uniqueIndex("user_identities_issuer_subject_uq").on(t.issuer, t.subject), index("user_identities_user_idx").on(t.userId)],
 );
 
+/** A token acts in one project, with the lesser of its role and its owner's role there. */
 export const apiTokens = pgTable("api_tokens", {
   id: uuid("id").primaryKey().defaultRandom(),
+  projectId: projectId(),
   name: text("name").notNull(),
   tokenHash: text("token_hash").notNull().unique(),
   /** First characters of the token, so a person can tell tokens apart without the secret. */
@@ -173,7 +220,9 @@ export const agents = pgTable(
   "agents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    name: text("name").notNull().unique(),
+    projectId: projectId(),
+    /** Unique in its project. */
+    name: text("name").notNull(),
     description: text("description"),
     model: text("model").notNull(),
     instructions: text("instructions"),
@@ -194,14 +243,22 @@ export const agents = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [check("agents_retention_days_ck", sql`${t.retentionDays} is null or ${t.retentionDays} >= 0`)],
+  (t) => [
+    uniqueIndex("agents_project_name_uq").on(t.projectId, t.name),
+    check("agents_retention_days_ck", sql`${t.retentionDays} is null or ${t.retentionDays} >= 0`),
+  ],
 );
 
-/** The current version of each hook; `spec` is the hook-model.md body, validated by lib/core/hooks. */
+/**
+ * The current version of each hook; `spec` is the hook-model.md body, validated by lib/core/hooks.
+ * `projectId` null: an instance-wide hook, which instance admins keep and every project's runs meet
+ * before the project's own (its `global` scope then means every project).
+ */
 export const hooks = pgTable(
   "hooks",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id").references((): AnyPgColumn => projects.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     scope: text("scope").notNull(),
     event: text("event").notNull(),
@@ -212,7 +269,7 @@ export const hooks = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("hooks_scope_key_uq").on(t.scope, t.key), index("hooks_event_idx").on(t.event)],
+  (t) => [unique("hooks_project_scope_key_uq").on(t.projectId, t.scope, t.key).nullsNotDistinct(), index("hooks_event_idx").on(t.event)],
 );
 
 export const hookVersions = pgTable(
@@ -231,6 +288,7 @@ export const hookVersions = pgTable(
 
 export const schedules = pgTable("schedules", {
   id: uuid("id").primaryKey().defaultRandom(),
+  projectId: projectId(),
   name: text("name"),
   agentId: uuid("agent_id")
     .notNull()
@@ -252,6 +310,8 @@ export const runs = pgTable(
   "runs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Its agent's project, copied so lists and the stream filter without a join. */
+    projectId: projectId(),
     agentId: uuid("agent_id")
       .notNull()
       .references(() => agents.id, { onDelete: "cascade" }),
@@ -291,6 +351,7 @@ export const runs = pgTable(
   (t) => [
     index("runs_agent_created_idx").on(t.agentId, t.createdAt),
     index("runs_created_idx").on(t.createdAt),
+    index("runs_project_created_idx").on(t.projectId, t.createdAt),
     index("runs_external_session_idx").on(t.externalSessionId),
     // The runs_failed alert reads failed runs by when they ended: only those rows are indexed.
     index("runs_failed_finished_idx").on(t.finishedAt).where(sql`outcome in ('failed', 'timeout')`),
@@ -348,6 +409,8 @@ export const approvals = pgTable(
   "approvals",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Its run's project. */
+    projectId: projectId(),
     runId: uuid("run_id")
       .notNull()
       .references(() => runs.id, { onDelete: "cascade" }),
@@ -369,6 +432,7 @@ export const approvals = pgTable(
   },
   (t) => [
     index("approvals_status_idx").on(t.status),
+    index("approvals_project_status_idx").on(t.projectId, t.status),
     uniqueIndex("approvals_run_call_hook_uq").on(t.runId, t.toolCallId, t.hookKey),
   ],
 );
@@ -421,6 +485,8 @@ export const hookInvocations = pgTable(
   "hook_invocations",
   {
     id: bigserial("id", { mode: "number" }).notNull(),
+    /** The run's project (null only for rows no run wrote). Not a foreign key, as run_id. */
+    projectId: uuid("project_id"),
     runId: uuid("run_id"),
     eventSeq: integer("event_seq"),
     event: text("event").notNull(),
@@ -449,6 +515,7 @@ export const hookInvocations = pgTable(
   (t) => [
     primaryKey({ name: "hook_invocations_pkey", columns: [t.id, t.createdAt] }),
     index("hook_invocations_run_idx").on(t.runId),
+    index("hook_invocations_project_idx").on(t.projectId, t.createdAt),
     index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt),
     // What the hook_failures and runs_blocked alerts count over a window: only those rows are indexed.
     index("hook_invocations_failures_idx").on(t.createdAt).where(sql`failed or timed_out`),
@@ -457,8 +524,10 @@ export const hookInvocations = pgTable(
   ],
 );
 
+/** A project's price overrides over the built-in catalogue. */
 export const modelPrices = pgTable("model_prices", {
   id: uuid("id").primaryKey().defaultRandom(),
+  projectId: projectId(),
   modelPattern: text("model_pattern").notNull(),
   inputUsdPerM: doublePrecision("input_usd_per_m").notNull(),
   outputUsdPerM: doublePrecision("output_usd_per_m").notNull(),
@@ -468,21 +537,29 @@ export const modelPrices = pgTable("model_prices", {
 });
 
 /** Secret values are AES-256-GCM encrypted with a key kept outside the database. */
-export const secrets = pgTable("secrets", {
+export const secrets = pgTable(
+  "secrets",
+  {
   id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull().unique(),
+  projectId: projectId(),
+  /** Unique in its project. */
+  name: text("name").notNull(),
   ciphertext: text("ciphertext").notNull(),
   /** Hosts a request carrying the value may go to (`api.example.com`, `*.slack.com`); empty: none. */
   hosts: text("hosts").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+  },
+  (t) => [uniqueIndex("secrets_project_name_uq").on(t.projectId, t.name)],
+);
 
 /** Who changed what, with before and after values. Append-only and hash-chained like the ledger. */
 export const auditLog = pgTable(
   "audit_log",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The project the change was made in; null: the instance's own (people, projects, providers, settings). Not hashed. */
+    projectId: uuid("project_id"),
     actor: text("actor").notNull(),
     action: text("action").notNull(),
     entityType: text("entity_type").notNull(),
@@ -495,6 +572,7 @@ export const auditLog = pgTable(
   (t) => [
     index("audit_log_entity_idx").on(t.entityType, t.entityId),
     index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_project_idx").on(t.projectId, t.createdAt),
     ...chainIndexes("audit_log", t),
   ],
 );
@@ -539,14 +617,19 @@ export const chainGaps = pgTable(
   (t) => [uniqueIndex("chain_gaps_table_seq_uq").on(t.tableName, t.firstSeq)],
 );
 
-/** Named notes for the `memory` tool. */
-export const memoryNotes = pgTable("memory_notes", {
-  name: text("name").primaryKey(),
-  content: text("content").notNull().default(""),
-  updatedAt: updatedAt(),
-});
+/** Named notes for the `memory` tool, one set per project. */
+export const memoryNotes = pgTable(
+  "memory_notes",
+  {
+    projectId: projectId(),
+    name: text("name").notNull(),
+    content: text("content").notNull().default(""),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.name] })],
+);
 
-/** Operator switches that change without a restart (the hook kill switch). */
+/** Instance switches that change without a restart (the hook kill switch, retention, password sign-in). */
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),
@@ -573,9 +656,13 @@ export type AlertTarget =
  * changed only by conditional UPDATEs (db/queries/alerts.ts), so a rule fires once per cooldown
  * however many evaluators look at it at once.
  */
-export const alertRules = pgTable("alert_rules", {
+export const alertRules = pgTable(
+  "alert_rules",
+  {
   id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull().unique(),
+  projectId: projectId(),
+  /** Unique in its project. */
+  name: text("name").notNull(),
   kind: text("kind").$type<AlertKind>().notNull(),
   /** Only this agent's runs, approvals or hooks; none: all of them. An agent's rules go with it. */
   agentId: uuid("agent_id").references(() => agents.id, { onDelete: "cascade" }),
@@ -599,7 +686,9 @@ export const alertRules = pgTable("alert_rules", {
   lastEvaluatedAt: timestamp("last_evaluated_at", { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+  },
+  (t) => [uniqueIndex("alert_rules_project_name_uq").on(t.projectId, t.name)],
+);
 
 export interface AlertDelivery {
   /** `slack:#ops`, `discord:4242`, `webhook:hooks.example.com`, `email:ops@example.com`. */

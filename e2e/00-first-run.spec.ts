@@ -54,7 +54,7 @@ test("a viewer sees agents but cannot edit them", async ({ page }, testInfo) => 
   await form.getByLabel("Initial password").fill(viewer.password);
   await form.getByLabel("Role").selectOption("viewer");
   await form.getByTestId("add-user").click();
-  await expect(form.getByTestId("form-message")).toContainText(`Added ${viewer.email} as viewer`);
+  await expect(form.getByTestId("form-message")).toContainText(`${viewer.email} is viewer in default`);
   await expect(page.getByTestId("users-table")).toContainText(viewer.email);
   await auth.signOut();
 

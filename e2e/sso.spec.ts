@@ -133,3 +133,56 @@ test("a demoted person's open page loses access at once: by their groups at a la
   await expect(other).toHaveURL(/\/sign-in/);
   await Promise.all([elsewhere.close(), adminContext.close()]);
 });
+
+test("a group mapped to a project gives a role there: the person switches to it and acts with that role", async ({ page, browser }) => {
+  const fay = { login: "fay-sub", email: "fay.sso@example.com" };
+  idp.accounts.set(fay.login, { email: fay.email, emailVerified: true, groups: ["hp-sso-team"] });
+
+  // An instance admin makes the project, then maps the group to it.
+  const auth = new AuthPages(page);
+  await auth.signIn(admin.email, admin.password);
+  const settings = new SettingsPages(page);
+  await settings.open();
+  const projects = page.getByTestId("projects-section");
+  const create = projects.getByTestId("create-project-form");
+  await create.getByLabel("Slug").fill("SSO Team");
+  await projects.getByTestId("create-project").click();
+  await expect(projects.getByTestId("error-project-slug")).toContainText("lowercase letters, digits and dashes");
+  await create.getByLabel("Slug").fill("sso-team");
+  await create.getByLabel("Name").fill("SSO Team");
+  await projects.getByTestId("create-project").click();
+  await expect(projects.getByTestId("project-row").filter({ hasText: "sso-team" })).toBeVisible();
+
+  const section = page.getByTestId("sso-section");
+  const row = section.getByTestId("provider-row").filter({ hasText: "Test IdP" });
+  await row.getByTestId("edit-provider").click();
+  const form = row.getByTestId("edit-provider-form");
+  // A project that does not exist is refused at its line.
+  await form.getByLabel("Groups → roles").fill("hp-admins = admin\nhp-eng = operator\nhp-sso-team = no-such-team:operator");
+  await form.getByTestId("save-provider").click();
+  await expect(form.getByRole("alert").filter({ hasText: 'line 3: no project "no-such-team"' })).toBeVisible();
+  await form.getByLabel("Groups → roles").fill("hp-admins = admin\nhp-eng = operator\nhp-sso-team = sso-team:operator");
+  await form.getByTestId("save-provider").click();
+  await expect(section.getByTestId("provider-row").filter({ hasText: "Test IdP" })).toContainText("hp-sso-team → sso-team:operator");
+  await auth.signOut();
+
+  // Fay signs in: a viewer in the default project (the provider's default role), an operator in sso-team.
+  const context = await browser.newContext();
+  const fayPage = await context.newPage();
+  await fayPage.goto("/sign-in");
+  await fayPage.getByTestId("sso-button").filter({ hasText: "Sign in with Test IdP" }).click();
+  await fayPage.locator('input[name="login"]').fill(fay.login);
+  await fayPage.locator('input[name="password"]').fill("any password");
+  await fayPage.getByRole("button", { name: "Sign-in" }).click();
+  await expect(fayPage).toHaveURL(/\/agents$/);
+  await expect(fayPage.getByTestId("current-role")).toHaveText("viewer");
+  const switcher = fayPage.getByTestId("project-switcher");
+  await expect(switcher.locator("option")).toHaveText(["Default (viewer)", "SSO Team (operator)"]);
+  await switcher.selectOption("sso-team");
+  await expect(fayPage.getByTestId("current-role")).toHaveText("operator");
+  await expect(switcher).toHaveValue("sso-team");
+  // Remembered: a new page opens in sso-team.
+  await fayPage.goto("/runs");
+  await expect(fayPage.getByTestId("current-role")).toHaveText("operator");
+  await context.close();
+});

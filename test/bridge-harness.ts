@@ -25,10 +25,10 @@ import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-wai
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { startRouteServer, type RouteEntry, type RouteServer } from "@/lib/platform/api/route-server";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
 import { callRoute } from "./api-client";
 import { createTestDatabase, type TestDatabase } from "./database";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addToken } from "@/test/people";
 
 export { closedPort } from "@/lib/core/hooks/testing/fakes";
 
@@ -68,7 +68,7 @@ export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<s
     cliEnv: () => ({ HOOKPLANE_URL: h.server.url, HOOKPLANE_TOKEN: h.operator }),
     async pendingApproval(match, { timeout = 60_000, limit = 50 } = {}) {
       let found: ApprovalRow | undefined;
-      await expect.poll(async () => (found = (await listApprovals(h.t.db, { status: "pending", limit })).find(match)), { timeout, interval: 100 }).toBeTruthy();
+      await expect.poll(async () => (found = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit })).find(match)), { timeout, interval: 100 }).toBeTruthy();
       return found!;
     },
     decide: (id, body) => callRoute(decisionRoute.POST, { method: "POST", token: h.operator, params: { id }, body }),
@@ -77,14 +77,13 @@ export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<s
   beforeAll(async () => {
     h.t = await createTestDatabase();
     installDatabase(h.t);
-    if (options.prices) await seedPricesIfEmpty(h.t.db, { prices: PUBLISHED_PRICES });
-    const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-    h.operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
+    if (options.prices) await seedPricesIfEmpty(h.t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
+    h.operator = (await addToken(h.t.db, { role: "operator", name: "operator" })).token;
     for (const [name, setup] of Object.entries(options.agents)) {
       const { spec = {}, hooks = [] } = Array.isArray(setup) ? { hooks: setup } : setup;
-      const row = (await createAgent(h.t.db, { spec: agentSpecSchema.parse({ name, ...spec }) }))!;
+      const row = (await createAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name, ...spec }) }))!;
       h.agentIds[name] = row.id;
-      for (const hook of hooks) await createHook(h.t.db, { spec: hookSpecSchema.parse({ ...hook, scope: `agent:${row.id}` }), actor: "test" });
+      for (const hook of hooks) await createHook(h.t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...hook, scope: `agent:${row.id}` }), actor: "test" });
     }
     h.server = await startRouteServer([options.ingest]);
   }, 60_000);

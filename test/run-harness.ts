@@ -11,7 +11,7 @@ import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { listRunEventsAfter } from "@/db/queries/run-events";
-import { getRun } from "@/db/queries/runs";
+import { getRunInAnyProject } from "@/db/queries/runs";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { agentSpecSchema, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import type { Principal } from "@/lib/platform/auth/roles";
@@ -19,8 +19,14 @@ import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { hookSpecSchema, type HookSpecInput } from "@/lib/core/hooks/spec";
 import { startRunQueue, type RunQueue, type RunQueueOptions } from "@/lib/features/runs/queue/run-queue";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
+import { DEFAULT_PROJECT_ID, type Role } from "@/db/schema";
 
-export const operator: Principal = { kind: "user", id: "u1", label: "ops@example.com", role: "operator" };
+/** A person acting in a project (the default one unless named), as the API and actions see them. */
+export function personIn(role: Role, project: { id: string; slug: string } = { id: DEFAULT_PROJECT_ID, slug: "default" }, email = `${role}@example.com`): Principal {
+  return { kind: "user", id: `u-${role}-${project.slug}`, label: email, role, projectId: project.id, projectSlug: project.slug, instanceAdmin: false };
+}
+
+export const operator: Principal = personIn("operator", undefined, "ops@example.com");
 
 export interface RunHarness {
   t: TestDatabase;
@@ -33,7 +39,7 @@ export interface RunHarness {
 export async function createRunHarness(options: Partial<RunQueueOptions> = {}): Promise<RunHarness> {
   const t = await createTestDatabase();
   installDatabase(t);
-  await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
+  await seedPricesIfEmpty(t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-runs-"));
   const queueOptions: RunQueueOptions = { concurrency: 4, leaseMs: 3_000, sweepMs: 200, approvalHoldMs: 5_000, workspacesDir, ...options };
   const harness: RunHarness = {
@@ -56,10 +62,10 @@ export async function createRunHarness(options: Partial<RunQueueOptions> = {}): 
   return harness;
 }
 
-export async function addAgent(t: TestDatabase, spec: AgentSpecInput, hooks: Omit<HookSpecInput, "scope">[] = []) {
-  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse(spec) }))!;
+export async function addAgent(t: TestDatabase, spec: AgentSpecInput, hooks: Omit<HookSpecInput, "scope">[] = [], projectId = DEFAULT_PROJECT_ID) {
+  const agent = (await createAgent(t.db, { projectId, spec: agentSpecSchema.parse(spec) }))!;
   for (const hook of hooks) {
-    await createHook(t.db, { spec: hookSpecSchema.parse({ ...hook, scope: `agent:${agent.id}` }), actor: "test" });
+    await createHook(t.db, { projectId, spec: hookSpecSchema.parse({ ...hook, scope: `agent:${agent.id}` }), actor: "test" });
   }
   return agent;
 }
@@ -67,13 +73,13 @@ export async function addAgent(t: TestDatabase, spec: AgentSpecInput, hooks: Omi
 export async function waitForRun(
   t: TestDatabase,
   id: string,
-  predicate: (run: NonNullable<Awaited<ReturnType<typeof getRun>>>) => boolean,
+  predicate: (run: NonNullable<Awaited<ReturnType<typeof getRunInAnyProject>>>) => boolean,
   timeoutMs = 20_000,
 ) {
   // A plain loop rather than expect.poll, so setup hooks can wait for runs too.
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const run = await getRun(t.db, { id });
+    const run = await getRunInAnyProject(t.db, { id });
     if (run && predicate(run)) return run;
     if (Date.now() > deadline) throw new Error(`run ${id} did not reach the expected state in ${timeoutMs} ms (status ${run?.status})`);
     await new Promise((r) => setTimeout(r, 50));

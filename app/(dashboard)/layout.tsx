@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { Sidebar } from "@/components/sidebar";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
+import { listProjectsOf } from "@/lib/platform/auth/project-service";
 import { getCurrentPrincipal } from "@/lib/platform/auth/current-principal";
 import { SessionEndedBanner } from "@/lib/platform/auth/components/session-ended-banner";
 
@@ -13,9 +14,11 @@ export default async function DashboardLayout({ children }: { children: React.Re
     const { db } = await getDatabase();
     redirect((await countUsers(db)) === 0 ? "/setup" : "/sign-in");
   }
+  const { db } = await getDatabase();
+  const projects = (await listProjectsOf(db, principal)).map((p) => ({ slug: p.slug, name: p.name, role: p.role ?? principal.role }));
   return (
     <div className="flex min-h-screen">
-      <Sidebar email={principal.label} role={principal.role} />
+      <Sidebar email={principal.label} role={principal.role} projects={projects} project={principal.projectSlug} />
       <main className="min-w-0 flex-1 px-8 py-6">
         <SessionEndedBanner />
         {children}

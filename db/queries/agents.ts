@@ -1,4 +1,4 @@
-import { asc, eq, gt, or } from "drizzle-orm";
+import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 import type { Db } from "../client";
 import { agents } from "../schema";
@@ -42,51 +42,63 @@ export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt:
   };
 }
 
-export async function listAgents(db: Db, params: { limit: number; afterName?: string }) {
+/** A project's agents by name (every lookup names the project: another project's agents are not there). */
+export async function listAgents(db: Db, params: { projectId: string; limit: number; afterName?: string }) {
   return db
     .select()
     .from(agents)
-    .where(params.afterName ? gt(agents.name, params.afterName) : undefined)
+    .where(and(eq(agents.projectId, params.projectId), params.afterName ? gt(agents.name, params.afterName) : undefined))
     .orderBy(asc(agents.name))
     .limit(params.limit);
 }
 
-/** `ref` is an id or a name (api.md: the name is usable in place of the id). */
-/** The agent a reference names: its id or its name. */
+/** The agent a reference names: its id or its name (api.md: the name is usable in place of the id). */
 export function agentRefMatch(ref: string) {
   return UUID.test(ref) ? or(eq(agents.id, ref), eq(agents.name, ref)) : eq(agents.name, ref);
 }
 
-export async function getAgent(db: Db, params: { ref: string }) {
-  const [row] = await db.select().from(agents).where(agentRefMatch(params.ref));
+/** The project's agent a reference names; undefined for another project's (the caller answers 404). */
+export async function getAgent(db: Db, params: { projectId: string; ref: string }) {
+  const [row] = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.projectId, params.projectId), agentRefMatch(params.ref)));
   return row;
 }
 
-export async function getAgentByName(db: Db, params: { name: string }) {
-  const [row] = await db.select().from(agents).where(eq(agents.name, params.name));
+/** Names are unique in a project only: the project is part of the name. */
+export async function getAgentByName(db: Db, params: { projectId: string; name: string }) {
+  const [row] = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.projectId, params.projectId), eq(agents.name, params.name)));
   return row;
 }
 
-export async function createAgent(db: Db, params: { spec: AgentSpec }) {
+/** Undefined when the project has an agent of that name already. */
+export async function createAgent(db: Db, params: { projectId: string; spec: AgentSpec }) {
   const [row] = await db
     .insert(agents)
-    .values(toColumns(params.spec) as typeof agents.$inferInsert)
-    .onConflictDoNothing({ target: agents.name })
+    .values({ ...(toColumns(params.spec) as typeof agents.$inferInsert), projectId: params.projectId })
+    .onConflictDoNothing({ target: [agents.projectId, agents.name] })
     .returning();
   return row;
 }
 
 /** `replace` clears optional fields the patch leaves out (the edit form sends the whole agent). */
-export async function updateAgent(db: Db, params: { id: string; patch: Partial<AgentSpec>; replace?: boolean }) {
+export async function updateAgent(db: Db, params: { projectId: string; id: string; patch: Partial<AgentSpec>; replace?: boolean }) {
   const [row] = await db
     .update(agents)
     .set({ ...toColumns(params.patch, params.replace), updatedAt: new Date() })
-    .where(eq(agents.id, params.id))
+    .where(and(eq(agents.projectId, params.projectId), eq(agents.id, params.id)))
     .returning();
   return row;
 }
 
-export async function deleteAgent(db: Db, params: { id: string }) {
-  const [row] = await db.delete(agents).where(eq(agents.id, params.id)).returning();
+export async function deleteAgent(db: Db, params: { projectId: string; id: string }) {
+  const [row] = await db
+    .delete(agents)
+    .where(and(eq(agents.projectId, params.projectId), eq(agents.id, params.id)))
+    .returning();
   return row;
 }

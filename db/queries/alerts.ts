@@ -14,23 +14,38 @@ export type AlertEventRow = typeof alertEvents.$inferSelect;
 
 const withAgent = { rule: alertRules, agentName: agents.name };
 
-export async function listAlertRules(db: Db, params: { enabledOnly?: boolean } = {}): Promise<AlertRuleWithAgent[]> {
+export async function listAlertRules(db: Db, params: { projectId: string }): Promise<AlertRuleWithAgent[]> {
   const rows = await db
     .select(withAgent)
     .from(alertRules)
     .leftJoin(agents, eq(agents.id, alertRules.agentId))
-    .where(params.enabledOnly ? eq(alertRules.enabled, true) : undefined)
+    .where(eq(alertRules.projectId, params.projectId))
     .orderBy(alertRules.name);
   return rows.map((r) => ({ ...r.rule, agentName: r.agentName }));
 }
 
-export async function getAlertRule(db: Db, params: { id: string }): Promise<AlertRuleWithAgent | undefined> {
-  const [row] = await db.select(withAgent).from(alertRules).leftJoin(agents, eq(agents.id, alertRules.agentId)).where(eq(alertRules.id, params.id));
+/** Every project's enabled rules, for the evaluator: each is measured in its own project. */
+export async function listEnabledAlertRulesInAllProjects(db: Db): Promise<AlertRuleWithAgent[]> {
+  const rows = await db
+    .select(withAgent)
+    .from(alertRules)
+    .leftJoin(agents, eq(agents.id, alertRules.agentId))
+    .where(eq(alertRules.enabled, true))
+    .orderBy(alertRules.projectId, alertRules.name);
+  return rows.map((r) => ({ ...r.rule, agentName: r.agentName }));
+}
+
+export async function getAlertRule(db: Db, params: { projectId: string; id: string }): Promise<AlertRuleWithAgent | undefined> {
+  const [row] = await db
+    .select(withAgent)
+    .from(alertRules)
+    .leftJoin(agents, eq(agents.id, alertRules.agentId))
+    .where(and(eq(alertRules.id, params.id), eq(alertRules.projectId, params.projectId)));
   return row && { ...row.rule, agentName: row.agentName };
 }
 
-export async function getAlertRuleByName(db: Db, params: { name: string }) {
-  const [row] = await db.select().from(alertRules).where(eq(alertRules.name, params.name));
+export async function getAlertRuleByName(db: Db, params: { projectId: string; name: string }) {
+  const [row] = await db.select().from(alertRules).where(and(eq(alertRules.projectId, params.projectId), eq(alertRules.name, params.name)));
   return row;
 }
 
@@ -39,23 +54,23 @@ export type AlertRuleValues = Pick<
   "name" | "kind" | "agentId" | "windowMinutes" | "waitMinutes" | "threshold" | "cooldownMinutes" | "targets" | "enabled"
 >;
 
-export async function createAlertRule(db: Db, params: AlertRuleValues) {
-  const [row] = await db.insert(alertRules).values(params).onConflictDoNothing({ target: alertRules.name }).returning();
+export async function createAlertRule(db: Db, params: AlertRuleValues & { projectId: string }) {
+  const [row] = await db.insert(alertRules).values(params).onConflictDoNothing({ target: [alertRules.projectId, alertRules.name] }).returning();
   return row;
 }
 
 /** Changes what a rule watches and where it tells; its state (firing or not) stays for the next evaluation to judge. */
-export async function updateAlertRule(db: Db, params: { id: string; values: Partial<AlertRuleValues> }) {
+export async function updateAlertRule(db: Db, params: { projectId: string; id: string; values: Partial<AlertRuleValues> }) {
   const [row] = await db
     .update(alertRules)
     .set({ ...params.values, updatedAt: sql`now()` })
-    .where(eq(alertRules.id, params.id))
+    .where(and(eq(alertRules.id, params.id), eq(alertRules.projectId, params.projectId)))
     .returning();
   return row;
 }
 
-export async function deleteAlertRule(db: Db, params: { id: string }) {
-  const [row] = await db.delete(alertRules).where(eq(alertRules.id, params.id)).returning();
+export async function deleteAlertRule(db: Db, params: { projectId: string; id: string }) {
+  const [row] = await db.delete(alertRules).where(and(eq(alertRules.id, params.id), eq(alertRules.projectId, params.projectId))).returning();
   return row;
 }
 
@@ -126,13 +141,16 @@ export async function listAlertEvents(db: Db, params: { ruleId: string; limit: n
 
 // ---- the metrics ----------------------------------------------------------------------------
 
+/** What a rule measures: its project's runs (those of one agent when named) in the window. */
 export interface MetricWindow {
+  projectId: string;
   from: Date;
   to: Date;
   agentId?: string | null;
 }
 
-const runOfAgent = (agentId: string | null | undefined): SQL | undefined => (agentId ? eq(runs.agentId, agentId) : undefined);
+const runOfRule = (w: { projectId: string; agentId?: string | null }): SQL =>
+  and(eq(runs.projectId, w.projectId), w.agentId ? eq(runs.agentId, w.agentId) : undefined)!;
 
 // Predicates that match a partial index (drizzle/0013_alerts.sql) are written as literals: a bound
 // parameter would keep a prepared statement's generic plan from using the index.
@@ -142,7 +160,7 @@ export async function costInWindow(db: Db, w: MetricWindow): Promise<number> {
   const [row] = await db
     .select({ value: sql<number>`coalesce(sum(${runs.costUsd}), 0)::float8` })
     .from(runs)
-    .where(and(gte(runs.createdAt, w.from), lt(runs.createdAt, w.to), runOfAgent(w.agentId)));
+    .where(and(gte(runs.createdAt, w.from), lt(runs.createdAt, w.to), runOfRule(w)));
   return Number(row?.value ?? 0);
 }
 
@@ -151,7 +169,7 @@ export async function failedRunsInWindow(db: Db, w: MetricWindow): Promise<numbe
   const [row] = await db
     .select({ value: sql<number>`count(*)::int` })
     .from(runs)
-    .where(and(sql`${runs.outcome} in ('failed', 'timeout')`, gte(runs.finishedAt, w.from), lt(runs.finishedAt, w.to), runOfAgent(w.agentId)));
+    .where(and(sql`${runs.outcome} in ('failed', 'timeout')`, gte(runs.finishedAt, w.from), lt(runs.finishedAt, w.to), runOfRule(w)));
   return Number(row?.value ?? 0);
 }
 
@@ -166,7 +184,7 @@ export async function blockedRunsInWindow(db: Db, w: MetricWindow): Promise<numb
         sql`${hookInvocations.verdict} = 'block' and not ${hookInvocations.ignored}`,
         gte(hookInvocations.createdAt, w.from),
         lt(hookInvocations.createdAt, w.to),
-        runOfAgent(w.agentId),
+        runOfRule(w),
       ),
     );
   return Number(row?.value ?? 0);
@@ -178,16 +196,16 @@ export async function hookFailuresInWindow(db: Db, w: MetricWindow): Promise<num
     .select({ value: sql<number>`count(*)::int` })
     .from(hookInvocations)
     .innerJoin(runs, eq(runs.id, hookInvocations.runId))
-    .where(and(sql`(${hookInvocations.failed} or ${hookInvocations.timedOut})`, gte(hookInvocations.createdAt, w.from), lt(hookInvocations.createdAt, w.to), runOfAgent(w.agentId)));
+    .where(and(sql`(${hookInvocations.failed} or ${hookInvocations.timedOut})`, gte(hookInvocations.createdAt, w.from), lt(hookInvocations.createdAt, w.to), runOfRule(w)));
   return Number(row?.value ?? 0);
 }
 
 /** Approvals still pending that were asked at or before `askedBefore`. */
-export async function approvalsWaitingSince(db: Db, params: { askedBefore: Date; agentId?: string | null }): Promise<number> {
+export async function approvalsWaitingSince(db: Db, params: { projectId: string; askedBefore: Date; agentId?: string | null }): Promise<number> {
   const [row] = await db
     .select({ value: sql<number>`count(*)::int` })
     .from(approvals)
     .innerJoin(runs, eq(runs.id, approvals.runId))
-    .where(and(eq(approvals.status, "pending"), lte(approvals.requestedAt, params.askedBefore), runOfAgent(params.agentId)));
+    .where(and(eq(approvals.status, "pending"), eq(approvals.projectId, params.projectId), lte(approvals.requestedAt, params.askedBefore), runOfRule(params)));
   return Number(row?.value ?? 0);
 }

@@ -1,10 +1,10 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { apiTokens, users, type Role } from "../schema";
+import { apiTokens, projectMembers, projects, users, type Role } from "../schema";
 
 export async function createApiToken(
   db: Db,
-  params: { name: string; tokenHash: string; prefix: string; role: Role; userId?: string },
+  params: { projectId: string; name: string; tokenHash: string; prefix: string; role: Role; userId?: string },
 ) {
   const [row] = await db.insert(apiTokens).values(params).returning({
     id: apiTokens.id,
@@ -16,7 +16,10 @@ export async function createApiToken(
   return row;
 }
 
-/** An unrevoked token with its owner's current role and state (no owner: a token made by a token). */
+/**
+ * An unrevoked token with its project and its owner's current role there (admin for an instance
+ * admin; null when the owner left the project) and state (no owner: a token made by a token).
+ */
 export async function getActiveToken(db: Db, params: { tokenHash: string }) {
   const [row] = await db
     .select({
@@ -24,12 +27,16 @@ export async function getActiveToken(db: Db, params: { tokenHash: string }) {
       name: apiTokens.name,
       role: apiTokens.role,
       userId: apiTokens.userId,
+      projectId: apiTokens.projectId,
+      projectSlug: projects.slug,
       lastUsedAt: apiTokens.lastUsedAt,
-      ownerRole: users.role,
+      ownerRole: sql<Role | null>`case when ${users.instanceAdmin} then 'admin' else ${projectMembers.role} end`,
       ownerDisabled: users.disabled,
     })
     .from(apiTokens)
+    .innerJoin(projects, eq(projects.id, apiTokens.projectId))
     .leftJoin(users, eq(users.id, apiTokens.userId))
+    .leftJoin(projectMembers, and(eq(projectMembers.projectId, apiTokens.projectId), eq(projectMembers.userId, apiTokens.userId)))
     .where(and(eq(apiTokens.tokenHash, params.tokenHash), isNull(apiTokens.revokedAt)));
   return row;
 }
@@ -38,7 +45,7 @@ export async function touchToken(db: Db, params: { id: string }) {
   await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.id, params.id));
 }
 
-export async function listApiTokens(db: Db) {
+export async function listApiTokens(db: Db, params: { projectId: string }) {
   return db
     .select({
       id: apiTokens.id,
@@ -50,6 +57,7 @@ export async function listApiTokens(db: Db) {
       revokedAt: apiTokens.revokedAt,
     })
     .from(apiTokens)
+    .where(eq(apiTokens.projectId, params.projectId))
     .orderBy(desc(apiTokens.createdAt));
 }
 
@@ -61,11 +69,20 @@ export async function revokeUserTokens(db: Db, params: { userId: string }) {
     .returning({ id: apiTokens.id });
 }
 
-export async function revokeApiToken(db: Db, params: { id: string }) {
+export async function revokeApiToken(db: Db, params: { projectId: string; id: string }) {
   const [row] = await db
     .update(apiTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, params.id), isNull(apiTokens.revokedAt)))
+    .where(and(eq(apiTokens.id, params.id), eq(apiTokens.projectId, params.projectId), isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id });
   return row;
+}
+
+/** The project's unrevoked tokens (their ids), for closing their sockets when it goes. */
+export async function listActiveTokenIds(db: Db, params: { projectId: string }): Promise<string[]> {
+  const rows = await db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.projectId, params.projectId), isNull(apiTokens.revokedAt)));
+  return rows.map((r) => r.id);
 }

@@ -1,6 +1,6 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { approvalNotices, approvals, slackRequestNonces, users } from "../schema";
+import { approvalNotices, approvals, projectMembers, slackRequestNonces, users, type Role } from "../schema";
 
 export type ApprovalNoticeRow = typeof approvalNotices.$inferSelect;
 
@@ -37,14 +37,23 @@ export async function listApprovalNotices(db: Db, params: { approvalId: string }
   return db.select().from(approvalNotices).where(eq(approvalNotices.approvalId, params.approvalId));
 }
 
-/** Enabled users as approvers are chosen from: email, role and Slack member id. */
-export async function listApproverCandidates(db: Db) {
-  return db.select({ email: users.email, role: users.role, slackUserId: users.slackUserId }).from(users).where(eq(users.disabled, false));
+/**
+ * Enabled people approvers are chosen from in a project: email, role in that project and Slack
+ * member id. Its members, and instance admins (admin in every project) who are not members.
+ */
+export async function listApproverCandidates(db: Db, params: { projectId: string }) {
+  const rows = await db
+    .select({ email: users.email, memberRole: projectMembers.role, instanceAdmin: users.instanceAdmin, slackUserId: users.slackUserId })
+    .from(users)
+    .leftJoin(projectMembers, and(eq(projectMembers.userId, users.id), eq(projectMembers.projectId, params.projectId)))
+    .where(and(eq(users.disabled, false), or(isNotNull(projectMembers.role), eq(users.instanceAdmin, true))));
+  return rows.map((r) => ({ email: r.email, role: (r.instanceAdmin ? "admin" : r.memberRole!) as Role, slackUserId: r.slackUserId }));
 }
 
+/** The person a Slack member id is linked to; their role depends on the approval's project (getMemberRole). */
 export async function getUserBySlackId(db: Db, params: { slackUserId: string }) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled })
+    .select({ id: users.id, email: users.email, instanceAdmin: users.instanceAdmin, disabled: users.disabled })
     .from(users)
     .where(eq(users.slackUserId, params.slackUserId));
   return row;

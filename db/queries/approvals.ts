@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import type { Db } from "../client";
 import { agents, approvals, runs, type ApprovalStatus, type ApproverGroups } from "../schema";
@@ -11,7 +11,8 @@ async function announce(db: Db, approvalId: string) {
 
 /**
  * The approval of one hook for one tool call: created once, found again when a resumed run asks
- * the same question (the unique index makes the pair idempotent across restarts).
+ * the same question (the unique index makes the pair idempotent across restarts). It belongs to
+ * its run's project, read from the run in the insert itself so no caller can name another.
  */
 export async function getOrCreateApproval(
   db: Db,
@@ -29,7 +30,11 @@ export async function getOrCreateApproval(
 ): Promise<{ row: ApprovalRow; created: boolean }> {
   const [inserted] = await db
     .insert(approvals)
-    .values({ ...params, toolInput: params.toolInput ?? null })
+    .values({
+      ...params,
+      projectId: sql`(select ${runs.projectId} from ${runs} where ${runs.id} = ${params.runId})`,
+      toolInput: params.toolInput ?? null,
+    })
     .onConflictDoNothing()
     .returning();
   if (inserted) {
@@ -43,14 +48,28 @@ export async function getOrCreateApproval(
   return { row: existing, created: false };
 }
 
-export async function getApproval(db: Db, params: { id: string }) {
+async function findApproval(db: Db, where: SQL | undefined) {
   const [row] = await db
     .select({ approval: approvals, agentName: agents.name, agentId: agents.id })
     .from(approvals)
     .innerJoin(runs, eq(runs.id, approvals.runId))
     .innerJoin(agents, eq(agents.id, runs.agentId))
-    .where(eq(approvals.id, params.id));
+    .where(where);
   return row ? { ...row.approval, agentName: row.agentName, agentId: row.agentId } : undefined;
+}
+
+/** An approval of the project; undefined for another project's (the route answers 404). */
+export async function getApproval(db: Db, params: { projectId: string; id: string }) {
+  return findApproval(db, and(eq(approvals.id, params.id), eq(approvals.projectId, params.projectId)));
+}
+
+/**
+ * Any project's approval, for code that holds the approval's id from its own row rather than from
+ * a request: the run engine, a decision link (bound to one approval), the notices, the stream
+ * hub's reader. Whatever it then does is in `projectId` of the row.
+ */
+export async function getApprovalInAnyProject(db: Db, params: { id: string }) {
+  return findApproval(db, eq(approvals.id, params.id));
 }
 
 /** Settles a pending approval; undefined when it was already settled (the caller answers 409). */
@@ -73,8 +92,11 @@ export async function settleApproval(
   return row;
 }
 
-export async function listApprovals(db: Db, params: { status?: ApprovalStatus; limit: number; before?: { at: string; id: string } }) {
-  const where = [];
+export async function listApprovals(
+  db: Db,
+  params: { projectId: string; status?: ApprovalStatus; limit: number; before?: { at: string; id: string } },
+) {
+  const where = [eq(approvals.projectId, params.projectId)];
   if (params.status) where.push(eq(approvals.status, params.status));
   if (params.before) {
     where.push(
@@ -86,7 +108,7 @@ export async function listApprovals(db: Db, params: { status?: ApprovalStatus; l
     .from(approvals)
     .innerJoin(runs, eq(runs.id, approvals.runId))
     .innerJoin(agents, eq(agents.id, runs.agentId))
-    .where(where.length ? and(...where) : undefined)
+    .where(and(...where))
     .orderBy(desc(approvals.requestedAt), desc(approvals.id))
     .limit(params.limit);
   return rows.map((r) => ({ ...r.approval, agentName: r.agentName, agentId: r.agentId }));

@@ -1,9 +1,11 @@
-import { and, desc, eq, gte, like, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNull, like, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
 import { deleteChainDaysBefore } from "./hash-chain";
 
 export interface AuditEntry {
+  /** The project the change was made in; null: the instance's own (people, projects, providers, instance settings). */
+  projectId: string | null;
   actor: string;
   action: string;
   entityType: string;
@@ -18,6 +20,7 @@ export interface AuditEntry {
  */
 export async function logAudit(db: Db, entry: AuditEntry) {
   await db.insert(auditLog).values({
+    projectId: entry.projectId,
     actor: entry.actor,
     action: entry.action,
     entityType: entry.entityType,
@@ -37,7 +40,7 @@ export async function logAudit(db: Db, entry: AuditEntry) {
  */
 export async function audited<T>(
   db: Db,
-  entry: Pick<AuditEntry, "actor" | "action" | "entityType"> & Partial<AuditEntry>,
+  entry: Pick<AuditEntry, "projectId" | "actor" | "action" | "entityType"> & Partial<AuditEntry>,
   change: (tx: Db) => Promise<T>,
   detail?: (result: T) => Partial<AuditEntry> | null,
 ): Promise<T> {
@@ -60,9 +63,12 @@ export interface AuditFilters {
   to?: Date;
 }
 
-/** Newest first; the cursor is the last row's id. */
-export async function listAudit(db: Db, params: AuditFilters & { beforeId?: number; limit: number }) {
-  const where: SQL[] = [];
+/**
+ * One project's entries (`projectId` null: the instance-level ones), newest first; the cursor is
+ * the last row's id.
+ */
+export async function listAudit(db: Db, params: AuditFilters & { projectId: string | null; beforeId?: number; limit: number }) {
+  const where: SQL[] = [params.projectId === null ? isNull(auditLog.projectId) : eq(auditLog.projectId, params.projectId)];
   if (params.entityType) where.push(eq(auditLog.entityType, params.entityType));
   if (params.entityId) where.push(eq(auditLog.entityId, params.entityId));
   if (params.actor) where.push(eq(auditLog.actor, params.actor));
@@ -76,7 +82,7 @@ export async function listAudit(db: Db, params: AuditFilters & { beforeId?: numb
   return db
     .select()
     .from(auditLog)
-    .where(where.length ? and(...where) : undefined)
+    .where(and(...where))
     .orderBy(desc(auditLog.id))
     .limit(params.limit);
 }

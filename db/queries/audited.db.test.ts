@@ -12,9 +12,10 @@ import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { createScheduleAudited } from "@/lib/features/schedules/schedule-service";
 import { audited } from "./audit";
 import { createAgent } from "./agents";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 let t: TestDatabase;
-const admin: Principal = { kind: "user", id: "u", label: "admin@example.com", role: "admin" };
+const admin: Principal = { kind: "user", id: "u", label: "admin@example.com", role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -39,8 +40,8 @@ test("a change whose audit row cannot be written is rolled back with it", async 
 
 test("a change that throws after writing leaves neither the write nor an audit row", async () => {
   await expect(
-    audited(t.db, { actor: "a", action: "agent.create", entityType: "agent" }, async (tx) => {
-      await createAgent(tx, { spec: agentSpecSchema.parse({ name: "written-then-failed" }) });
+    audited(t.db, { projectId: DEFAULT_PROJECT_ID, actor: "a", action: "agent.create", entityType: "agent" }, async (tx) => {
+      await createAgent(tx, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "written-then-failed" }) });
       throw new Error("the next step failed");
     }),
   ).rejects.toThrow("the next step failed");

@@ -2,12 +2,14 @@ import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, runEvents, runs } from "../schema";
 
+/** A project's window: every figure counts that project's runs only. */
 export interface CostWindow {
+  projectId: string;
   from: Date;
   to: Date;
 }
 
-const inWindow = (w: CostWindow) => and(gte(runs.createdAt, w.from), lt(runs.createdAt, w.to));
+const inWindow = (w: CostWindow) => and(eq(runs.projectId, w.projectId), gte(runs.createdAt, w.from), lt(runs.createdAt, w.to));
 
 export async function costByAgent(db: Db, w: CostWindow) {
   return db
@@ -37,7 +39,8 @@ export async function costByModel(db: Db, w: CostWindow) {
       outputTokens: sql<number>`coalesce(sum((${runEvents.data}->>'outputTokens')::int), 0)::int`,
     })
     .from(runEvents)
-    .where(and(eq(runEvents.type, "model.post"), gte(runEvents.ts, w.from), lt(runEvents.ts, w.to)))
+    .innerJoin(runs, eq(runs.id, runEvents.runId))
+    .where(and(eq(runs.projectId, w.projectId), eq(runEvents.type, "model.post"), gte(runEvents.ts, w.from), lt(runEvents.ts, w.to)))
     .groupBy(sql`1`)
     .orderBy(desc(sql`2`));
 }
@@ -65,8 +68,8 @@ export async function topRunsByCost(db: Db, w: CostWindow & { limit: number }) {
     .limit(w.limit);
 }
 
-/** Each agent with a daily budget, and what it has spent since midnight UTC. */
-export async function dailyBudgets(db: Db, params: { since: Date }) {
+/** Each agent of the project with its budgets, and what it has spent since midnight UTC. */
+export async function dailyBudgets(db: Db, params: { projectId: string; since: Date }) {
   return db
     .select({
       agentId: agents.id,
@@ -77,5 +80,6 @@ export async function dailyBudgets(db: Db, params: { since: Date }) {
       spentTodayUsd: sql<number>`coalesce((select sum(r.cost_usd) from runs r where r.agent_id = "agents"."id" and r.created_at >= ${params.since.toISOString()}::timestamptz), 0)::float8`,
     })
     .from(agents)
+    .where(eq(agents.projectId, params.projectId))
     .orderBy(agents.name);
 }

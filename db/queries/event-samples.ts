@@ -2,24 +2,29 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runEvents, runs } from "../schema";
 
-/** Recent recorded events of one type, to try a hook against (optionally of one agent). */
-export async function listRecentEvents(db: Db, params: { type: string; agentId?: string; limit: number }) {
+/** Recent recorded events of one type in a project, to try a hook against (optionally of one agent). */
+export async function listRecentEvents(db: Db, params: { projectId: string; type: string; agentId?: string; limit: number }) {
   return db
     .select({ runId: runEvents.runId, seq: runEvents.seq, ts: runEvents.ts, data: runEvents.data, agentId: runs.agentId, agentName: agents.name })
     .from(runEvents)
     .innerJoin(runs, eq(runs.id, runEvents.runId))
     .innerJoin(agents, eq(agents.id, runs.agentId))
-    .where(and(eq(runEvents.type, params.type), params.agentId ? eq(runs.agentId, params.agentId) : undefined))
+    .where(and(eq(runs.projectId, params.projectId), eq(runEvents.type, params.type), params.agentId ? eq(runs.agentId, params.agentId) : undefined))
     .orderBy(desc(runEvents.id))
     .limit(params.limit);
 }
 
-export async function listLatestRunIds(db: Db, params: { agentId: string; limit: number }) {
-  const rows = await db.select({ id: runs.id }).from(runs).where(eq(runs.agentId, params.agentId)).orderBy(desc(runs.createdAt)).limit(params.limit);
+export async function listLatestRunIds(db: Db, params: { projectId: string; agentId: string; limit: number }) {
+  const rows = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(eq(runs.projectId, params.projectId), eq(runs.agentId, params.agentId)))
+    .orderBy(desc(runs.createdAt))
+    .limit(params.limit);
   return rows.map((r) => r.id);
 }
 
-/** Every event of some runs, in order, for replaying a draft hook over what happened. */
+/** Every event of some runs (read in their project first: listLatestRunIds), in order, for replaying a draft hook over what happened. */
 export async function listEventsOfRuns(db: Db, params: { runIds: string[]; types: string[] }) {
   if (params.runIds.length === 0) return [];
   return db

@@ -11,15 +11,18 @@ import { agentRefMatch, type AgentRow } from "./agents";
 import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";
 
 /**
- * The agent a reference names (id or name) and its newest run for an outside session, in one
- * statement: every hook call of a session reads both. Undefined when there is no such agent.
+ * The project's agent a reference names (id or name) and its newest run for an outside session, in
+ * one statement: every hook call of a session reads both. Undefined when the project has no such agent.
  */
-export async function getAgentAndExternalRun(db: Db, params: { agentRef: string; externalSessionId: string }): Promise<{ agent: AgentRow; run: RunRow | null } | undefined> {
+export async function getAgentAndExternalRun(
+  db: Db,
+  params: { projectId: string; agentRef: string; externalSessionId: string },
+): Promise<{ agent: AgentRow; run: RunRow | null } | undefined> {
   const [row] = await db
     .select({ agent: agents, run: runs })
     .from(agents)
     .leftJoin(runs, and(eq(runs.agentId, agents.id), eq(runs.externalSessionId, params.externalSessionId)))
-    .where(agentRefMatch(params.agentRef))
+    .where(and(eq(agents.projectId, params.projectId), agentRefMatch(params.agentRef)))
     .orderBy(sql`${runs.createdAt} desc nulls last`)
     .limit(1);
   return row;
@@ -38,6 +41,8 @@ const STOPPED_BY_HOOKPLANE = new Set(["cancelled", "budget"]);
 export async function getOrStartExternalRun(
   db: Db,
   params: {
+    /** The agent's project (the session's token's). */
+    projectId: string;
     agentId: string;
     externalSessionId: string;
     source: string;
@@ -69,6 +74,7 @@ export async function getOrStartExternalRun(
       return { run: reopened, created: false };
     }
     const created = await createRun(tx, {
+      projectId: params.projectId,
       agentId: params.agentId,
       prompt: params.prompt,
       source: params.source,
@@ -94,7 +100,7 @@ export async function noteExternalToolUse(db: Db, params: { id: string; toolName
   await db.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: params.id })})`);
 }
 
-/** Outside sessions still open whose last event (or start) is older than `idleMs`. */
+/** Outside sessions still open whose last event (or start) is older than `idleMs`, in every project. */
 export async function listIdleExternalRuns(db: Db, params: { idleMs: number }): Promise<RunRow[]> {
   const rows = await db
     .select()

@@ -55,6 +55,12 @@ const HASHED: Record<ChainedTable, { table: ChainTable; lock: number; columns: P
 /** The columns the chain itself fills. */
 export const CHAIN_COLUMNS = ["chain_seq", "hash"] as const;
 
+/**
+ * Columns deliberately left out of the hash: `project_id` says where a row is listed (added by
+ * drizzle/0016_projects.sql), not what happened; hashing it would have broken every older row.
+ */
+export const UNHASHED_COLUMNS: Record<ChainedTable, readonly string[]> = { audit_log: ["project_id"], hook_invocations: ["project_id"] };
+
 export function hashedColumnNames(table: ChainedTable): string[] {
   return HASHED[table].columns.map((c) => c.name);
 }

@@ -37,6 +37,8 @@ export async function listHookInvocationsOfEvents(db: Db, params: { runId: strin
 
 /** The audit search over the hook ledger ("every time `no-prod` blocked a tool this week"). */
 export interface HookLedgerFilters {
+  /** Only this project's rows (those its runs wrote): every search is scoped. */
+  projectId: string;
   hookKey?: string;
   event?: string;
   verdict?: string;
@@ -50,7 +52,7 @@ export interface HookLedgerFilters {
 }
 
 function ledgerConditions(f: HookLedgerFilters): SQL[] {
-  const where: SQL[] = [];
+  const where: SQL[] = [eq(hookInvocations.projectId, f.projectId)];
   if (f.hookKey) where.push(eq(hookInvocations.hookKey, f.hookKey));
   if (f.event) where.push(eq(hookInvocations.event, f.event));
   if (f.verdict) where.push(eq(hookInvocations.verdict, f.verdict));
@@ -75,8 +77,8 @@ function ledgerConditions(f: HookLedgerFilters): SQL[] {
 }
 
 /**
- * Newest first (by id, which follows insertion); the cursor is the last row's id. Rows of hook
- * tests have no run, hence the left joins.
+ * A project's ledger, newest first (by id, which follows insertion); the cursor is the last row's
+ * id. A row outlives its run (and its agent), hence the left joins.
  */
 export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit: number; beforeId?: number }) {
   const where = ledgerConditions(params);
@@ -86,7 +88,7 @@ export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit
     .from(hookInvocations)
     .leftJoin(runs, eq(runs.id, hookInvocations.runId))
     .leftJoin(agents, eq(agents.id, runs.agentId))
-    .where(where.length ? and(...where) : undefined)
+    .where(and(...where))
     .orderBy(desc(hookInvocations.id))
     .limit(params.limit);
   return rows.map((r) => ({ ...r.entry, agentId: r.agentId, agentName: r.agentName }));

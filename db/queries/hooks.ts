@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { HookSpec } from "@/lib/core/hooks/spec";
 import type { Db } from "../client";
 import { hookVersions, hooks } from "../schema";
@@ -6,9 +6,27 @@ import { hookVersions, hooks } from "../schema";
 export type HookRow = typeof hooks.$inferSelect;
 export type HookVersionRow = typeof hookVersions.$inferSelect;
 
+/**
+ * Whose hooks: a project's (its uuid), or null for the instance-wide ones, which instance admins
+ * keep and every project's runs meet before the project's own.
+ */
+export type HookOwner = string | null;
+
+/** Rows of exactly this owner (`project_id is null` for the instance's). */
+function ownedBy(owner: HookOwner): SQL {
+  return owner === null ? isNull(hooks.projectId) : eq(hooks.projectId, owner);
+}
+
+/** What a project sees: its own hooks and the instance-wide ones. */
+function visibleIn(projectId: string): SQL {
+  return or(isNull(hooks.projectId), eq(hooks.projectId, projectId))!;
+}
+
 /** What the API answers for a hook (api.md); `key` is the spec's own id, `id` the row's uuid. */
 export interface HookResource {
   id: string;
+  /** An instance-wide hook: kept by instance admins, met by every project's runs first. */
+  instance: boolean;
   key: string;
   scope: string;
   position: number;
@@ -22,6 +40,7 @@ export interface HookResource {
 export function hookToResource(row: HookRow): HookResource {
   return {
     id: row.id,
+    instance: row.projectId === null,
     key: row.key,
     scope: row.scope,
     position: row.position,
@@ -33,6 +52,9 @@ export function hookToResource(row: HookRow): HookResource {
   };
 }
 
+/** Instance-wide hooks come before a project's own, in lists as in runs. */
+const ownerRank = sql<number>`(case when ${hooks.projectId} is null then 0 else 1 end)`;
+
 /** Execution order of scopes (hook-model.md): global, then agent, then schedule. */
 const scopeRank = sql<number>`(case when ${hooks.scope} = 'global' then 0 when ${hooks.scope} like 'agent:%' then 1 else 2 end)`;
 
@@ -42,14 +64,14 @@ export function scopeRankOf(scope: string): number {
 }
 
 /** The sort key of a hook in a list, and so the content of a list cursor. */
-export type HookListKey = [rank: number, scope: string, position: number, id: string];
+export type HookListKey = [owner: number, rank: number, scope: string, position: number, id: string];
 
 export function hookListKey(row: HookRow): HookListKey {
-  return [scopeRankOf(row.scope), row.scope, row.position, row.id];
+  return [row.projectId === null ? 0 : 1, scopeRankOf(row.scope), row.scope, row.position, row.id];
 }
 
-function nextPositionIn(scope: string) {
-  return sql<number>`(select coalesce(max(${hooks.position}), -1) + 1 from ${hooks} where ${hooks.scope} = ${scope})`;
+function nextPositionIn(owner: HookOwner, scope: string) {
+  return sql<number>`(select coalesce(max(${hooks.position}), -1) + 1 from ${hooks} where ${hooks.scope} = ${scope} and ${ownedBy(owner)})`;
 }
 
 /** PostgreSQL's unique_violation, whether drizzle wraps the driver's error or not. */
@@ -60,16 +82,17 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-/** Inserts a hook at the end of its scope, with version 1 in its history. */
-export async function createHook(db: Db, params: { spec: HookSpec; actor: string }) {
+/** Inserts a hook at the end of its owner's scope, with version 1 in its history. */
+export async function createHook(db: Db, params: { projectId: HookOwner; spec: HookSpec; actor: string }) {
   return db.transaction(async (tx) => {
     const [{ next }] = await tx
       .select({ next: sql<number>`coalesce(max(${hooks.position}), -1) + 1` })
       .from(hooks)
-      .where(eq(hooks.scope, params.spec.scope));
+      .where(and(eq(hooks.scope, params.spec.scope), ownedBy(params.projectId)));
     const [row] = await tx
       .insert(hooks)
       .values({
+        projectId: params.projectId,
         key: params.spec.id,
         scope: params.spec.scope,
         event: params.spec.event,
@@ -89,10 +112,14 @@ export async function createHook(db: Db, params: { spec: HookSpec; actor: string
  * Stores `spec` as the hook's next version and records it in the history. A hook that moves to
  * another scope goes to the end of it. Undefined when another hook of that scope has the same key.
  */
-export async function updateHook(db: Db, params: { id: string; spec: HookSpec; actor: string }) {
+export async function updateHook(db: Db, params: { projectId: HookOwner; id: string; spec: HookSpec; actor: string }) {
   try {
     return await db.transaction(async (tx) => {
-      const [current] = await tx.select({ scope: hooks.scope }).from(hooks).where(eq(hooks.id, params.id)).for("update");
+      const [current] = await tx
+        .select({ scope: hooks.scope })
+        .from(hooks)
+        .where(and(eq(hooks.id, params.id), ownedBy(params.projectId)))
+        .for("update");
       if (!current) return undefined;
       const [row] = await tx
         .update(hooks)
@@ -104,7 +131,7 @@ export async function updateHook(db: Db, params: { id: string; spec: HookSpec; a
           spec: params.spec as unknown as Record<string, unknown>,
           version: sql`${hooks.version} + 1`,
           updatedAt: new Date(),
-          ...(current.scope === params.spec.scope ? {} : { position: nextPositionIn(params.spec.scope) }),
+          ...(current.scope === params.spec.scope ? {} : { position: nextPositionIn(params.projectId, params.spec.scope) }),
         })
         .where(eq(hooks.id, params.id))
         .returning();
@@ -117,49 +144,68 @@ export async function updateHook(db: Db, params: { id: string; spec: HookSpec; a
   }
 }
 
-export async function getHookById(db: Db, params: { id: string }) {
-  const [row] = await db.select().from(hooks).where(eq(hooks.id, params.id));
+/** A hook `projectId` sees: its own or an instance-wide one (another project's: undefined). */
+export async function getHookById(db: Db, params: { projectId: string; id: string }) {
+  const [row] = await db.select().from(hooks).where(and(eq(hooks.id, params.id), visibleIn(params.projectId)));
   return row;
 }
 
-/** The hook with this key in this scope, other than `exceptId` (to report a clash before writing). */
-export async function findHookByKey(db: Db, params: { scope: string; key: string; exceptId?: string }) {
-  const where = [eq(hooks.scope, params.scope), eq(hooks.key, params.key)];
+/** The owner's hook with this key in this scope, other than `exceptId` (to report a clash before writing). */
+export async function findHookByKey(db: Db, params: { projectId: HookOwner; scope: string; key: string; exceptId?: string }) {
+  const where = [ownedBy(params.projectId), eq(hooks.scope, params.scope), eq(hooks.key, params.key)];
   if (params.exceptId) where.push(ne(hooks.id, params.exceptId));
   const [row] = await db.select().from(hooks).where(and(...where));
   return row;
 }
 
-export async function deleteHook(db: Db, params: { id: string }) {
-  const [row] = await db.delete(hooks).where(eq(hooks.id, params.id)).returning();
+export async function deleteHook(db: Db, params: { projectId: HookOwner; id: string }) {
+  const [row] = await db
+    .delete(hooks)
+    .where(and(eq(hooks.id, params.id), ownedBy(params.projectId)))
+    .returning();
   return row;
 }
 
-/** Hooks of the given scopes in execution order: global, then agent, then schedule. */
-export async function listHooksForScopes(db: Db, params: { scopes: string[] }) {
+/**
+ * The hooks a run of `projectId` meets for the given scopes, in execution order: the instance-wide
+ * ones first, then the project's own; within each, by the order of `scopes`, then position.
+ */
+export async function listHooksForScopes(db: Db, params: { projectId: string; scopes: string[] }) {
   if (params.scopes.length === 0) return [];
-  const rows = await db.select().from(hooks).where(inArray(hooks.scope, params.scopes)).orderBy(asc(hooks.position));
+  const rows = await db
+    .select()
+    .from(hooks)
+    .where(and(inArray(hooks.scope, params.scopes), visibleIn(params.projectId)))
+    .orderBy(asc(hooks.position));
+  const owner = (row: HookRow) => (row.projectId === null ? 0 : 1);
   const rank = (scope: string) => params.scopes.indexOf(scope);
-  return rows.sort((a, b) => rank(a.scope) - rank(b.scope) || a.position - b.position);
+  return rows.sort((a, b) => owner(a) - owner(b) || rank(a.scope) - rank(b.scope) || a.position - b.position);
 }
 
 /**
- * Hooks in execution order (scope rank, scope, position), optionally filtered, optionally one page
- * after a list key. Without `limit` every matching hook is returned.
+ * Hooks in execution order (instance-wide first, then scope rank, scope, position), optionally
+ * filtered, optionally one page after a list key. Without `limit` every matching hook is returned.
+ * `projectId` a project: its hooks and the instance-wide ones (`own` true: only its own);
+ * null: only the instance-wide ones.
  */
-export async function listHooks(db: Db, params: { scope?: string; event?: string; after?: HookListKey; limit?: number } = {}) {
-  const where: SQL[] = [];
+export async function listHooks(
+  db: Db,
+  params: { projectId: HookOwner; own?: boolean; scope?: string; event?: string; after?: HookListKey; limit?: number },
+) {
+  const where: SQL[] = [params.projectId === null || params.own ? ownedBy(params.projectId) : visibleIn(params.projectId)];
   if (params.scope) where.push(eq(hooks.scope, params.scope));
   if (params.event) where.push(eq(hooks.event, params.event));
   if (params.after) {
-    const [rank, scope, position, id] = params.after;
-    where.push(sql`(${scopeRank}, ${hooks.scope}, ${hooks.position}, ${hooks.id}) > (${rank}::int, ${scope}::text, ${position}::int, ${id}::uuid)`);
+    const [owner, rank, scope, position, id] = params.after;
+    where.push(
+      sql`(${ownerRank}, ${scopeRank}, ${hooks.scope}, ${hooks.position}, ${hooks.id}) > (${owner}::int, ${rank}::int, ${scope}::text, ${position}::int, ${id}::uuid)`,
+    );
   }
   const query = db
     .select()
     .from(hooks)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(scopeRank, asc(hooks.scope), asc(hooks.position), asc(hooks.id));
+    .where(and(...where))
+    .orderBy(ownerRank, scopeRank, asc(hooks.scope), asc(hooks.position), asc(hooks.id));
   return params.limit === undefined ? query : query.limit(params.limit);
 }
 
@@ -180,15 +226,15 @@ export async function getHookVersion(db: Db, params: { hookId: string; version: 
 }
 
 /**
- * Sets the order of one scope's hooks to `ids`. Refused (`stale`) unless `ids` names exactly the
- * hooks the scope has now, so two people reordering at once cannot lose a hook's place silently.
+ * Sets the order of one owner's scope's hooks to `ids`. Refused (`stale`) unless `ids` names exactly
+ * the hooks the scope has now, so two people reordering at once cannot lose a hook's place silently.
  */
-export async function reorderHooks(db: Db, params: { scope: string; ids: string[] }) {
+export async function reorderHooks(db: Db, params: { projectId: HookOwner; scope: string; ids: string[] }) {
   return db.transaction(async (tx) => {
     const current = await tx
       .select({ id: hooks.id, key: hooks.key })
       .from(hooks)
-      .where(eq(hooks.scope, params.scope))
+      .where(and(eq(hooks.scope, params.scope), ownedBy(params.projectId)))
       .orderBy(asc(hooks.position))
       .for("update");
     const before = current.map((h) => h.id);
@@ -202,7 +248,10 @@ export async function reorderHooks(db: Db, params: { scope: string; ids: string[
   });
 }
 
-/** Removes every hook of a scope (its agent or schedule is gone); returns what was removed. */
-export async function deleteHooksOfScope(db: Db, params: { scope: string }) {
-  return db.delete(hooks).where(eq(hooks.scope, params.scope)).returning();
+/** Removes every hook of a project's scope (its agent or schedule is gone); returns what was removed. */
+export async function deleteHooksOfScope(db: Db, params: { projectId: string; scope: string }) {
+  return db
+    .delete(hooks)
+    .where(and(eq(hooks.scope, params.scope), eq(hooks.projectId, params.projectId)))
+    .returning();
 }

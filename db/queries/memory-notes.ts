@@ -1,18 +1,22 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { memoryNotes } from "../schema";
 
-export async function readMemoryNote(db: Db, params: { name: string }) {
-  const [row] = await db.select().from(memoryNotes).where(eq(memoryNotes.name, params.name));
+/** A project's note (each project has its own set: a run reads and writes its project's). */
+export async function readMemoryNote(db: Db, params: { projectId: string; name: string }) {
+  const [row] = await db
+    .select()
+    .from(memoryNotes)
+    .where(and(eq(memoryNotes.projectId, params.projectId), eq(memoryNotes.name, params.name)));
   return row?.content;
 }
 
-export async function appendMemoryNote(db: Db, params: { name: string; text: string }) {
+export async function appendMemoryNote(db: Db, params: { projectId: string; name: string; text: string }) {
   await db
     .insert(memoryNotes)
-    .values({ name: params.name, content: params.text })
+    .values({ projectId: params.projectId, name: params.name, content: params.text })
     .onConflictDoUpdate({
-      target: memoryNotes.name,
+      target: [memoryNotes.projectId, memoryNotes.name],
       set: { content: sql`${memoryNotes.content} || ${params.text}`, updatedAt: new Date() },
     });
 }

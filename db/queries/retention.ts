@@ -13,6 +13,7 @@ import { queryRows, type Db } from "../client";
 import { restAfter, withoutFlushWait, yieldToEventLoop } from "../statement-pacing";
 import { chainAnchors } from "../schema";
 import { latestChainAnchor, lockChain, sealChain, startOfUtcDay } from "./hash-chain";
+import { rewriteEventPartition, survivorShare, worthRewriting } from "./partition-rewrite";
 import { countPartitionRows, dropPartition, listPartitions, withPartitionDdl, type Partition, type PartitionedTable } from "./partitions";
 
 const DAY_MS = 86_400_000;
@@ -73,6 +74,22 @@ export async function oldestRunCutoff(db: Db, params: { window: RunWindow }): Pr
   return new Date(params.window.today.getTime() - row.longest * DAY_MS);
 }
 
+/**
+ * The most recent cutoff of any window: the shortest finite one (the agents' and the default's).
+ * No run of a partition ending after it has expired; a partition ending by it may hold expired
+ * runs beside kept ones. Undefined when every window keeps forever.
+ */
+export async function newestRunCutoff(db: Db, params: { window: RunWindow }): Promise<Date | undefined> {
+  const [row] = await queryRows<{ shortest: number | null }>(
+    db,
+    sql`select min(d) filter (where d > 0)::int as shortest
+          from (select ${params.window.defaultDays}::int as d
+                union all select coalesce(retention_days, ${params.window.defaultDays}::int) from agents) days`,
+  );
+  if (row.shortest === null) return undefined;
+  return new Date(params.window.today.getTime() - row.shortest * DAY_MS);
+}
+
 /** Runs not expired that may have events before `before`: the ones a partition ending there could hold. */
 async function keptRunsCreatedBefore(db: Db, params: { window: RunWindow; before: Date }): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
@@ -81,6 +98,22 @@ async function keptRunsCreatedBefore(db: Db, params: { window: RunWindow; before
          where r.created_at < ${new Date(params.before.getTime() + CLOCK_SLACK_MS).toISOString()}::timestamptz and not ${expired(params.window)}`,
   );
   return rows.map((r) => r.id);
+}
+
+/**
+ * Whether an expired run may have events in [lower, upper): one created before its end and finished
+ * after its start (with the clock slack). Read from `runs` by index, so a partition of kept runs
+ * only (an agent keeping forever, once its neighbours went) costs no scan of its rows on every pass.
+ */
+async function expiredRunsOverlap(db: Db, params: { window: RunWindow; lower?: Date; upper: Date }): Promise<boolean> {
+  const after = params.lower ? sql`and r.finished_at >= ${new Date(params.lower.getTime() - CLOCK_SLACK_MS).toISOString()}::timestamptz` : sql``;
+  const [row] = await queryRows<{ found: boolean }>(
+    db,
+    sql`select exists (select 1 from runs r join agents a on a.id = r.agent_id
+         where r.created_at < ${new Date(params.upper.getTime() + CLOCK_SLACK_MS).toISOString()}::timestamptz ${after}
+           and ${expired(params.window)}) as found`,
+  );
+  return row.found;
 }
 
 async function partitionHoldsRuns(db: Db, params: { name: string; runIds: string[] }): Promise<boolean> {
@@ -100,9 +133,11 @@ function isUndefinedTable(error: unknown): boolean {
 }
 
 /**
- * Drops the run_events partitions that end by `before` and hold events of expired runs only (a run
- * still kept, such as one still going, keeps its partitions). Their runs are deleted after, by
- * `deleteExpiredRuns`. Returns the partitions dropped and how many events went with them.
+ * Drops the run_events partitions that end by `before` and hold events of expired runs only. One
+ * where a kept run (an agent that keeps forever, a run still going) has a few events is rewritten
+ * with only those (db/queries/partition-rewrite.ts); one where many survive is left to the row by
+ * row path. Their runs are deleted after, by `deleteExpiredRuns`. Returns the partitions dropped or
+ * rewritten and how many events went with them.
  */
 export async function dropExpiredEventPartitions(
   db: Db,
@@ -114,7 +149,16 @@ export async function dropExpiredEventPartitions(
   for (const partition of old) {
     await yieldToEventLoop();
     const kept = await keptRunsCreatedBefore(db, { window: params.window, before: partition.upper! });
-    if (await partitionHoldsRuns(db, { name: partition.name, runIds: kept })) continue;
+    if (await partitionHoldsRuns(db, { name: partition.name, runIds: kept })) {
+      if (!(await expiredRunsOverlap(db, { window: params.window, lower: partition.lower, upper: partition.upper! }))) continue;
+      const share = await survivorShare(db, { partition: partition.name, keptRunIds: kept });
+      if (!worthRewriting(share)) continue;
+      const started = performance.now();
+      rows += await rewriteEventPartition(db, { partition, keptRunIds: kept });
+      await restAfter(started);
+      dropped.push(partition.name);
+      continue;
+    }
     const n = await countPartitionRows(db, { name: partition.name });
     // Appends queue behind a DROP while it waits for its lock: spaced out, fewer of them do.
     const started = performance.now();

@@ -10,6 +10,7 @@ import { getOrCreateApproval, getApproval } from "./approvals";
 import { listRunHookInvocations } from "./hook-invocations";
 import { appendRunRecords, CheckpointJson, listRunEventsAfter, listRunMessages } from "./run-events";
 import { createRun, finishRun, getRun, setRunStatus } from "./runs";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 let t: TestDatabase;
 let agentId: string;
@@ -18,7 +19,7 @@ const unlisten: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  agentId = (await createAgent(t.db, { spec: { name: "records", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!.id;
+  agentId = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "records", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!.id;
   for (const channel of [CHANNELS.runEvents, CHANNELS.runs, CHANNELS.approvals]) {
     unlisten.push(await t.listen(channel, (payload) => notices.push({ channel, payload: JSON.parse(payload) })));
   }
@@ -38,7 +39,7 @@ async function noticesOf(runId: string, from: number, count: number) {
 /** A new run, once its creation notice is in (so it is not counted as a later write's). */
 async function newRun() {
   const before = notices.length;
-  const run = await createRun(t.db, { agentId, prompt: "p", source: "test" });
+  const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId, prompt: "p", source: "test" });
   await noticesOf(run.id, before, 1);
   return run;
 }
@@ -79,7 +80,7 @@ test("a step's events, ledger rows, messages, totals and checkpoint go in togeth
   });
   expect(row.createdAt).toBeInstanceOf(Date);
   expect(await listRunMessages(t.db, { runId: run.id })).toEqual([{ stage: 0, idx: 0, message: { role: "user", text: "p" } }]);
-  const stored = (await getRun(t.db, { id: run.id }))!;
+  const stored = (await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!;
   expect(stored).toMatchObject({
     lastSeq: 2, inputTokens: 10, outputTokens: 2, cachedTokens: 1, costUsd: 0.5, toolsUsed: ["list_files"], blocked: true,
     checkpoint: { where: "tools", messageCounts: [1] }, failures: 0,
@@ -92,10 +93,10 @@ test("a step's events, ledger rows, messages, totals and checkpoint go in togeth
   // A tool already listed is not listed twice; a checkpoint alone sends no notice and keeps the totals.
   await appendRunRecords(t.db, { runId: run.id, events: [], totals: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, toolsUsed: ["list_files", "shell"], blocked: false } });
   await appendRunRecords(t.db, { runId: run.id, events: [], checkpoint: { where: "model" } });
-  expect(await getRun(t.db, { id: run.id })).toMatchObject({ lastSeq: 2, toolsUsed: ["list_files", "shell"], blocked: true, checkpoint: { where: "model" }, inputTokens: 10 });
+  expect(await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id })).toMatchObject({ lastSeq: 2, toolsUsed: ["list_files", "shell"], blocked: true, checkpoint: { where: "model" }, inputTokens: 10 });
   // A snapshot already taken as JSON is stored as that JSON.
   await appendRunRecords(t.db, { runId: run.id, events: [], checkpoint: new CheckpointJson('{"where":"tools","n":[1,2]}') });
-  expect((await getRun(t.db, { id: run.id }))!.checkpoint).toEqual({ where: "tools", n: [1, 2] });
+  expect((await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!.checkpoint).toEqual({ where: "tools", n: [1, 2] });
   await expect(appendRunRecords(t.db, { runId: "00000000-0000-4000-8000-000000000000", events: [{ type: "x", data: {} }] })).rejects.toThrow(/does not exist/);
 });
 
@@ -104,7 +105,7 @@ test("concurrent writers of one run get gapless seqs", async () => {
   await Promise.all(Array.from({ length: 8 }, (_, i) => appendRunRecords(t.db, { runId: run.id, events: [{ type: "a", data: { i } }, { type: "b", data: { i } }] })));
   const events = await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 100 });
   expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
-  expect((await getRun(t.db, { id: run.id }))!.lastSeq).toBe(16);
+  expect((await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!.lastSeq).toBe(16);
 });
 
 test("inside a transaction the step is written the same way, and rolled back with it", async () => {
@@ -118,20 +119,20 @@ test("inside a transaction the step is written the same way, and rolled back wit
     }),
   ).rejects.toThrow("rolled back");
   expect((await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 10 })).map((e) => [e.seq, e.data])).toEqual([[1, { n: 1 }]]);
-  expect(await getRun(t.db, { id: run.id })).toMatchObject({ lastSeq: 1, checkpoint: { at: 1 } });
+  expect(await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id })).toMatchObject({ lastSeq: 1, checkpoint: { at: 1 } });
 });
 
 test("setRunStatus moves a live run and announces it; a finished run stays finished", async () => {
   const run = await newRun();
   const from = notices.length;
   await setRunStatus(t.db, { id: run.id, status: "running" });
-  const running = (await getRun(t.db, { id: run.id }))!;
+  const running = (await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!;
   expect(running.status).toBe("running");
   expect(running.startedAt).toBeInstanceOf(Date);
   expect(await noticesOf(run.id, from, 1)).toEqual([{ channel: CHANNELS.runs, payload: { runId: run.id } }]);
   await finishRun(t.db, { id: run.id, outcome: "completed" });
   await setRunStatus(t.db, { id: run.id, status: "running" });
-  expect((await getRun(t.db, { id: run.id }))!.status).toBe("finished");
+  expect((await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!.status).toBe("finished");
 });
 
 test("finishRun ends the run, abandons its pending approvals (and only those), drops its transcript, and announces each", async () => {
@@ -148,13 +149,13 @@ test("finishRun ends the run, abandons its pending approvals (and only those), d
 
   const { abandoned } = await finishRun(t.db, { id: run.id, outcome: "cancelled", reason: "cancelled", response: "r", totals: { inputTokens: 5, outputTokens: 6, cachedTokens: 7, costUsd: 0.25 } });
   expect([...abandoned].sort()).toEqual(pending.map((p) => p.id).sort());
-  const finished = (await getRun(t.db, { id: run.id }))!;
+  const finished = (await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!;
   expect(finished).toMatchObject({ status: "finished", outcome: "cancelled", reason: "cancelled", response: "r", checkpoint: null, inputTokens: 5, outputTokens: 6, cachedTokens: 7, costUsd: 0.25 });
   expect(finished.finishedAt).toBeInstanceOf(Date);
   for (const p of pending) {
-    expect(await getApproval(t.db, { id: p.id })).toMatchObject({ status: "abandoned", decidedVia: "abandoned", reason: "the run ended (cancelled) before anyone decided" });
+    expect(await getApproval(t.db, { projectId: DEFAULT_PROJECT_ID, id: p.id })).toMatchObject({ status: "abandoned", decidedVia: "abandoned", reason: "the run ended (cancelled) before anyone decided" });
   }
-  expect((await getApproval(t.db, { id: untouched.id }))!.status).toBe("pending");
+  expect((await getApproval(t.db, { projectId: DEFAULT_PROJECT_ID, id: untouched.id }))!.status).toBe("pending");
   expect(await listRunMessages(t.db, { runId: run.id })).toEqual([]);
   const got = await noticesOf(run.id, from, 3);
   expect(got[0]).toEqual({ channel: CHANNELS.runs, payload: { runId: run.id } });
@@ -164,13 +165,13 @@ test("finishRun ends the run, abandons its pending approvals (and only those), d
   const odd = `it's $v$ $v1$ \\ "quoted" \u{1F600} ' -- ;`;
   const third = await newRun();
   await finishRun(t.db, { id: third.id, outcome: "completed", response: odd });
-  expect((await getRun(t.db, { id: third.id }))!.response).toBe(odd);
+  expect((await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: third.id }))!.response).toBe(odd);
   await expect(finishRun(t.db, { id: third.id, outcome: "completed", response: "a\u0000b" })).rejects.toThrow();
-  expect((await getRun(t.db, { id: third.id }))!.response).toBe(odd);
+  expect((await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: third.id }))!.response).toBe(odd);
 
   // Without totals the run's own are kept; a second finish finds nothing pending.
   await appendRunRecords(t.db, { runId: other.id, events: [], totals: { inputTokens: 3, outputTokens: 0, cachedTokens: 0, costUsd: 0.1, toolsUsed: [], blocked: false } });
   expect((await finishRun(t.db, { id: other.id, outcome: "failed" })).abandoned).toEqual([untouched.id]);
-  expect(await getRun(t.db, { id: other.id })).toMatchObject({ outcome: "failed", reason: null, response: null, inputTokens: 3, costUsd: 0.1 });
+  expect(await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: other.id })).toMatchObject({ outcome: "failed", reason: null, response: null, inputTokens: 3, costUsd: 0.1 });
   expect((await finishRun(t.db, { id: other.id, outcome: "failed" })).abandoned).toEqual([]);
 });

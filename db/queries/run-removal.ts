@@ -43,14 +43,17 @@ export class UnsealedLedgerRows extends Error {}
  * ledger chain's lock. The run must be finished (`finished`: false leaves it and returns
  * undefined), its ledger sealed first (sealChain), and its events mostly gone already
  * (deleteEventsOfRuns, in batches): what is left goes with the run row, by trigger. Undefined when
- * there is no such run (or it is not finished).
+ * the project has no such run (or it is not finished).
  */
-export async function removeFinishedRun(tx: Db, params: { runId: string; events: number }): Promise<RemovedRun | undefined> {
+export async function removeFinishedRun(tx: Db, params: { projectId: string; runId: string; events: number }): Promise<RemovedRun | undefined> {
   await lockChain(tx, "hook_invocations", true);
   const [leftEvents] = await tx.select({ n: count() }).from(runEvents).where(eq(runEvents.runId, params.runId));
   const [messages] = await tx.select({ n: count() }).from(runMessages).where(eq(runMessages.runId, params.runId));
   const [approvalCount] = await tx.select({ n: count() }).from(approvals).where(eq(approvals.runId, params.runId));
-  const [run] = await tx.delete(runs).where(and(eq(runs.id, params.runId), eq(runs.status, "finished"))).returning();
+  const [run] = await tx
+    .delete(runs)
+    .where(and(eq(runs.id, params.runId), eq(runs.projectId, params.projectId), eq(runs.status, "finished")))
+    .returning();
   if (!run) return undefined;
   const [unsealed] = await tx.select({ n: count() }).from(hookInvocations).where(and(eq(hookInvocations.runId, params.runId), isNull(hookInvocations.chainSeq)));
   if (unsealed.n > 0) throw new UnsealedLedgerRows(`${unsealed.n} ledger rows of run ${params.runId} are not sealed yet`);

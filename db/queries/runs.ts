@@ -36,9 +36,15 @@ async function announce(db: Db, runId: string) {
   await db.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId })})`);
 }
 
+/**
+ * A new queued run of an agent of `projectId`. The run takes its agent's project in the insert
+ * itself (read from the agent row, matched on both): an agent of another project leaves it none,
+ * and the NOT NULL column refuses the row.
+ */
 export async function createRun(
   db: Db,
   params: {
+    projectId: string;
     agentId: string;
     prompt: string;
     source: string;
@@ -51,12 +57,31 @@ export async function createRun(
     codeHooks?: string[];
   },
 ) {
-  const [row] = await db.insert(runs).values(params).returning();
+  const { projectId, ...values } = params;
+  const agentProject = sql<string>`(select ${agents.projectId} from ${agents} where ${agents.id} = ${params.agentId} and ${agents.projectId} = ${projectId})`;
+  const [row] = await db
+    .insert(runs)
+    .values({ ...values, projectId: agentProject })
+    .returning();
   await announce(db, row.id);
   return row;
 }
 
-export async function getRun(db: Db, params: { id: string }) {
+/** The project's run; undefined for another project's (the caller answers 404). */
+export async function getRun(db: Db, params: { projectId: string; id: string }) {
+  const [row] = await db
+    .select({ run: runs, agentName: agents.name })
+    .from(runs)
+    .innerJoin(agents, eq(agents.id, runs.agentId))
+    .where(and(eq(runs.id, params.id), eq(runs.projectId, params.projectId)));
+  return row ? { ...row.run, agentName: row.agentName } : undefined;
+}
+
+/**
+ * A run of any project, for the code that executes runs across projects (queue workers, the
+ * stream): what it then does takes the project from the row.
+ */
+export async function getRunInAnyProject(db: Db, params: { id: string }) {
   const [row] = await db
     .select({ run: runs, agentName: agents.name })
     .from(runs)
@@ -198,8 +223,8 @@ function filterConditions(f: RunFilters): SQL[] {
 }
 
 /** Newest first; the cursor is the last row's (createdAt, id). */
-export async function listRuns(db: Db, params: RunFilters & { limit: number; before?: { createdAt: string; id: string } }) {
-  const where = filterConditions(params);
+export async function listRuns(db: Db, params: RunFilters & { projectId: string; limit: number; before?: { createdAt: string; id: string } }) {
+  const where = [eq(runs.projectId, params.projectId), ...filterConditions(params)];
   if (params.before) {
     const at = new Date(params.before.createdAt);
     where.push(or(lt(runs.createdAt, at), and(eq(runs.createdAt, at), lt(runs.id, params.before.id)))!);
@@ -208,7 +233,7 @@ export async function listRuns(db: Db, params: RunFilters & { limit: number; bef
     .select({ run: runs, agentName: agents.name })
     .from(runs)
     .innerJoin(agents, eq(agents.id, runs.agentId))
-    .where(where.length ? and(...where) : undefined)
+    .where(and(...where))
     .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(params.limit);
   return rows.map((r) => ({ ...r.run, agentName: r.agentName }));

@@ -12,14 +12,14 @@ export async function createSession(db: Db, params: { tokenHash: string; userId:
   });
 }
 
-/** The session's user, unless the session expired or the user was removed or has no role. */
+/** The session's user, unless the session expired or the user was removed. Their project is decided after (project-access.ts). */
 export async function getSessionUser(db: Db, params: { tokenHash: string }) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled, providerId: sessions.providerId })
+    .select({ id: users.id, email: users.email, instanceAdmin: users.instanceAdmin, disabled: users.disabled, providerId: sessions.providerId })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, params.tokenHash), gt(sessions.expiresAt, new Date())));
-  return row && !row.disabled && row.role ? { ...row, role: row.role } : undefined;
+  return row && !row.disabled ? row : undefined;
 }
 
 export async function deleteSession(db: Db, params: { tokenHash: string }) {

@@ -5,7 +5,7 @@ import { userIdentities, users } from "../schema";
 /** The user an issuer's `sub` is linked to, with what a sign-in decides on. */
 export async function getIdentityUser(db: Db, params: { issuer: string; subject: string }) {
   const [row] = await db
-    .select({ identityId: userIdentities.id, id: users.id, email: users.email, role: users.role, disabled: users.disabled })
+    .select({ identityId: userIdentities.id, id: users.id, email: users.email, instanceAdmin: users.instanceAdmin, disabled: users.disabled })
     .from(userIdentities)
     .innerJoin(users, eq(users.id, userIdentities.userId))
     .where(and(eq(userIdentities.issuer, params.issuer), eq(userIdentities.subject, params.subject)));

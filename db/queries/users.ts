@@ -1,6 +1,6 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { users, type Role } from "../schema";
+import { users } from "../schema";
 
 export async function countUsers(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(users);
@@ -12,11 +12,14 @@ export async function getUserByEmail(db: Db, params: { email: string }) {
   return row;
 }
 
-/** `passwordHash` null: single sign-on only; `role` null: no access until an admin assigns one. */
-export async function createUser(db: Db, params: { email: string; passwordHash: string | null; role: Role | null }) {
+/**
+ * `passwordHash` null: single sign-on only. A new person reaches nothing until they are given a
+ * role in a project (db/queries/projects.ts setMemberRole) or made an instance admin.
+ */
+export async function createUser(db: Db, params: { email: string; passwordHash: string | null; instanceAdmin?: boolean }) {
   const [row] = await db
     .insert(users)
-    .values({ email: params.email.toLowerCase(), passwordHash: params.passwordHash, role: params.role })
+    .values({ email: params.email.toLowerCase(), passwordHash: params.passwordHash, instanceAdmin: params.instanceAdmin ?? false })
     .returning();
   return row;
 }
@@ -29,7 +32,7 @@ export async function createFirstAdmin(db: Db, params: { email: string; password
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7240115)`);
     if ((await countUsers(tx as unknown as Db)) > 0) return undefined;
-    return createUser(tx as unknown as Db, { ...params, role: "admin" });
+    return createUser(tx as unknown as Db, { ...params, instanceAdmin: true });
   });
 }
 
@@ -38,7 +41,7 @@ export async function listUsers(db: Db) {
     .select({
       id: users.id,
       email: users.email,
-      role: users.role,
+      instanceAdmin: users.instanceAdmin,
       disabled: users.disabled,
       hasPassword: sql<boolean>`${users.passwordHash} is not null`,
       slackUserId: users.slackUserId,
@@ -48,14 +51,14 @@ export async function listUsers(db: Db) {
     .orderBy(asc(users.createdAt));
 }
 
-export async function updateUserRole(db: Db, params: { id: string; role: Role | null }) {
-  const [row] = await db.update(users).set({ role: params.role }).where(eq(users.id, params.id)).returning();
+export async function setInstanceAdmin(db: Db, params: { id: string; instanceAdmin: boolean }) {
+  const [row] = await db.update(users).set({ instanceAdmin: params.instanceAdmin }).where(eq(users.id, params.id)).returning();
   return row;
 }
 
 export async function getUserById(db: Db, params: { id: string }) {
   const [row] = await db
-    .select({ id: users.id, email: users.email, role: users.role, disabled: users.disabled })
+    .select({ id: users.id, email: users.email, instanceAdmin: users.instanceAdmin, disabled: users.disabled })
     .from(users)
     .where(eq(users.id, params.id));
   return row;
@@ -66,7 +69,7 @@ export async function disableUser(db: Db, params: { id: string }) {
   await db.update(users).set({ disabled: true }).where(eq(users.id, params.id));
 }
 
-export async function countAdmins(db: Db): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.role, "admin"), eq(users.disabled, false)));
+export async function countInstanceAdmins(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.instanceAdmin, true), eq(users.disabled, false)));
   return row.n;
 }

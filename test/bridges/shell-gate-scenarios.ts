@@ -10,6 +10,7 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { listRuns } from "@/db/queries/runs";
 import { closedPort, noRmHook, type BridgeHarness } from "../bridge-harness";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 /** The hooks these scenarios need on the gates agent, for the agent's shell tool. */
 export function shellGateHooks(shellTool: string): Record<string, unknown>[] {
@@ -43,7 +44,7 @@ export function shellGateScenarios(h: BridgeHarness, cli: GatedCli) {
     const out = await cli.run(dir, `bash: rm -rf ${target}`);
     expect(out.code, out.output).toBe(0);
     expect(existsSync(target)).toBe(true);
-    const run = (await listRuns(h.t.db, { limit: 200 })).find((r) => r.source === cli.source && r.blocked);
+    const run = (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).find((r) => r.source === cli.source && r.blocked);
     expect(run).toMatchObject({ agentId: h.agentIds.gates, toolsUsed: [cli.shellTool] });
     expect(cli.modelSaw()).toContain("No rm -rf here");
   }, 120_000);

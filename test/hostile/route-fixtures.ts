@@ -22,6 +22,7 @@ import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { getSecretBox, putSecretAudited } from "@/lib/features/secrets/secret-store";
 import { createProviderAudited } from "@/lib/features/sso/provider-service";
 import { providerCreateSchema } from "@/lib/features/sso/provider-schema";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 export interface HostileWorld {
   tokens: { admin: string; operator: string; viewer: string };
@@ -38,34 +39,34 @@ const BLOCK_HOOK = { id: "fuzz-block", scope: "global", event: "tool.pre", match
 
 export async function buildHostileWorld(t: TestDatabase): Promise<HostileWorld> {
   const { token: admin, user } = await setupFirstAdmin(t.db, { email: "admin@example.com", password: "password123" });
-  const principal: Principal = { kind: "user", id: user.id, userId: user.id, label: user.email, role: "admin" };
+  const principal: Principal = { kind: "user", id: user.id, userId: user.id, label: user.email, role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true };
   const operator = (await issueApiToken(t.db, { name: "op", role: "operator", userId: user.id, actor: user.email })).token;
   const viewerRow = await issueApiToken(t.db, { name: "view", role: "viewer", userId: user.id, actor: user.email });
   const other = await createUserAudited(t.db, principal, { email: "viewer@example.com", password: "password123", role: "viewer" });
   const { sessionToken } = await signIn(t.db, { email: "admin@example.com", password: "password123", address: "127.0.0.1" });
-  await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
+  await seedPricesIfEmpty(t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
 
   const agentName = "fuzz-agent";
-  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: agentName, script: [{ text: "ok" }] }) }))!;
-  const hook = (await createHook(t.db, { spec: hookSpecSchema.parse(BLOCK_HOOK), actor: "fuzz" }))!;
-  const schedule = await createSchedule(t.db, { agentId: agent.id, name: "fuzz-schedule", intervalMs: 3_600_000, prompt: "p", enabled: false });
-  const run = await createRun(t.db, { agentId: agent.id, prompt: "=cmd|' /C calc'!A0", source: "api", createdBy: "fuzz" });
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: agentName, script: [{ text: "ok" }] }) }))!;
+  const hook = (await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse(BLOCK_HOOK), actor: "fuzz" }))!;
+  const schedule = await createSchedule(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, name: "fuzz-schedule", intervalMs: 3_600_000, prompt: "p", enabled: false });
+  const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "=cmd|' /C calc'!A0", source: "api", createdBy: "fuzz" });
   await appendRunEvents(t.db, { runId: run.id, events: [{ type: "tool.pre", data: { toolName: "shell", toolCallId: "c1" } }] });
   const { row: approval } = await getOrCreateApproval(t.db, { runId: run.id, hookKey: "fuzz-approve", toolName: "shell", toolInput: {}, toolCallId: "c1", onTimeout: "deny", expiresAt: null });
   const secretName = "FUZZ_SECRET";
   await putSecretAudited(t.db, getSecretBox(), principal, { name: secretName, value: "sealed" });
-  const doomedAgent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "doomed-agent" }) }))!;
-  const doomedHook = (await createHook(t.db, { spec: hookSpecSchema.parse({ ...BLOCK_HOOK, id: "doomed-hook" }), actor: "fuzz" }))!;
-  const doomedSchedule = await createSchedule(t.db, { agentId: doomedAgent.id, name: "doomed", intervalMs: 3_600_000, prompt: "p", enabled: false });
+  const doomedAgent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "doomed-agent" }) }))!;
+  const doomedHook = (await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...BLOCK_HOOK, id: "doomed-hook" }), actor: "fuzz" }))!;
+  const doomedSchedule = await createSchedule(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: doomedAgent.id, name: "doomed", intervalMs: 3_600_000, prompt: "p", enabled: false });
   const doomedToken = await issueApiToken(t.db, { name: "doomed", role: "viewer", userId: user.id, actor: user.email });
   await putSecretAudited(t.db, getSecretBox(), principal, { name: "DOOMED_SECRET", value: "sealed" });
   const provider = (name: string) => providerCreateSchema.parse({ name, issuer: "https://idp.example.com", clientId: "fuzz", clientSecret: "fuzz secret" });
   const ssoProvider = await createProviderAudited(t.db, getSecretBox(), principal, provider("Fuzz IdP"));
   const doomedProvider = await createProviderAudited(t.db, getSecretBox(), principal, provider("Doomed IdP"));
   const alertRule = { kind: "cost" as const, windowMinutes: 60, threshold: 5, cooldownMinutes: 60, targets: [], enabled: false };
-  const alert = (await createAlertRule(t.db, { ...alertRule, name: "fuzz-alert", agentId: agent.id }))!;
-  const doomedAlert = (await createAlertRule(t.db, { ...alertRule, name: "doomed-alert" }))!;
-  const doomedRun = await createRun(t.db, { agentId: doomedAgent.id, prompt: "doomed", source: "api" });
+  const alert = (await createAlertRule(t.db, { ...alertRule, projectId: DEFAULT_PROJECT_ID, name: "fuzz-alert", agentId: agent.id }))!;
+  const doomedAlert = (await createAlertRule(t.db, { ...alertRule, projectId: DEFAULT_PROJECT_ID, name: "doomed-alert" }))!;
+  const doomedRun = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: doomedAgent.id, prompt: "doomed", source: "api" });
   await finishRun(t.db, { id: doomedRun.id, outcome: "completed" });
   return {
     tokens: { admin, operator, viewer: viewerRow.token },

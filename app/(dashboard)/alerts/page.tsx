@@ -14,7 +14,8 @@ export default async function AlertsPage() {
   const principal = await requirePagePrincipal();
   const { db } = await getDatabase();
   const canEdit = principal.role === "admin";
-  const [rules, agents] = await Promise.all([listAlertRulesForApi(db), canEdit ? listAgents(db, { limit: 500 }) : Promise.resolve([])]);
+  const [rules, agents] = await Promise.all([listAlertRulesForApi(db, principal.projectId),
+    canEdit ? listAgents(db, { projectId: principal.projectId, limit: 500 }) : Promise.resolve([])]);
   const config = alertConfig();
   return (
     <>

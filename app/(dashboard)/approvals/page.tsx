@@ -8,7 +8,7 @@ export default async function ApprovalsPage() {
   const principal = await requirePagePrincipal();
   return (
     <>
-      <PageHeader title="Approvals" description="Actions held by approve hooks, across every run. Decisions resume the run at once." />
+      <PageHeader title="Approvals" description="Actions held by approve hooks, across every run of this project. Decisions resume the run at once." />
       <ApprovalInbox viewer={{ email: principal.kind === "user" ? principal.label : undefined, role: principal.role }} />
     </>
   );

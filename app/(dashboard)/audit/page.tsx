@@ -14,23 +14,23 @@ export const metadata = { title: "Audit" };
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const principal = await requirePagePrincipal();
-  const isAdmin = principal.role === "admin";
-  const tab = auditTabOf((await searchParams).tab, isAdmin);
+  // The integrity check reads both chains whole, every project's rows: an instance admin's.
+  const tab = auditTabOf((await searchParams).tab, principal.instanceAdmin);
   const { db } = await getDatabase();
-  const agents = (await listAgents(db, { limit: 500 })).map((a) => a.name);
-  const hookKeys = tab === "ledger" ? [...new Set((await listHooks(db)).map((h) => h.key))].sort() : [];
+  const agents = (await listAgents(db, { projectId: principal.projectId, limit: 500 })).map((a) => a.name);
+  const hookKeys = tab === "ledger" ? [...new Set((await listHooks(db, { projectId: principal.projectId })).map((h) => h.key))].sort() : [];
   return (
     <>
       <PageHeader
         title="Audit"
         description="Search past sessions and the hook ledger, export what you find, and review every configuration change. Filters live in the URL."
       />
-      <AuditTabs current={tab} isAdmin={isAdmin} />
+      <AuditTabs current={tab} isAdmin={principal.instanceAdmin} />
       <Suspense>
         {tab === "sessions" && <SessionSearch agents={agents} />}
         {tab === "ledger" && <LedgerSearch agents={agents} hookKeys={hookKeys} />}
-        {tab === "changes" && <ConfigChangeLog />}
-        {tab === "integrity" && isAdmin && <IntegrityPanel />}
+        {tab === "changes" && <ConfigChangeLog instanceAdmin={principal.instanceAdmin} />}
+        {tab === "integrity" && principal.instanceAdmin && <IntegrityPanel />}
       </Suspense>
     </>
   );

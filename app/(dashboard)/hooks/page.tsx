@@ -31,7 +31,7 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
   let scopeProblem: string | undefined;
   if (typeof search.scope === "string" && search.scope) {
     try {
-      scope = await resolveHookScope(db, search.scope);
+      scope = await resolveHookScope(db, { projectId: principal.projectId, scope: search.scope });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       scopeProblem = error.issues?.[0]?.message ?? error.message;
@@ -39,16 +39,16 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
   }
 
   const [rows, killSwitch, context] = await Promise.all([
-    scopeProblem ? Promise.resolve([]) : listHooks(db, { scope, event }),
+    scopeProblem ? Promise.resolve([]) : listHooks(db, { projectId: principal.projectId, scope, event }),
     getKillSwitchState(db),
-    loadScopeContext(db),
+    loadScopeContext(db, principal.projectId),
   ]);
   return (
     <>
       <FlashToast param="deleted" message="Hook deleted" />
       <PageHeader
         title="Hooks"
-        description="What runs on each agent event, in execution order: global hooks first, then each agent's, then each schedule's."
+        description="What runs on each agent event, in execution order: the instance-wide hooks first, then this project's global hooks, each agent's, each schedule's."
         actions={
           canEdit ? (
             <Link href={scope ? `/hooks/new?scope=${encodeURIComponent(scope)}` : "/hooks/new"} className={buttonClass()} data-testid="new-hook">
@@ -57,14 +57,14 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
           ) : undefined
         }
       />
-      <KillSwitchBanner enabled={killSwitch.enabled} canToggle={isAdmin} />
+      <KillSwitchBanner enabled={killSwitch.enabled} canToggle={principal.instanceAdmin} />
       <HookFilters scopes={context.scopes} scope={scope} event={event} />
       {scopeProblem && (
         <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-200">
           This link filters on a scope that does not exist: {scopeProblem}.
         </p>
       )}
-      <HookList hooks={rows.map(hookToResource)} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} filtered={Boolean(event || scope || scopeProblem)} />
+      <HookList hooks={rows.map(hookToResource)} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} instanceAdmin={principal.instanceAdmin} filtered={Boolean(event || scope || scopeProblem)} />
     </>
   );
 }

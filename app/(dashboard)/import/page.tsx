@@ -11,13 +11,13 @@ export const metadata = { title: "Import and export" };
 export default async function ImportPage() {
   const principal = await requirePagePrincipal();
   const { db } = await getDatabase();
-  const agents = (await listAgents(db, { limit: 1000 })).map((a) => a.name);
+  const agents = (await listAgents(db, { projectId: principal.projectId, limit: 1000 })).map((a) => a.name);
   const canImport = roleAtLeast(principal.role, "operator");
   return (
     <>
       <PageHeader
         title="Import and export"
-        description="Bring hooks written for Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, herdctl, Loom, Tailored AI, AgenTopology or Standard Agents into Hookplane, or write Hookplane's config out in one of those dialects."
+        description="Into and out of this project: bring hooks written for Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, herdctl, Loom, Tailored AI, AgenTopology or Standard Agents into Hookplane, or write Hookplane's config out in one of those dialects."
       />
       <div className="space-y-8">
         <section aria-labelledby="import-heading">

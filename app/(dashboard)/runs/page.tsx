@@ -8,9 +8,9 @@ import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 export const metadata = { title: "Runs" };
 
 export default async function RunsPage() {
-  await requirePagePrincipal();
+  const principal = await requirePagePrincipal();
   const { db } = await getDatabase();
-  const agents = (await listAgents(db, { limit: 500 })).map((a) => a.name);
+  const agents = (await listAgents(db, { projectId: principal.projectId, limit: 500 })).map((a) => a.name);
   return (
     <>
       <PageHeader title="Runs" description="Every run, live. Filters live in the URL, so a view can be shared." />

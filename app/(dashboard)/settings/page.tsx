@@ -3,12 +3,19 @@ import { CreateScheduleForm } from "@/lib/features/schedules/components/create-s
 import { CreateTokenForm } from "@/lib/features/settings/components/create-token-form";
 import { RetentionSettingsForm } from "@/lib/features/retention/components/retention-settings-form";
 import { getRetentionSettings } from "@/lib/features/retention/retention-settings";
-import { CreateUserForm } from "@/lib/features/settings/components/create-user-form";
+import { ActionButton } from "@/lib/features/settings/components/action-button";
+import { AddMemberForm } from "@/lib/features/settings/components/add-member-form";
+import { CreateAccountForm } from "@/lib/features/settings/components/create-account-form";
+import { MemberRoleSelect } from "@/lib/features/settings/components/member-role-select";
+import { CreateProjectForm, RenameProjectForm } from "@/lib/features/settings/components/project-forms";
+import { deleteProjectAction, removeMemberAction, removeUserAction, setInstanceAdminAction } from "@/lib/features/settings/settings-actions";
+import { ConfirmDeleteButton } from "@/components/ui/confirm-delete-button";
+import { listAllMemberships, listMembers, listProjects } from "@/db/queries/projects";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { DeleteSecretButton } from "@/lib/features/secrets/components/delete-secret-button";
 import { RevokeTokenButton } from "@/lib/features/settings/components/revoke-token-button";
 import { ScheduleTable } from "@/lib/features/schedules/components/schedule-table";
 import { SetSecretForm } from "@/lib/features/secrets/components/set-secret-form";
-import { UserRoleSelect } from "@/lib/features/settings/components/user-role-select";
 import { UserSlackIdForm } from "@/lib/features/settings/components/user-slack-id-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase, type Db } from "@/db/client";
@@ -47,56 +54,81 @@ function sourceText(source: SecretSource): string {
   return source.shadows ? `secret store (overrides ${source.shadows})` : "secret store";
 }
 
-async function AdminSections({ db, principal }: { db: Db; principal: Principal }) {
-  const [users, tokens, secrets, identities] = await Promise.all([listUsers(db), listApiTokens(db), listSecretsWithSources(db), listIdentityIssuers(db)]);
+function signsInWith(u: { hasPassword: boolean; id: string }, identities: Map<string, string[]>): string {
+  return [...(u.hasPassword ? ["password"] : []), ...(identities.has(u.id) ? ["single sign-on"] : [])].join(", ") || "—";
+}
+
+/** The current project's people, tokens and secrets: its admins. */
+async function ProjectAdminSections({ db, principal }: { db: Db; principal: Principal }) {
+  const [members, users, tokens, secrets, identities] = await Promise.all([
+    listMembers(db, { projectId: principal.projectId }),
+    listUsers(db),
+    listApiTokens(db, { projectId: principal.projectId }),
+    listSecretsWithSources(db, principal.projectId),
+    listIdentityIssuers(db),
+  ]);
+  const passwordOf = new Map(users.map((u) => [u.id, u.hasPassword]));
   return (
     <>
       <Section
-        title="Users"
-        description="Admins manage everything; operators run agents and edit hooks; viewers read. A Slack member id lets a person decide approvals with the buttons of Slack messages."
+        title={`Members of ${principal.projectSlug}`}
+        description="Admins manage the project (members, tokens, secrets); operators run agents and edit hooks; viewers read. Instance admins are admin in every project without being listed."
+        testId="members-section"
       >
-        <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Signs in with" }, { label: "Slack member id" }, { label: "Since" }]}>
-            {users.map((u) => (
-              <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
+        {members.length > 0 ? (
+          <DataTable variant="plain" testId="users-table" className="mb-4" columns={[{ label: "Email" }, { label: "Role" }, { label: "Signs in with" }, { label: "Member since" }, { label: "Actions", hidden: true }]}>
+            {members.map((m) => (
+              <tr key={m.userId} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="user-row">
                 <td className="py-1.5">
-                  {u.email}
-                  {u.id === principal.userId && <span className="ml-2 text-xs text-zinc-500">(you)</span>}
+                  {m.email}
+                  {m.userId === principal.userId && <span className="ml-2 text-xs text-zinc-500">(you)</span>}
+                  {m.disabled && <span className="ml-2 text-xs text-zinc-500">(removed)</span>}
                 </td>
                 <td className="py-1.5">
-                  <UserRoleSelect id={u.id} email={u.email} role={u.role} />
+                  <MemberRoleSelect userId={m.userId} email={m.email} role={m.role} />
                 </td>
                 <td className="py-1.5 text-xs text-zinc-500" data-testid="user-sign-in">
-                  {[...(u.hasPassword ? ["password"] : []), ...(identities.has(u.id) ? ["single sign-on"] : [])].join(", ") || "—"}
+                  {signsInWith({ id: m.userId, hasPassword: passwordOf.get(m.userId) ?? false }, identities)}
                 </td>
-                <td className="py-1.5">
-                  <UserSlackIdForm id={u.id} email={u.email} slackUserId={u.slackUserId} />
+                <td className="py-1.5 text-zinc-500">{when(m.createdAt)}</td>
+                <td className="py-1.5 text-right">
+                  <ActionButton
+                    action={removeMemberAction}
+                    fields={{ userId: m.userId }}
+                    label="Remove"
+                    pendingLabel="Removing…"
+                    confirmMessage={`Remove ${m.email} from ${principal.projectSlug}? Their account stays; their tokens of this project stop working.`}
+                    testId="remove-member"
+                    danger
+                  />
                 </td>
-                <td className="py-1.5 text-zinc-500">{when(u.createdAt)}</td>
               </tr>
             ))}
           </DataTable>
-        <CreateUserForm />
+        ) : (
+          <p className="mb-4 text-sm text-zinc-500" data-testid="no-members">
+            No members yet: instance admins keep this project. Add people below.
+          </p>
+        )}
+        <AddMemberForm project={principal.projectSlug} />
       </Section>
-      <Section
-        title="Single sign-on"
-        description="OpenID Connect providers (Okta, Keycloak, Entra ID, Google…): people sign in with the button on the sign-in page; their groups can set their role (README: Single sign-on)."
-        testId="sso-section"
-      >
-        <SsoSettings db={db} />
-      </Section>
-      <Section title="API tokens" description="For scripts and the Claude Code bridge. A token is shown once and stored hashed.">
-        {tokens.length > 0 && (
+      <Section title={`API tokens of ${principal.projectSlug}`} description="For scripts and the Claude Code bridge, acting in this project only, never above their maker's role here. A token is shown once and stored hashed." testId="tokens-section">
+        {tokens.length > 0 ? (
           <DataTable variant="plain" testId="tokens-table" className="mb-4" columns={[{ label: "Name" }, { label: "Prefix" }, { label: "Role" }, { label: "Last used" }, { label: "Actions", hidden: true }]}>
-              {tokens.map((t) => (
-                <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <td className="py-1.5">{t.name}</td>
-                  <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
-                  <td className="py-1.5">{t.role}</td>
-                  <td className="py-1.5 text-zinc-500">{when(t.lastUsedAt)}</td>
-                  <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
-                </tr>
-              ))}
-            </DataTable>
+            {tokens.map((t) => (
+              <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800">
+                <td className="py-1.5">{t.name}</td>
+                <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
+                <td className="py-1.5">{t.role}</td>
+                <td className="py-1.5 text-zinc-500">{when(t.lastUsedAt)}</td>
+                <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
+              </tr>
+            ))}
+          </DataTable>
+        ) : (
+          <p className="mb-4 text-sm text-zinc-500" data-testid="no-tokens">
+            No tokens in this project yet.
+          </p>
         )}
         <CreateTokenForm />
       </Section>
@@ -146,6 +178,109 @@ async function AdminSections({ db, principal }: { db: Db; principal: Principal }
         )}
         <SetSecretForm />
       </Section>
+    </>
+  );
+}
+
+/** The instance: projects, accounts, single sign-on, the server's configuration. Instance admins. */
+async function InstanceAdminSections({ db, principal }: { db: Db; principal: Principal }) {
+  const [projects, users, memberships, identities] = await Promise.all([listProjects(db), listUsers(db), listAllMemberships(db), listIdentityIssuers(db)]);
+  const projectsOf = new Map<string, string[]>();
+  const memberCount = new Map<string, number>();
+  for (const m of memberships) {
+    projectsOf.set(m.userId, [...(projectsOf.get(m.userId) ?? []), `${m.slug}: ${m.role}`]);
+    memberCount.set(m.projectId, (memberCount.get(m.projectId) ?? 0) + 1);
+  }
+  const active = users.filter((u) => !u.disabled);
+  return (
+    <>
+      <Section title="Projects" description="Each project has its own agents, hooks, runs, secrets, tokens and members. The slug is in paths (/api/v1/projects/<slug>/…) and never changes." testId="projects-section">
+        <DataTable variant="plain" testId="projects-table" className="mb-4" columns={[{ label: "Slug" }, { label: "Name" }, { label: "Members" }, { label: "Actions", hidden: true }]}>
+          {projects.map((p) => (
+            <tr key={p.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="project-row">
+              <td className="py-1.5 font-mono text-xs">
+                {p.slug}
+                {p.slug === principal.projectSlug && <span className="ml-2 font-sans text-zinc-500">(current)</span>}
+              </td>
+              <td className="py-1.5">
+                <RenameProjectForm slug={p.slug} name={p.name} />
+              </td>
+              <td className="py-1.5 text-zinc-500">{memberCount.get(p.id) ?? 0}</td>
+              <td className="py-1.5 text-right">
+                {p.id === DEFAULT_PROJECT_ID ? (
+                  <span className="text-xs text-zinc-400">default: kept</span>
+                ) : (
+                  <ConfirmDeleteButton
+                    action={deleteProjectAction}
+                    name="slug"
+                    value={p.slug}
+                    confirmMessage={`Delete project ${p.slug} and everything in it (agents, runs, hooks, secrets, tokens)? This cannot be undone.`}
+                    testId="delete-project"
+                  />
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+        <CreateProjectForm />
+      </Section>
+      <Section
+        title="People"
+        description="Every account of this instance. Instance admins keep projects, people, single sign-on and the server's settings, and are admin in every project. A Slack member id lets a person decide approvals with the buttons of Slack messages."
+        testId="people-section"
+      >
+        <DataTable variant="plain" testId="people-table" className="mb-4" columns={[{ label: "Email" }, { label: "Projects" }, { label: "Instance admin" }, { label: "Signs in with" }, { label: "Slack member id" }, { label: "Actions", hidden: true }]}>
+          {active.map((u) => (
+            <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="person-row">
+              <td className="py-1.5">
+                {u.email}
+                {u.id === principal.userId && <span className="ml-2 text-xs text-zinc-500">(you)</span>}
+              </td>
+              <td className="py-1.5 text-xs text-zinc-500" data-testid="person-projects">
+                {projectsOf.get(u.id)?.join(", ") ?? "none yet"}
+              </td>
+              <td className="py-1.5">
+                <span className="mr-2 text-xs" data-testid="person-instance-admin">
+                  {u.instanceAdmin ? "yes" : "no"}
+                </span>
+                <ActionButton
+                  action={setInstanceAdminAction}
+                  fields={{ id: u.id, instanceAdmin: String(!u.instanceAdmin) }}
+                  label={u.instanceAdmin ? "Unmake" : "Make"}
+                  pendingLabel="Saving…"
+                  confirmMessage={u.instanceAdmin ? `${u.email} will no longer be an instance admin; their sessions end.` : undefined}
+                  testId="toggle-instance-admin"
+                />
+              </td>
+              <td className="py-1.5 text-xs text-zinc-500" data-testid="person-sign-in">
+                {signsInWith(u, identities)}
+              </td>
+              <td className="py-1.5">
+                <UserSlackIdForm id={u.id} email={u.email} slackUserId={u.slackUserId} />
+              </td>
+              <td className="py-1.5 text-right">
+                <ActionButton
+                  action={removeUserAction}
+                  fields={{ id: u.id }}
+                  label="Remove"
+                  pendingLabel="Removing…"
+                  confirmMessage={`Remove ${u.email}'s account? Their sessions end and their tokens are revoked, in every project.`}
+                  testId="remove-user"
+                  danger
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+        <CreateAccountForm />
+      </Section>
+      <Section
+        title="Single sign-on"
+        description="OpenID Connect providers (Okta, Keycloak, Entra ID, Google…): people sign in with the button on the sign-in page; their groups can set their role in each project (README: Single sign-on)."
+        testId="sso-section"
+      >
+        <SsoSettings db={db} />
+      </Section>
       <Section
         title="Server configuration"
         description="The environment as this server read it at start (README: Environment): the value in force and whether the operator set it. Changing one takes a restart."
@@ -166,19 +301,20 @@ export default async function SettingsPage() {
   const isAdmin = principal.role === "admin";
   const canEditSchedules = roleAtLeast(principal.role, "operator");
   const { db } = await getDatabase();
-  const [schedules, agents, retention] = await Promise.all([listSchedulesForApi(db), listAgents(db, { limit: 500 }), getRetentionSettings(db)]);
+  const [schedules, agents, retention] = await Promise.all([listSchedulesForApi(db, principal.projectId), listAgents(db, { projectId: principal.projectId, limit: 500 }), getRetentionSettings(db)]);
   const agentNames = new Map(agents.map((a) => [a.id, a.name]));
   return (
     <>
-      <PageHeader title="Settings" description="Who can do what, secrets, schedules, and the operator's switches." />
+      <PageHeader title="Settings" description={`Project ${principal.projectSlug}: who can do what, tokens, secrets, schedules${principal.instanceAdmin ? "; and the instance: projects, people, single sign-on" : ""}.`} />
       <div className="max-w-5xl space-y-6">
         {isAdmin ? (
-          <AdminSections db={db} principal={principal} />
+          <ProjectAdminSections db={db} principal={principal} />
         ) : (
           <p className="text-sm text-zinc-500" data-testid="settings-admin-only">
-            Users, tokens and secrets are managed by admins. You are signed in as {principal.role}.
+            Members, tokens and secrets of {principal.projectSlug} are managed by its admins. You are {principal.role} here.
           </p>
         )}
+        {principal.instanceAdmin && <InstanceAdminSections db={db} principal={principal} />}
         <Section
           title="Schedules"
           description={canEditSchedules ? "Runs started on a cron (UTC) or every N milliseconds." : "Runs started on a cron or an interval. Read only for viewers."}
@@ -196,7 +332,7 @@ export default async function SettingsPage() {
           description="How many whole UTC days records are kept before the hourly retention pass deletes them; empty or 0 keeps forever (the default). Each deletion is in the audit log."
           testId="retention-section"
         >
-          <RetentionSettingsForm settings={retention} canEdit={isAdmin} />
+          <RetentionSettingsForm settings={retention} canEdit={principal.instanceAdmin} />
         </Section>
         <Section
           title="Running code on the server"

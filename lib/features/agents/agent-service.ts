@@ -45,8 +45,9 @@ export function assertMaySetRetention(principal: Pick<Principal, "role">, before
   throw AppError.forbidden(`Only admins may change how long an agent's runs are kept (retentionDays): a shorter window deletes runs. You are ${principal.role}.`);
 }
 
-export async function findAgentOr404(db: Db, ref: string) {
-  const row = await getAgent(db, { ref });
+/** The project's agent by id or name; another project's is a 404, as one that does not exist. */
+export async function findAgentOr404(db: Db, projectId: string, ref: string) {
+  const row = await getAgent(db, { projectId, ref });
   if (!row) throw AppError.notFound(`Agent "${ref}"`);
   return row;
 }
@@ -57,9 +58,9 @@ export async function createAgentAudited(db: Db, principal: Principal, spec: Age
   assertMaySetRetention(principal, undefined, spec.retentionDays);
   const row = await audited(
     db,
-    { actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
+    { projectId: principal.projectId, actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
     async (tx) => {
-      const created = await createAgent(tx, { spec });
+      const created = await createAgent(tx, { projectId: principal.projectId, spec });
       if (!created) throw AppError.conflict(`An agent named "${spec.name}" already exists`);
       return created;
     },
@@ -77,19 +78,19 @@ export async function updateAgentAudited(
 ) {
   const { updated } = await audited(
     db,
-    { actor: principal.label, action: "agent.update", entityType: "agent" },
+    { projectId: principal.projectId, actor: principal.label, action: "agent.update", entityType: "agent" },
     async (tx) => {
-      const existing = await findAgentOr404(tx, ref);
+      const existing = await findAgentOr404(tx, principal.projectId, ref);
       // A patch that leaves tools out keeps them, unless it replaces the whole agent.
       assertMayConfigureAgent(principal, existing.name, existing, { tools: "tools" in patch || options.replace ? patch.tools : existing.tools });
       // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
       if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
       if ("retentionDays" in patch || options.replace) assertMaySetRetention(principal, existing.retentionDays, patch.retentionDays);
       if (patch.name && patch.name !== existing.name) {
-        const clash = await getAgent(tx, { ref: patch.name });
+        const clash = await getAgent(tx, { projectId: principal.projectId, ref: patch.name });
         if (clash) throw AppError.conflict(`An agent named "${patch.name}" already exists`);
       }
-      return { existing, updated: await updateAgent(tx, { id: existing.id, patch, replace: options.replace }) };
+      return { existing, updated: await updateAgent(tx, { projectId: principal.projectId, id: existing.id, patch, replace: options.replace }) };
     },
     ({ existing, updated }) => ({ entityId: updated.id, before: agentToSpec(existing), after: agentToSpec(updated) }),
   );
@@ -99,12 +100,12 @@ export async function updateAgentAudited(
 export async function deleteAgentAudited(db: Db, principal: Principal, ref: string) {
   await audited(
     db,
-    { actor: principal.label, action: "agent.delete", entityType: "agent" },
+    { projectId: principal.projectId, actor: principal.label, action: "agent.delete", entityType: "agent" },
     async (tx) => {
-      const existing = await findAgentOr404(tx, ref);
-      await deleteAgent(tx, { id: existing.id });
+      const existing = await findAgentOr404(tx, principal.projectId, ref);
+      await deleteAgent(tx, { projectId: principal.projectId, id: existing.id });
       // Its hooks would never run again; remove them with it, each in the audit trail.
-      return { existing, removed: await deleteHooksOfScope(tx, { scope: `agent:${existing.id}` }) };
+      return { existing, removed: await deleteHooksOfScope(tx, { projectId: principal.projectId, scope: `agent:${existing.id}` }) };
     },
     ({ existing, removed }) => ({ entityId: existing.id, before: { ...agentToSpec(existing), hooks: removed.map((h) => h.spec) } }),
   );

@@ -24,7 +24,7 @@ import {
   failedRunsInWindow,
   hookFailuresInWindow,
   insertAlertEvent,
-  listAlertRules,
+  listEnabledAlertRulesInAllProjects,
   recordAlertValue,
   setAlertEventDeliveries,
   type AlertRuleWithAgent,
@@ -35,12 +35,16 @@ import { secretMasker } from "@/lib/features/approvals/approval-notices";
 import { sendAlertNotices, type AlertNoticeDeps } from "./alert-notices";
 import { alertLine, alertLink, type AlertTransition } from "./alert-text";
 
-/** The rule's metric at `now`. */
-export async function measureAlert(db: Db, rule: Pick<AlertRuleWithAgent, "kind" | "agentId" | "windowMinutes" | "waitMinutes">, now: Date): Promise<number> {
+/** The rule's metric at `now`, over its own project's runs, approvals and ledger only. */
+export async function measureAlert(
+  db: Db,
+  rule: Pick<AlertRuleWithAgent, "projectId" | "kind" | "agentId" | "windowMinutes" | "waitMinutes">,
+  now: Date,
+): Promise<number> {
   if (rule.kind === "approvals_waiting") {
-    return approvalsWaitingSince(db, { askedBefore: new Date(now.getTime() - (rule.waitMinutes ?? 0) * 60_000), agentId: rule.agentId });
+    return approvalsWaitingSince(db, { projectId: rule.projectId, askedBefore: new Date(now.getTime() - (rule.waitMinutes ?? 0) * 60_000), agentId: rule.agentId });
   }
-  const window = { from: new Date(now.getTime() - (rule.windowMinutes ?? 60) * 60_000), to: now, agentId: rule.agentId };
+  const window = { projectId: rule.projectId, from: new Date(now.getTime() - (rule.windowMinutes ?? 60) * 60_000), to: now, agentId: rule.agentId };
   switch (rule.kind) {
     case "cost":
       return costInWindow(db, window);
@@ -94,7 +98,7 @@ async function evaluateRule(db: Db, rule: AlertRuleWithAgent, now: Date, deps: A
     return;
   }
   result.transitions.push({ ruleId: rule.id, transition, eventId: claimed.event.id });
-  const notified = await sendAlertNotices(db, claimed.rule.targets as AlertTarget[], {
+  const notified = await sendAlertNotices(db, claimed.rule.projectId, claimed.rule.targets as AlertTarget[], {
     ruleId: rule.id,
     ruleName: claimed.rule.name,
     kind: claimed.rule.kind,
@@ -116,7 +120,7 @@ async function evaluateRule(db: Db, rule: AlertRuleWithAgent, now: Date, deps: A
  * the others go on.
  */
 export async function evaluateAlerts(db: Db, deps: AlertNoticeDeps, now = new Date()): Promise<EvaluationResult> {
-  const rules = await listAlertRules(db, { enabledOnly: true });
+  const rules = await listEnabledAlertRulesInAllProjects(db);
   const result: EvaluationResult = { rules: rules.length, transitions: [] };
   for (const rule of rules) {
     try {

@@ -103,11 +103,13 @@ async function sendEmail(smtp: SmtpConfig | undefined, to: string[], notice: Ale
 }
 
 /**
- * Sends the notice to every target at once; each one's outcome, in the targets' order. `storeMask`:
- * the secret masker the caller already built for this notice (else one is built here).
+ * Sends the notice to every target at once; each one's outcome, in the targets' order. Secrets the
+ * targets name are read in the rule's project. `storeMask`: the secret masker the caller already
+ * built for this notice (else one is built here).
  */
 export async function sendAlertNotices(
   db: Db,
+  projectId: string,
   targets: readonly AlertTargetInput[],
   notice: AlertNotice,
   deps: AlertNoticeDeps,
@@ -117,7 +119,7 @@ export async function sendAlertNotices(
   storeMask ??= await secretMasker(db);
   const smtpMask = createRedactor(deps.smtp?.auth ? [deps.smtp.auth.pass] : []);
   const mask = (text: string) => smtpMask(storeMask(text));
-  const secrets = storeSecretPort(db);
+  const secrets = storeSecretPort(db, projectId);
   const http = deps.http ?? webhookHttp();
   const noticeHttp = deps.noticeHttp ?? configuredNoticeHttp(deps.reach);
   const message = plainNotice(notice);

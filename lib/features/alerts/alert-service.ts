@@ -83,29 +83,30 @@ function configured(row: AlertRuleWithAgent | AlertRuleValues & { agentName?: st
   };
 }
 
-export async function findAlertRuleOr404(db: Db, id: string): Promise<AlertRuleWithAgent> {
-  const row = z.uuid().safeParse(id).success ? await getAlertRule(db, { id }) : undefined;
+/** A rule of the project; another project's answers 404 like a missing one. */
+export async function findAlertRuleOr404(db: Db, projectId: string, id: string): Promise<AlertRuleWithAgent> {
+  const row = z.uuid().safeParse(id).success ? await getAlertRule(db, { projectId, id }) : undefined;
   if (!row) throw AppError.notFound(`Alert rule "${id}"`);
   return row;
 }
 
-export async function listAlertRulesForApi(db: Db) {
-  return (await listAlertRules(db)).map(alertRuleToApi);
+export async function listAlertRulesForApi(db: Db, projectId: string) {
+  return (await listAlertRules(db, { projectId })).map(alertRuleToApi);
 }
 
-export async function listAlertEventsForApi(db: Db, id: string, page: { limit: number; cursor?: { id: number } }) {
-  const rule = await findAlertRuleOr404(db, id);
+export async function listAlertEventsForApi(db: Db, projectId: string, id: string, page: { limit: number; cursor?: { id: number } }) {
+  const rule = await findAlertRuleOr404(db, projectId, id);
   const rows = await listAlertEvents(db, { ruleId: rule.id, limit: page.limit + 1, beforeId: page.cursor?.id });
   const { items, nextCursor } = paginate(rows, page.limit, (r) => ({ id: r.id }));
   return { items: items.map(alertEventToApi), nextCursor };
 }
 
-/** The stored values of a checked rule: the agent resolved (422 at `agent` when there is none), email only with SMTP. */
-async function ruleValues(db: Db, input: AlertRuleInput, smtp: SmtpConfig | undefined): Promise<AlertRuleValues & { agentName: string | null }> {
+/** The stored values of a checked rule: the agent resolved in the project (422 at `agent` when there is none), email only with SMTP. */
+async function ruleValues(db: Db, projectId: string, input: AlertRuleInput, smtp: SmtpConfig | undefined): Promise<AlertRuleValues & { agentName: string | null }> {
   const issues: Issue[] = [];
   let agent: { id: string; name: string } | undefined;
   if (input.agent !== undefined) {
-    agent = await getAgent(db, { ref: input.agent });
+    agent = await getAgent(db, { projectId, ref: input.agent });
     if (!agent) issues.push({ path: "agent", message: `no agent named "${input.agent}"` });
   }
   input.targets.forEach((target, i) => {
@@ -130,10 +131,11 @@ async function ruleValues(db: Db, input: AlertRuleInput, smtp: SmtpConfig | unde
 export async function createAlertRuleAudited(db: Db, principal: Principal, input: AlertRuleInput, smtp = alertConfig().smtp) {
   const row = await audited(
     db,
-    { actor: principal.label, action: "alert.create", entityType: "alert" },
+    { projectId: principal.projectId, actor: principal.label, action: "alert.create", entityType: "alert" },
     async (tx) => {
-      const values = await ruleValues(tx, input, smtp);
-      const created = await createAlertRule(tx, values);
+      const values = await ruleValues(tx, principal.projectId, input, smtp);
+      const { agentName: _agentName, ...stored } = values;
+      const created = await createAlertRule(tx, { ...stored, projectId: principal.projectId });
       if (!created) throw AppError.conflict(`An alert rule named "${input.name}" exists already`);
       return { ...created, agentName: values.agentName };
     },
@@ -163,17 +165,17 @@ export function mergeAlertPatch(row: AlertRuleWithAgent, patch: AlertRulePatch):
 export async function updateAlertRuleAudited(db: Db, principal: Principal, id: string, patch: AlertRulePatch, smtp = alertConfig().smtp) {
   const row = await audited(
     db,
-    { actor: principal.label, action: "alert.update", entityType: "alert" },
+    { projectId: principal.projectId, actor: principal.label, action: "alert.update", entityType: "alert" },
     async (tx) => {
-      const before = await findAlertRuleOr404(tx, id);
+      const before = await findAlertRuleOr404(tx, principal.projectId, id);
       const parsed = alertRuleSchema.safeParse(mergeAlertPatch(before, patch));
       if (!parsed.success) throw validationError(parsed.error);
-      const values = await ruleValues(tx, parsed.data, smtp);
-      if (values.name !== before.name && (await getAlertRuleByName(tx, { name: values.name }))) {
+      const values = await ruleValues(tx, principal.projectId, parsed.data, smtp);
+      if (values.name !== before.name && (await getAlertRuleByName(tx, { projectId: principal.projectId, name: values.name }))) {
         throw AppError.conflict(`An alert rule named "${values.name}" exists already`);
       }
       const { agentName, ...stored } = values;
-      const updated = await updateAlertRule(tx, { id: before.id, values: stored });
+      const updated = await updateAlertRule(tx, { projectId: principal.projectId, id: before.id, values: stored });
       return { before, after: { ...updated!, agentName } };
     },
     ({ before, after }) => ({ entityId: before.id, before: configured(before), after: configured(after) }),
@@ -184,10 +186,10 @@ export async function updateAlertRuleAudited(db: Db, principal: Principal, id: s
 export async function deleteAlertRuleAudited(db: Db, principal: Principal, id: string) {
   await audited(
     db,
-    { actor: principal.label, action: "alert.delete", entityType: "alert" },
+    { projectId: principal.projectId, actor: principal.label, action: "alert.delete", entityType: "alert" },
     async (tx) => {
-      const row = await findAlertRuleOr404(tx, id);
-      await deleteAlertRule(tx, { id: row.id });
+      const row = await findAlertRuleOr404(tx, principal.projectId, id);
+      await deleteAlertRule(tx, { projectId: principal.projectId, id: row.id });
       return row;
     },
     (row) => ({ entityId: row.id, before: configured(row) }),

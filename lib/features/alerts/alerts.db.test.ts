@@ -15,20 +15,20 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { listAlertEvents } from "@/db/queries/alerts";
 import { listApprovals } from "@/db/queries/approvals";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { listAudit } from "@/db/queries/audit";
 import { createRun, finishRun } from "@/db/queries/runs";
-import { createUser } from "@/db/queries/users";
 import type { DbHandle } from "@/db/client";
 import * as alertsRoute from "@/app/api/v1/alerts/route";
 import * as alertRoute from "@/app/api/v1/alerts/[id]/route";
 import * as alertEventsRoute from "@/app/api/v1/alerts/[id]/events/route";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { json, startServer, type LocalServer, type RecordedRequest } from "@/lib/core/hooks/testing/fakes";
 import { forgetSecretBox, getSecretBox, putSecretAudited } from "@/lib/features/secrets/secret-store";
 import { reachConfig } from "@/lib/features/approvals/reach-config";
 import { startRun } from "../runs/run-service";
-import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/test/run-harness";
+import { addAgent, createRunHarness, operator, personIn, waitForRun, type RunHarness } from "@/test/run-harness";
+import { addPerson, addToken } from "@/test/people";
 import type { SmtpConfig } from "./alert-config";
 import { evaluateAlerts } from "./alert-evaluator";
 import type { AlertNoticeDeps } from "./alert-notices";
@@ -40,7 +40,7 @@ const PUBLIC = "https://hookplane.example.com";
 const SMTP_PASSWORD = "smtp-pass-4c1d9e";
 const HOOK_TOKEN = "hook-token-9b2f77e0";
 const DEPLOY_KEY = "dk-live-7f3a9c2e51b8";
-const admin = { kind: "user" as const, id: "admin", label: "admin@example.com", role: "admin" as const };
+const admin = personIn("admin", undefined, "admin@example.com");
 const MINUTE = 60_000;
 
 let h: RunHarness;
@@ -105,8 +105,8 @@ beforeAll(async () => {
   await putSecretAudited(db, getSecretBox(), admin, { name: "HOOK_TOKEN", value: HOOK_TOKEN, hosts: ["127.0.0.1"] });
   await putSecretAudited(db, getSecretBox(), admin, { name: "DEPLOY_KEY", value: DEPLOY_KEY, hosts: [] });
   for (const role of ["admin", "operator", "viewer"] as const) {
-    const user = await createUser(db, { email: `${role}@example.com`, passwordHash: "unused", role });
-    tokens[role] = (await issueApiToken(db, { name: role, role, userId: user!.id, actor: "test" })).token;
+    const user = await addPerson(db, { email: `${role}@example.com`, passwordHash: "unused", role });
+    tokens[role] = (await addToken(db, { name: role, role, userId: user.id })).token;
   }
 }, 60_000);
 
@@ -184,7 +184,7 @@ test("approvals waiting: a parked run's approval counts once it has waited longe
   ]);
   const run = await startRun(h.t.db, operator, { agent: "alert-waits", prompt: "go" });
   await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval");
-  expect((await listApprovals(h.t.db, { status: "pending", limit: 10 })).filter((a) => a.runId === run.id)).toHaveLength(1);
+  expect((await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 10 })).filter((a) => a.runId === run.id)).toHaveLength(1);
   const r = await rule({ name: "slow-deciders", kind: "approvals_waiting", agent: "alert-waits", waitMinutes: 15, threshold: 0 });
   const now = justAfter();
   await evaluateAlerts(h.t.db, deps(), now);
@@ -196,7 +196,7 @@ test("approvals waiting: a parked run's approval counts once it has waited longe
 });
 
 async function spentRun(agentId: string, costUsd: number) {
-  const run = await createRun(h.t.db, { agentId, prompt: "spent", source: "test" });
+  const run = await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId, prompt: "spent", source: "test" });
   await finishRun(h.t.db, { id: run.id, outcome: "completed", totals: { inputTokens: 1000, outputTokens: 100, cachedTokens: 0, costUsd } });
   return run;
 }
@@ -407,7 +407,7 @@ test("API: viewers read, only admins write (audited), bad rules are 422 at their
   expect((await callRoute(alertRoute.GET, { token: tokens.viewer, params: { id } })).status).toBe(404);
   expect((await callRoute(alertEventsRoute.GET, { token: tokens.viewer, params: { id } })).status).toBe(404);
 
-  const audit = await listAudit(h.t.db, { entityType: "alert", entityId: id, limit: 10 });
+  const audit = await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "alert", entityId: id, limit: 10 });
   expect(audit.map((a) => [a.action, a.actor])).toEqual([
     ["alert.delete", "token:admin"],
     ["alert.update", "token:admin"],

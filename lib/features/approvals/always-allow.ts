@@ -34,9 +34,12 @@ export async function writeAllowRule(
   approval: ApprovalRow & { agentId: string; agentName: string },
 ): Promise<HookResource> {
   if (!approval.toolName) throw AppError.badRequest("This approval is not about a tool call, so there is nothing to always allow");
-  const run = await getRun(tx, { id: approval.runId });
+  const run = await getRun(tx, { projectId: approval.projectId, id: approval.runId });
   const scopes = ["global", `agent:${approval.agentId}`, ...(run?.scheduleId ? [`schedule:${run.scheduleId}`] : [])];
-  const asker = (await listHooksForScopes(tx, { scopes })).find((h) => h.key === approval.hookKey && h.event === "tool.pre");
+  // The rule is the project's: it goes before an asker of the project's own (an instance-wide one runs first anyway).
+  const asker = (await listHooksForScopes(tx, { projectId: principal.projectId, scopes })).find(
+    (h) => h.projectId !== null && h.key === approval.hookKey && h.event === "tool.pre",
+  );
   const scope = asker?.scope ?? `agent:${approval.agentId}`;
   const parsed = parseHookSpec({
     id: `allow-${slug(approval.toolName)}-${toolInputHash(approval.toolInput).slice(0, 10).replace(/[^A-Za-z0-9]/g, "x")}`,
@@ -54,14 +57,14 @@ export async function writeAllowRule(
   });
   if (!parsed.success) throw validationError(parsed.error);
   const spec: HookSpec = parsed.data;
-  const existing = await findHookByKey(tx, { scope, key: spec.id });
+  const existing = await findHookByKey(tx, { projectId: principal.projectId, scope, key: spec.id });
   if (existing) return replaceHookAudited(tx, principal, existing.id, { ...spec, mode: (existing.spec as { mode?: HookSpec["mode"] }).mode ?? "shadow" });
   const created = await createHookAudited(tx, principal, spec);
   if (asker) {
     // Just before the hook that asked, so it is considered first.
-    const order = (await listHooks(tx, { scope })).map((h) => h.id).filter((id) => id !== created.id);
+    const order = (await listHooks(tx, { projectId: principal.projectId, own: true, scope })).map((h) => h.id).filter((id) => id !== created.id);
     order.splice(order.indexOf(asker.id), 0, created.id);
-    await reorderHooks(tx, { scope, ids: order });
+    await reorderHooks(tx, { projectId: principal.projectId, scope, ids: order });
   }
   return created;
 }

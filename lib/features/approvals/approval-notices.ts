@@ -16,10 +16,10 @@
  * by `posted` itself.
  */
 import type { Db, DbHandle } from "@/db/client";
-import { getApproval, type ApprovalRow } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, type ApprovalRow } from "@/db/queries/approvals";
 import { claimUnsettledNotices, insertApprovalNotice, listApproverCandidates, releaseNoticeClaim, type ApprovalNoticeRow } from "@/db/queries/approval-notices";
 import type { ApproverGroups } from "@/db/schema";
-import { listSecretNames } from "@/db/queries/secrets";
+import { listAllSecretNames } from "@/db/queries/secrets";
 import { HookHttpError, safeFetch, type SafeFetchPolicy } from "@/lib/core/hooks/http-client";
 import { noticeHeadline, runLink } from "@/lib/core/hooks/notice-text";
 import type { ApprovalNoticeInfo, DecisionLinkSet, NoticePort } from "@/lib/core/hooks/ports";
@@ -53,9 +53,10 @@ export function approvalLink(publicUrl: string, approvalId: string): string {
  */
 export async function secretMasker(db: Db, envSecrets: ReadonlyMap<string, EnvSecret> = getConfig().envSecrets): Promise<(text: string) => string> {
   const values: string[] = [];
-  for (const { name } of await listSecretNames(db)) {
+  // Every project's values: a notice never carries any stored secret, whichever project set it.
+  for (const { projectId, name } of await listAllSecretNames(db)) {
     try {
-      const secret = await readSecret(db, getSecretBox, { name });
+      const secret = await readSecret(db, getSecretBox, { projectId, name });
       if (secret) values.push(secret.value);
     } catch (error) {
       logger.warn({ err: error, name }, "a secret could not be read to mask it from notices");
@@ -65,9 +66,12 @@ export async function secretMasker(db: Db, envSecrets: ReadonlyMap<string, EnvSe
   return createRedactor(values);
 }
 
-/** The people an approval's notices go to: those named, and the members of the named roles (at most `limit`). */
-export async function approverPeople(db: Db, groups: ApproverGroups, limit = 20): Promise<{ email: string; slackUserId?: string }[]> {
-  const candidates = await listApproverCandidates(db);
+/**
+ * The people an approval's notices go to: those named, and those with a named role in the
+ * approval's project (at most `limit`).
+ */
+export async function approverPeople(db: Db, projectId: string, groups: ApproverGroups, limit = 20): Promise<{ email: string; slackUserId?: string }[]> {
+  const candidates = await listApproverCandidates(db, { projectId });
   const people: { email: string; slackUserId?: string }[] = [];
   const seen = new Set<string>();
   const add = (email: string, slackUserId?: string | null) => {
@@ -102,10 +106,11 @@ export async function approvalNoticeInfo(
   recipient: string,
   options: { perApprover: boolean },
 ): Promise<ApprovalNoticeInfo | undefined> {
-  const approval = await getApproval(db, { id: approvalId });
+  // Called with the id of the run's own approval (the run engine's notice port).
+  const approval = await getApprovalInAnyProject(db, { id: approvalId });
   if (!approval) return undefined;
   const restricted = hasApprovers(approval.approvers);
-  const people = restricted ? await approverPeople(db, approval.approvers!) : [];
+  const people = restricted ? await approverPeople(db, approval.projectId, approval.approvers!) : [];
   const links =
     restricted && options.perApprover
       ? people.map((p) => linkSet(config, approval, `user:${p.email}`, p.email))
@@ -218,12 +223,12 @@ export async function updateSettledNotices(db: Db, approvalId: string, deps: Set
   try {
     const claimed = await claimUnsettledNotices(db, { approvalId });
     if (claimed.length === 0) return;
-    const approval = (await getApproval(db, { id: approvalId }))!;
+    const approval = (await getApprovalInAnyProject(db, { id: approvalId }))!;
     const config = deps.config ?? reachConfig();
     const http = deps.http ?? noticeHttp(config);
     const mask = await secretMasker(db);
     const line = mask(settledLine(approval));
-    const secrets = storeSecretPort(db);
+    const secrets = storeSecretPort(db, approval.projectId);
     for (const notice of claimed) {
       const failure = await sendUpdate(http, config, notice, line, approval, secrets);
       if (failure) {

@@ -6,7 +6,7 @@
  * nobody will resume (a bridged request) abandons the approval when it stops waiting instead.
  */
 import type { Db } from "@/db/client";
-import { getApproval, getOrCreateApproval, settleApproval, type ApprovalRow } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, getOrCreateApproval, settleApproval, type ApprovalRow } from "@/db/queries/approvals";
 import { setRunStatus } from "@/db/queries/runs";
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPort, ApprovalRequest } from "@/lib/core/hooks/ports";
 import type { ApproverGroups } from "@/db/schema";
@@ -120,7 +120,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
               status: "timed_out",
               decidedVia: "timeout",
               reason: `no decision within ${req.timeoutMs} ms; onTimeout ${req.onTimeout}`,
-            })) ?? (await getApproval(deps.db, { id: row.id }))!;
+            })) ?? (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
           break;
         }
         if (now() >= holdUntil || signal?.aborted) {
@@ -131,11 +131,11 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
               status: "abandoned",
               decidedVia: "abandoned",
               reason: "the caller stopped waiting for a decision",
-            })) ?? (await getApproval(deps.db, { id: row.id }))!;
+            })) ?? (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
           break;
         }
         await deps.waiter.wait(row.id, Math.min(expiresAt, holdUntil) - now(), signal);
-        row = (await getApproval(deps.db, { id: row.id }))!;
+        row = (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
         if (row.status !== "pending") break;
       }
       await setRunStatus(deps.db, { id: req.runId, status: "running" });

@@ -7,11 +7,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { getApproval, listApprovals } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, listApprovals } from "@/db/queries/approvals";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { addPerson, addToken } from "@/test/people";
 import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fakes";
 import { cancelRun, startRun } from "../runs/run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
@@ -25,8 +26,8 @@ const previousAllow = process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
 beforeAll(async () => {
   // Parks after 150 ms: every approval below is decided while its run is suspended, worker slot free.
   h = await createRunHarness({ approvalHoldMs: 150 });
-  await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
-  operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+  await addPerson(h.t.db, { email: "admin@example.com", instanceAdmin: true });
+  operatorToken = (await addToken(h.t.db, { name: "ops", role: "operator" })).token;
   listener = await startServer((_req, res) => json(res, 200, { ok: true }));
   setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
 });
@@ -52,7 +53,7 @@ async function gatedAgent(name: string, file: string) {
 
 async function parkedApproval(runId: string) {
   await waitForRun(h.t, runId, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
-  const mine = (await listApprovals(h.t.db, { status: "pending", limit: 100 })).filter((a) => a.runId === runId);
+  const mine = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 100 })).filter((a) => a.runId === runId);
   expect(mine).toHaveLength(1);
   return mine[0];
 }
@@ -166,12 +167,12 @@ test("a cancel while parked abandons the approval: row reads abandoned, no denia
   const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
   expect(done.outcome).toBe("cancelled");
 
-  const approval = await getApproval(h.t.db, { id: pending.id });
+  const approval = await getApprovalInAnyProject(h.t.db, { id: pending.id });
   expect(approval).toMatchObject({ status: "abandoned", decidedBy: null, decidedVia: "abandoned" });
   const late = await decide(pending.id, "approve");
   expect(late.status).toBe(409);
   expect(late.body.error.message).toMatch(/abandoned and can no longer be decided/);
-  expect((await getApproval(h.t.db, { id: pending.id }))?.status).toBe("abandoned");
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))?.status).toBe("abandoned");
 
   const events = await runEvents(h.t, run.id);
   expectWellFormedStream(events);
@@ -198,8 +199,8 @@ test("an approval decided while the run still holds its worker resumes at once, 
     const agent = await gatedAgent("asks-held", "held.txt");
     const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "write it" });
     await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval");
-    const [pending] = (await listApprovals(h.t.db, { status: "pending", limit: 100 })).filter((a) => a.runId === run.id);
-    expect((await getApproval(h.t.db, { id: pending.id }))?.status).toBe("pending");
+    const [pending] = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 100 })).filter((a) => a.runId === run.id);
+    expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))?.status).toBe("pending");
     expect((await decide(pending.id, "approve")).status).toBe(200);
     await waitForRun(h.t, run.id, (r) => r.status === "finished");
     const types = (await runEvents(h.t, run.id)).map((e) => e.type);

@@ -12,23 +12,24 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { getApproval, listApprovals } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, listApprovals } from "@/db/queries/approvals";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { listApprovalNotices } from "@/db/queries/approval-notices";
 import { listAudit } from "@/db/queries/audit";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { findHookByKey, listHooks, listHookVersions } from "@/db/queries/hooks";
-import { createUser, getUserByEmail } from "@/db/queries/users";
+import { getUserByEmail } from "@/db/queries/users";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import * as slackRoute from "@/app/api/integrations/slack/interactions/route";
 import * as decideRoute from "@/app/decide/[token]/route";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { setUserSlackIdAudited } from "@/lib/platform/auth/user-service";
 import { json, startServer, type LocalServer, type RecordedRequest } from "@/lib/core/hooks/testing/fakes";
 import { forgetSecretBox, getSecretBox, putSecretAudited } from "@/lib/features/secrets/secret-store";
 import { patchHookAudited } from "@/lib/features/hooks/hook-service";
 import { startRun } from "../runs/run-service";
-import { addAgent, createRunHarness, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { addAgent, createRunHarness, operator, personIn, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { addPerson, addToken } from "@/test/people";
 import { linkExpiry, mintDecisionToken, toolInputHash } from "./decision-links";
 import { slackSignature } from "./slack-interactions";
 
@@ -36,7 +37,7 @@ const PUBLIC = "https://hookplane.example.com";
 const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
 const DEPLOY_KEY = "dk-live-7f3a9c2e51b8";
 const SLACK_TS = "1700000000.000100";
-const admin = { kind: "user" as const, id: "admin", label: "admin@example.com", role: "admin" as const };
+const admin = personIn("admin", undefined, "admin@example.com");
 
 let h: RunHarness;
 let slack: LocalServer;
@@ -68,7 +69,7 @@ beforeAll(async () => {
   h = await createRunHarness({ approvalHoldMs: 150 });
   const db = h.t.db;
   for (const [email, role] of [["alice@example.com", "operator"], ["bob@example.com", "viewer"], ["carol@example.com", "admin"]] as const) {
-    await createUser(db, { email, passwordHash: "unused", role });
+    await addPerson(db, { email, passwordHash: "unused", role });
   }
   const alice = (await getUserByEmail(db, { email: "alice@example.com" }))!;
   const bob = (await getUserByEmail(db, { email: "bob@example.com" }))!;
@@ -76,8 +77,8 @@ beforeAll(async () => {
   await setUserSlackIdAudited(db, admin, { id: alice.id, slackUserId: "UALICE01" });
   await setUserSlackIdAudited(db, admin, { id: bob.id, slackUserId: "UBOB0001" });
   await setUserSlackIdAudited(db, admin, { id: carol.id, slackUserId: "UCAROL01" });
-  aliceToken = (await issueApiToken(db, { name: "alice", role: "operator", userId: alice.id, actor: "test" })).token;
-  carolToken = (await issueApiToken(db, { name: "carol", role: "admin", userId: carol.id, actor: "test" })).token;
+  aliceToken = (await addToken(db, { name: "alice", role: "operator", userId: alice.id })).token;
+  carolToken = (await addToken(db, { name: "carol", role: "admin", userId: carol.id })).token;
   await putSecretAudited(db, getSecretBox(), admin, { name: "SLACK_BOT_TOKEN", value: "xoxb-test-slack-1", hosts: ["127.0.0.1"] });
   await putSecretAudited(db, getSecretBox(), admin, { name: "DISCORD_BOT_TOKEN", value: "discord-test-bot-2", hosts: ["127.0.0.1"] });
   // In no hook at all: still masked wherever a tool input carries it.
@@ -110,7 +111,7 @@ async function gatedAgent(name: string, file: string, approve: Record<string, un
 
 async function parkedApproval(runId: string) {
   await waitForRun(h.t, runId, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
-  const mine = (await listApprovals(h.t.db, { status: "pending", limit: 100 })).filter((a) => a.runId === runId);
+  const mine = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 100 })).filter((a) => a.runId === runId);
   expect(mine).toHaveLength(1);
   return mine[0];
 }
@@ -225,7 +226,7 @@ test("Slack: message with buttons → signed callback approves → the run resum
   expect(done.outcome).toBe("completed");
   expect(existsSync(path.join(h.workspacesDir, run.id, "slack.txt"))).toBe(true);
 
-  const approval = (await getApproval(h.t.db, { id: pending.id }))!;
+  const approval = (await getApprovalInAnyProject(h.t.db, { id: pending.id }))!;
   expect(approval).toMatchObject({ status: "approved", decidedBy: "alice@example.com", decidedVia: "slack", reason: null });
   const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
   const ask = ledger.find((r) => r.hookKey === "ask" && r.event === "tool.pre")!;
@@ -233,7 +234,7 @@ test("Slack: message with buttons → signed callback approves → the run resum
   expect(ask.approval).toMatchObject({ approvalId: pending.id, status: "approved", decidedBy: "alice@example.com", decidedVia: "slack" });
   const settled = (await runEvents(h.t, run.id)).filter((e) => e.type === "approval.settled");
   expect(settled.map((e) => e.data)).toMatchObject([{ approvalId: pending.id, status: "approved", decision: "approve", decidedBy: "alice@example.com", decidedVia: "slack" }]);
-  const audit = await listAudit(h.t.db, { entityType: "approval", entityId: pending.id, limit: 10 });
+  const audit = await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "approval", entityId: pending.id, limit: 10 });
   expect(audit.map((a) => [a.actor, a.action])).toEqual([["alice@example.com", "approval.approve"]]);
   expect(audit[0].after).toMatchObject({ status: "approved", decidedVia: "slack", slack: { userId: "UALICE01", channel: "C0OPS", messageTs: SLACK_TS } });
 
@@ -290,13 +291,13 @@ test("Slack: forged, stale and replayed callbacks, unlinked and outside clickers
   await until(() => (ephemeralTo("UCAROL01").length ? true : undefined), "carol's ephemeral message");
   expect(ephemeralTo("UCAROL01")[0].text).toBe("This button is not one Hookplane made; nothing was decided.");
 
-  expect((await getApproval(h.t.db, { id: pending.id }))!.status).toBe("pending");
-  expect(await listAudit(h.t.db, { entityType: "approval", entityId: pending.id, limit: 10 })).toEqual([]);
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))!.status).toBe("pending");
+  expect(await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "approval", entityId: pending.id, limit: 10 })).toEqual([]);
 
   // Carol may.
   expect(await sendToSlackRoute(slackClick(approve, "hookplane_approve", "UCAROL01"))).toMatchObject({ status: 200 });
   await waitForRun(h.t, run.id, (r) => r.status === "finished");
-  expect(await getApproval(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "carol@example.com", decidedVia: "slack" });
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "carol@example.com", decidedVia: "slack" });
   // After the decision, a click answers "already decided" to the clicker alone.
   expect(await sendToSlackRoute(slackClick(approve, "hookplane_approve", "UCAROL01"))).toMatchObject({ status: 200 });
   await until(() => (ephemeralTo("UCAROL01").length > 1 ? true : undefined), "carol's second ephemeral message");
@@ -319,19 +320,19 @@ test("a decision link: the page shows and decides nothing; confirming decides on
   expect(opened.html).not.toContain(DEPLOY_KEY);
   // Opening twice still decides nothing.
   expect((await openLink(links[0].approve)).status).toBe(200);
-  expect((await getApproval(h.t.db, { id: pending.id }))!.status).toBe("pending");
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))!.status).toBe("pending");
 
   // A POST without the page's confirmation token decides nothing.
   expect((await confirmLink(opened.token)).status).toBe(400);
   expect((await confirmLink(opened.token, "bm90LXRoZS1jb25maXJtYXRpb24")).status).toBe(400);
-  expect((await getApproval(h.t.db, { id: pending.id }))!.status).toBe("pending");
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))!.status).toBe("pending");
 
   const confirmed = await confirmLink(opened.token, confirmFrom(opened.html));
   expect(confirmed.status).toBe(200);
   expect(confirmed.html).toContain("Approved");
   await waitForRun(h.t, run.id, (r) => r.status === "finished");
-  expect(await getApproval(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "webhook:127.0.0.1", decidedVia: "link" });
-  const audit = await listAudit(h.t.db, { entityType: "approval", entityId: pending.id, limit: 10 });
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "webhook:127.0.0.1", decidedVia: "link" });
+  const audit = await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "approval", entityId: pending.id, limit: 10 });
   expect(audit.map((a) => [a.actor, a.action])).toEqual([["webhook:127.0.0.1", "approval.approve"]]);
   expect(audit[0].after).toMatchObject({ link: { recipient: "webhook:127.0.0.1", decision: "approve" } });
 
@@ -376,14 +377,14 @@ test("decision links refuse: tampered (404), not a link (400), expired (410), se
     expect(page.status).toBe(403);
     expect(page.html).toContain("Only carol@example.com or any admin may decide this approval");
   }
-  expect((await getApproval(h.t.db, { id: pending.id }))!.status).toBe("pending");
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))!.status).toBe("pending");
 
   // Carol's own deny link works.
   const carols = await openLink(hookNotice.decisionLinks[0].deny);
   expect(carols.status).toBe(200);
   expect((await confirmLink(carols.token, confirmFrom(carols.html))).status).toBe(200);
   await waitForRun(h.t, run.id, (r) => r.status === "finished");
-  expect(await getApproval(h.t.db, { id: pending.id })).toMatchObject({ status: "denied", decidedBy: "user:carol@example.com", decidedVia: "link" });
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "denied", decidedBy: "user:carol@example.com", decidedVia: "link" });
 });
 
 test("API: someone outside the approvers gets 403 and nothing changes; an approver decides", async () => {
@@ -395,12 +396,12 @@ test("API: someone outside the approvers gets 403 and nothing changes; an approv
   const refused = await decide(aliceToken);
   expect(refused.status).toBe(403);
   expect(refused.body.error.message).toBe("Only carol may decide this approval");
-  expect(await getApproval(h.t.db, { id: pending.id })).toMatchObject({ status: "pending", decidedBy: null, decidedVia: null, decidedAt: null });
-  expect(await listAudit(h.t.db, { entityType: "approval", entityId: pending.id, limit: 10 })).toEqual([]);
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "pending", decidedBy: null, decidedVia: null, decidedAt: null });
+  expect(await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "approval", entityId: pending.id, limit: 10 })).toEqual([]);
 
   expect((await decide(carolToken)).status).toBe(200);
   await waitForRun(h.t, run.id, (r) => r.status === "finished");
-  expect(await getApproval(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "token:carol", decidedVia: "api" });
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "token:carol", decidedVia: "api" });
 });
 
 test("approve and always allow: a shadow allow rule before the asking hook; the same call next is 'would allow' in the ledger", async () => {
@@ -413,18 +414,18 @@ test("approve and always allow: a shadow allow rule before the asking hook; the 
   expect(answer.body.allowRule).toMatchObject({ scope, version: 1 });
   await waitForRun(h.t, first.id, (r) => r.status === "finished");
 
-  const rule = (await findHookByKey(h.t.db, { scope, key: answer.body.allowRule.key }))!;
+  const rule = (await findHookByKey(h.t.db, { projectId: DEFAULT_PROJECT_ID, scope, key: answer.body.allowRule.key }))!;
   expect(rule.spec).toMatchObject({
     event: "tool.pre",
     mode: "shadow",
     matcher: "write_file",
     action: { type: "allow", input: { path: "always.txt", content: `key=${DEPLOY_KEY}` } },
   });
-  expect((await listHooks(h.t.db, { scope, event: "tool.pre" })).map((r) => r.key)).toEqual([rule.key, "ask"]);
+  expect((await listHooks(h.t.db, { projectId: DEFAULT_PROJECT_ID, scope, event: "tool.pre" })).map((r) => r.key)).toEqual([rule.key, "ask"]);
   expect((await listHookVersions(h.t.db, { hookId: rule.id })).map((v) => [v.version, v.createdBy])).toEqual([[1, "token:alice"]]);
-  const ruleAudit = await listAudit(h.t.db, { entityType: "hook", entityId: rule.id, limit: 10 });
+  const ruleAudit = await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "hook", entityId: rule.id, limit: 10 });
   expect(ruleAudit.map((a) => [a.actor, a.action])).toEqual([["token:alice", "hook.create"]]);
-  const decisionAudit = await listAudit(h.t.db, { entityType: "approval", entityId: pending.id, limit: 10 });
+  const decisionAudit = await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "approval", entityId: pending.id, limit: 10 });
   expect(decisionAudit[0].after).toMatchObject({ status: "approved", allowRule: { id: rule.id, key: rule.key, mode: "shadow" } });
 
   // The same call again: the rule says what it would do, and the person is still asked.
@@ -450,7 +451,7 @@ test("approve and always allow: a shadow allow rule before the asking hook; the 
   const enforced = await listRunHookInvocations(h.t.db, { runId: third.id });
   expect(enforced.find((r) => r.hookKey === rule.key)).toMatchObject({ matched: true, verdict: "allow", mode: "enforce", ignored: false });
   expect(enforced.find((r) => r.hookKey === "ask" && r.event === "tool.pre")).toMatchObject({ matched: false, reason: `not asked: hook ${rule.key} allows this call` });
-  expect((await listApprovals(h.t.db, { limit: 100 })).filter((a) => a.runId === third.id)).toEqual([]);
+  expect((await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).filter((a) => a.runId === third.id)).toEqual([]);
 });
 
 test("always allow needs an operator; a link cannot write rules", async () => {
@@ -458,14 +459,14 @@ test("always allow needs an operator; a link cannot write rules", async () => {
   const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "write it" });
   const pending = await parkedApproval(run.id);
   const bob = (await getUserByEmail(h.t.db, { email: "bob@example.com" }))!;
-  const bobToken = (await issueApiToken(h.t.db, { name: "bob", role: "viewer", userId: bob.id, actor: "test" })).token;
+  const bobToken = (await addToken(h.t.db, { name: "bob", role: "viewer", userId: bob.id })).token;
   const refused = await callRoute(decisionRoute.POST, { method: "POST", token: bobToken, params: { id: pending.id }, body: { decision: "approve", alwaysAllow: true } });
   expect(refused.status).toBe(403);
-  expect((await getApproval(h.t.db, { id: pending.id }))!.status).toBe("pending");
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))!.status).toBe("pending");
   // Bob is an approver (the viewer role is named): a plain decision is his to make.
   expect((await callRoute(decisionRoute.POST, { method: "POST", token: bobToken, params: { id: pending.id }, body: { decision: "approve" } })).status).toBe(200);
   await waitForRun(h.t, run.id, (r) => r.status === "finished");
-  expect(await getApproval(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "token:bob" });
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "approved", decidedBy: "token:bob" });
 });
 
 test("a timed-out approval's messages say so, updated by whichever process sees the settlement", async () => {

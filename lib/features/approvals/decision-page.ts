@@ -12,7 +12,8 @@
  * 409 once decided (by anyone, through anything), 410 once expired.
  */
 import type { Db } from "@/db/client";
-import { getApproval } from "@/db/queries/approvals";
+import { getApprovalInAnyProject } from "@/db/queries/approvals";
+import { getMemberRole } from "@/db/queries/projects";
 import { getUserByEmail } from "@/db/queries/users";
 import { AppError } from "@/lib/platform/api/app-error";
 import { unsafeInputIssues } from "@/lib/core/safe-input";
@@ -22,7 +23,7 @@ import { secretMasker } from "./approval-notices";
 import { decisionRefusal, describeApprovers, hasApprovers, type DeciderIdentity } from "./approvers";
 import { confirmationMatches, confirmationToken, readDecisionToken, toolInputHash, type DecisionLinkClaims } from "./decision-links";
 
-type Approval = NonNullable<Awaited<ReturnType<typeof getApproval>>>;
+type Approval = NonNullable<Awaited<ReturnType<typeof getApprovalInAnyProject>>>;
 
 export type LinkState =
   | { kind: "open"; claims: DecisionLinkClaims; approval: Approval; identity: DeciderIdentity }
@@ -36,13 +37,19 @@ const refused = (status: number, title: string, message: string, extra: Partial<
   ...extra,
 });
 
-/** Who a link was sent to, as the approvers see them: a person (by their account, if any) or a channel. */
-async function recipientIdentity(db: Db, recipient: string): Promise<DeciderIdentity> {
+/**
+ * Who a link was sent to, as the approvers see them: a person (by their account, if any, with
+ * their role in the approval's project: none when not a member, admin for an instance admin) or a
+ * channel.
+ */
+async function recipientIdentity(db: Db, recipient: string, projectId: string): Promise<DeciderIdentity> {
   if (!recipient.startsWith("user:")) return {};
   const email = recipient.slice("user:".length).toLowerCase();
   const user = await getUserByEmail(db, { email });
-  if (user?.disabled) return {};
-  return { email, ...(user?.role && { role: user.role }) };
+  if (!user) return { email };
+  if (user.disabled) return {};
+  const role = user.instanceAdmin ? "admin" : await getMemberRole(db, { projectId, userId: user.id });
+  return { email, ...(role && { role }) };
 }
 
 export function settledMessage(approval: Approval): string {
@@ -66,7 +73,8 @@ export function settledMessage(approval: Approval): string {
  * and the Slack buttons (whose value is the same token).
  */
 export async function approvalForClaims(db: Db, claims: DecisionLinkClaims, now = Date.now()): Promise<{ approval: Approval } | { refusal: LinkState }> {
-  const approval = await getApproval(db, { id: claims.approvalId });
+  // The link is bound to its approval (signed id, run and input), whichever project holds it.
+  const approval = await getApprovalInAnyProject(db, { id: claims.approvalId });
   if (!approval || approval.runId !== claims.runId || toolInputHash(approval.toolInput) !== claims.inputHash) {
     return { refusal: refused(404, "Unknown decision link", "The approval this link names does not exist (any more) on this server.") };
   }
@@ -94,7 +102,7 @@ export async function resolveDecisionLink(db: Db, token: string, now = Date.now(
   const found = await approvalForClaims(db, claims, now);
   if ("refusal" in found) return found.refusal;
   const { approval } = found;
-  const identity = await recipientIdentity(db, claims.recipient);
+  const identity = await recipientIdentity(db, claims.recipient, approval.projectId);
   const refusal = decisionRefusal(approval.approvers, identity, "link");
   if (refusal) {
     return refused(403, "Not yours to decide", `${refusal}; this link was sent to ${claims.recipient}.`, { approval, claims });
@@ -125,7 +133,7 @@ export async function confirmDecisionLink(db: Db, token: string, form: { confirm
     return { state, decided: settled.status };
   } catch (error) {
     if (error instanceof AppError && error.status < 500) {
-      const now = await getApproval(db, { id: state.approval.id });
+      const now = await getApprovalInAnyProject(db, { id: state.approval.id });
       const title = error.status === 409 ? "Already decided" : error.status === 403 ? "Not yours to decide" : "Not decided";
       return { state: refused(error.status, title, now && now.status !== "pending" ? settledMessage(now) : error.message, { approval: now ?? state.approval, claims: state.claims }) };
     }

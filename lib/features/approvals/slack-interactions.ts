@@ -13,8 +13,9 @@
  * 4. The Slack user is a Hookplane user: an admin sets each person's Slack member id (`U…`) in
  *    Settings → Users, and the click decides as that user. Chosen over looking the email up with
  *    users.info: no extra call (and no users:read.email scope) on the path that resumes the run,
- *    and a Slack workspace's emails need not be Hookplane's. The user must be among the approval's
- *    approvers, or an operator when it names none.
+ *    and a Slack workspace's emails need not be Hookplane's. The user must be a member of the
+ *    approval's project (instance admins are admin in every project) and, with their role there,
+ *    among the approval's approvers, or an operator when it names none.
  * Problems after the signature are told to the clicker alone (an ephemeral message through the
  * payload's response_url) and decide nothing; Slack gets its 200 either way, since it shows an
  * error on any other answer. A decision shows in the channel when the settlement updates the
@@ -24,6 +25,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getUserBySlackId, rememberSlackSignature } from "@/db/queries/approval-notices";
+import { getMemberRole } from "@/db/queries/projects";
 import { safeFetch, type SafeFetchPolicy } from "@/lib/core/hooks/http-client";
 import { decideApproval } from "@/lib/features/runs/run-service";
 import { AppError } from "@/lib/platform/api/app-error";
@@ -138,13 +140,19 @@ export async function handleSlackInteraction(db: Db, request: Request, deps: Sla
       `Your Slack account (${payload.user.id}) is not linked to a Hookplane user, so nothing was decided. An admin sets your Slack member id in Hookplane's Settings → Users; or decide in the dashboard.`,
     );
   }
+  // The clicker acts in the approval's project: their role there (an instance admin is admin in
+  // every project); someone who is not a member decides nothing, approvers or not.
+  const role = user.instanceAdmin ? "admin" : await getMemberRole(db, { projectId: found.approval.projectId, userId: user.id });
+  if (!role) {
+    return refuse(`You (${user.email}) are not a member of the project this approval belongs to, so nothing was decided.`);
+  }
   try {
     await decideApproval(
       db,
       {
         label: user.email,
         via: "slack",
-        identity: { email: user.email, role: user.role ?? undefined },
+        identity: { email: user.email, role },
         withoutApprovers: "operator",
         note: { slack: { userId: payload.user.id, username: payload.user.username ?? payload.user.name, channel: payload.channel?.id, messageTs: payload.message?.ts } },
       },

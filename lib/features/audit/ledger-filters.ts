@@ -25,9 +25,12 @@ export const ledgerFiltersSchema = z.object({
 });
 export type LedgerFiltersQuery = z.infer<typeof ledgerFiltersSchema>;
 
-/** The query's agent (name or id) becomes an id; an unknown agent is a 404, as in the runs list. */
-export async function resolveLedgerFilters(db: Db, query: LedgerFiltersQuery): Promise<HookLedgerFilters> {
+/**
+ * The filters over the project's ledger. The query's agent (name or id) becomes an id; an unknown
+ * agent, or another project's, is a 404, as in the runs list.
+ */
+export async function resolveLedgerFilters(db: Db, projectId: string, query: LedgerFiltersQuery): Promise<HookLedgerFilters> {
   const { hook, agent, ...rest } = query;
-  const agentId = agent ? (await findAgentOr404(db, agent)).id : undefined;
-  return { ...rest, hookKey: hook, agentId };
+  const agentId = agent ? (await findAgentOr404(db, projectId, agent)).id : undefined;
+  return { ...rest, projectId, hookKey: hook, agentId };
 }

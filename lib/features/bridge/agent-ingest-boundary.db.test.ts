@@ -15,8 +15,9 @@ import * as codex from "@/app/api/v1/ingest/codex/route";
 import * as copilot from "@/app/api/v1/ingest/copilot/route";
 import * as cursor from "@/app/api/v1/ingest/cursor/route";
 import * as gemini from "@/app/api/v1/ingest/gemini-cli/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addToken } from "@/test/people";
+import type { Role } from "@/db/schema";
 
 const ENDPOINTS = [
   { name: "claude-code", route: claudeCode, ok: { session_id: "s-claude", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: "/tmp" }, refused: { session_id: "s-claude", hook_event_name: "PreToolUse", cwd: "/tmp" } },
@@ -33,11 +34,10 @@ let viewer: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  const token = async (role: string) => (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: role, role } })).body.token as string;
+  const token = async (role: Role) => (await addToken(t.db, { role, name: role })).token;
   operator = await token("operator");
   viewer = await token("viewer");
-  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "coder" }) });
+  await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "coder" }) });
 });
 
 afterAll(() => t.drop());
@@ -47,7 +47,7 @@ describe.each(ENDPOINTS)("POST /api/v1/ingest/$name", ({ name, route, ok, ...res
     callRoute(route.POST, { method: "POST", token, body, headers });
 
   test("refused without a token, with a viewer's, without an agent, or with a payload it cannot read; nothing recorded", async () => {
-    const before = (await listRuns(t.db, { limit: 100 })).length;
+    const before = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).length;
     expect((await post(undefined, ok)).status).toBe(401);
     expect((await post(viewer, ok)).status).toBe(403);
     const unnamed = await post(operator, ok, {});
@@ -59,12 +59,12 @@ describe.each(ENDPOINTS)("POST /api/v1/ingest/$name", ({ name, route, ok, ...res
       expect(refused.status).toBe(422);
       expect(refused.body.error.issues).toEqual([{ path: "tool_name", message: "PreToolUse needs tool_name" }]);
     }
-    expect(await listRuns(t.db, { limit: 100 })).toHaveLength(before);
+    expect(await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).toHaveLength(before);
   });
 
   test("an operator's well-formed call is recorded as a session of the named agent", async () => {
-    const before = (await listRuns(t.db, { limit: 100 })).length;
+    const before = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).length;
     expect((await post(operator, ok)).status).toBe(200);
-    expect(await listRuns(t.db, { limit: 100 })).toHaveLength(before + 1);
+    expect(await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).toHaveLength(before + 1);
   });
 });

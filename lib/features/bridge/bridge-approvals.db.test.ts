@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
-import { getApproval, listApprovals } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, listApprovals } from "@/db/queries/approvals";
 import { createHook } from "@/db/queries/hooks";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { listRunEventsAfter } from "@/db/queries/run-events";
@@ -21,10 +21,10 @@ import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fa
 import { stopProcessApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
 import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addToken } from "@/test/people";
 
 let t: TestDatabase;
 let server: RouteServer;
@@ -38,11 +38,10 @@ beforeAll(async () => {
   installDatabase(t);
   listener = await startServer((_req, res) => json(res, 200, {}));
   setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
-  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
+  operator = (await addToken(t.db, { role: "operator", name: "operator" })).token;
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
   agentId = agent.id;
-  const hook = (spec: Record<string, unknown>) => createHook(t.db, { spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "test" });
+  const hook = (spec: Record<string, unknown>) => createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "test" });
   await hook({ id: "ask-writes", event: "tool.pre", matcher: "Write", action: { type: "approve", timeoutMs: 600_000, onTimeout: "deny" } });
   await hook({ id: "page-someone", event: "approval.requested", action: { type: "webhook", url: `${listener.url}/page` } });
   server = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST }]);
@@ -70,7 +69,7 @@ async function pendingFor(toolUseId: string) {
   let found: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;
   await expect
     .poll(async () => {
-      found = (await listApprovals(t.db, { status: "pending", limit: 100 })).find((a) => a.toolCallId === toolUseId);
+      found = (await listApprovals(t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 100 })).find((a) => a.toolCallId === toolUseId);
       return found;
     }, { timeout: 15_000, interval: 50 })
     .toBeTruthy();
@@ -93,8 +92,8 @@ test("a caller that stops waiting abandons the approval; the tool that then ran 
   expect(listener.requests.length - paged).toBe(1);
   expect(JSON.parse(listener.requests.at(-1)!.body)).toMatchObject({ event: "approval.requested", toolName: "Write", hookId: "ask-writes" });
 
-  const [approval] = (await listApprovals(t.db, { limit: 100 })).filter((a) => a.toolCallId === "toolu_gone");
-  await expect.poll(async () => (await getApproval(t.db, { id: approval.id }))?.status, { timeout: 5_000 }).toBe("abandoned");
+  const [approval] = (await listApprovals(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).filter((a) => a.toolCallId === "toolu_gone");
+  await expect.poll(async () => (await getApprovalInAnyProject(t.db, { id: approval.id }))?.status, { timeout: 5_000 }).toBe("abandoned");
   const late = await decide(approval.id);
   expect(late.status).toBe(409);
   expect(late.body.error.message).toContain("the caller stopped waiting");
@@ -128,7 +127,7 @@ test("a session that ends abandons what is still pending; the held request is to
   expect(out.code).toBe(0);
   const answer = JSON.parse(out.stdout);
   expect(answer.hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("ended") });
-  expect(await getApproval(t.db, { id: approval.id })).toMatchObject({ status: "abandoned", decidedVia: "abandoned" });
+  expect(await getApprovalInAnyProject(t.db, { id: approval.id })).toMatchObject({ status: "abandoned", decidedVia: "abandoned" });
   expect((await decide(approval.id)).status).toBe(409);
   const run = (await getRunByExternalSession(t.db, { agentId, externalSessionId: session }))!;
   expect(run).toMatchObject({ status: "finished", outcome: "completed" });

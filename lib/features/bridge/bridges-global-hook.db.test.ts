@@ -16,8 +16,8 @@ import * as codexRoute from "@/app/api/v1/ingest/codex/route";
 import * as copilotRoute from "@/app/api/v1/ingest/copilot/route";
 import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addToken } from "@/test/people";
 
 let t: TestDatabase;
 let operator: string;
@@ -25,10 +25,9 @@ let operator: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  operator = (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: "operator", role: "operator" } })).body.token;
-  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "team" }) });
-  await createHook(t.db, { spec: hookSpecSchema.parse({ id: "no-rm", event: "tool.pre", scope: "global", action: { type: "block", reason: "No rm -rf, anywhere", denyIf: "rm -rf" } }), actor: "test" });
+  operator = (await addToken(t.db, { role: "operator", name: "operator" })).token;
+  await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "team" }) });
+  await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ id: "no-rm", event: "tool.pre", scope: "global", action: { type: "block", reason: "No rm -rf, anywhere", denyIf: "rm -rf" } }), actor: "test" });
 });
 
 afterAll(async () => t?.drop());
@@ -48,6 +47,6 @@ test("a global hook blocks the same call in all five agents, each in its own ans
     expect(res.status, source).toBe(200);
     expect(res.body, source).toEqual(answer);
   }
-  const runs = await listRuns(t.db, { limit: 20 });
+  const runs = await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 20 });
   expect(runs.map((r) => [r.source, r.blocked]).sort()).toEqual(CASES.map(([source]) => [source, true]).sort());
 });

@@ -23,8 +23,9 @@ import * as approvalsRoute from "@/app/api/v1/approvals/route";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import * as eventsRoute from "@/app/api/v1/ingest/events/route";
 import * as runsCancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addToken } from "@/test/people";
+import type { Role } from "@/db/schema";
 
 let t: TestDatabase;
 let server: RouteServer;
@@ -37,7 +38,7 @@ function runCli(args: string[], stdin: unknown, env: Record<string, string | und
 }
 
 const hook = (agentId: string, spec: Record<string, unknown>) =>
-  createHook(t.db, { spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agentId}` }), actor: "test" });
+  createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agentId}` }), actor: "test" });
 
 const claude = (sessionId: string, event: string, extra: Record<string, unknown> = {}) => ({
   session_id: sessionId,
@@ -49,21 +50,20 @@ const claude = (sessionId: string, event: string, extra: Record<string, unknown>
 });
 
 async function sessionRun(sessionId: string) {
-  const runs = await listRuns(t.db, { limit: 100 });
+  const runs = await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 });
   return runs.find((r) => r.prompt.includes(sessionId.slice(0, 8)));
 }
 
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  const admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  const token = async (role: string) => (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: role, role } })).body.token as string;
+  const token = async (role: Role) => (await addToken(t.db, { role, name: role })).token;
   operator = await token("operator");
   viewer = await token("viewer");
 
-  const guarded = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "guarded" }) }))!;
+  const guarded = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "guarded" }) }))!;
   guardedId = guarded.id;
-  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "open" }) });
+  await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "open" }) });
   await hook(guarded.id, { id: "no-rm", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "No rm -rf here", denyIf: "rm -rf" } });
   await hook(guarded.id, { id: "ask-writes", event: "tool.pre", matcher: "Write", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } });
   await hook(guarded.id, { id: "secrets", event: "tool.pre", matcher: "Read", action: { type: "context", text: "Never print secrets." } });
@@ -162,7 +162,7 @@ describe("hookplane hook claude-code", () => {
   test("SessionEnd finishes the run as completed; its events are gapless and in order", async () => {
     const out = await cli(claude(session, "SessionEnd", { reason: "prompt_input_exit" }));
     expect(out.code).toBe(0);
-    const run = (await getRun(t.db, { id: (await sessionRun(session))!.id }))!;
+    const run = (await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: (await sessionRun(session))!.id }))!;
     expect(run).toMatchObject({ status: "finished", outcome: "completed", reason: "prompt_input_exit" });
     const events = await listRunEventsAfter(t.db, { runId: run.id, after: 0, limit: 1000 });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
@@ -193,7 +193,7 @@ describe("hookplane hook claude-code", () => {
       [1, 2, 3, 4].map((i) => cli(claude(fresh, "PreToolUse", { tool_name: "Bash", tool_input: { command: `echo ${i}` }, tool_use_id: `toolu_c${i}` }))),
     );
     expect(outs.map((o) => o.code)).toEqual([0, 0, 0, 0]);
-    const runs = (await listRuns(t.db, { limit: 100 })).filter((r) => r.externalSessionId === fresh);
+    const runs = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).filter((r) => r.externalSessionId === fresh);
     expect(runs).toHaveLength(1);
     const events = await listRunEventsAfter(t.db, { runId: runs[0].id, after: 0, limit: 100 });
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
@@ -202,14 +202,14 @@ describe("hookplane hook claude-code", () => {
   test("a cancel from the dashboard denies the session's next tool call, and the ones after", async () => {
     const cancelled = "5f0c7e1a-cccc-4bbb-8ccc-000000000003";
     await cli(claude(cancelled, "SessionStart"));
-    const run = (await listRuns(t.db, { limit: 100 })).find((r) => r.externalSessionId === cancelled)!;
+    const run = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).find((r) => r.externalSessionId === cancelled)!;
     const cancel = await callRoute(runsCancelRoute.POST, { method: "POST", token: operator, params: { id: run.id } });
     expect(cancel.status).toBe(202);
     for (const id of ["toolu_x1", "toolu_x2"]) {
       const out = await cli(claude(cancelled, "PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: id }));
       expect((out.json() as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe("deny");
     }
-    expect(await getRun(t.db, { id: run.id })).toMatchObject({ status: "finished", outcome: "cancelled" });
+    expect(await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id })).toMatchObject({ status: "finished", outcome: "cancelled" });
   });
 
   test("an unknown agent or a bad token: no answer, so the CLI fails closed with the server's reason", async () => {
@@ -261,7 +261,7 @@ describe("POST /api/v1/ingest/events", () => {
     expect(context.body).toMatchObject({ verdict: "allow", context: ["Never print secrets."] });
     const end = await send({ agent: "guarded", sessionId: "rt-1", source: "my-runtime", event: { type: "session.end", data: { outcome: "failed", reason: "crashed" } } });
     expect(end.body.verdict).toBe("allow");
-    expect(await getRun(t.db, { id: blocked.body.runId })).toMatchObject({ source: "my-runtime", status: "finished", outcome: "failed", reason: "crashed" });
+    expect(await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: blocked.body.runId })).toMatchObject({ source: "my-runtime", status: "finished", outcome: "failed", reason: "crashed" });
   });
 
   test("bad input is a 422 at its path; a viewer is refused", async () => {
@@ -272,7 +272,7 @@ describe("POST /api/v1/ingest/events", () => {
   });
 
   test("a payload that breaks its event's schema is refused at its path, and nothing is recorded", async () => {
-    const before = (await listRuns(t.db, { limit: 500 })).length;
+    const before = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 500 })).length;
     const cases: [Record<string, unknown>, string][] = [
       [{ type: "tool.pre", data: { toolInput: {} } }, "event.data.toolName"],
       [{ type: "tool.pre", data: { toolName: 42 } }, "event.data.toolName"],
@@ -286,7 +286,7 @@ describe("POST /api/v1/ingest/events", () => {
       expect(res.status, JSON.stringify(event)).toBe(422);
       expect(res.body.error.issues.map((i: { path: string }) => i.path)).toContain(path);
     }
-    expect((await listRuns(t.db, { limit: 500 })).length).toBe(before);
+    expect((await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 500 })).length).toBe(before);
   });
 });
 

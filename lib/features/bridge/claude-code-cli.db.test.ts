@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { getApproval } from "@/db/queries/approvals";
+import { getApprovalInAnyProject } from "@/db/queries/approvals";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRun, listRuns, type RunRow } from "@/db/queries/runs";
@@ -23,6 +23,7 @@ import { HAS_TMUX, openTerminal } from "@/test/bridges/tmux-terminal";
 import { exportConfig, importConfig } from "@/lib/core/dialects";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const CLAUDE = findAgentCli("HOOKPLANE_CLAUDE_BIN", "claude");
 const SKIP = "Claude Code CLI not installed: set HOOKPLANE_CLAUDE_BIN to its `claude` (npm i @anthropic-ai/claude-code) to run these";
@@ -64,7 +65,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
   }
 
   async function sessionRuns(): Promise<RunRow[]> {
-    return (await listRuns(h.t.db, { limit: 200 })).filter((r) => r.source === "claude-code");
+    return (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).filter((r) => r.source === "claude-code");
   }
 
   async function eventTypes(runId: string) {
@@ -186,7 +187,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
         const toolInput = { file_path: path.join(dir, "notes.txt"), content: "written by the fake model\n" };
         const call = { toolName: "Write", toolInput, toolCallId: approval.toolCallId };
         const said = `${decision === "approve" ? "approved" : "denied"} by token:operator via api: checked`;
-        expect(await getRun(h.t.db, { id: approval.runId })).toMatchObject({ agentId: h.agentIds[AGENT], source: "claude-code", status: "running" });
+        expect(await getRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, id: approval.runId })).toMatchObject({ agentId: h.agentIds[AGENT], source: "claude-code", status: "running" });
         expect((await listRunEventsAfter(h.t.db, { runId: approval.runId, after: 0, limit: 100 })).map((e) => [e.type, e.data])).toEqual([
           [
             "tool.permission_request",
@@ -207,7 +208,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
           ["approval.settled", { hookId: "ask-writes", approvalId: approval.id, ...call, status, decision, reason: "checked", timedOut: false, decidedBy: "token:operator", decidedVia: "api" }],
           ...(decision === "deny" ? [["loop.tool_denied", { by: "hook", reason: said, toolName: "Write", toolCallId: approval.toolCallId }]] : []),
         ]);
-        expect(await getApproval(h.t.db, { id: approval.id })).toMatchObject({ hookKey: "ask-writes", agentName: AGENT, ...call, status, reason: "checked", decidedBy: "token:operator", decidedVia: "api" });
+        expect(await getApprovalInAnyProject(h.t.db, { id: approval.id })).toMatchObject({ hookKey: "ask-writes", agentName: AGENT, ...call, status, reason: "checked", decidedBy: "token:operator", decidedVia: "api" });
         const ledger = await listRunHookInvocations(h.t.db, { runId: approval.runId });
         expect(ledger).toHaveLength(1);
         expect(ledger[0]).toMatchObject({
@@ -238,7 +239,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     run.child.kill("SIGKILL");
     await run.done;
     await expect.poll(() => hookPids().filter((p) => waiting.includes(p)), { timeout: 15_000, interval: 100 }).toEqual([]);
-    await expect.poll(async () => (await getApproval(h.t.db, { id: approval.id }))?.status, { timeout: 15_000, interval: 100 }).toBe("abandoned");
+    await expect.poll(async () => (await getApprovalInAnyProject(h.t.db, { id: approval.id }))?.status, { timeout: 15_000, interval: 100 }).toBe("abandoned");
     expect(existsSync(path.join(dir, "gone.txt"))).toBe(false);
   }, 120_000);
 });

@@ -17,6 +17,7 @@ import { getRun, getRunByExternalSession } from "@/db/queries/runs";
 import { recordedPayloads, useBridgeHarness } from "@/test/bridge-harness";
 import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/claude-code");
 type Payload = Record<string, unknown> & { session_id: string; hook_event_name: string };
@@ -266,7 +267,7 @@ describe("sessions recorded from the interactive CLI (PermissionRequest fires on
     await h.decide(approval.id, { decision: "approve" });
     expect((await asked).body.hookSpecificOutput.permissionDecision).toBe("allow");
     expect((await send("gates", both(permission))).body).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
-    expect((await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.toolCallId === pre.tool_use_id)).toHaveLength(1);
+    expect((await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 50 })).filter((a) => a.toolCallId === pre.tool_use_id)).toHaveLength(1);
 
     // Nothing to approve for Bash: no answer, so Claude Code asks its user as usual.
     const bash = recorded("interactive-bash")[3];
@@ -318,7 +319,7 @@ describe("cost from the transcript", () => {
       expect(out.code).toBe(0);
       expect(out.stderr, p.hook_event_name).toBe("");
     }
-    const run = (await getRun(h.t.db, { id: (await runOf("plain", stop.session_id)).id }))!;
+    const run = (await getRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, id: (await runOf("plain", stop.session_id)).id }))!;
     expect(run.status).toBe("finished");
     expect(run).toMatchObject({ inputTokens: 4 * 1500, outputTokens: 4 * 80, cachedTokens: 4 * 300 });
     expect(run.costUsd).toBeCloseTo(4 * PER_MESSAGE, 9);
@@ -362,6 +363,6 @@ describe("cost from the transcript", () => {
     expect((await eventsOf(run.id)).map((e) => e.type).slice(-1)).toEqual(["session.end"]);
     const again = (await cli("thrifty", { ...pre, tool_use_id: "toolu_after_budget_2" })).json() as { hookSpecificOutput: Record<string, string> };
     expect(again.hookSpecificOutput.permissionDecision).toBe("deny");
-    expect((await getRun(h.t.db, { id: run.id }))!.outcome).toBe("budget");
+    expect((await getRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!.outcome).toBe("budget");
   });
 });

@@ -14,6 +14,7 @@ import { closedPort, findAgentCli, recordedPayloads, useAgentWorkspace, noRmHook
 import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import { startFakeGemini } from "@/test/bridges/fake-gemini-api";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/gemini-cli");
 type Payload = Record<string, unknown> & { session_id: string; hook_event_name: string };
@@ -148,7 +149,7 @@ describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not instal
     const out = await runGemini(dir, `bash: rm -rf ${target}`);
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(target)).toBe(true);
-    const run = (await listRuns(h.t.db, { limit: 200 })).find((r) => r.source === "gemini-cli" && r.agentId === h.agentIds.gates && r.blocked);
+    const run = (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).find((r) => r.source === "gemini-cli" && r.agentId === h.agentIds.gates && r.blocked);
     expect(run).toMatchObject({ status: "finished", toolsUsed: ["run_shell_command"] });
     expect(JSON.stringify(fake().requests.map((r) => r.body.contents))).toContain("No rm -rf here");
   }, 120_000);

@@ -86,11 +86,13 @@ export async function ingestSessionEvent(
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
-  const found = await getAgentAndExternalRun(db, { agentRef: input.agent, externalSessionId: input.sessionId });
+  // The token's (or session's) project decides whose agent the session is: a name of another project's agent names nothing here.
+  const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId });
   if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
   const { agent } = found;
   const { run } = await getOrStartExternalRun(db, {
     current: found.run,
+    projectId: agent.projectId,
     agentId: agent.id,
     externalSessionId: input.sessionId,
     source: input.source,
@@ -124,7 +126,7 @@ export async function ingestSessionEvent(
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("budget", reason)) : undefined };
   }
 
-  if (input.usage) await recordTranscriptUsage(db, session, input.usage);
+  if (input.usage) await recordTranscriptUsage(db, session, run.projectId, input.usage);
   const seq = await session.writer.record(input.type, input.data);
   if (!dispatchAs) {
     await session.writer.flush();
@@ -200,7 +202,7 @@ async function endSession(db: Db, session: RunSession, end: { outcome: string; r
 export async function expireIdleSessions(handle: DbHandle, idleMs: number): Promise<number> {
   let ended = 0;
   for (const run of await listIdleExternalRuns(handle.db, { idleMs })) {
-    const agent = await getAgent(handle.db, { ref: run.agentId });
+    const agent = await getAgent(handle.db, { projectId: run.projectId, ref: run.agentId });
     if (!agent) continue;
     const minutes = Math.round(idleMs / 60_000);
     const session = await openSession(handle, run, { id: agent.id, name: agent.name }, { sessionId: run.externalSessionId!, source: run.source });

@@ -8,9 +8,8 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { listPrices } from "@/db/queries/prices";
 import { listRecordedModelMessages } from "@/db/queries/run-events";
-import { costOfUsage, pickPrice } from "@/lib/features/costs/price-table";
+import { loadPriceBook } from "@/lib/features/costs/project-prices";
 import type { RunSession } from "@/lib/features/runs/run-session";
 
 const tokens = z.number().int().min(0).max(1e12);
@@ -33,14 +32,14 @@ export const transcriptUsageSchema = z.object({
 });
 export type TranscriptUsage = z.infer<typeof transcriptUsageSchema>;
 
-/** Records the messages the run has not recorded yet; returns how many were new. */
-export async function recordTranscriptUsage(db: Db, session: RunSession, usage: TranscriptUsage): Promise<number> {
+/** Records the messages the run has not recorded yet, priced in the run's project; returns how many were new. */
+export async function recordTranscriptUsage(db: Db, session: RunSession, projectId: string, usage: TranscriptUsage): Promise<number> {
   // A message appears on several lines (one per content block) and in every later report: once each.
   const byId = new Map(usage.messages.map((m) => [m.id, m]));
   const seen = await listRecordedModelMessages(db, { runId: session.runId, messageIds: [...byId.keys()] });
   const fresh = [...byId.values()].filter((m) => !seen.has(m.id));
   if (fresh.length === 0) return 0;
-  const prices = await listPrices(db);
+  const prices = await loadPriceBook(db, projectId);
   for (const m of fresh) {
     // Claude Code names Anthropic's models bare; Hookplane's price table and costs page say the provider.
     const model = m.model.includes(":") ? m.model : `anthropic:${m.model}`;
@@ -50,7 +49,7 @@ export async function recordTranscriptUsage(db: Db, session: RunSession, usage: 
     await session.writer.record("model.post", {
       model,
       ...counted,
-      costUsd: costOfUsage(pickPrice(prices, model), counted),
+      costUsd: prices.costOf(model, counted),
       toolCallCount: 0,
       text: "",
       messageId: m.id,

@@ -20,10 +20,13 @@ function defined<T extends object>(value: T): T {
 
 const ALL_AGENTS = 10_000;
 
-/** The whole stored config in canonical form; hooks whose agent or schedule is gone are reported, not written. */
-export async function loadDialectConfig(db: Db): Promise<{ config: DialectConfig; warnings: DialectWarning[] }> {
+/**
+ * A project's stored config in canonical form (its own hooks: the instance-wide ones are not the
+ * project's to carry elsewhere); hooks whose agent or schedule is gone are reported, not written.
+ */
+export async function loadDialectConfig(db: Db, projectId: string): Promise<{ config: DialectConfig; warnings: DialectWarning[] }> {
   const warnings: DialectWarning[] = [];
-  const agentRows = await listAgents(db, { limit: ALL_AGENTS });
+  const agentRows = await listAgents(db, { projectId, limit: ALL_AGENTS });
   const agentName = new Map(agentRows.map((a) => [a.id, a.name]));
   const agents: AgentSpecInput[] = agentRows.map((row) => {
     const { id: _id, createdAt: _c, updatedAt: _u, ...spec } = agentToSpec(row);
@@ -32,7 +35,7 @@ export async function loadDialectConfig(db: Db): Promise<{ config: DialectConfig
 
   const schedules: ImportedSchedule[] = [];
   const scheduleIndex = new Map<string, ImportedSchedule>();
-  for (const row of await listSchedules(db)) {
+  for (const row of await listSchedules(db, { projectId })) {
     const agent = agentName.get(row.agentId);
     if (!agent) continue;
     const schedule: ImportedSchedule = defined({
@@ -48,7 +51,7 @@ export async function loadDialectConfig(db: Db): Promise<{ config: DialectConfig
   }
 
   const hooks: HookSpecInput[] = [];
-  for (const row of await listHooks(db)) {
+  for (const row of await listHooks(db, { projectId, own: true })) {
     const resource = hookToResource(row);
     const spec: HookSpecInput = defined({ ...resource.spec, enabled: resource.enabled });
     const [kind, ref] = [resource.scope.slice(0, resource.scope.indexOf(":")), resource.scope.slice(resource.scope.indexOf(":") + 1)];
@@ -83,9 +86,10 @@ export interface ExportedFile {
   warnings: DialectWarning[];
 }
 
-export async function exportStoredConfig(db: Db, query: ExportQuery): Promise<ExportedFile> {
-  if (query.agent && !(await getAgent(db, { ref: query.agent }))) throw AppError.notFound(`Agent "${query.agent}"`);
-  const { config, warnings } = await loadDialectConfig(db);
+/** The project's config as a file of `query.dialect`. */
+export async function exportStoredConfig(db: Db, projectId: string, query: ExportQuery): Promise<ExportedFile> {
+  if (query.agent && !(await getAgent(db, { projectId, ref: query.agent }))) throw AppError.notFound(`Agent "${query.agent}"`);
+  const { config, warnings } = await loadDialectConfig(db, projectId);
   try {
     const result = exportConfig(query.dialect, config, { agent: query.agent, format: query.format });
     return { content: result.content, ...FILES[query.dialect](query), warnings: [...warnings, ...result.warnings] };

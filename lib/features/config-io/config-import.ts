@@ -140,7 +140,8 @@ function parsedHook(input: unknown, path: string): HookSpec {
   throw invalid(`${path}: ${parsed.error.issues[0]?.message}`, parsed.error.issues.map((i) => ({ path: `${path}.${i.path.join(".")}`, message: i.message })));
 }
 
-async function planImport(db: Db, request: ImportRequest): Promise<ImportPlan> {
+/** What importing `request` into the project would do; names are looked up in that project only. */
+async function planImport(db: Db, projectId: string, request: ImportRequest): Promise<ImportPlan> {
   const { dialect, detected, result } = readConfig(request);
   const warnings = [...result.warnings];
   const conflicts: Issue[] = [];
@@ -150,7 +151,7 @@ async function planImport(db: Db, request: ImportRequest): Promise<ImportPlan> {
   // Agents: those of the file, then those only named by hooks or schedules.
   const existingAgentIds = new Map<string, string | undefined>();
   const agentIdOf = async (ref: string) => {
-    if (!existingAgentIds.has(ref)) existingAgentIds.set(ref, (await getAgent(db, { ref }))?.id);
+    if (!existingAgentIds.has(ref)) existingAgentIds.set(ref, (await getAgent(db, { projectId, ref }))?.id);
     return existingAgentIds.get(ref);
   };
   const agents: PlannedAgent[] = [];
@@ -173,7 +174,7 @@ async function planImport(db: Db, request: ImportRequest): Promise<ImportPlan> {
   };
 
   const schedulesByName = new Map<string, ScheduleRow[]>();
-  for (const row of await listSchedules(db)) {
+  for (const row of await listSchedules(db, { projectId })) {
     if (row.name) schedulesByName.set(row.name, [...(schedulesByName.get(row.name) ?? []), row]);
   }
 
@@ -197,7 +198,7 @@ async function planImport(db: Db, request: ImportRequest): Promise<ImportPlan> {
 
   const planHook = async (input: unknown, path: string, storedScope: string | undefined): Promise<PlannedHook> => {
     const spec = parsedHook(input, path);
-    const existing = storedScope ? await findHookByKey(db, { scope: storedScope, key: spec.id }) : undefined;
+    const existing = storedScope ? await findHookByKey(db, { projectId, scope: storedScope, key: spec.id }) : undefined;
     if (existing) conflicts.push({ path: `${path}.id`, message: `a hook "${spec.id}" already exists in ${spec.scope}` });
     return { path, spec, outcome: existing ? conflictOutcome(policy) : "create", existingId: existing?.id };
   };
@@ -305,7 +306,7 @@ async function writeHook(tx: Db, principal: Principal, hook: PlannedHook, scope:
 }
 
 async function writeSchedule(tx: Db, principal: Principal, schedule: PlannedSchedule): Promise<string> {
-  const agent = await getAgent(tx, { ref: schedule.agent });
+  const agent = await getAgent(tx, { projectId: principal.projectId, ref: schedule.agent });
   const values = {
     name: schedule.name,
     agentId: agent!.id,
@@ -317,12 +318,12 @@ async function writeSchedule(tx: Db, principal: Principal, schedule: PlannedSche
   };
   if (schedule.outcome === "skip") return schedule.existingId!;
   if (schedule.outcome === "update") {
-    const row = await updateSchedule(tx, { id: schedule.existingId!, values });
-    await logAudit(tx, { actor: principal.label, action: "schedule.update", entityType: "schedule", entityId: row.id, after: row });
+    const row = await updateSchedule(tx, { projectId: principal.projectId, id: schedule.existingId!, values });
+    await logAudit(tx, { projectId: principal.projectId, actor: principal.label, action: "schedule.update", entityType: "schedule", entityId: row.id, after: row });
     return row.id;
   }
-  const row = await createSchedule(tx, values);
-  await logAudit(tx, { actor: principal.label, action: "schedule.create", entityType: "schedule", entityId: row.id, after: row });
+  const row = await createSchedule(tx, { projectId: principal.projectId, ...values });
+  await logAudit(tx, { projectId: principal.projectId, actor: principal.label, action: "schedule.create", entityType: "schedule", entityId: row.id, after: row });
   return row.id;
 }
 
@@ -331,7 +332,7 @@ async function writeSchedule(tx: Db, principal: Principal, schedule: PlannedSche
  * take an admin (checked for the whole file before anything is written).
  */
 export async function importConfigAudited(db: Db, principal: Principal, request: ImportRequest): Promise<ImportSummary> {
-  const plan = await planImport(db, request);
+  const plan = await planImport(db, principal.projectId, request);
   const preview = summarize(plan, request.dry);
   if (request.dry) return preview;
   const adminOnly = adminOnlyItems(plan, principal);
@@ -349,7 +350,8 @@ export async function importConfigAudited(db: Db, principal: Principal, request:
       else if (agent.outcome === "update") agentIds.set(agent.spec.name, (await updateAgentAudited(tx, principal, agent.existingId!, agent.spec, { replace: true })).id);
     }
     for (const hook of plan.hooks) {
-      await writeHook(tx, principal, hook, hook.spec.scope.startsWith("schedule:") ? await scheduleScope(tx, hook.spec.scope) : hook.spec.scope);
+      const scope = hook.spec.scope.startsWith("schedule:") ? await scheduleScope(tx, principal.projectId, hook.spec.scope) : hook.spec.scope;
+      await writeHook(tx, principal, hook, scope);
     }
     for (const schedule of plan.schedules) {
       const id = await writeSchedule(tx, principal, schedule);
@@ -360,8 +362,8 @@ export async function importConfigAudited(db: Db, principal: Principal, request:
 }
 
 /** A top-level hook's `schedule:<name>` scope, for a schedule that existed before the import (checked by the plan). */
-async function scheduleScope(tx: Db, scope: string): Promise<string> {
+async function scheduleScope(tx: Db, projectId: string, scope: string): Promise<string> {
   const name = scope.slice("schedule:".length);
-  const row = (await listSchedules(tx)).find((s) => s.name === name);
+  const row = (await listSchedules(tx, { projectId })).find((s) => s.name === name);
   return `schedule:${row!.id}`;
 }

@@ -16,8 +16,7 @@ import { readFixture } from "@/lib/core/dialects/fixtures/fixture-files";
 import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
 import * as exportRoute from "@/app/api/v1/config/export/route";
 import * as importRoute from "@/app/api/v1/config/import/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
-import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { addPerson, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 
 let t: TestDatabase;
 let admin: string;
@@ -34,12 +33,12 @@ async function exportFile(query: string, token = viewer) {
 /** Stored hooks with their scopes written by name again, as an importer writes them. */
 async function storedHooks(): Promise<HookSpec[]> {
   const names = new Map<string, string>();
-  for (const s of await listSchedules(t.db)) names.set(`schedule:${s.id}`, `schedule:${s.name}`);
+  for (const s of await listSchedules(t.db, { projectId: DEFAULT_PROJECT_ID })) names.set(`schedule:${s.id}`, `schedule:${s.name}`);
   const specs: HookSpec[] = [];
-  for (const row of await listHooks(t.db)) {
+  for (const row of await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })) {
     const { spec } = hookToResource(row);
     let scope = names.get(spec.scope) ?? spec.scope;
-    if (scope.startsWith("agent:")) scope = `agent:${(await getAgent(t.db, { ref: scope.slice(6) }))!.name}`;
+    if (scope.startsWith("agent:")) scope = `agent:${(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: scope.slice(6) }))!.name}`;
     specs.push({ ...spec, scope });
   }
   return specs;
@@ -56,8 +55,8 @@ const byKey = (hooks: HookSpec[]) => [...hooks].sort((a, b) => `${a.scope}/${a.i
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  const token = async (role: string) => (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: role, role } })).body.token as string;
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: (await addPerson(t.db, { email: "admin@example.com", instanceAdmin: true })).id })).token;
+  const token = async (role: "operator" | "viewer") => (await addToken(t.db, { role, name: role })).token;
   operator = await token("operator");
   viewer = await token("viewer");
 });
@@ -80,21 +79,21 @@ describe("POST /api/v1/config/import", () => {
       requiresAdmin: [],
     });
     expect(preview.body.hooks.map((h: { event: string; action: string }) => `${h.event}:${h.action}`)).toEqual(["session.start:tool", "session.end:tool", "session.start:tool"]);
-    expect(await getAgent(t.db, { ref: "researcher" })).toBeUndefined();
-    expect(await listHooks(t.db)).toHaveLength(0);
+    expect(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: "researcher" })).toBeUndefined();
+    expect(await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })).toHaveLength(0);
   });
 
   test("dryRun is the same switch as dry; the two saying different things is a 422 at dryRun", async () => {
     const preview = await importFile({ content: tailored, dryRun: true });
     expect(preview.status).toBe(200);
     expect(preview.body).toMatchObject({ dry: true, created: { agents: ["researcher"], hooks: 3, schedules: 1 } });
-    expect(await getAgent(t.db, { ref: "researcher" })).toBeUndefined();
+    expect(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: "researcher" })).toBeUndefined();
     const both = await importFile({ content: tailored, dry: true, dryRun: true });
     expect(both.status).toBe(200);
     const conflicting = await importFile({ content: tailored, dry: true, dryRun: false });
     expect(conflicting.status).toBe(422);
     expect(conflicting.body.error.issues.map((i: { path: string }) => i.path)).toEqual(["dryRun"]);
-    expect(await listHooks(t.db)).toHaveLength(0);
+    expect(await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })).toHaveLength(0);
   });
 
   test("Tailored AI profiles and cron: every hook stored as read, the schedule with its own hooks, audit rows", async () => {
@@ -105,13 +104,13 @@ describe("POST /api/v1/config/import", () => {
     expect(created.body.warnings).toEqual(importConfig("tailored-ai", tailored).warnings);
     expect(byKey(await storedHooks())).toEqual(byKey(expectedHooks("tailored-ai", tailored)));
 
-    const [schedule] = await listSchedules(t.db);
+    const [schedule] = await listSchedules(t.db, { projectId: DEFAULT_PROJECT_ID });
     expect(schedule).toMatchObject({ name: "daily-research", cron: "0 9 * * *", prompt: "Research today's AI news", enabled: true });
     expect(schedule.nextRunAt).toBeInstanceOf(Date);
-    const scheduleHooks = (await listHooks(t.db)).filter((h) => h.scope === `schedule:${schedule.id}`);
+    const scheduleHooks = (await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })).filter((h) => h.scope === `schedule:${schedule.id}`);
     expect(scheduleHooks.map((h) => h.key)).toEqual(["before-run-1"]);
 
-    const audit = (await listAudit(t.db, { limit: 50 })).filter((a) => a.actor === "token:operator");
+    const audit = (await listAudit(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 50 })).filter((a) => a.actor === "token:operator");
     expect(audit.map((a) => a.action).sort()).toEqual(["agent.create", "hook.create", "hook.create", "hook.create", "schedule.create"]);
   });
 
@@ -133,9 +132,9 @@ describe("POST /api/v1/config/import", () => {
     const changed = tailored.replace("Research today's AI news", "Research this week's AI news");
     const updated = await importFile({ dialect: "tailored-ai", content: changed, onConflict: "update" });
     expect(updated.body).toMatchObject({ created: { agents: [], hooks: 0, schedules: 0 }, updated: { agents: ["researcher"], hooks: 3, schedules: 1 } });
-    expect((await listSchedules(t.db))[0].prompt).toBe("Research this week's AI news");
+    expect((await listSchedules(t.db, { projectId: DEFAULT_PROJECT_ID }))[0].prompt).toBe("Research this week's AI news");
     // Identical hooks make no new version.
-    expect((await listHooks(t.db)).map((h) => h.version)).toEqual([1, 1, 1]);
+    expect((await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })).map((h) => h.version)).toEqual([1, 1, 1]);
   });
 
   test("Loom: warnings come back with their paths; a profile with all tools (Loom's preset full) takes an admin", async () => {
@@ -143,10 +142,10 @@ describe("POST /api/v1/config/import", () => {
     // No `tools`: Loom's preset full, every tool, the shell among them; that is an admin's to give.
     const refused = await importFile({ dialect: "loom", content: shop });
     expect(refused.status).toBe(403);
-    expect(await getAgent(t.db, { ref: "shop" })).toBeUndefined();
+    expect(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: "shop" })).toBeUndefined();
     const created = await importFile({ dialect: "loom", content: shop }, admin);
     expect(created.status).toBe(201);
-    expect(await getAgent(t.db, { ref: "shop" })).toMatchObject({ tools: ["*"], maxTurns: 100, timeoutMs: 1_800_000 });
+    expect(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: "shop" })).toMatchObject({ tools: ["*"], maxTurns: 100, timeoutMs: 1_800_000 });
     expect(created.body.warnings).toEqual([{ path: "hooks.onError[0].level", message: expect.stringContaining('"error" ignored') }]);
     expect(created.body.created).toEqual({ agents: ["shop"], hooks: 4, schedules: 0 });
     const shopHooks = (await storedHooks()).filter((h) => h.scope === "agent:shop");
@@ -183,7 +182,7 @@ describe("POST /api/v1/config/import", () => {
     const refused = await importFile({ dialect: "claude-code", content: settings, agent: "coder" });
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toMatch(/Only admins may import what runs code on the server .*hooks\[0\] \(pre-tool-use-1, command\)/);
-    expect(await getAgent(t.db, { ref: "coder" })).toBeUndefined();
+    expect(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: "coder" })).toBeUndefined();
 
     const preview = await importFile({ dialect: "claude-code", content: settings, agent: "coder", dry: true });
     // Eight command hooks: the ninth is the Hookplane bridge itself, which is not imported.
@@ -229,7 +228,7 @@ describe("GET /api/v1/config/export", () => {
     expect(reimported.body.created).toEqual({ agents: [], hooks: 0, schedules: 0 });
     expect(reimported.body.updated.hooks).toBe(before.length);
     expect(byKey(await storedHooks())).toEqual(byKey(before));
-    expect((await listHooks(t.db)).every((h) => h.version === 1)).toBe(true);
+    expect((await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })).every((h) => h.version === 1)).toBe(true);
   });
 
   test("a foreign dialect round-trips the agent's hooks through the endpoint", async () => {

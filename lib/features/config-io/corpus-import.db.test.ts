@@ -19,7 +19,7 @@ import { AgentConfigSchema } from "@/test/framework-schemas/herdctl/schema";
 import { ProfileSchema } from "@/test/framework-schemas/loom/schema";
 import * as exportRoute from "@/app/api/v1/config/export/route";
 import * as importRoute from "@/app/api/v1/config/import/route";
-import * as setupRoute from "@/app/api/v1/setup/route";
+import { addPerson, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 
 const ROOT = path.join(import.meta.dirname, "../../../test/fixtures/dialects");
 /** `file`: the configuration file's name in a case folder (the first that exists). */
@@ -41,7 +41,7 @@ let admin: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: (await addPerson(t.db, { email: "admin@example.com", instanceAdmin: true })).id })).token;
 });
 afterAll(async () => {
   await t.drop();
@@ -55,10 +55,10 @@ const cases = (dialect: string) =>
 /** Stored hooks by `scope/id`, scopes written with agent names as an importer writes them. */
 async function storedHooks(): Promise<Map<string, unknown>> {
   const stored = new Map<string, unknown>();
-  for (const row of await listHooks(t.db)) {
+  for (const row of await listHooks(t.db, { projectId: DEFAULT_PROJECT_ID })) {
     const { spec } = hookToResource(row);
     let scope = spec.scope;
-    if (scope.startsWith("agent:")) scope = `agent:${(await getAgent(t.db, { ref: scope.slice(6) }))!.name}`;
+    if (scope.startsWith("agent:")) scope = `agent:${(await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: scope.slice(6) }))!.name}`;
     stored.set(`${scope}/${spec.id}`, { ...spec, scope });
   }
   return stored;
@@ -79,7 +79,7 @@ describe.each(Object.keys(FILES))("corpus through the import endpoint: %s", (dia
     for (const agent of expected.agents) {
       const from = (agent.instructions as unknown as { from?: string } | undefined)?.from;
       const want = from === undefined ? agent : { ...agent, instructions: source[from] };
-      const row = await getAgent(t.db, { ref: agent.name });
+      const row = await getAgent(t.db, { projectId: DEFAULT_PROJECT_ID, ref: agent.name });
       expect(row, agent.name).toBeDefined();
       expect(agentToSpec(row!)).toMatchObject(want);
     }

@@ -38,7 +38,11 @@ export const saveHookAction = formAction(
   async ({ db, principal, input, raw }) => {
     const form = raw as FormData;
     const hookId = String(form.get("hookId") ?? "");
-    if (!hookId) return { redirectTo: `/hooks/${(await createHookAudited(db, principal, input)).id}?created=1` };
+    if (!hookId) {
+      // The instance admin's checkbox; createHookAudited refuses it to anyone else.
+      const instance = form.get("instance") === "1";
+      return { redirectTo: `/hooks/${(await createHookAudited(db, principal, input, { instance })).id}?created=1` };
+    }
     const version = Number(form.get("version"));
     const saved = await replaceHookAudited(db, principal, hookId, input, { expectedVersion: Number.isInteger(version) ? version : undefined });
     return saved.version === version ? { ok: true, message: "Nothing changed" } : { ok: true, message: `Saved as version ${saved.version}` };
@@ -82,7 +86,7 @@ export const restoreHookVersionAction = action(
 );
 
 export const setKillSwitchAction = action(
-  { role: "admin", input: killSwitchSchema, revalidate: HOOK_PAGES },
+  { role: "instance", input: killSwitchSchema, revalidate: HOOK_PAGES },
   async ({ db, principal, input }) => {
     const state = await setKillSwitchAudited(db, principal, input.enabled);
     return { ok: true, message: state.enabled ? "Kill switch on: no hook runs" : "Kill switch off: hooks run again" };

@@ -3,8 +3,10 @@ import { startRun } from "@/lib/features/runs/run-service";
 import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/test/run-harness";
 import * as samplesRoute from "@/app/api/v1/hooks/test/samples/route";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { replayHook } from "./hook-replay";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let h: RunHarness;
 let token: string;
@@ -13,8 +15,8 @@ const writeTurn = (path: string) => ({ toolCalls: [{ name: "write_file", input: 
 
 beforeAll(async () => {
   h = await createRunHarness();
-  await setupFirstAdmin(h.t.db, { email: "a@example.com", password: "long enough" });
-  token = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "t" })).token;
+  await addPerson(h.t.db, { email: "a@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") });
+  token = (await addToken(h.t.db, { role: "operator", name: "ops" })).token;
   // Two past runs: one writes under /srv/prod (allowed then: no guard yet), one writes a note.
   await addAgent(h.t, { name: "writer", tools: ["write_file"], script: [writeTurn("/srv/prod/app.yml"), writeTurn("notes.md"), { text: "done" }] });
   for (const prompt of ["first", "second"]) {

@@ -40,15 +40,15 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
       { path: "hook.action.type", message: "not replayable" },
     ]);
   }
-  const agent = await findAgentOr404(db, body.agent);
-  const runIds = await listLatestRunIds(db, { agentId: agent.id, limit: body.runs });
+  const agent = await findAgentOr404(db, principal.projectId, body.agent);
+  const runIds = await listLatestRunIds(db, { projectId: principal.projectId, agentId: agent.id, limit: body.runs });
   const events = await listEventsOfRuns(db, { runIds, types: [body.hook.event] });
   const blocked = new Map<string, string>();
   for (const b of await listEffectiveBlocks(db, { runIds })) blocked.set(`${b.runId}:${b.eventSeq}`, `${b.hookKey}: ${b.reason ?? ""}`);
 
   const hooks = asTrialHooks([body.hook]);
   const differences: ReplayDifference[] = [];
-  await withTrialRuntime(db, async (runtime, workspaceDir) => {
+  await withTrialRuntime(db, principal.projectId, async (runtime, workspaceDir) => {
     for (const event of events) {
       const result = await runtime.dispatch(hooks, {
         type: body.hook.event as EventName,

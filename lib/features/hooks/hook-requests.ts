@@ -42,12 +42,31 @@ export const hookPatchSchema = z.record(z.string(), z.unknown()).superRefine((pa
 });
 export type HookPatch = z.infer<typeof hookPatchSchema>;
 
-/** The hooks list pages by (scope rank, scope, position, id): the last row's, as `hookListKey` gives it. */
-const hookListKeySchema = z.tuple([pgIntSchema, z.string().max(200).refine((s) => !unsafeTextReason(s)), pgIntSchema, z.string().regex(UUID)]);
+/** `instance=true` in a query: the instance-wide hooks (lists), or make one (POST, instance admins). */
+const instanceFlagSchema = z
+  .enum(["true", "false"])
+  .transform((v) => v === "true")
+  .optional();
+
+export const hookOwnerQuerySchema = z.object({ instance: instanceFlagSchema });
+
+/**
+ * The hooks list pages by (owner rank, scope rank, scope, position, id): the last row's, as
+ * `hookListKey` gives it (instance-wide hooks first).
+ */
+const hookListKeySchema = z.tuple([
+  z.number().int().min(0).max(1),
+  pgIntSchema,
+  z.string().max(200).refine((s) => !unsafeTextReason(s)),
+  pgIntSchema,
+  z.string().regex(UUID),
+]);
 
 export const hookListQuerySchema = listQuerySchema(hookListKeySchema).extend({
   scope: scopeSchema.optional(),
   event: eventNameSchema.optional(),
+  /** true: only the instance-wide hooks; false: only the project's own; absent: both. */
+  instance: instanceFlagSchema,
 });
 
 /** Newest first; the cursor is the last version number seen. */
@@ -58,6 +77,8 @@ export const restoreHookSchema = z.object({ version: pgIntSchema.min(1) }).stric
 export const reorderHooksSchema = z
   .object({
     scope: scopeSchema,
+    /** The instance-wide hooks' order (instance admins), not the project's. */
+    instance: z.boolean().optional(),
     ids: z.array(z.string().regex(UUID, "each id is a hook's uuid (the `id` of GET /api/v1/hooks)")).min(1),
   })
   .strict()

@@ -3,6 +3,7 @@
  * renamed agent keeps its hooks and the runtime compares ids.
  */
 import type { Db } from "@/db/client";
+import type { HookOwner } from "@/db/queries/hooks";
 import { getAgent } from "@/db/queries/agents";
 import { getSchedule } from "@/db/queries/schedules";
 import { AppError } from "@/lib/platform/api/app-error";
@@ -12,19 +13,25 @@ function scopeError(message: string): AppError {
   return new AppError("validation_failed", `scope: ${message}`, [{ path: "scope", message }]);
 }
 
-/** `global`, `agent:<uuid>` or `schedule:<uuid>`; a 422 at `scope` when the target does not exist. */
-export async function resolveHookScope(db: Db, scope: string): Promise<string> {
+/**
+ * `global`, `agent:<uuid>` or `schedule:<uuid>` of the owner's project; a 422 at `scope` when the
+ * target does not exist there. An instance-wide hook (owner null) is `global`: agents and schedules
+ * belong to one project, whose own hooks are the place for them.
+ */
+export async function resolveHookScope(db: Db, params: { projectId: HookOwner; scope: string }): Promise<string> {
+  const { projectId, scope } = params;
   if (scope === "global") return scope;
+  if (projectId === null) throw scopeError('an instance-wide hook has scope "global" (agents and schedules belong to a project: give them project hooks)');
   const colon = scope.indexOf(":");
   const kind = colon > 0 ? scope.slice(0, colon) : scope;
   const ref = colon > 0 ? scope.slice(colon + 1) : "";
   if (kind === "agent") {
-    const agent = ref ? await getAgent(db, { ref }) : undefined;
+    const agent = ref ? await getAgent(db, { projectId, ref }) : undefined;
     if (!agent) throw scopeError(`no agent has the id or name "${ref}"`);
     return `agent:${agent.id}`;
   }
   if (kind === "schedule") {
-    const schedule = isUuid(ref) ? await getSchedule(db, { id: ref }) : undefined;
+    const schedule = isUuid(ref) ? await getSchedule(db, { projectId, id: ref }) : undefined;
     if (!schedule) throw scopeError(`no schedule has the id "${ref}"`);
     return `schedule:${schedule.id}`;
   }

@@ -14,6 +14,7 @@ import {
   listHooks,
   reorderHooks,
   updateHook,
+  type HookOwner,
   type HookRow,
 } from "@/db/queries/hooks";
 import { AppError, validationError } from "@/lib/platform/api/app-error";
@@ -50,9 +51,31 @@ function specOf(row: HookRow): HookSpec {
   return row.spec as unknown as HookSpec;
 }
 
-export async function findHookOr404(db: Db, id: string) {
-  const row = isUuid(id) ? await getHookById(db, { id }) : undefined;
+/** Instance-wide hooks are the instance admins' to keep: a project admin sees them, never changes them. */
+function assertMayKeep(principal: Principal, owner: HookOwner) {
+  if (owner === null && !principal.instanceAdmin) {
+    throw AppError.forbidden("Instance-wide hooks are kept by instance admins; you may read this one, not change it");
+  }
+}
+
+/** Whose hooks a request means: the instance's (`instance`, instance admins only) or its project's. */
+export function hookOwnerFor(principal: Principal, instance: boolean | undefined): HookOwner {
+  if (!instance) return principal.projectId;
+  assertMayKeep(principal, null);
+  return null;
+}
+
+/** A hook the principal's project sees (its own or an instance-wide one); another project's is a 404. */
+export async function findHookOr404(db: Db, principal: Pick<Principal, "projectId">, id: string) {
+  const row = isUuid(id) ? await getHookById(db, { projectId: principal.projectId, id }) : undefined;
   if (!row) throw AppError.notFound(`Hook "${id}"`);
+  return row;
+}
+
+/** As findHookOr404, and refused (403) when the principal may not change it (an instance-wide hook). */
+async function findKeptHookOr404(db: Db, principal: Principal, id: string) {
+  const row = await findHookOr404(db, principal, id);
+  assertMayKeep(principal, row.projectId);
   return row;
 }
 
@@ -60,15 +83,17 @@ function keyConflict(spec: HookSpec) {
   return AppError.conflict(`A hook with the id "${spec.id}" already exists in scope ${spec.scope}`);
 }
 
-export async function createHookAudited(db: Db, principal: Principal, input: HookSpec) {
+/** A project's hook, or with `instance` an instance-wide one (instance admins only). */
+export async function createHookAudited(db: Db, principal: Principal, input: HookSpec, options: { instance?: boolean } = {}) {
+  const owner = hookOwnerFor(principal, options.instance);
   assertMayConfigure(principal, input.action);
   return audited(
     db,
-    { actor: principal.label, action: "hook.create", entityType: "hook" },
+    { projectId: owner, actor: principal.label, action: "hook.create", entityType: "hook" },
     async (tx) => {
-      const spec = { ...input, scope: await resolveHookScope(tx, input.scope) };
-      if (await findHookByKey(tx, { scope: spec.scope, key: spec.id })) throw keyConflict(spec);
-      const row = await createHook(tx, { spec, actor: principal.label });
+      const spec = { ...input, scope: await resolveHookScope(tx, { projectId: owner, scope: input.scope }) };
+      if (await findHookByKey(tx, { projectId: owner, scope: spec.scope, key: spec.id })) throw keyConflict(spec);
+      const row = await createHook(tx, { projectId: owner, spec, actor: principal.label });
       if (!row) throw keyConflict(spec);
       return hookToResource(row);
     },
@@ -80,7 +105,8 @@ type Saved = { saved: ReturnType<typeof hookToResource>; entry: AuditEntry | nul
 
 /** Runs `change` (which reads and writes through `tx`) and its audit row, if it made one, in one transaction. */
 async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Promise<Saved>) {
-  const base = { actor: principal.label, action: "hook.update", entityType: "hook" };
+  // saveNextVersion's entry names the hook's own owner (null for an instance-wide hook).
+  const base = { projectId: principal.projectId, actor: principal.label, action: "hook.update", entityType: "hook" };
   return (await audited(db, base, change, (result) => result.entry)).saved;
 }
 
@@ -91,14 +117,16 @@ async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Pr
 async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object): Promise<Saved> {
   assertMayConfigure(principal, specOf(existing).action, input.action);
   // A hook whose agent was deleted can still be edited or disabled as long as its scope stays.
-  const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(tx, input.scope);
+  const owner = existing.projectId;
+  const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(tx, { projectId: owner, scope: input.scope });
   const spec = { ...input, scope };
   if (specToText(spec) === specToText(existing.spec)) return { saved: hookToResource(existing), entry: null };
-  if (await findHookByKey(tx, { scope, key: spec.id, exceptId: existing.id })) throw keyConflict(spec);
-  const row = await updateHook(tx, { id: existing.id, spec, actor: principal.label });
+  if (await findHookByKey(tx, { projectId: owner, scope, key: spec.id, exceptId: existing.id })) throw keyConflict(spec);
+  const row = await updateHook(tx, { projectId: owner, id: existing.id, spec, actor: principal.label });
   if (!row) throw keyConflict(spec);
   const saved = hookToResource(row);
   const entry = {
+    projectId: owner,
     actor: principal.label,
     action: auditAction,
     entityType: "hook",
@@ -115,7 +143,7 @@ async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, 
  */
 export async function replaceHookAudited(db: Db, principal: Principal, id: string, spec: HookSpec, options: { expectedVersion?: number } = {}) {
   return savedAudited(db, principal, async (tx) => {
-    const existing = await findHookOr404(tx, id);
+    const existing = await findKeptHookOr404(tx, principal, id);
     if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
       throw AppError.conflict(
         `This hook changed since you opened it (you edited version ${options.expectedVersion}, it is now at version ${existing.version}); reload to see the change`,
@@ -128,7 +156,7 @@ export async function replaceHookAudited(db: Db, principal: Principal, id: strin
 /** PATCH: the given fields over the current version (`null` clears one), validated as a whole. */
 export async function patchHookAudited(db: Db, principal: Principal, id: string, patch: HookPatch) {
   return savedAudited(db, principal, async (tx) => {
-    const existing = await findHookOr404(tx, id);
+    const existing = await findKeptHookOr404(tx, principal, id);
     const merged: Record<string, unknown> = { ...existing.spec };
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete merged[key];
@@ -147,7 +175,7 @@ export async function setHookEnabledAudited(db: Db, principal: Principal, id: st
 /** Makes an old version current again, as a new version (history is never rewritten). */
 export async function restoreHookVersionAudited(db: Db, principal: Principal, id: string, version: number) {
   return savedAudited(db, principal, async (tx) => {
-    const existing = await findHookOr404(tx, id);
+    const existing = await findKeptHookOr404(tx, principal, id);
     const stored = await getHookVersion(tx, { hookId: existing.id, version });
     if (!stored) throw AppError.notFound(`Version ${version} of hook "${existing.key}"`);
     const parsed = parseHookSpec(stored.spec);
@@ -162,31 +190,40 @@ export async function restoreHookVersionAudited(db: Db, principal: Principal, id
 export async function deleteHookAudited(db: Db, principal: Principal, id: string) {
   await audited(
     db,
-    { actor: principal.label, action: "hook.delete", entityType: "hook" },
+    { projectId: principal.projectId, actor: principal.label, action: "hook.delete", entityType: "hook" },
     async (tx) => {
-      const existing = await findHookOr404(tx, id);
+      const existing = await findKeptHookOr404(tx, principal, id);
       assertMayConfigure(principal, specOf(existing).action);
-      await deleteHook(tx, { id: existing.id });
+      await deleteHook(tx, { projectId: existing.projectId, id: existing.id });
       return existing;
     },
-    (existing) => ({ entityId: existing.id, before: hookToResource(existing) }),
+    (existing) => ({ projectId: existing.projectId, entityId: existing.id, before: hookToResource(existing) }),
   );
 }
 
-/** Sets the execution order of one scope; `ids` must name every hook of the scope once. */
+/**
+ * Sets the execution order of one scope of the project's hooks (or, with `instance`, of the
+ * instance-wide ones); `ids` must name every hook of that scope once.
+ */
 export async function reorderHooksAudited(db: Db, principal: Principal, request: ReorderHooksRequest) {
+  const owner = hookOwnerFor(principal, request.instance);
   return audited(
     db,
-    { actor: principal.label, action: "hook.reorder", entityType: "hook_scope" },
+    { projectId: owner, actor: principal.label, action: "hook.reorder", entityType: "hook_scope" },
     async (tx) => {
-      const scope = await resolveHookScope(tx, request.scope);
-      const result = await reorderHooks(tx, { scope, ids: request.ids });
+      const scope = await resolveHookScope(tx, { projectId: owner, scope: request.scope });
+      const result = await reorderHooks(tx, { projectId: owner, scope, ids: request.ids });
       if (!result.ok) {
+        // An id this project cannot see (another project's hook, or none) is a 404, as everywhere.
+        for (const id of request.ids.filter((id) => !result.before.includes(id))) {
+          if (!(await getHookById(tx, { projectId: principal.projectId, id }))) throw AppError.notFound(`Hook "${id}"`);
+        }
+        const list = `GET /api/v1/hooks?scope=${scope}&instance=${owner === null}`;
         throw AppError.conflict(
-          `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (GET /api/v1/hooks?scope=${scope}), and try again`,
+          `The hooks of scope ${scope} are not the ones sent: list all ${result.before.length} of them, each once (${list}), and try again`,
         );
       }
-      return { scope, result, items: (await listHooks(tx, { scope })).map(hookToResource) };
+      return { scope, result, items: (await listHooks(tx, { projectId: owner, own: true, scope })).map(hookToResource) };
     },
     ({ scope, result }) => ({ entityId: scope, before: result.beforeKeys, after: result.afterKeys }),
   ).then(({ scope, items }) => ({ scope, items }));
@@ -201,14 +238,14 @@ export async function moveHookAudited(
   principal: Principal,
   params: { id: string; direction: "up" | "down"; visibleIds?: string[] },
 ) {
-  const hook = await findHookOr404(db, params.id);
-  const order = (await listHooks(db, { scope: hook.scope })).map((h) => h.id);
+  const hook = await findKeptHookOr404(db, principal, params.id);
+  const order = (await listHooks(db, { projectId: hook.projectId, own: true, scope: hook.scope })).map((h) => h.id);
   const visible = (params.visibleIds ?? order).filter((id) => order.includes(id));
   const neighbour = visible[visible.indexOf(hook.id) + (params.direction === "up" ? -1 : 1)];
   if (!neighbour || !visible.includes(hook.id)) return { scope: hook.scope, moved: false };
   const ids = order.filter((id) => id !== hook.id);
   const at = ids.indexOf(neighbour) + (params.direction === "up" ? 0 : 1);
   ids.splice(at, 0, hook.id);
-  await reorderHooksAudited(db, principal, { scope: hook.scope, ids });
+  await reorderHooksAudited(db, principal, { scope: hook.scope, instance: hook.projectId === null, ids });
   return { scope: hook.scope, moved: true };
 }

@@ -56,16 +56,23 @@ export function assertMayRun(principal: Principal, hooks: readonly { id?: string
   }
 }
 
-/** A runtime for trials: no ledger rows stored, nobody asked, tools in a throwaway workspace. */
-export async function withTrialRuntime<T>(db: Db, work: (runtime: HookRuntime, workspaceDir: string) => Promise<T>): Promise<T> {
+/**
+ * A runtime for trials in a project (its secrets, its memory notes): no ledger rows stored, nobody
+ * asked, tools in a throwaway workspace.
+ */
+export async function withTrialRuntime<T>(db: Db, projectId: string, work: (runtime: HookRuntime, workspaceDir: string) => Promise<T>): Promise<T> {
   const workspaceDir = await mkdtemp(path.join(ensureWorkspacesDir(), "trial-"));
   try {
     const runtime = createRunHookRuntime({
       db,
+      projectId,
       approvals: askNobody,
       tools: createToolRegistry({
         workspaceDir,
-        memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
+        memory: {
+          read: (name) => readMemoryNote(db, { projectId, name }),
+          append: (name, text) => appendMemoryNote(db, { projectId, name, text }),
+        },
       }),
       persistLedger: false,
     });
@@ -84,7 +91,7 @@ export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeo
   const hooks = body.hooks ?? [body.hook!];
   assertMayRun(principal, hooks);
   const { type, agentName, agentId, metadata, vars, ...data } = body.event;
-  return withTrialRuntime(db, async (runtime, workspaceDir) => {
+  return withTrialRuntime(db, principal.projectId, async (runtime, workspaceDir) => {
     const result = await runtime.dispatch(asTrialHooks(hooks), {
       type: type as (typeof EVENT_NAMES)[number],
       runId: "hook-test",

@@ -5,7 +5,7 @@ import { retentionSettingsFromForm, retentionSettingsSchema, setRetentionSetting
 
 export const saveRetentionAction = formAction(
   {
-    role: "admin",
+    role: "instance",
     input: retentionSettingsSchema,
     read: (raw) => retentionSettingsFromForm(raw instanceof FormData ? raw : new FormData()),
     revalidate: ["/settings"],

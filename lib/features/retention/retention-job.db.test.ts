@@ -15,6 +15,7 @@ import { RETENTION_QUEUE } from "@/lib/features/retention/retention-job";
 import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
 import { startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 let t: TestDatabase;
 let workspacesDir: string;
@@ -33,10 +34,10 @@ async function rows<T = Record<string, unknown>>(text: string, params?: unknown[
 
 test("two processes ask for the hour's pass, one runs it: the expired run goes, one audit row", async () => {
   await setSetting(t.db, { key: RETENTION_SETTING_KEY, value: { runDays: 1, ledgerDays: 0, auditDays: 0 } });
-  const agent = (await createAgent(t.db, { spec: { name: "old-runs", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "old-runs", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
   const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
-  await t.db.insert(runs).values({ agentId: agent.id, prompt: "expired", source: "api", status: "finished", outcome: "completed", createdAt: threeDaysAgo, finishedAt: threeDaysAgo });
-  await t.db.insert(runs).values({ agentId: agent.id, prompt: "recent", source: "api", status: "finished", outcome: "completed", finishedAt: new Date() });
+  await t.db.insert(runs).values({ projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "expired", source: "api", status: "finished", outcome: "completed", createdAt: threeDaysAgo, finishedAt: threeDaysAgo });
+  await t.db.insert(runs).values({ projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "recent", source: "api", status: "finished", outcome: "completed", finishedAt: new Date() });
 
   const second: DbHandle = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl }) : t;
   const queues: RunQueue[] = [];

@@ -5,21 +5,18 @@
  * carry on; deleting a run still deletes its events; retention works on the old rows.
  */
 import { setEnv } from "@/test/config-env";
-import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import canonicalize from "canonicalize";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { migrateDatabase } from "@/db/migrate";
 import { appendRunRecords } from "@/db/queries/run-events";
 import { verifyChain } from "@/db/queries/hash-chain";
 import { listPartitions } from "@/db/queries/partitions";
 import { setSetting } from "@/db/queries/settings";
-import { GENESIS_HASH } from "@/lib/features/audit/chain-hash";
 import { applyRetention } from "@/lib/features/retention/retention-pass";
 import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { migrationsThrough, sealByHand } from "@/test/old-migrations";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const DAY = 86_400_000;
 let t: TestDatabase;
@@ -29,37 +26,10 @@ async function rows<T = Record<string, unknown>>(text: string, params?: unknown[
   return (await t.execute(text, params)).rows as T[];
 }
 
-/** The migrations up to and including 0014, as a folder the migrator reads. */
-function migrationsBefore0015(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "hp-migrations-0014-"));
-  mkdirSync(path.join(dir, "meta"));
-  const journal = JSON.parse(readFileSync("drizzle/meta/_journal.json", "utf8"));
-  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 14);
-  writeFileSync(path.join(dir, "meta", "_journal.json"), JSON.stringify(journal));
-  for (const file of readdirSync("drizzle").filter((f) => f.endsWith(".sql") && Number(f.slice(0, 4)) <= 14)) {
-    copyFileSync(path.join("drizzle", file), path.join(dir, file));
-  }
-  return dir;
-}
 
-/** Seals a table by hand as the sealer did before 0015 (an auditor's recomputation, the trigger's one allowed UPDATE). */
-async function sealByHand(table: "audit_log" | "hook_invocations") {
-  const unsealed = await rows<{ id: number; content: unknown }>(
-    `select r.id::int as id, (to_jsonb(r) - 'chain_seq' - 'hash') || jsonb_build_object('created_at', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) as content
-       from ${table} r where r.chain_seq is null order by r.id`,
-  );
-  let previous = GENESIS_HASH;
-  let seq = 0;
-  for (const row of unsealed) {
-    const content = typeof row.content === "string" ? JSON.parse(row.content) : row.content;
-    previous = createHash("sha256").update(previous + canonicalize(content)).digest("hex");
-    await t.execute(`update ${table} set chain_seq = $1, hash = $2 where id = $3`, [++seq, previous, row.id]);
-  }
-  return { position: seq, hash: previous };
-}
 
 beforeAll(async () => {
-  folder = migrationsBefore0015();
+  folder = migrationsThrough(14);
   const restoreEnv = setEnv({ HOOKPLANE_MIGRATIONS_DIR: folder });
   try {
     t = await createTestDatabase();
@@ -101,8 +71,8 @@ test("rows written before 0015 are all kept, in the first partitions; chains, id
   const future = new Date(Date.now() + 5 * DAY);
   await t.execute("insert into run_events (run_id, seq, type, ts) values ($1, 4, 'late clock', $2)", [runIds[1], future.toISOString()]);
   await t.execute("insert into audit_log (actor, action, entity_type, entity_id, after) values ('ops', 'agent.create', 'agent', $1, '{\"z\":1,\"a\":[2]}')", [agent.id]);
-  const ledgerHead = await sealByHand("hook_invocations");
-  const auditHead = await sealByHand("audit_log");
+  const ledgerHead = await sealByHand(t, "hook_invocations");
+  const auditHead = await sealByHand(t, "audit_log");
   const before = {
     events: await rows("select * from run_events order by id"),
     ledger: await rows("select * from hook_invocations order by id"),
@@ -113,8 +83,13 @@ test("rows written before 0015 are all kept, in the first partitions; chains, id
   await migrateDatabase(t);
 
   expect(await rows("select * from run_events order by id")).toEqual(before.events);
-  expect(await rows("select * from hook_invocations order by id")).toEqual(before.ledger);
-  expect(await rows("select * from audit_log order by id")).toEqual(before.audit);
+  // 0016 puts every older ledger and audit row in the default project; nothing else of them changes.
+  const withoutProject = (list: Record<string, unknown>[]) => list.map(({ project_id: _p, ...rest }) => rest);
+  const ledgerAfter = await rows("select * from hook_invocations order by id");
+  const auditAfter = await rows("select * from audit_log order by id");
+  expect(withoutProject(ledgerAfter)).toEqual(before.ledger);
+  expect(withoutProject(auditAfter)).toEqual(before.audit);
+  expect(new Set([...ledgerAfter, ...auditAfter].map((r) => r.project_id))).toEqual(new Set([DEFAULT_PROJECT_ID]));
   expect(await rows("select * from run_messages order by run_id")).toEqual(before.messages);
   const where = await rows<{ part: string; n: number }>("select tableoid::regclass::text as part, count(*)::int as n from run_events group by 1");
   expect(where).toEqual([{ part: "run_events_initial", n: 7 }]);

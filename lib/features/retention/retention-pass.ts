@@ -20,6 +20,7 @@ import {
   dropExpiredEventPartitions,
   dropLedgerPartitionsBefore,
   listExpiredRuns,
+  newestRunCutoff,
   oldestRunCutoff,
   type RunWindow,
 } from "@/db/queries/retention";
@@ -101,9 +102,11 @@ export async function applyRetention(db: Db, params: { now?: Date } = {}): Promi
   const runsCutoff = cutoff(today, settings.runDays);
   if (runsCutoff) report.cutoffs.runs = runsCutoff.toISOString();
 
-  const oldest = await oldestRunCutoff(db, { window });
-  if (oldest) {
-    const dropped = await dropExpiredEventPartitions(db, { window, before: oldest });
+  // Partitions of days some window has passed: dropped whole when all their runs expired,
+  // rewritten with their few kept runs' events otherwise (an agent keeping forever does not stop it).
+  const newest = await newestRunCutoff(db, { window });
+  if (newest) {
+    const dropped = await dropExpiredEventPartitions(db, { window, before: newest });
     report.runs.partitionsDropped = dropped.partitions;
     report.runs.events += dropped.rows;
   }
@@ -126,6 +129,6 @@ export async function applyRetention(db: Db, params: { now?: Date } = {}): Promi
 
   const anything = report.runs.deleted + report.runs.events + report.runs.partitionsDropped.length + report.ledger.deleted + report.ledger.partitionsDropped.length + report.audit.deleted;
   // Written after the audit log's own retention, so this row stays.
-  if (anything > 0) await logAudit(db, { actor: "retention", action: "retention.apply", entityType: "retention", after: report });
+  if (anything > 0) await logAudit(db, { projectId: null, actor: "retention", action: "retention.apply", entityType: "retention", after: report });
   return report;
 }

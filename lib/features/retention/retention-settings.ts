@@ -1,7 +1,8 @@
 /**
  * The instance's retention windows (Settings, `GET/PUT /api/v1/settings/retention`), kept in the
  * settings table: days of runs for agents without their own `retentionDays`, of the hook ledger and
- * of the audit log. 0 (the default) keeps forever. Changing them is an admin's, and audited.
+ * of the audit log, for every project. 0 (the default) keeps forever. Changing them is an instance
+ * admin's, and audited at the instance level.
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -34,7 +35,7 @@ export async function getRetentionSettings(db: Db): Promise<RetentionSettings> {
 export async function setRetentionSettingsAudited(db: Db, principal: Principal, settings: RetentionSettings): Promise<RetentionSettings> {
   await audited(
     db,
-    { actor: principal.label, action: "settings.retention", entityType: "setting", entityId: RETENTION_SETTING_KEY },
+    { projectId: null, actor: principal.label, action: "settings.retention", entityType: "setting", entityId: RETENTION_SETTING_KEY },
     async (tx) => {
       const before = await getRetentionSettings(tx);
       await setSetting(tx, { key: RETENTION_SETTING_KEY, value: settings });

@@ -12,7 +12,7 @@ import { createAgent } from "@/db/queries/agents";
 import { sealChain, verifyChain } from "@/db/queries/hash-chain";
 import { listPartitions } from "@/db/queries/partitions";
 import { setSetting } from "@/db/queries/settings";
-import { agents, auditLog, hookInvocations, runEvents, runMessages, runs, approvals } from "@/db/schema";
+import { agents, auditLog, DEFAULT_PROJECT_ID, hookInvocations, runEvents, runMessages, runs, approvals } from "@/db/schema";
 import { checkRecordIntegrity } from "@/lib/features/audit/integrity-check";
 import { applyRetention, ensureRetentionPartitions } from "@/lib/features/retention/retention-pass";
 import { RETENTION_SETTING_KEY, type RetentionSettings } from "@/lib/features/retention/retention-settings";
@@ -27,7 +27,7 @@ async function rows<T = Record<string, unknown>>(t: TestDatabase, text: string, 
 }
 
 async function agent(t: TestDatabase, name: string, retentionDays?: number) {
-  const row = await createAgent(t.db, { spec: { name, model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000, retentionDays } });
+  const row = await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name, model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000, retentionDays } });
   return row!.id;
 }
 
@@ -37,6 +37,7 @@ async function run(t: TestDatabase, agentId: string, label: string, times: { cre
   const [row] = await t.db
     .insert(runs)
     .values({
+      projectId: DEFAULT_PROJECT_ID,
       agentId,
       prompt: label,
       source: "api",
@@ -55,7 +56,7 @@ async function run(t: TestDatabase, agentId: string, label: string, times: { cre
     { runId: row.id, seq: 3, type: "session.end", ts: end, data: { label } },
   ]);
   await t.db.insert(runMessages).values({ runId: row.id, stage: 0, idx: 0, message: { role: "user", content: label } });
-  await t.db.insert(approvals).values({ runId: row.id, hookKey: "gate", toolCallId: `${label}-call`, status: "approved", requestedAt: times.created });
+  await t.db.insert(approvals).values({ projectId: DEFAULT_PROJECT_ID, runId: row.id, hookKey: "gate", toolCallId: `${label}-call`, status: "approved", requestedAt: times.created });
   return row.id;
 }
 
@@ -173,6 +174,56 @@ describe("what goes: exactly what is older than each window", () => {
   });
 });
 
+describe("an agent that keeps forever", () => {
+  let t: TestDatabase;
+  const statements: string[] = [];
+  beforeAll(async () => {
+    t = await createTestDatabase({ onStatement: (text) => statements.push(text) });
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  test("does not stop a day of another agent's expired runs from going: the day is rewritten with the kept agent's events only", async () => {
+    await setRetention(t, { runDays: 0, ledgerDays: 0, auditDays: 0 });
+    const archivist = await agent(t, "archivist", 0);
+    const worker = await agent(t, "worker", 7);
+    const start = midnight(new Date(), 2);
+    await ensureRetentionPartitions(t.db, { now: at(start.getTime() + 40 * DAY) });
+    const day = (n: number, hours = 0) => at(start.getTime() + n * DAY + hours * 3_600_000);
+    // While anything keeps forever, partitions are a month each: the one holding day 1.
+    const holding = (await listPartitions(t.db, { table: "run_events" })).find((p) => p.lower && p.upper && p.lower <= day(1) && day(1) < p.upper)!;
+    await run(t, worker, "worker day 1", { created: day(1, 1), finished: day(1, 2) });
+    await run(t, worker, "worker day 1 again", { created: day(1, 5), finished: day(1, 6) });
+    await run(t, worker, "worker day 1 third", { created: day(1, 7), finished: day(1, 8) });
+    await run(t, worker, "worker day 1 fourth", { created: day(1, 9), finished: day(1, 10) });
+    const kept = await run(t, archivist, "archivist day 1", { created: day(1, 3), finished: day(1, 4) });
+    const keptBefore = await rows(t, "select * from run_events where run_id = $1 order by seq", [kept]);
+
+    // Once the month has passed (the partition must end before the worker's window cutoff).
+    const report = await applyRetention(t.db, { now: at(holding.upper!.getTime() + 8 * DAY) });
+
+    // Before, a window that keeps forever kept every partition, and the worker's 12 events went one
+    // row at a time; now its partition is rewritten in place with the archivist's 3 events.
+    expect(report.runs.partitionsDropped).toContain(holding.name);
+    expect(report.runs).toMatchObject({ deleted: 4, events: 12 });
+    expect((await listPartitions(t.db, { table: "run_events" })).find((p) => p.name === holding.name)).toEqual(holding);
+    expect(await rows(t, "select * from run_events where run_id = $1 order by seq", [kept])).toEqual(keptBefore);
+    expect(await remaining(t)).toMatchObject({ runs: ["archivist day 1"], events: ["archivist day 1"] });
+
+    // The next pass: no expired run is left there, so the partition's rows are not even counted
+    // (statements are seen on PostgreSQL only, where each goes to the server).
+    statements.length = 0;
+    const again = await applyRetention(t.db, { now: at(holding.upper!.getTime() + 9 * DAY) });
+    expect(again.runs).toMatchObject({ deleted: 0, events: 0, partitionsDropped: [] });
+    if (t.databaseUrl) {
+      expect(statements.some((text) => text.includes("from runs r join agents a"))).toBe(true);
+      expect(statements.filter((text) => text.includes(`"${holding.name}"`) && text.includes("count("))).toEqual([]);
+    }
+    expect(await rows(t, "select * from run_events where run_id = $1 order by seq", [kept])).toEqual(keptBefore);
+  });
+});
+
 describe("whole partitions", () => {
   let t: TestDatabase;
   beforeAll(async () => {
@@ -182,7 +233,7 @@ describe("whole partitions", () => {
     await t?.drop();
   });
 
-  test("days whose runs all expired are dropped (events and ledger), a day holding a kept run is not; verify holds", async () => {
+  test("days whose runs all expired are dropped (events and ledger), a day holding a kept run is rewritten with its events only; verify holds", async () => {
     await setRetention(t, { runDays: 7, ledgerDays: 7, auditDays: 0 });
     const a = await agent(t, "worker");
     // Time moves: partitions are made for the coming 40 days, rows are written into them, and
@@ -198,8 +249,9 @@ describe("whole partitions", () => {
     await run(t, a, "day 0 again", { created: day(0, 5), finished: day(0, 6) });
     await run(t, a, "days 1 to 2", { created: day(1, 23), finished: day(2, 1) });
     await run(t, a, "day 3 expired", { created: day(3, 1), finished: day(3, 2) });
-    // Finished much later: kept, so the partition of day 3 stays (its other run goes row by row).
-    await run(t, a, "day 3 kept", { created: day(3, 4), finished: day(30) });
+    // Finished much later: kept, so the partition of day 3 cannot go whole; one of its four events
+    // survives, so it is rewritten with that one (db/queries/partition-rewrite.ts).
+    const keptRun = await run(t, a, "day 3 kept", { created: day(3, 4), finished: day(30) });
     for (const n of [0, 0, 1, 2, 3, 4]) {
       await t.db.insert(hookInvocations).values({ event: "tool.pre", hookKey: "guard", matched: true, reason: `ledger day ${n}`, createdAt: day(n, 3) });
     }
@@ -210,12 +262,16 @@ describe("whole partitions", () => {
     const report = await applyRetention(t.db, { now: day(12, 9) });
 
     // Tomorrow's and days 0 to 2 (all their runs expired) and day 4 (empty) go whole; day 3 holds
-    // events of a run still kept.
-    expect(report.runs.partitionsDropped).toEqual(["run_events_initial", ...[-1, 0, 1, 2, 4].map(partitionOf)]);
+    // an event of a run still kept, so it is rewritten in place (same name) with that event only.
+    expect(report.runs.partitionsDropped).toEqual(["run_events_initial", ...[-1, 0, 1, 2, 3, 4].map(partitionOf)]);
     expect(report.runs).toMatchObject({ deleted: 4, events: 12 });
     const eventParts = (await listPartitions(t.db, { table: "run_events" })).map((p) => p.name);
     for (const n of [0, 1, 2, 4]) expect(eventParts).not.toContain(partitionOf(n));
     expect(eventParts).toContain(partitionOf(3));
+    const dayThree = await rows<{ label: string; seq: number }>(t, `select data->>'label' as label, seq from only ${partitionOf(3)} order by seq`);
+    expect(dayThree).toEqual([{ label: "day 3 kept", seq: 1 }]);
+    const keptEvents = await rows<{ seq: number }>(t, "select seq from run_events where run_id = $1 order by seq", [keptRun]);
+    expect(keptEvents.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect((await remaining(t)).runs).toEqual(["day 3 kept"]);
     expect((await remaining(t)).events).toEqual(["day 3 kept"]);
 
@@ -330,7 +386,7 @@ describe("partitions made ahead", () => {
     const parts = (await listPartitions(t.db, { table: "run_events" })).filter((p) => !p.isDefault);
     const end = parts.at(-1)!.upper!;
     const a = await agent(t, "stray");
-    const [r] = await t.db.insert(runs).values({ agentId: a, prompt: "stray", source: "api" }).returning();
+    const [r] = await t.db.insert(runs).values({ projectId: DEFAULT_PROJECT_ID, agentId: a, prompt: "stray", source: "api" }).returning();
     // Far past every partition: the DEFAULT one takes it.
     await t.db.insert(runEvents).values({ runId: r.id, seq: 1, type: "session.start", ts: at(end.getTime() + 10 * DAY) });
     const [where] = await rows<{ part: string }>(t, "select tableoid::regclass::text as part from run_events where run_id = $1", [r.id]);
@@ -342,7 +398,7 @@ describe("partitions made ahead", () => {
     await t.db.delete(runs).where(sql`id = ${r.id}`);
     expect(await rowsOf(t.db, sql`select 1 from run_events where run_id = ${r.id}`)).toEqual([]);
     // So does deleting its agent (runs go by foreign key, their events by the trigger).
-    const [other] = await t.db.insert(runs).values({ agentId: a, prompt: "of a deleted agent", source: "api" }).returning();
+    const [other] = await t.db.insert(runs).values({ projectId: DEFAULT_PROJECT_ID, agentId: a, prompt: "of a deleted agent", source: "api" }).returning();
     await t.db.insert(runEvents).values({ runId: other.id, seq: 1, type: "session.start" });
     await t.db.delete(agents).where(sql`id = ${a}`);
     expect(await rowsOf(t.db, sql`select 1 from run_events where run_id = ${other.id}`)).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import type { DbHandle } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { deleteExpiredSessions } from "@/db/queries/sessions";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
@@ -25,7 +26,7 @@ export function workerConcurrency(): number {
 }
 
 export async function startBackground(handle: DbHandle, _hub: StreamHub): Promise<Background> {
-  await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   prepareCodeExecution(logger);
   await loadOperatorCodeHooks();
   await deleteExpiredSessions(handle.db);

@@ -10,19 +10,21 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import * as agentsRoute from "@/app/api/v1/agents/route";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
 import { loadConfig } from "@/lib/platform/config/config";
 import { loadOperatorCodeHooks } from "./operator-code-hooks";
 import { startRun } from "./run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let h: RunHarness;
 let dir: string;
 let outDir: string;
 let token: string;
 let adminToken: string;
-const admin = { kind: "user" as const, id: "a1", label: "admin@example.com", role: "admin" as const };
+const admin = { kind: "user" as const, id: "a1", label: "admin@example.com", role: "admin" as const, projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
 
 // The secret appears only in the tool's output: the command builds it, so the tool call's input does not hold it.
 const SECRET = "sk-abc123";
@@ -82,9 +84,9 @@ beforeAll(async () => {
   const registry = await loadOperatorCodeHooks(loadConfig({ HOOKPLANE_HOOKS_DIR: dir, HOOKPLANE_ALLOW_CODE_EXECUTION: "1" }));
   expect(registry?.ids().sort()).toEqual([...ALL].sort());
   h = await createRunHarness();
-  await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
-  token = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
-  adminToken = (await issueApiToken(h.t.db, { name: "admin", role: "admin", actor: "test" })).token;
+  await addPerson(h.t.db, { email: "admin@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") });
+  token = (await addToken(h.t.db, { role: "operator", name: "ops" })).token;
+  adminToken = (await addToken(h.t.db, { role: "admin", name: "admin" })).token;
 });
 afterAll(async () => {
   setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: undefined });

@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { createHook } from "@/db/queries/hooks";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { startRun } from "./run-service";
 import { addAgent, createRunHarness, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
@@ -61,6 +62,7 @@ test("agent.stop matchers see the stage agent, not the flow; a blocking gate sen
   const flow = await addAgent(h.t, { name: "gate-flow", flow: [drafter.name, checker.name] });
   // AgenTopology's gate after gate-drafter: a blocking agent.stop hook matching that agent.
   await createHook(h.t.db, {
+    projectId: DEFAULT_PROJECT_ID,
     spec: hookSpecSchema.parse({
       id: "review-gate",
       event: "agent.stop",

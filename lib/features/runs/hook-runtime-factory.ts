@@ -35,8 +35,10 @@ export function trustFromConfig(config: Config = getConfig()) {
   };
 }
 
-export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, eventSeq: number | undefined) {
+/** The ledger rows of one dispatch, in the run's project (`projectId`), whose ledger lists them. */
+export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, eventSeq: number | undefined, projectId: string) {
   return entries.map((e) => ({
+    projectId,
     runId: event.runId,
     eventSeq: eventSeq ?? null,
     event: e.event,
@@ -62,19 +64,20 @@ export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, ev
 }
 
 /**
- * A secret as a hook gets it, resolved the one way Settings shows it (secret-store.ts,
- * resolveSecret: the store first, then `HOOKPLANE_SECRET_<NAME>`). Each name is read and
+ * A secret as a hook gets it, from the project the run belongs to (an instance-wide hook too reads
+ * the running project's secrets), resolved the one way Settings shows it (secret-store.ts,
+ * resolveSecret: the project's store first, then `HOOKPLANE_SECRET_<NAME>`). Each name is read and
  * decrypted at most once per runtime (one run); a failed read is not cached, so the next hook
  * tries again. A value the key cannot open throws, and the hook fails with that message rather
  * than running without its secret.
  */
-export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, config: Config = getConfig()): SecretPort {
+export function storeSecretPort(db: Db, projectId: string, box: () => SecretBox = getSecretBox, config: Config = getConfig()): SecretPort {
   const cache = new Map<string, Promise<SecretValue | undefined>>();
   return {
     get(name) {
       let value = cache.get(name);
       if (!value) {
-        value = resolveSecret(db, box, { name, envSecrets: config.envSecrets }).then((resolved) => resolved && { value: resolved.value, hosts: resolved.hosts });
+        value = resolveSecret(db, box, { projectId, name, envSecrets: config.envSecrets }).then((resolved) => resolved && { value: resolved.value, hosts: resolved.hosts });
         value.catch(() => cache.delete(name));
         cache.set(name, value);
       }
@@ -85,6 +88,8 @@ export function storeSecretPort(db: Db, box: () => SecretBox = getSecretBox, con
 
 export interface RunRuntimeDeps {
   db: Db;
+  /** The run's project: its secrets, and the project of its ledger rows. */
+  projectId: string;
   approvals?: ApprovalPort;
   /** Dashboard and decision links, secret masking for notices. */
   notices?: NoticePort;
@@ -109,7 +114,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
     approvals: deps.approvals,
     notices: deps.notices,
     tools: deps.tools,
-    secrets: storeSecretPort(deps.db),
+    secrets: storeSecretPort(deps.db, deps.projectId),
     killSwitch: killSwitchOn,
     codeHooks: operatorCodeHooks(),
     logger: {
@@ -128,7 +133,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
         : {
             record(entries, event) {
               recordHookLedger(entries);
-              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, event.seq ?? deps.eventSeq?.()) }).catch((error) =>
+              const write = insertHookInvocations(deps.db, { rows: ledgerRows(entries, event, event.seq ?? deps.eventSeq?.(), deps.projectId) }).catch((error) =>
                 logger.error({ err: error }, "ledger write failed"),
               );
               deps.track?.(write);

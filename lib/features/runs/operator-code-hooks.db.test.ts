@@ -7,10 +7,11 @@ import { tryHooks } from "@/lib/features/hooks/hook-trial";
 import { loadConfig } from "@/lib/platform/config/config";
 import { loadOperatorCodeHooks, operatorCodeHooks } from "./operator-code-hooks";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 let t: TestDatabase;
 let dir: string;
-const admin = { kind: "user" as const, id: "a", label: "admin@example.com", role: "admin" as const };
+const admin = { kind: "user" as const, id: "a", label: "admin@example.com", role: "admin" as const, projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
 
 beforeAll(async () => {
   t = await createTestDatabase();

@@ -9,15 +9,14 @@ import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import { agentToSpec, getAgent, getAgentByName } from "@/db/queries/agents";
-import { listPrices } from "@/db/queries/prices";
 import { recordRunFailure } from "@/db/queries/run-leases";
 import { appendRunEvents } from "@/db/queries/run-events";
-import { finishRun, getRun, setRunStatus, type RunRow } from "@/db/queries/runs";
+import { finishRun, getRunInAnyProject, setRunStatus, type RunRow } from "@/db/queries/runs";
 import { recordScheduleResponse } from "@/db/queries/schedules";
 import type { AgentWithId, HookEffects, LifecycleEvent } from "@/lib/core/agent/loop-ports";
 import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/core/agent/loop";
 import { createProvider } from "@/lib/core/agent/providers/create-provider";
-import { costOfUsage, pickPrice } from "@/lib/features/costs/price-table";
+import { loadPriceBook } from "@/lib/features/costs/project-prices";
 import type { SuspendPoint } from "@/lib/core/hooks/runtime-types";
 import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
@@ -49,10 +48,11 @@ export type ExecutionResult =
  */
 export async function executeRun(deps: ExecutorDeps, runId: string, controller: AbortController, claimed?: RunRow): Promise<ExecutionResult> {
   const { db } = deps;
-  const run = claimed?.id === runId ? claimed : await getRun(db, { id: runId });
+  // A worker runs every project's runs: the run's own project decides everything below.
+  const run = claimed?.id === runId ? claimed : await getRunInAnyProject(db, { id: runId });
   // An outside session (Claude Code through the bridge) has its loop elsewhere: nothing to execute.
   if (!run || run.status === "finished" || run.externalSessionId) return { kind: "skipped" };
-  const agentRow = await getAgent(db, { ref: run.agentId });
+  const agentRow = await getAgent(db, { projectId: run.projectId, ref: run.agentId });
   if (!agentRow) return { kind: "skipped" };
   const agent: AgentWithId = agentToSpec(agentRow);
   if (run.cancelRequested) controller.abort();
@@ -74,7 +74,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     metadata: () => metadata,
   });
   const { writer } = session;
-  const prices = await listPrices(db);
+  const prices = await loadPriceBook(db, run.projectId);
   const config = getConfig();
   const providerEnvironment = {
     OPENAI_API_KEY: config.OPENAI_API_KEY,
@@ -120,7 +120,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     dispatch,
     emit: (type: string, data: Record<string, unknown>) => writer.emit(type, data),
     costOf: (model: string, usage: { inputTokens: number; outputTokens: number; cachedTokens: number }) =>
-      costOfUsage(pickPrice(prices, model), usage),
+      prices.costOf(model, usage),
     signal: controller.signal,
     vars: run.vars ?? undefined,
     // Tailored AI: on a scheduled run, before-run tool hook outputs are prepended to the prompt.
@@ -133,7 +133,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
         }
       : undefined,
     resolveAgent: async (name: string) => {
-      const row = await getAgentByName(db, { name });
+      const row = await getAgentByName(db, { projectId: run.projectId, name });
       return row ? agentToSpec(row) : undefined;
     },
     transforms,

@@ -29,7 +29,8 @@ export const RUN_EXPORT_COLUMNS: readonly ExportColumn<RunApi>[] = [
   { header: "finishedAt", value: (r) => r.finishedAt },
 ];
 
-export async function* runExportPages(db: Db, filters: RunFilters): AsyncGenerator<RunApi[]> {
+/** The project's runs the filters select. */
+export async function* runExportPages(db: Db, filters: RunFilters & { projectId: string }): AsyncGenerator<RunApi[]> {
   const pages = keysetPages<ListedRun>(
     (after) =>
       listRuns(db, { ...filters, limit: PAGE_SIZE, before: after && { createdAt: after.createdAt.toISOString(), id: after.id } }),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { isDatabaseUnavailable } from "@/db/database-unavailable";
 import { createRun } from "@/db/queries/runs";
 import { addAgent, createRunHarness, expectWellFormedStream, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 let h: RunHarness;
 
@@ -39,7 +40,7 @@ test("five healed write failures over one run: it completes, each step recorded 
   for (const seq of [4, 11, 18, 25, 32]) {
     await h.t.execute(`create sequence fault_hits_${seq}; insert into injected_faults values (${seq}, 'fault_hits_${seq}')`);
   }
-  const run = await createRun(h.t.db, { agentId: agent.id, prompt: "go", source: "test" });
+  const run = await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "go", source: "test" });
   await h.queue.enqueue(run.id);
   const done = await waitForRun(h.t, run.id, (r) => r.status === "finished", 60_000);
   expect(done).toMatchObject({ outcome: "completed", response: "done", failures: 0 });
@@ -73,7 +74,7 @@ test.runIf(Boolean(process.env.DATABASE_URL))("five healed connection drops (pg_
   const turns = 400;
   const script = [...Array.from({ length: turns }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "list_files", input: {} }] })), { text: "done" }];
   const agent = await addAgent(h.t, { name: "dropped", tools: ["list_files"], script, maxTurns: 1000 });
-  const run = await createRun(h.t.db, { agentId: agent.id, prompt: "go", source: "test" });
+  const run = await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "go", source: "test" });
   await h.queue.enqueue(run.id);
   const postgres = (await import("postgres")).default;
   // From outside the pool: a connection to the server's maintenance database.

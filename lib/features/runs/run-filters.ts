@@ -23,9 +23,9 @@ export const runFiltersSchema = z.object({
 });
 export type RunFiltersQuery = z.infer<typeof runFiltersSchema>;
 
-/** The query's agent (name or id) becomes an id; an unknown agent is a 404, not an empty list. */
-export async function resolveRunFilters(db: Db, query: RunFiltersQuery): Promise<RunFilters> {
+/** The query's agent (name or id, of the project) becomes an id; an unknown agent is a 404, not an empty list. */
+export async function resolveRunFilters(db: Db, projectId: string, query: RunFiltersQuery): Promise<RunFilters> {
   const { agent, minCost, ...rest } = query;
-  const agentId = agent ? (await findAgentOr404(db, agent)).id : undefined;
+  const agentId = agent ? (await findAgentOr404(db, projectId, agent)).id : undefined;
   return { ...rest, agentId, minCostUsd: minCost };
 }

@@ -1,6 +1,6 @@
 /**
- * The hooks a run obeys, in execution order: global, then the agent's, then its schedule's
- * (Tailored AI appends job hooks after profile hooks). A stored spec that no longer validates is
+ * The hooks a run obeys, in execution order: the instance-wide ones, then its project's global,
+ * the agent's, its schedule's (Tailored AI appends job hooks after profile hooks). A stored spec that no longer validates is
  * left out and logged, never crashing the run.
  */
 import type { Db } from "@/db/client";
@@ -22,8 +22,11 @@ export function scopesForRun(params: { agentId: string; stageAgentId?: string; s
   ];
 }
 
-export async function loadRunHooks(db: Db, params: { agentId: string; stageAgentId?: string; scheduleId?: string | null }): Promise<RuntimeHook[]> {
-  const rows = await listHooksForScopes(db, { scopes: scopesForRun(params) });
+export async function loadRunHooks(
+  db: Db,
+  params: { projectId: string; agentId: string; stageAgentId?: string; scheduleId?: string | null },
+): Promise<RuntimeHook[]> {
+  const rows = await listHooksForScopes(db, { projectId: params.projectId, scopes: scopesForRun(params) });
   const hooks: RuntimeHook[] = [];
   for (const row of rows) {
     const parsed = hookSpecSchema.safeParse(row.spec);

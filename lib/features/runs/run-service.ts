@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { getApproval, settleApproval } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
 import { audited } from "@/db/queries/audit";
 import { requestCancel } from "@/db/queries/run-leases";
 import { sealChain } from "@/db/queries/hash-chain";
@@ -74,7 +74,7 @@ export async function startRun(
   principal: Principal,
   input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string },
 ) {
-  const agent = await findAgentOr404(db, input.agent);
+  const agent = await findAgentOr404(db, principal.projectId, input.agent);
   // The run's own list overrides the agent's: choosing it (even `[]`) is an admin's call, unless it is the agent's own list.
   if (input.codeHooks !== undefined) assertMaySetCodeHooks(principal, agent.codeHooks, input.codeHooks, "a run's");
   if (agent.dailyBudgetUsd !== null && agent.dailyBudgetUsd !== undefined) {
@@ -86,6 +86,7 @@ export async function startRun(
     }
   }
   const run = await createRun(db, {
+    projectId: agent.projectId,
     agentId: agent.id,
     prompt: input.prompt,
     source: input.source ?? (principal.kind === "token" ? "api" : "dashboard"),
@@ -97,15 +98,16 @@ export async function startRun(
   return run;
 }
 
-export async function findRunOr404(db: Db, id: string) {
-  const run = uuidSchema.safeParse(id).success ? await getRun(db, { id }) : undefined;
+/** The project's run; another project's is a 404, as one that does not exist. */
+export async function findRunOr404(db: Db, projectId: string, id: string) {
+  const run = uuidSchema.safeParse(id).success ? await getRun(db, { projectId, id }) : undefined;
   if (!run) throw AppError.notFound(`Run "${id}"`);
   return run;
 }
 
 export async function cancelRun(db: Db, principal: Principal, id: string) {
-  const run = await audited(db, { actor: principal.label, action: "run.cancel", entityType: "run", entityId: id }, async (tx) => {
-    const run = await findRunOr404(tx, id);
+  const run = await audited(db, { projectId: principal.projectId, actor: principal.label, action: "run.cancel", entityType: "run", entityId: id }, async (tx) => {
+    const run = await findRunOr404(tx, principal.projectId, id);
     if (run.status === "finished" || !(await requestCancel(tx, { id }))) throw AppError.conflict(`Run already finished (${run.outcome})`);
     return run;
   });
@@ -120,7 +122,7 @@ export async function cancelRun(db: Db, principal: Principal, id: string) {
  * went. A run still going is refused (409): cancel it first; a cancelled run finishes within a step.
  */
 export async function deleteRunAudited(db: Db, principal: Principal, id: string) {
-  const run = await findRunOr404(db, id);
+  const run = await findRunOr404(db, principal.projectId, id);
   const refuse = (status: string) =>
     AppError.conflict(`Run ${id} is ${status}: cancel it first (POST /api/v1/runs/${id}/cancel), then delete it once it has finished`);
   if (run.status !== "finished") throw refuse(run.status);
@@ -132,11 +134,11 @@ export async function deleteRunAudited(db: Db, principal: Principal, id: string)
     try {
       const removed = await audited(
         db,
-        { actor: principal.label, action: "run.delete", entityType: "run", entityId: id },
+        { projectId: principal.projectId, actor: principal.label, action: "run.delete", entityType: "run", entityId: id },
         async (tx) => {
-          const removed = await removeFinishedRun(tx, { runId: id, events });
+          const removed = await removeFinishedRun(tx, { projectId: principal.projectId, runId: id, events });
           if (removed) return removed;
-          const now = await getRun(tx, { id });
+          const now = await getRun(tx, { projectId: principal.projectId, id });
           throw now ? refuse(now.status) : AppError.notFound(`Run "${id}"`);
         },
         ({ run: gone, ...counts }) => ({
@@ -161,7 +163,9 @@ export async function deleteRunAudited(db: Db, principal: Principal, id: string)
 }
 
 export async function decideApproval(db: Db, decider: Decider, id: string, input: z.infer<typeof decisionSchema>) {
-  const existing = uuidSchema.safeParse(id).success ? await getApproval(db, { id }) : undefined;
+  const found = uuidSchema.safeParse(id).success ? await getApprovalInAnyProject(db, { id }) : undefined;
+  // A principal decides in its project only; a link or a Slack button names the approval itself.
+  const existing = found && (!decider.principal || found.projectId === decider.principal.projectId) ? found : undefined;
   if (!existing) throw AppError.notFound(`Approval "${id}"`);
   const refusal = decisionRefusal(existing.approvers, decider.identity, decider.withoutApprovers);
   if (refusal) throw AppError.forbidden(refusal);
@@ -173,7 +177,7 @@ export async function decideApproval(db: Db, decider: Decider, id: string, input
   }
   const settled = await audited(
     db,
-    { actor: decider.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
+    { projectId: existing.projectId, actor: decider.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
     async (tx) => {
       const settled = await settleApproval(tx, {
         id,
@@ -183,7 +187,7 @@ export async function decideApproval(db: Db, decider: Decider, id: string, input
         reason: input.reason,
       });
       if (!settled) {
-        const now = (await getApproval(tx, { id })) ?? existing;
+        const now = (await getApprovalInAnyProject(tx, { id })) ?? existing;
         if (now.status === "abandoned") {
           throw AppError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
         }
@@ -199,7 +203,7 @@ export async function decideApproval(db: Db, decider: Decider, id: string, input
   recordApprovalDecision(settled.settled);
   // A parked run resumes now; a held one (and an outside session's held request: no worker runs
   // those) is woken by the NOTIFY of settleApproval.
-  const run = await getRun(db, { id: settled.settled.runId });
+  const run = await getRun(db, { projectId: existing.projectId, id: settled.settled.runId });
   if (!run?.externalSessionId) await getRunQueue().enqueue(settled.settled.runId);
   return {
     ...settled.settled,

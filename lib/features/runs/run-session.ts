@@ -5,7 +5,7 @@
  * approval.requested / approval.settled are recorded and dispatched to their hooks.
  */
 import type { Db } from "@/db/client";
-import { getApproval, settleApproval } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import type { RunRow } from "@/db/queries/runs";
 import type { HookEvent } from "@/lib/core/hooks/event";
@@ -91,14 +91,14 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     startedAt: run.startedAt ?? run.createdAt,
     observer: trace?.observe,
   });
-  const hooks = await loadRunHooks(db, { agentId: agent.id, scheduleId: run.scheduleId });
+  const hooks = await loadRunHooks(db, { projectId: run.projectId, agentId: agent.id, scheduleId: run.scheduleId });
   // A flow's stage agents bring their own hooks: global, the flow's, the stage agent's, the schedule's.
   const stageHooks = new Map<string, Promise<RuntimeHook[]>>();
   const hooksFor = (stage: DispatchRequest["agent"]): RuntimeHook[] | Promise<RuntimeHook[]> => {
     if (!stage || stage.id === agent.id) return hooks;
     let loaded = stageHooks.get(stage.id);
     if (!loaded) {
-      loaded = loadRunHooks(db, { agentId: agent.id, stageAgentId: stage.id, scheduleId: run.scheduleId });
+      loaded = loadRunHooks(db, { projectId: run.projectId, agentId: agent.id, stageAgentId: stage.id, scheduleId: run.scheduleId });
       loaded.catch(() => stageHooks.delete(stage.id));
       stageHooks.set(stage.id, loaded);
     }
@@ -107,7 +107,11 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   const tools = withRetryTools(
     createToolRegistry({
       workspaceDir: params.workspaceDir,
-      memory: { read: (name) => readMemoryNote(db, { name }), append: (name, text) => appendMemoryNote(db, { name, text }) },
+      // The run's project's notes: another project's runs never read them.
+      memory: {
+        read: (name) => readMemoryNote(db, { projectId: run.projectId, name }),
+        append: (name, text) => appendMemoryNote(db, { projectId: run.projectId, name, text }),
+      },
     }),
     agent.retryTools,
   );
@@ -127,10 +131,11 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   });
   const runtime = createRunHookRuntime({
     db,
+    projectId: run.projectId,
     approvals,
     notices: createNoticePort(db),
     tools,
-    ledger: (entries, event) => writer.ledger(ledgerRows(entries, event, event.seq)),
+    ledger: (entries, event) => writer.ledger(ledgerRows(entries, event, event.seq, run.projectId)),
   });
 
   const hookEvent = (request: DispatchRequest): HookEvent => {
@@ -169,7 +174,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
         reason: abandoned,
       }).catch(() => undefined);
       // Already decided a moment before (the run ended first): the decision stands as it was.
-      const current = row ? await getApproval(db, { id: row.id }).catch(() => undefined) : undefined;
+      const current = row ? await getApprovalInAnyProject(db, { id: row.id }).catch(() => undefined) : undefined;
       if (current) {
         await announce("approval.settled", {
           approvalId: current.id,

@@ -1,14 +1,17 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { getApproval, listApprovals } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, listApprovals } from "@/db/queries/approvals";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { callRoute } from "@/test/api-client";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+
 import { cancelRun, startRun } from "./run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let h: RunHarness;
 let operatorToken: string;
@@ -17,8 +20,8 @@ beforeAll(async () => {
   // These runs use the shell tool: running code is on (an admin's agents, through the sandbox).
   setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
   h = await createRunHarness();
-  await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
-  operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+  await addPerson(h.t.db, { email: "admin@example.com", passwordHash: await hashPassword("long enough"), role: "admin", instanceAdmin: true });
+  operatorToken = (await addToken(h.t.db, { name: "ops", role: "operator" })).token;
 });
 afterAll(async () => {
   setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: undefined });
@@ -61,7 +64,7 @@ test("an approval approved through the API lets the tool run, with who decided r
   );
   const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
   await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval");
-  const [pending] = await listApprovals(h.t.db, { status: "pending", limit: 10 });
+  const [pending] = await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 10 });
   expect(pending.runId).toBe(run.id);
   expect(pending.toolName).toBe("shell");
 
@@ -96,7 +99,7 @@ test("an approval nobody answers times out under its policy, recorded as a timeo
   const done = await waitForRun(h.t, run.id, (r) => r.status === "finished");
   expect(done.outcome).toBe("completed");
   expect(existsSync(path.join(h.workspacesDir, run.id, "late-marker"))).toBe(false);
-  const [approval] = (await listApprovals(h.t.db, { limit: 50 })).filter((a) => a.runId === run.id);
+  const [approval] = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 50 })).filter((a) => a.runId === run.id);
   expect(approval.status).toBe("timed_out");
   expect(approval.decidedBy).toBeNull();
   const ledger = await listRunHookInvocations(h.t.db, { runId: run.id });
@@ -149,7 +152,7 @@ test("a parked approval survives a worker restart and resumes on the decision", 
   );
   const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "go" });
   await waitForRun(h.t, run.id, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
-  const [pending] = (await listApprovals(h.t.db, { status: "pending", limit: 50 })).filter((a) => a.runId === run.id);
+  const [pending] = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 50 })).filter((a) => a.runId === run.id);
 
   // Parked means parked: sweeps come and go without re-running it while the approval is pending.
   const eventsWhenParked = (await runEvents(h.t, run.id)).length;
@@ -158,7 +161,7 @@ test("a parked approval survives a worker restart and resumes on the decision", 
 
   // The server goes away and comes back; the pending approval is still there.
   await h.restartQueue({ approvalHoldMs: 150 });
-  expect((await getApproval(h.t.db, { id: pending.id }))?.status).toBe("pending");
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))?.status).toBe("pending");
 
   const decidedAt = Date.now();
   const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "approve" } });
@@ -194,7 +197,7 @@ test("cost totals per agent, model and day add up to the runs' costs", async () 
 test("a run whose events cannot be recorded is failed after a few attempts, not resumed forever", async () => {
   const agent = await addAgent(h.t, { name: "poisoned", script: [{ text: "never recorded" }] });
   const { createRun } = await import("@/db/queries/runs");
-  const run = await createRun(h.t.db, { agentId: agent.id, prompt: "x", source: "test" });
+  const run = await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "x", source: "test" });
   // Every append of this run's events fails (a trigger refusing them: the database's unique index
   // on (run_id, seq, ts) no longer catches a stray seq, run_events being partitioned by time).
   await h.t.execute(`create function poison_run_events() returns trigger language plpgsql as $$

@@ -59,10 +59,11 @@ export async function createScheduleAudited(db: Db, principal: Principal, input:
   if (runsCode) throw AppError.forbidden(`Only admins may create ${describeCodeAction(runsCode.action)}. You are ${principal.role}.`);
   const { row } = await audited(
     db,
-    { actor: principal.label, action: "schedule.create", entityType: "schedule" },
+    { projectId: principal.projectId, actor: principal.label, action: "schedule.create", entityType: "schedule" },
     async (tx) => {
-      const agent = await findAgentOr404(tx, input.agent);
+      const agent = await findAgentOr404(tx, principal.projectId, input.agent);
       const row = await createSchedule(tx, {
+        projectId: agent.projectId,
         agentId: agent.id,
         name: input.name,
         cron: input.cron,
@@ -72,7 +73,7 @@ export async function createScheduleAudited(db: Db, principal: Principal, input:
         nextRunAt: input.enabled ? (nextRunAt(input, new Date()) ?? null) : null,
       });
       for (const hook of input.hooks ?? []) {
-        const created = await createHook(tx, { spec: { ...hook, scope: `schedule:${row.id}` }, actor: principal.label });
+        const created = await createHook(tx, { projectId: agent.projectId, spec: { ...hook, scope: `schedule:${row.id}` }, actor: principal.label });
         if (!created) throw AppError.conflict(`Two hooks of this schedule share the id "${hook.id}"`);
       }
       return { row, agentName: agent.name };
@@ -82,12 +83,13 @@ export async function createScheduleAudited(db: Db, principal: Principal, input:
   return scheduleToApi(row);
 }
 
-export async function listSchedulesForApi(db: Db) {
-  return (await listSchedules(db)).map(scheduleToApi);
+export async function listSchedulesForApi(db: Db, projectId: string) {
+  return (await listSchedules(db, { projectId })).map(scheduleToApi);
 }
 
-export async function findScheduleOr404(db: Db, id: string) {
-  const row = z.uuid().safeParse(id).success ? await getSchedule(db, { id }) : undefined;
+/** The project's schedule; another project's is a 404, as one that does not exist. */
+export async function findScheduleOr404(db: Db, projectId: string, id: string) {
+  const row = z.uuid().safeParse(id).success ? await getSchedule(db, { projectId, id }) : undefined;
   if (!row) throw AppError.notFound(`Schedule "${id}"`);
   return row;
 }
@@ -95,11 +97,11 @@ export async function findScheduleOr404(db: Db, id: string) {
 export async function deleteScheduleAudited(db: Db, principal: Principal, id: string) {
   await audited(
     db,
-    { actor: principal.label, action: "schedule.delete", entityType: "schedule" },
+    { projectId: principal.projectId, actor: principal.label, action: "schedule.delete", entityType: "schedule" },
     async (tx) => {
-      const row = await findScheduleOr404(tx, id);
-      await deleteSchedule(tx, { id: row.id });
-      await deleteHooksOfScope(tx, { scope: `schedule:${row.id}` });
+      const row = await findScheduleOr404(tx, principal.projectId, id);
+      await deleteSchedule(tx, { projectId: principal.projectId, id: row.id });
+      await deleteHooksOfScope(tx, { projectId: principal.projectId, scope: `schedule:${row.id}` });
       return row;
     },
     (row) => ({ entityId: row.id, before: scheduleToApi(row) }),

@@ -18,7 +18,9 @@ export async function fireDueSchedules(db: Db, enqueue: (runId: string) => Promi
     if (!claimed) continue;
     const vars = scheduleVars({ lastRunAt: schedule.lastRunAt, lastResponse: schedule.lastResponse, prompt: schedule.prompt });
     try {
+      // The run is the schedule's project's, as everything it then does (hooks, prices, memory).
       const run = await createRun(db, {
+        projectId: schedule.projectId,
         agentId: schedule.agentId,
         prompt: renderTemplate(schedule.prompt, vars),
         source: "schedule",

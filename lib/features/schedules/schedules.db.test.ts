@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
-import { runs } from "@/db/schema";
+import { DEFAULT_PROJECT_ID, runs } from "@/db/schema";
 import { appendMemoryNote } from "@/db/queries/memory-notes";
 import { callRoute } from "@/test/api-client";
 import * as schedulesRoute from "@/app/api/v1/schedules/route";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+
 import { addAgent, createRunHarness, expectWellFormedStream, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let h: RunHarness;
 let token: string;
 
 beforeAll(async () => {
   h = await createRunHarness();
-  await setupFirstAdmin(h.t.db, { email: "a@example.com", password: "long enough" });
-  token = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "t" })).token;
+  await addPerson(h.t.db, { email: "a@example.com", passwordHash: await hashPassword("long enough"), role: "admin", instanceAdmin: true });
+  token = (await addToken(h.t.db, { name: "ops", role: "operator" })).token;
 });
 afterAll(async () => {
   await h.close();
@@ -30,7 +32,7 @@ test("bad timing is 422 naming the field", async () => {
 
 test("an interval schedule fires runs with its template variables; before-run tool output is prepended", async () => {
   await addAgent(h.t, { name: "digest", tools: [], script: [{ text: "digest written" }] });
-  await appendMemoryNote(h.t.db, { name: "inbox.md", text: "3 new messages" });
+  await appendMemoryNote(h.t.db, { projectId: DEFAULT_PROJECT_ID, name: "inbox.md", text: "3 new messages" });
   const created = await callRoute(schedulesRoute.POST, {
     method: "POST",
     token,

@@ -67,8 +67,8 @@ export function forgetSecretBox(): void {
   delete (globalThis as GlobalWithBox)[BOX_KEY];
 }
 
-export async function listSecrets(db: Db) {
-  return listSecretNames(db);
+export async function listSecrets(db: Db, params: { projectId: string }) {
+  return listSecretNames(db, params);
 }
 
 export async function putSecretAudited(
@@ -81,26 +81,31 @@ export async function putSecretAudited(
   const ciphertext = box.seal(params.name, params.value);
   const saved = await audited(
     db,
-    { actor: principal.label, action: "secret.update", entityType: "secret", entityId: params.name },
-    (tx) => upsertSecret(tx, { name: params.name, ciphertext, hosts }),
+    { projectId: principal.projectId, actor: principal.label, action: "secret.update", entityType: "secret", entityId: params.name },
+    (tx) => upsertSecret(tx, { projectId: principal.projectId, name: params.name, ciphertext, hosts }),
     (saved) => ({ ...(saved.created ? { action: "secret.create" } : {}), after: { name: params.name, hosts: saved.hosts } }),
   );
   return { name: saved.name, hosts: saved.hosts, createdAt: saved.createdAt, updatedAt: saved.updatedAt, created: saved.created };
 }
 
 export async function deleteSecretAudited(db: Db, principal: Principal, params: { name: string }) {
-  await audited(db, { actor: principal.label, action: "secret.delete", entityType: "secret", entityId: params.name, before: { name: params.name } }, async (tx) => {
-    if (!(await deleteSecret(tx, params))) throw AppError.notFound(`Secret "${params.name}"`);
+  const entry = { projectId: principal.projectId, actor: principal.label, action: "secret.delete", entityType: "secret", entityId: params.name, before: { name: params.name } };
+  await audited(db, entry, async (tx) => {
+    if (!(await deleteSecret(tx, { projectId: principal.projectId, name: params.name }))) throw AppError.notFound(`Secret "${params.name}"`);
   });
 }
 
 /** The decrypted value, or undefined when no secret has that name. Throws SecretDecryptError on a wrong key. */
-export async function readSecretValue(db: Db, box: () => SecretBox, params: { name: string }): Promise<string | undefined> {
+export async function readSecretValue(db: Db, box: () => SecretBox, params: { projectId: string; name: string }): Promise<string | undefined> {
   return (await readSecret(db, box, params))?.value;
 }
 
 /** The decrypted value and its hosts. Throws SecretDecryptError on a wrong key. */
-export async function readSecret(db: Db, box: () => SecretBox, params: { name: string }): Promise<{ value: string; hosts: string[] } | undefined> {
+export async function readSecret(
+  db: Db,
+  box: () => SecretBox,
+  params: { projectId: string; name: string },
+): Promise<{ value: string; hosts: string[] } | undefined> {
   const sealed = await getSecretCiphertext(db, params);
   return sealed === undefined ? undefined : { value: box().open(params.name, sealed.ciphertext), hosts: sealed.hosts };
 }
@@ -119,21 +124,29 @@ function envSecretHosts(secret: EnvSecret): string[] {
   });
 }
 
-/** The value a hook naming `name` gets, its hosts, and where it came from. Throws SecretDecryptError on a wrong key. */
+/**
+ * The value a hook of a run in `projectId` naming `name` gets, its hosts, and where it came from:
+ * that project's store, then the environment (shared by every project). Throws SecretDecryptError
+ * on a wrong key.
+ */
 export async function resolveSecret(
   db: Db,
   box: () => SecretBox,
-  params: { name: string; envSecrets: ReadonlyMap<string, EnvSecret> },
+  params: { projectId: string; name: string; envSecrets: ReadonlyMap<string, EnvSecret> },
 ): Promise<{ value: string; hosts: string[]; source: SecretSource } | undefined> {
   const env = params.envSecrets.get(params.name);
-  const stored = await readSecret(db, box, { name: params.name });
+  const stored = await readSecret(db, box, { projectId: params.projectId, name: params.name });
   if (stored) return { ...stored, source: { kind: "store", ...(env && { shadows: env.variable }) } };
   return env && { value: env.value, hosts: envSecretHosts(env), source: { kind: "environment", variable: env.variable } };
 }
 
-/** Every secret a hook can name, stored or from the environment, with its hosts and source (no values). */
-export async function listSecretsWithSources(db: Db, envSecrets: ReadonlyMap<string, EnvSecret> = getConfig().envSecrets) {
-  const stored = await listSecretNames(db);
+/** Every secret a hook of the project can name, stored or from the environment, with its hosts and source (no values). */
+export async function listSecretsWithSources(
+  db: Db,
+  projectId: string,
+  envSecrets: ReadonlyMap<string, EnvSecret> = getConfig().envSecrets,
+) {
+  const stored = await listSecretNames(db, { projectId });
   const storedNames = new Set(stored.map((s) => s.name));
   const rows: { name: string; hosts: string[]; updatedAt: Date | null; source: SecretSource }[] = stored.map((s) => {
     const env = envSecrets.get(s.name);

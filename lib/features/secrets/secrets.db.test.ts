@@ -9,7 +9,6 @@ import { createRun } from "@/db/queries/runs";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { createRunHookRuntime } from "@/lib/features/runs/hook-runtime-factory";
 import * as listRoute from "@/app/api/v1/secrets/route";
@@ -17,6 +16,9 @@ import * as nameRoute from "@/app/api/v1/secrets/[name]/route";
 import { SecretDecryptError } from "./secret-box";
 import { forgetSecretBox, getSecretBox, listSecretsWithSources, readSecretValue } from "./secret-store";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 const VALUE = "tok-4f9a-very-secret-value";
 let t: TestDatabase;
@@ -34,8 +36,8 @@ beforeAll(async () => {
   forgetSecretBox();
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await setupFirstAdmin(t.db, { email: "a@example.com", password: "long enough" })).token;
-  operator = (await issueApiToken(t.db, { name: "op", role: "operator", actor: "t" })).token;
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: (await addPerson(t.db, { email: "a@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") })).id })).token;
+  operator = (await addToken(t.db, { role: "operator", name: "op" })).token;
   // Echoes the Authorization header back, so the value would reach the ledger if nothing redacted it.
   webhook = createServer((req, res) => {
     received.push(req.headers);
@@ -75,7 +77,7 @@ test("set, replace, list and delete: the value is sealed at rest and never in an
 
   const { rows } = await t.execute("select ciphertext from secrets where name = 'DEPLOY_TOKEN'");
   expect(String(rows[0].ciphertext)).not.toContain(VALUE);
-  expect(await readSecretValue(t.db, getSecretBox, { name: "DEPLOY_TOKEN" })).toBe(`${VALUE}-2`);
+  expect(await readSecretValue(t.db, getSecretBox, { projectId: DEFAULT_PROJECT_ID, name: "DEPLOY_TOKEN" })).toBe(`${VALUE}-2`);
 
   const audit = await t.execute("select action, entity_id, before, after from audit_log where entity_type = 'secret' order by id");
   expect(audit.rows.map((r) => r.action)).toEqual(["secret.create", "secret.update"]);
@@ -109,8 +111,8 @@ test("only admins, only upper-case names, never an empty value", async () => {
 });
 
 async function runForLedger() {
-  const agent = (await createAgent(t.db, { spec: agentSpecSchema.parse({ name: `secret-agent-${randomBytes(3).toString("hex")}`, model: "scripted" }) }))!;
-  return createRun(t.db, { agentId: agent.id, prompt: "go", source: "test" });
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: `secret-agent-${randomBytes(3).toString("hex")}`, model: "scripted" }) }))!;
+  return createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "go", source: "test" });
 }
 
 const webhookHook = (header: string) =>
@@ -124,7 +126,7 @@ const webhookHook = (header: string) =>
 async function dispatchWebhook(secretName: string) {
   const run = await runForLedger();
   const writes: Promise<unknown>[] = [];
-  const runtime = createRunHookRuntime({ db: t.db, track: (w) => writes.push(w) });
+  const runtime = createRunHookRuntime({ db: t.db, projectId: DEFAULT_PROJECT_ID, track: (w) => writes.push(w) });
   const result = await runtime.dispatch([webhookHook(secretName)], {
     type: "session.end",
     runId: run.id,
@@ -173,7 +175,7 @@ test("Settings and the runtime agree on where a secret comes from: the store fir
   try {
     expect((await put(admin, "SHARED_TOKEN", { value: "the-stored-copy", hosts: ["127.0.0.1"] })).status).toBe(201);
     // What Settings lists (app/(dashboard)/settings/page.tsx renders these sources).
-    const listed = new Map((await listSecretsWithSources(t.db)).map((s) => [s.name, s]));
+    const listed = new Map((await listSecretsWithSources(t.db, DEFAULT_PROJECT_ID)).map((s) => [s.name, s]));
     expect(listed.get("SHARED_TOKEN")).toMatchObject({ hosts: ["127.0.0.1"], source: { kind: "store", shadows: "HOOKPLANE_SECRET_SHARED_TOKEN" } });
     expect(listed.get("ONLY_ENV_TOKEN")).toMatchObject({ hosts: ["127.0.0.1"], source: { kind: "environment", variable: "HOOKPLANE_SECRET_ONLY_ENV_TOKEN" } });
     // What a hook gets.
@@ -182,7 +184,7 @@ test("Settings and the runtime agree on where a secret comes from: the store fir
     expect(received.map((r) => r.authorization)).toEqual(["Bearer the-stored-copy", "Bearer only-in-the-environment"]);
     // The stored one goes: Settings and the runtime both fall back to the environment.
     expect((await del(admin, "SHARED_TOKEN")).status).toBe(204);
-    expect((await listSecretsWithSources(t.db)).find((s) => s.name === "SHARED_TOKEN")?.source).toEqual({ kind: "environment", variable: "HOOKPLANE_SECRET_SHARED_TOKEN" });
+    expect((await listSecretsWithSources(t.db, DEFAULT_PROJECT_ID)).find((s) => s.name === "SHARED_TOKEN")?.source).toEqual({ kind: "environment", variable: "HOOKPLANE_SECRET_SHARED_TOKEN" });
     await dispatchWebhook("SHARED_TOKEN");
     expect(received.at(-1)?.authorization).toBe("Bearer the-environment-copy");
   } finally {
@@ -195,8 +197,8 @@ test("a value sealed with another key fails clearly, in the store and in the hoo
   setEnv({ HOOKPLANE_SECRET_KEY: randomBytes(32).toString("hex") });
   forgetSecretBox();
 
-  await expect(readSecretValue(t.db, getSecretBox, { name: "ROTATED_TOKEN" })).rejects.toThrow(SecretDecryptError);
-  await expect(readSecretValue(t.db, getSecretBox, { name: "ROTATED_TOKEN" })).rejects.toThrow(/ROTATED_TOKEN could not be decrypted/);
+  await expect(readSecretValue(t.db, getSecretBox, { projectId: DEFAULT_PROJECT_ID, name: "ROTATED_TOKEN" })).rejects.toThrow(SecretDecryptError);
+  await expect(readSecretValue(t.db, getSecretBox, { projectId: DEFAULT_PROJECT_ID, name: "ROTATED_TOKEN" })).rejects.toThrow(/ROTATED_TOKEN could not be decrypted/);
 
   const { result, ledger } = await dispatchWebhook("ROTATED_TOKEN");
   expect(received).toHaveLength(0);

@@ -1,50 +1,135 @@
 "use server";
 
 import { z } from "zod";
+import { AppError } from "@/lib/platform/api/app-error";
 import { formAction } from "@/lib/platform/api/action";
-import { issueApiToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/platform/auth/account-service";
-import { changeUserRoleAudited, createUserAudited, newUserSchema, roleChangeSchema, setUserSlackIdAudited, slackIdChangeSchema } from "@/lib/platform/auth/user-service";
+import { issueProjectToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/platform/auth/account-service";
+import { createProjectAudited, deleteProjectAudited, projectCreateSchema, projectPatchSchema, renameProjectAudited } from "@/lib/platform/auth/project-service";
+import { projectSlugSchema } from "@/lib/platform/auth/project-slug";
+import {
+  addMemberAudited,
+  changeMemberRoleAudited,
+  createAccountAudited,
+  instanceAdminChangeSchema,
+  memberRoleSchema,
+  newAccountSchema,
+  newMemberSchema,
+  removeMemberAudited,
+  removeUserAudited,
+  setInstanceAdminAudited,
+  setUserSlackIdAudited,
+  slackIdChangeSchema,
+} from "@/lib/platform/auth/user-service";
 
-export const createTokenAction = formAction(
-  { role: "admin", input: tokenRequestSchema, revalidate: ["/settings"] },
-  async ({ db, principal, input }) => {
-    const { token } = await issueApiToken(db, { ...input, userId: principal.userId, actor: principal.label });
-    return { ok: true, secret: token, message: "Token created. Copy it now: it is not shown again." };
-  },
-);
+const REVALIDATE = ["/settings"];
+/** The switcher in the layout lists projects: a project change shows on every page. */
+const REVALIDATE_ALL = ["/", "/settings"];
+
+type Raw = FormData | Record<string, unknown>;
+const fieldsOf = (raw: Raw): Record<string, unknown> => (raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw);
+
+// Tokens of the current project (its admins).
+
+export const createTokenAction = formAction({ role: "admin", input: tokenRequestSchema, revalidate: REVALIDATE }, async ({ db, principal, input }) => {
+  const { token } = await issueProjectToken(db, principal, input);
+  return { ok: true, secret: token, message: `Token created in ${principal.projectSlug}. Copy it now: it is not shown again.` };
+});
 
 export const revokeTokenAction = formAction(
-  { role: "admin", input: z.object({ id: z.uuid("Unknown token") }), revalidate: ["/settings"] },
+  { role: "admin", input: z.object({ id: z.uuid("Unknown token") }), revalidate: REVALIDATE },
   async ({ db, principal, input }) => {
-    await revokeApiTokenAudited(db, principal, { id: input.id });
+    // Revoked already, or a token of another project: nothing of this project to revoke.
+    const revoked = await revokeApiTokenAudited(db, principal, { id: input.id });
+    if (!revoked) throw AppError.notFound("Active token of this project");
     return { ok: true, message: "Token revoked" };
   },
 );
 
-export const createUserAction = formAction(
-  { role: "admin", input: newUserSchema, revalidate: ["/settings"] },
+// Members of the current project (its admins).
+
+export const addMemberAction = formAction(
+  {
+    role: "admin",
+    input: newMemberSchema,
+    revalidate: REVALIDATE,
+    // An empty password: add an existing account.
+    read: (raw) => {
+      const { password, ...rest } = fieldsOf(raw);
+      return { ...rest, ...(typeof password === "string" && password !== "" && { password }) };
+    },
+  },
   async ({ db, principal, input }) => {
-    await createUserAudited(db, principal, input);
-    return { ok: true, message: `Added ${input.email} as ${input.role}` };
+    const member = await addMemberAudited(db, principal, { projectId: principal.projectId }, input);
+    return { ok: true, message: `${member.email} is ${member.role} in ${principal.projectSlug}` };
   },
 );
 
-export const changeUserRoleAction = formAction(
-  { role: "admin", input: roleChangeSchema, revalidate: ["/settings"] },
+export const changeMemberRoleAction = formAction(
+  { role: "admin", input: memberRoleSchema.extend({ userId: z.uuid("unknown person") }), revalidate: REVALIDATE },
   async ({ db, principal, input }) => {
-    const user = await changeUserRoleAudited(db, principal, input);
-    return { ok: true, message: `${user.email} is now ${user.role}` };
+    const member = await changeMemberRoleAudited(db, principal, { projectId: principal.projectId, userId: input.userId, role: input.role });
+    return { ok: true, message: `${member.email} is now ${member.role} in ${principal.projectSlug}` };
+  },
+);
+
+export const removeMemberAction = formAction(
+  { role: "admin", input: z.object({ userId: z.uuid("unknown person") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    await removeMemberAudited(db, principal, { projectId: principal.projectId, userId: input.userId });
+    return { ok: true, message: `Removed from ${principal.projectSlug}` };
+  },
+);
+
+// Accounts (instance admins).
+
+export const createAccountAction = formAction(
+  {
+    role: "instance",
+    input: newAccountSchema,
+    revalidate: REVALIDATE,
+    read: (raw) => {
+      const { email, password, instanceAdmin } = fieldsOf(raw);
+      return { email, password, instanceAdmin: instanceAdmin === "on" };
+    },
+  },
+  async ({ db, principal, input }) => {
+    await createAccountAudited(db, principal, input);
+    return { ok: true, message: `Added ${input.email}${input.instanceAdmin ? " as an instance admin" : ": add them to a project under Members"}` };
+  },
+);
+
+export const setInstanceAdminAction = formAction(
+  {
+    role: "instance",
+    input: instanceAdminChangeSchema,
+    revalidate: REVALIDATE_ALL,
+    read: (raw) => {
+      const { id, instanceAdmin } = fieldsOf(raw);
+      return { id, instanceAdmin: instanceAdmin === "true" };
+    },
+  },
+  async ({ db, principal, input }) => {
+    const user = await setInstanceAdminAudited(db, principal, input);
+    return { ok: true, message: user.instanceAdmin ? `${user.email} is an instance admin` : `${user.email} is no longer an instance admin` };
+  },
+);
+
+export const removeUserAction = formAction(
+  { role: "instance", input: z.object({ id: z.uuid("unknown person") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    await removeUserAudited(db, principal, { id: input.id });
+    return { ok: true, message: "Account removed: its sessions ended and its tokens were revoked" };
   },
 );
 
 export const setUserSlackIdAction = formAction(
   {
-    role: "admin",
+    role: "instance",
     input: slackIdChangeSchema,
-    revalidate: ["/settings"],
+    revalidate: REVALIDATE,
     // An empty field unlinks.
     read: (raw) => {
-      const fields = raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw;
+      const fields = fieldsOf(raw);
       const slackUserId = typeof fields.slackUserId === "string" && fields.slackUserId.trim() !== "" ? fields.slackUserId : null;
       return { id: fields.id, slackUserId };
     },
@@ -52,5 +137,39 @@ export const setUserSlackIdAction = formAction(
   async ({ db, principal, input }) => {
     const user = await setUserSlackIdAudited(db, principal, input);
     return { ok: true, message: user.slackUserId ? `${user.email} is Slack member ${user.slackUserId}` : `${user.email} has no Slack account linked` };
+  },
+);
+
+// Projects (instance admins).
+
+export const createProjectAction = formAction(
+  {
+    role: "instance",
+    input: projectCreateSchema,
+    revalidate: REVALIDATE_ALL,
+    read: (raw) => {
+      const { slug, name } = fieldsOf(raw);
+      return { slug, ...(typeof name === "string" && name.trim() !== "" && { name }) };
+    },
+  },
+  async ({ db, principal, input }) => {
+    const project = await createProjectAudited(db, principal, input);
+    return { ok: true, message: `Project ${project.slug} created: switch to it to add its members` };
+  },
+);
+
+export const renameProjectAction = formAction(
+  { role: "instance", input: projectPatchSchema.extend({ slug: projectSlugSchema }), revalidate: REVALIDATE_ALL },
+  async ({ db, principal, input }) => {
+    const project = await renameProjectAudited(db, principal, input.slug, { name: input.name });
+    return { ok: true, message: `${project.slug} is now named ${project.name}` };
+  },
+);
+
+export const deleteProjectAction = formAction(
+  { role: "instance", input: z.object({ slug: projectSlugSchema }), revalidate: REVALIDATE_ALL },
+  async ({ db, principal, input }) => {
+    await deleteProjectAudited(db, principal, input.slug);
+    return { ok: true, message: `Project ${input.slug} deleted, with everything in it` };
   },
 );

@@ -58,4 +58,16 @@ describe("the provider schema", () => {
     ]);
     expect(parseMappingLines("a=b=c = viewer")).toEqual([{ group: "a=b=c", role: "viewer" }]);
   });
+
+  test("a mapping line may name a project: `group = project:role`; a bad slug is named at its line", () => {
+    expect(parseMappingLines("devs = team-a:operator\nadmins = admin\nx = Team A:viewer")).toEqual([
+      { group: "devs", project: "team-a", role: "operator" },
+      { group: "admins", role: "admin" },
+      { group: "x", project: "Team A", role: "viewer" },
+    ]);
+    const issues = providerCreateSchema
+      .safeParse({ name: "Okta", issuer: "https://o.example", clientId: "c", clientSecret: "s", roleMappings: parseMappingLines("devs = team-a:operator\nx = Team A:viewer") })
+      .error!.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues).toEqual([["roleMappings.1.project", expect.stringMatching(/lowercase letters, digits and dashes/)]]);
+  });
 });

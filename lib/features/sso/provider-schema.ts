@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ROLES } from "@/db/schema";
+import { projectSlugSchema } from "@/lib/platform/auth/project-slug";
 
 /** RFC 6749 scope-token: printable ASCII but space, `"` and `\`. */
 const scopeSchema = z
@@ -25,9 +26,11 @@ export const issuerSchema = z
     return !url.search && !url.hash && !url.username && !url.password;
   }, "the issuer URL has no query, fragment or credentials");
 
+/** `project`: the slug of the project whose role the group gives; none: the default project. */
 export const groupRoleMappingSchema = z.object({
   group: z.string().trim().min(1, "name the group").max(256),
   role: z.enum(ROLES, { error: "a role is viewer, operator or admin" }),
+  project: projectSlugSchema.optional(),
 });
 
 const NAME = "name the provider: people see it on the button (Sign in with …)";
@@ -51,7 +54,7 @@ const fields = {
     .max(200)
     .regex(/^\S+$/, "a claim name has no spaces (groups, roles, https://example.com/groups)"),
   roleMappings: z.array(groupRoleMappingSchema).max(200),
-  /** null: a person no mapping names gets no access until an admin assigns a role. */
+  /** The default project's role of a person no mapping of it names; null: none until an admin gives one. */
   defaultRole: z.enum(ROLES, { error: "a role is viewer, operator or admin, or null for no access" }).nullable(),
   createUsers: z.boolean(),
   linkByEmail: z.boolean(),

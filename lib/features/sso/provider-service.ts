@@ -11,7 +11,9 @@ import { announceAccessChange } from "@/db/queries/access-changes";
 import { logAudit } from "@/db/queries/audit";
 import { deleteOidcProvider, getOidcProvider, getOidcProviderByName, insertOidcProvider, listOidcProviders, updateOidcProvider, type OidcProviderRow } from "@/db/queries/oidc-providers";
 import { deletePasswordSessions } from "@/db/queries/sessions";
+import { getProjectBySlug } from "@/db/queries/projects";
 import { hasIdentityAt } from "@/db/queries/user-identities";
+import type { GroupRoleMapping } from "@/db/schema";
 import { AppError } from "@/lib/platform/api/app-error";
 import { passwordSignInState, storePasswordSignIn } from "@/lib/platform/auth/password-sign-in";
 import type { Principal } from "@/lib/platform/auth/roles";
@@ -49,6 +51,17 @@ function assertIssuerAllowed(issuer: string | undefined): void {
   if (problem) throw AppError.invalid([{ path: "issuer", message: problem }]);
 }
 
+/** Every project a mapping names exists: a typo would otherwise grant nothing, silently. */
+async function assertMappedProjectsExist(db: Db, mappings: readonly GroupRoleMapping[] | undefined): Promise<void> {
+  const issues: { path: string; message: string }[] = [];
+  for (const [i, m] of (mappings ?? []).entries()) {
+    if (m.project !== undefined && !(await getProjectBySlug(db, { slug: m.project }))) {
+      issues.push({ path: `roleMappings[${i}].project`, message: `no project "${m.project}" (Settings → Projects lists them)` });
+    }
+  }
+  if (issues.length > 0) throw AppError.invalid(issues);
+}
+
 async function assertNameFree(db: Db, name: string, exceptId?: string): Promise<void> {
   const holder = await getOidcProviderByName(db, { name });
   if (holder && holder.id !== exceptId) throw AppError.conflict(`A provider is already named ${name}`);
@@ -69,9 +82,10 @@ export async function createProviderAudited(db: Db, box: SecretBox, principal: P
   const { clientSecret, ...fields } = input;
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
+    await assertMappedProjectsExist(tx, input.roleMappings);
     const row = await insertOidcProvider(tx, { id, ...fields, clientSecretSealed: box.seal(clientSecretName(id), clientSecret) });
     if (!row) throw AppError.conflict(`A provider is already named ${input.name}`);
-    await logAudit(tx, { actor: principal.label, action: "sso_provider.create", entityType: "sso_provider", entityId: row.id, after: auditView(row) });
+    await logAudit(tx, { projectId: null, actor: principal.label, action: "sso_provider.create", entityType: "sso_provider", entityId: row.id, after: auditView(row) });
     return providerView(row);
   });
 }
@@ -84,6 +98,7 @@ export async function updateProviderAudited(db: Db, box: SecretBox, principal: P
     const before = await getOidcProvider(tx, { id });
     if (!before) throw AppError.notFound("Provider");
     if (fields.name !== undefined) await assertNameFree(tx, fields.name, id);
+    await assertMappedProjectsExist(tx, fields.roleMappings);
     const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     const row = (await updateOidcProvider(tx, {
       id,
@@ -91,6 +106,7 @@ export async function updateProviderAudited(db: Db, box: SecretBox, principal: P
     }))!;
     // The secret's value is never recorded; that it changed is.
     await logAudit(tx, {
+      projectId: null,
       actor: principal.label,
       action: "sso_provider.update",
       entityType: "sso_provider",
@@ -117,7 +133,7 @@ export async function deleteProviderAudited(db: Db, principal: Principal, id: st
       throw AppError.conflict("Password sign-in is off and this is the only single sign-on provider: turn password sign-in on first, or nobody could sign in.");
     }
     const { sessionUserIds } = await deleteOidcProvider(tx, { id });
-    await logAudit(tx, { actor: principal.label, action: "sso_provider.delete", entityType: "sso_provider", entityId: id, before: auditView(before), after: { endedSessionsOf: sessionUserIds.length } });
+    await logAudit(tx, { projectId: null, actor: principal.label, action: "sso_provider.delete", entityType: "sso_provider", entityId: id, before: auditView(before), after: { endedSessionsOf: sessionUserIds.length } });
     for (const userId of sessionUserIds) await announceAccessChange(tx, { userId });
   });
 }
@@ -154,6 +170,7 @@ export async function setPasswordSignInAudited(db: Db, principal: Principal, inp
     }
     await storePasswordSignIn(tx, { enabled: input.passwordSignIn });
     await logAudit(tx, {
+      projectId: null,
       actor: principal.label,
       action: "auth.password_sign_in",
       entityType: "setting",

@@ -49,7 +49,7 @@ export function signInFailureMessage(reason: SignInFailure, provider?: string): 
     case "account_removed":
       return "Your Hookplane account was removed. Ask an admin if that is a mistake.";
     case "no_role":
-      return "You are signed up, but have no access yet: an admin must give you a role (Settings → Users). Then sign in again.";
+      return "You are signed up, but have no access yet: an admin must add you to a project (Settings → Members). Then sign in again.";
     case "unavailable":
       return "Hookplane's database is unavailable; try again in a few seconds.";
     case "failed":

@@ -11,7 +11,7 @@ const REVALIDATE = ["/settings", "/sign-in"];
 
 /** The client secret goes in and never comes back, not even in an error. */
 export const createProviderAction = formAction(
-  { role: "admin", input: providerCreateSchema, read: readProviderForm, revalidate: REVALIDATE },
+  { role: "instance", input: providerCreateSchema, read: readProviderForm, revalidate: REVALIDATE },
   async ({ db, principal, input }) => {
     const saved = await createProviderAudited(db, getSecretBox(), principal, input);
     return { ok: true, message: `${saved.name} added: its button is on the sign-in page` };
@@ -20,7 +20,7 @@ export const createProviderAction = formAction(
 
 /** An empty secret keeps the stored one. */
 export const updateProviderAction = formAction(
-  { role: "admin", input: z.intersection(z.object({ id: z.uuid("unknown provider") }), providerPatchSchema), read: readProviderForm, revalidate: REVALIDATE },
+  { role: "instance", input: z.intersection(z.object({ id: z.uuid("unknown provider") }), providerPatchSchema), read: readProviderForm, revalidate: REVALIDATE },
   async ({ db, principal, input }) => {
     const { id, ...patch } = input;
     const saved = await updateProviderAudited(db, getSecretBox(), principal, id, patch);
@@ -29,7 +29,7 @@ export const updateProviderAction = formAction(
 );
 
 export const deleteProviderAction = formAction(
-  { role: "admin", input: z.object({ id: z.uuid("unknown provider") }), revalidate: REVALIDATE },
+  { role: "instance", input: z.object({ id: z.uuid("unknown provider") }), revalidate: REVALIDATE },
   async ({ db, principal, input }) => {
     await deleteProviderAudited(db, principal, input.id);
     return { ok: true, message: "Provider deleted; the sessions opened through it ended" };
@@ -38,7 +38,7 @@ export const deleteProviderAction = formAction(
 
 export const setPasswordSignInAction = formAction(
   {
-    role: "admin",
+    role: "instance",
     input: z.object({ passwordSignIn: z.boolean() }),
     read: (raw) => ({ passwordSignIn: (raw instanceof FormData ? raw.get("passwordSignIn") : raw.passwordSignIn) === "on" }),
     revalidate: REVALIDATE,

@@ -4,8 +4,8 @@
  * 1. `startSsoSignIn`: the provider's authorization URL (code flow, PKCE S256, state, nonce) and
  *    the sealed flow cookie that must come back with the answer (sign-in-flow.ts).
  * 2. `completeSsoSignIn`: the answer checked against that cookie, the code redeemed and the ID
- *    token validated by openid-client, then the person found or created and their role synced
- *    from the groups claim, and the same kind of session a password opens.
+ *    token validated by openid-client, then the person found or created and their project roles
+ *    synced from the groups claim, and the same kind of session a password opens.
  *
  * Who someone is: the issuer and its `sub` (user_identities), never the email alone. A first
  * sign-in whose email an existing account already has links to that account only when the
@@ -21,15 +21,16 @@ import type { Db } from "@/db/client";
 import { logAudit } from "@/db/queries/audit";
 import { getOidcProvider, type OidcProviderRow } from "@/db/queries/oidc-providers";
 import { getIdentityUser, linkIdentity, touchIdentity } from "@/db/queries/user-identities";
-import { countAdmins, createUser, getUserByEmail } from "@/db/queries/users";
+import { getMemberRole, getProjectBySlug, listMemberships } from "@/db/queries/projects";
+import { createUser, getUserByEmail } from "@/db/queries/users";
 import type { Role } from "@/db/schema";
 import { openSession } from "@/lib/platform/auth/account-service";
 import { safeRedirectPath } from "@/lib/platform/auth/redirect-target";
-import { lockUserChanges, setUserRole } from "@/lib/platform/auth/user-service";
+import { lockUserChanges, setProjectRole } from "@/lib/platform/auth/user-service";
 import { logger } from "@/lib/platform/logger";
 import type { SecretBox } from "@/lib/features/secrets/secret-box";
 import { authorizationRequest, isUnreachable, providerConfiguration, redeemAuthorizationCode } from "./oidc-client";
-import { groupsFromClaim, roleForNewUser, roleOnSignIn } from "./role-mapping";
+import { groupsFromClaim, projectRolesOnSignIn } from "./role-mapping";
 import { FLOW_TTL_MS, openFlow, sealFlow } from "./sign-in-flow";
 import type { SignInFailure } from "./sign-in-messages";
 
@@ -84,7 +85,9 @@ export async function startSsoSignIn(db: Db, box: SecretBox, params: { providerI
 interface SignedInUser {
   id: string;
   email: string;
-  role: Role;
+  instanceAdmin: boolean;
+  /** The projects the person is a member of after this sign-in, with their role in each. */
+  projects: { slug: string; role: Role }[];
 }
 
 /**
@@ -116,9 +119,10 @@ export async function completeSsoSignIn(
 
 /**
  * The Hookplane user behind validated claims: found by issuer and `sub`, linked by verified
- * email when allowed, or created; the role synced from the groups claim (role-mapping.ts). All of
- * it in one transaction under the users' lock, so two sign-ins of one person at once create one
- * user; what it changed commits even when the person ends up without access.
+ * email when allowed, or created; their project roles synced from the groups claim
+ * (role-mapping.ts). All of it in one transaction under the users' lock, so two sign-ins of one
+ * person at once create one user; what it changed commits even when the person ends up without
+ * access.
  */
 async function signInPerson(db: Db, provider: OidcProviderRow, claims: Record<string, unknown>): Promise<SignedInUser> {
   const issuer = String(claims.iss);
@@ -132,7 +136,8 @@ async function signInPerson(db: Db, provider: OidcProviderRow, claims: Record<st
   const outcome = await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     await lockUserChanges(tx);
-    let user: { id: string; email: string; role: Role | null; disabled: boolean };
+    let user: { id: string; email: string; instanceAdmin: boolean; disabled: boolean };
+    let isNew = false;
     const known = await getIdentityUser(tx, { issuer, subject });
     if (known) {
       user = known;
@@ -148,40 +153,42 @@ async function signInPerson(db: Db, provider: OidcProviderRow, claims: Record<st
           return { refused: new SsoSignInError("link_refused", `${email} has an account: ${why}`, provider.id) };
         }
         await linkIdentity(tx, { userId: existing.id, issuer, subject, email });
-        await logAudit(tx, { actor, action: "user.identity_link", entityType: "user", entityId: existing.id, after: { email: existing.email, ...via } });
+        await logAudit(tx, { projectId: null, actor, action: "user.identity_link", entityType: "user", entityId: existing.id, after: { email: existing.email, ...via } });
         user = existing;
       } else {
         if (!provider.createUsers) return { refused: new SsoSignInError("no_account", `${email} has no account and ${provider.name} creates none`, provider.id) };
-        const role = roleForNewUser(provider, groups);
-        const created = await createUser(tx, { email, passwordHash: null, role });
-        await linkIdentity(tx, { userId: created.id, issuer, subject, email });
-        await logAudit(tx, { actor, action: "user.create", entityType: "user", entityId: created.id, after: { email: created.email, role, ...via, groups } });
-        return { user: { id: created.id, email: created.email, role } };
+        user = await createUser(tx, { email, passwordHash: null });
+        isNew = true;
+        await linkIdentity(tx, { userId: user.id, issuer, subject, email });
+        await logAudit(tx, { projectId: null, actor, action: "user.create", entityType: "user", entityId: user.id, after: { email: user.email, ...via, groups } });
       }
     }
-    return { user: { id: user.id, email: user.email, role: await syncRole(tx, provider, user, groups) } };
+    await syncProjectRoles(tx, provider, user, groups, isNew);
+    const projects = await listMemberships(tx, { userId: user.id });
+    return { user: { id: user.id, email: user.email, instanceAdmin: user.instanceAdmin, projects: projects.map((p) => ({ slug: p.slug, role: p.role })) } };
   });
   if ("refused" in outcome) throw outcome.refused!;
   const { user } = outcome;
-  if (!user.role) throw new SsoSignInError("no_role", `${user.email} has no role`, provider.id);
-  return { ...user, role: user.role };
+  if (!user.instanceAdmin && user.projects.length === 0) throw new SsoSignInError("no_role", `${user.email} is in no project`, provider.id);
+  return user;
 }
 
 /**
- * The role the groups give an existing person now, stored (and audited) when it changed. A
- * demotion ends their other sessions and closes their sockets everywhere (setUserRole). The last
- * admin keeps the role, so a groups change at the provider cannot leave Hookplane without one;
- * that is audited as `user.role_kept`.
+ * The roles the groups give the person now, project by project, stored (and audited in each
+ * project) where they changed. A demotion ends their other sessions and closes their sockets
+ * everywhere (setProjectRole). A mapping naming a project that was deleted since is skipped. The
+ * groups may take a project's last admin member away: the project is then kept by the instance
+ * admins (user-service.ts), whose flag single sign-on never changes.
  */
-async function syncRole(tx: Db, provider: OidcProviderRow, user: { id: string; email: string; role: Role | null }, groups: string[]): Promise<Role | null> {
-  const role = roleOnSignIn(provider, groups, user.role);
-  if (role === user.role) return role;
+async function syncProjectRoles(tx: Db, provider: OidcProviderRow, user: { id: string; email: string }, groups: string[], isNew: boolean): Promise<void> {
   const actor = ssoActor(provider);
-  if (user.role === "admin" && (await countAdmins(tx)) <= 1) {
-    await logAudit(tx, { actor, action: "user.role_kept", entityType: "user", entityId: user.id, before: { email: user.email, role: user.role }, after: { email: user.email, role: user.role, wanted: role, reason: "the last admin", groups } });
-    logger.warn({ user: user.email, wanted: role }, "single sign-on would demote the last admin; the admin role is kept");
-    return user.role;
+  for (const decision of projectRolesOnSignIn(provider, groups, isNew)) {
+    const project = await getProjectBySlug(tx, { slug: decision.project });
+    if (!project) {
+      logger.warn({ provider: provider.name, project: decision.project }, "a single sign-on mapping names a project that does not exist; skipped");
+      continue;
+    }
+    const from = (await getMemberRole(tx, { projectId: project.id, userId: user.id })) ?? null;
+    await setProjectRole(tx, { actor, projectId: project.id, user, from, to: decision.role, note: { groups } });
   }
-  await setUserRole(tx, { actor, user, role, note: { groups } });
-  return role;
 }

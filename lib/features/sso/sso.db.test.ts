@@ -17,12 +17,16 @@ import * as runsRoute from "@/app/api/v1/runs/route";
 import * as setupRoute from "@/app/api/v1/setup/route";
 import * as userRoute from "@/app/api/v1/users/[id]/route";
 import * as usersRoute from "@/app/api/v1/users/route";
+import * as projectsRoute from "@/app/api/v1/projects/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { installDatabase, type DbHandle } from "@/db/client";
 import { routeRequestListener, type RouteEntry } from "@/lib/platform/api/route-server";
 import { AppError } from "@/lib/platform/api/app-error";
 import { issueApiToken, signIn } from "@/lib/platform/auth/account-service";
 import { principalFromSessionToken, readCookie, SESSION_COOKIE } from "@/lib/platform/auth/principal";
-import { changeUserRoleAudited } from "@/lib/platform/auth/user-service";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { addMemberAudited, changeUserRoleAudited } from "@/lib/platform/auth/user-service";
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { guardWebRequest } from "@/lib/platform/security/web-edge";
@@ -48,6 +52,9 @@ const ROUTES: RouteEntry[] = [
   { method: "GET", path: "/api/v1/users", handler: usersRoute.GET },
   { method: "POST", path: "/api/v1/users", handler: usersRoute.POST },
   { method: "DELETE", path: "/api/v1/users/:id", handler: userRoute.DELETE },
+  { method: "PATCH", path: "/api/v1/users/:id", handler: userRoute.PATCH },
+  { method: "GET", path: "/api/v1/tokens", handler: tokensRoute.GET },
+  { method: "POST", path: "/api/v1/projects", handler: projectsRoute.POST },
   { method: "GET", path: "/api/v1/runs", handler: runsRoute.GET },
   { method: "GET", path: "/api/v1/auth/providers", handler: providersRoute.GET },
   { method: "POST", path: "/api/v1/auth/providers", handler: providersRoute.POST },
@@ -109,6 +116,10 @@ let t: TestDatabase;
 let web: WebProcess;
 let idp: TestIdentityProvider;
 let adminToken: string;
+/** Instance-wide changes (providers, accounts, password sign-in) need a person signed in: tokens never reach them. */
+let adminSession: string;
+/** The first admin, as the service functions see them (instance admin, in the default project). */
+const ADMIN_PRINCIPAL: Principal = { kind: "user", id: "x", label: ADMIN.email, role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true };
 let restoreEnv: () => void;
 let providerId: string;
 
@@ -138,13 +149,17 @@ async function rows<T = Record<string, unknown>>(sql: string, params: unknown[] 
   return (await t.execute(sql, params)).rows as T[];
 }
 
+/** A person with their role in the default project (null: not a member). */
 const userRow = (email: string) =>
-  rows<{ id: string; email: string; role: string | null; password_hash: string | null; disabled: boolean }>("select id, email, role, password_hash, disabled from users where email = $1", [email]).then((r) => r[0]);
+  rows<{ id: string; email: string; role: string | null; password_hash: string | null; disabled: boolean }>(
+    "select u.id, u.email, m.role, u.password_hash, u.disabled from users u left join project_members m on m.user_id = u.id and m.project_id = $2 where u.email = $1",
+    [email, DEFAULT_PROJECT_ID],
+  ).then((r) => r[0]);
 
 const sessionCount = async () => Number((await rows<{ n: number }>("select count(*)::int as n from sessions"))[0].n);
 
 async function createProvider(body: Record<string, unknown>) {
-  const res = await api("/api/v1/auth/providers", { method: "POST", token: adminToken, body });
+  const res = await api("/api/v1/auth/providers", { method: "POST", cookie: adminSession, body });
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string } & Record<string, unknown>;
 }
@@ -159,6 +174,7 @@ beforeAll(async () => {
   idp = await startTestIdentityProvider({ redirectUris: [`${web.base}/auth/oidc/callback`], clientSecret: CLIENT_SECRET });
   const setup = await api("/api/v1/setup", { method: "POST", body: ADMIN });
   adminToken = ((await setup.json()) as { token: string }).token;
+  adminSession = (await signIn(t.db, { ...ADMIN, address: "192.0.2.9" })).sessionToken;
   providerId = (
     await createProvider({
       name: "Test IdP",
@@ -202,13 +218,22 @@ describe("signing in through the provider", () => {
       { user_id: user.id, issuer: idp.issuer, subject: "alice-sub", email: "alice@example.com" },
     ]);
     expect(await rows("select provider_id from sessions where user_id = $1", [user.id])).toEqual([{ provider_id: providerId }]);
-    expect(await rows("select actor, action, entity_id, before, after from audit_log where entity_id = $1 order by id", [user.id])).toEqual([
+    expect(await rows("select project_id, actor, action, entity_id, before, after from audit_log where entity_id = $1 order by id", [user.id])).toEqual([
       {
+        project_id: null,
         actor: "sso:Test IdP",
         action: "user.create",
         entity_id: user.id,
         before: null,
-        after: { email: "alice@example.com", role: "operator", provider: "Test IdP", issuer: idp.issuer, subject: "alice-sub", groups: ["hp-eng", "unrelated"] },
+        after: { email: "alice@example.com", provider: "Test IdP", issuer: idp.issuer, subject: "alice-sub", groups: ["hp-eng", "unrelated"] },
+      },
+      {
+        project_id: DEFAULT_PROJECT_ID,
+        actor: "sso:Test IdP",
+        action: "member.add",
+        entity_id: user.id,
+        before: null,
+        after: { email: "alice@example.com", role: "operator", groups: ["hp-eng", "unrelated"] },
       },
     ]);
 
@@ -216,7 +241,7 @@ describe("signing in through the provider", () => {
     const page = await fetch(`${web.base}/agents`, { headers: { cookie: `${SESSION_COOKIE}=${session}` }, redirect: "manual" });
     expect(await page.text()).toBe("dashboard for alice@example.com as operator");
     expect((await api("/api/v1/runs", { cookie: session })).status).toBe(200);
-    expect((await api("/api/v1/users", { cookie: session })).status).toBe(403);
+    expect((await api("/api/v1/tokens", { cookie: session })).status).toBe(403);
     (await openSocket(session)).socket.close();
   });
 
@@ -229,19 +254,19 @@ describe("signing in through the provider", () => {
     expect(await userRow("alice@example.com")).toEqual({ ...alice, role: "admin" });
     expect(await userRow("alice.new@example.com")).toBeUndefined();
     expect(await rows("select email from user_identities where user_id = $1", [alice.id])).toEqual([{ email: "alice.new@example.com" }]);
-    expect(await rows("select actor, before, after from audit_log where action = 'user.role' and entity_id = $1", [alice.id])).toEqual([
+    expect(await rows("select actor, before, after from audit_log where action = 'member.role' and entity_id = $1", [alice.id])).toEqual([
       { actor: "sso:Test IdP", before: { email: "alice@example.com", role: "operator" }, after: { email: "alice@example.com", role: "admin", groups: ["hp-admins"] } },
     ]);
     // A promotion leaves the other sessions alone.
     expect((await rows("select 1 from sessions where user_id = $1", [alice.id])).length).toBe(2);
-    expect((await api("/api/v1/users", { cookie: first.session })).status).toBe(200);
+    expect((await api("/api/v1/tokens", { cookie: first.session })).status).toBe(200);
   });
 
   test("losing the group on a later sign-in demotes at once everywhere: old sessions end, their sockets close, their pages sign out", async () => {
     const alice = await userRow("alice@example.com");
     const before = await signInAs("alice-sub");
     const live = await openSocket(before.session!);
-    expect((await api("/api/v1/users", { cookie: before.session })).status).toBe(200);
+    expect((await api("/api/v1/tokens", { cookie: before.session })).status).toBe(200);
 
     idp.accounts.set("alice-sub", { email: "alice@example.com", emailVerified: true, groups: ["sales"] });
     const after = await signInAs("alice-sub");
@@ -249,14 +274,14 @@ describe("signing in through the provider", () => {
     expect((await userRow("alice@example.com")).role).toBe("viewer");
 
     await expect.poll(live.closed, { timeout: 3000 }).toBe(4401);
-    expect((await api("/api/v1/users", { cookie: before.session })).status).toBe(401);
+    expect((await api("/api/v1/tokens", { cookie: before.session })).status).toBe(401);
     const page = await fetch(`${web.base}/agents`, { headers: { cookie: `${SESSION_COOKIE}=${before.session}` }, redirect: "manual" });
     expect(page.headers.get("location")).toBe("/sign-in");
     // Only the new session is left, as a viewer.
     expect(await rows("select provider_id from sessions where user_id = $1", [alice.id])).toEqual([{ provider_id: providerId }]);
     expect((await api("/api/v1/runs", { cookie: after.session })).status).toBe(200);
-    expect((await api("/api/v1/users", { cookie: after.session })).status).toBe(403);
-    const roleRows = await rows<{ after: { role: string } }>("select after from audit_log where action = 'user.role' and entity_id = $1 order by id", [alice.id]);
+    expect((await api("/api/v1/tokens", { cookie: after.session })).status).toBe(403);
+    const roleRows = await rows<{ after: { role: string } }>("select after from audit_log where action = 'member.role' and entity_id = $1 order by id", [alice.id]);
     expect(roleRows.map((r) => r.after)).toEqual([
       { email: "alice@example.com", role: "admin", groups: ["hp-admins"] },
       { email: "alice@example.com", role: "viewer", groups: ["sales"] },
@@ -268,7 +293,7 @@ describe("signing in through the provider", () => {
     const bob = await signInAs("bob-sub");
     const bobId = (await userRow("bob@example.com")).id;
     const live = await openSocket(bob.session!);
-    await changeUserRoleAudited(t.db, { kind: "user", id: "x", label: ADMIN.email, role: "admin" }, { id: bobId, role: "viewer" });
+    await changeUserRoleAudited(t.db, ADMIN_PRINCIPAL, { id: bobId, role: "viewer" });
     await expect.poll(live.closed, { timeout: 3000 }).toBe(4401);
     expect((await api("/api/v1/runs", { cookie: bob.session })).status).toBe(401);
     expect((await fetch(`${web.base}/agents`, { headers: { cookie: `${SESSION_COOKIE}=${bob.session}` }, redirect: "manual" })).status).toBe(307);
@@ -277,7 +302,7 @@ describe("signing in through the provider", () => {
     expect((await userRow("bob@example.com")).role).toBe("operator");
 
     const live2 = await openSocket(again.session!);
-    const removed = await api(`/api/v1/users/${bobId}`, { method: "DELETE", token: adminToken });
+    const removed = await api(`/api/v1/users/${bobId}`, { method: "DELETE", cookie: adminSession });
     expect(removed.status).toBe(204);
     await expect.poll(live2.closed, { timeout: 3000 }).toBe(4401);
     expect((await api("/api/v1/runs", { cookie: again.session })).status).toBe(401);
@@ -300,7 +325,7 @@ describe("signing in through the provider", () => {
     expect(carol).toEqual({ id: expect.any(String), email: "carol@example.com", role: null, password_hash: null, disabled: false });
     expect(await rows("select count(*)::int as n from sessions where user_id = $1", [carol.id])).toEqual([{ n: 0 }]);
 
-    await changeUserRoleAudited(t.db, { kind: "user", id: "x", label: ADMIN.email, role: "admin" }, { id: carol.id, role: "operator" });
+    await addMemberAudited(t.db, ADMIN_PRINCIPAL, { projectId: DEFAULT_PROJECT_ID }, { email: carol.email, role: "operator" });
     const second = await signInAs("carol-sub", strict.id);
     expect(second.location).toBe("/agents");
     // No mappings: the admin's role stays.
@@ -308,12 +333,12 @@ describe("signing in through the provider", () => {
   });
 
   test("an email an existing account has links only when the admin allowed it and the provider verified the email", async () => {
-    const local = await api("/api/v1/users", { method: "POST", token: adminToken, body: { email: "dave@example.com", password: "long password 1", role: "viewer" } });
+    const local = await api("/api/v1/users", { method: "POST", cookie: adminSession, body: { email: "dave@example.com", password: "long password 1", role: "viewer" } });
     const daveId = ((await local.json()) as { id: string }).id;
     idp.accounts.set("dave-sub", { email: "dave@example.com", emailVerified: true, groups: ["hp-eng"] });
     expect((await signInAs("dave-sub")).location).toBe(`/sign-in?error=link_refused&provider=${providerId}`);
 
-    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", token: adminToken, body: { linkByEmail: true } });
+    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", cookie: adminSession, body: { linkByEmail: true } });
     idp.accounts.set("dave-sub", { email: "dave@example.com", emailVerified: false, groups: ["hp-eng"] });
     expect((await signInAs("dave-sub")).location).toBe(`/sign-in?error=link_refused&provider=${providerId}`);
     expect(await rows("select count(*)::int as n from user_identities where user_id = $1", [daveId])).toEqual([{ n: 0 }]);
@@ -322,23 +347,23 @@ describe("signing in through the provider", () => {
     const linked = await signInAs("dave-sub");
     expect(linked.location).toBe("/agents");
     expect(await rows("select subject from user_identities where user_id = $1", [daveId])).toEqual([{ subject: "dave-sub" }]);
-    expect(await rows("select actor, action, after from audit_log where entity_id = $1 and action <> 'user.create' order by id", [daveId])).toEqual([
+    expect(await rows("select actor, action, after from audit_log where entity_id = $1 and actor like 'sso:%' order by id", [daveId])).toEqual([
       { actor: "sso:Test IdP", action: "user.identity_link", after: { email: "dave@example.com", provider: "Test IdP", issuer: idp.issuer, subject: "dave-sub" } },
-      { actor: "sso:Test IdP", action: "user.role", after: { email: "dave@example.com", role: "operator", groups: ["hp-eng"] } },
+      { actor: "sso:Test IdP", action: "member.role", after: { email: "dave@example.com", role: "operator", groups: ["hp-eng"] } },
     ]);
     // The password still works alongside.
-    expect((await signIn(t.db, { email: "dave@example.com", password: "long password 1", address: "192.0.2.1" })).user.role).toBe("operator");
-    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", token: adminToken, body: { linkByEmail: false } });
+    expect((await signIn(t.db, { email: "dave@example.com", password: "long password 1", address: "192.0.2.1" })).user.projects).toEqual([{ slug: "default", role: "operator" }]);
+    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", cookie: adminSession, body: { linkByEmail: false } });
   });
 
   test("a provider that does not create users refuses people without an account", async () => {
-    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", token: adminToken, body: { createUsers: false } });
+    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", cookie: adminSession, body: { createUsers: false } });
     idp.accounts.set("erin-sub", { email: "erin@example.com", emailVerified: true, groups: ["hp-admins"] });
     const sessions = await sessionCount();
     expect((await signInAs("erin-sub")).location).toBe(`/sign-in?error=no_account&provider=${providerId}`);
     expect(await userRow("erin@example.com")).toBeUndefined();
     expect(await sessionCount()).toBe(sessions);
-    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", token: adminToken, body: { createUsers: true } });
+    await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", cookie: adminSession, body: { createUsers: true } });
   });
 });
 
@@ -426,7 +451,7 @@ describe("answers that are not the answer to this browser's sign-in", () => {
     await flaky.close();
     expect((await browse(jar, callback)).headers.get("location")).toBe(`/sign-in?error=provider_unavailable&provider=${flakyRow.id}`);
     expect(await userRow("gina@example.com")).toBeUndefined();
-    for (const id of [down.id, flakyRow.id]) expect((await api(`/api/v1/auth/providers/${id}`, { method: "DELETE", token: adminToken })).status).toBe(204);
+    for (const id of [down.id, flakyRow.id]) expect((await api(`/api/v1/auth/providers/${id}`, { method: "DELETE", cookie: adminSession })).status).toBe(204);
   });
 
   test("a start link with no provider, an unknown one or a foreign next ends where it should", async () => {
@@ -442,14 +467,15 @@ describe("answers that are not the answer to this browser's sign-in", () => {
 });
 
 describe("the providers API", () => {
-  test("only admins read or change providers: 401 without a credential, 403 for operators and viewers, nothing changed", async () => {
+  test("only instance admins signed in read or change providers: 401 without a credential, 403 for any token, nothing changed", async () => {
     const self = await userRow(ADMIN.email);
     const operator = (await issueApiToken(t.db, { name: "op", role: "operator", userId: self.id, actor: "test" })).token;
     const viewer = (await issueApiToken(t.db, { name: "view", role: "viewer", userId: self.id, actor: "test" })).token;
     const before = await rows("select * from oidc_providers order by id");
     const audit = await rows("select count(*)::int as n from audit_log");
     const body = { name: "Sneaky", issuer: "https://idp.example.com", clientId: "c", clientSecret: "s" };
-    for (const token of [operator, viewer]) {
+    // Even the instance admin's own admin token: instance-wide changes need a person signed in.
+    for (const token of [operator, viewer, adminToken]) {
       expect((await api("/api/v1/auth/providers", { token })).status).toBe(403);
       expect((await api("/api/v1/auth/providers", { method: "POST", token, body })).status).toBe(403);
       expect((await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", token, body: { name: "Renamed" } })).status).toBe(403);
@@ -478,9 +504,9 @@ describe("the providers API", () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const patched = await api(`/api/v1/auth/providers/${created.id}`, { method: "PATCH", token: adminToken, body: { clientSecret: "a newer secret value", groupsClaim: "roles" } });
+    const patched = await api(`/api/v1/auth/providers/${created.id}`, { method: "PATCH", cookie: adminSession, body: { clientSecret: "a newer secret value", groupsClaim: "roles" } });
     expect(patched.status).toBe(200);
-    const listed = await (await api("/api/v1/auth/providers", { token: adminToken })).json();
+    const listed = await (await api("/api/v1/auth/providers", { cookie: adminSession })).json();
     expect(listed.callbackUrl).toBe(`${web.base}/auth/oidc/callback`);
     const everything = JSON.stringify([created, await patched.json(), listed, await rows("select before, after from audit_log")]);
     for (const secret of ["the very secret value", "a newer secret value", CLIENT_SECRET]) expect(everything).not.toContain(secret);
@@ -491,7 +517,7 @@ describe("the providers API", () => {
       { action: "sso_provider.create", replaced: null },
       { action: "sso_provider.update", replaced: "true" },
     ]);
-    expect((await api(`/api/v1/auth/providers/${created.id}`, { method: "DELETE", token: adminToken })).status).toBe(204);
+    expect((await api(`/api/v1/auth/providers/${created.id}`, { method: "DELETE", cookie: adminSession })).status).toBe(204);
     expect(await rows("select action from audit_log where entity_id = $1 order by id", [created.id])).toEqual([
       { action: "sso_provider.create" },
       { action: "sso_provider.update" },
@@ -509,34 +535,40 @@ describe("the providers API", () => {
       [{ name: "X", issuer: "https://a.example", clientId: "c", clientSecret: "s", roleMappings: [{ group: "g", role: "owner" }] }, "roleMappings[0].role"],
       [{ name: "X", issuer: "https://a.example", clientId: "c", clientSecret: "s", scopes: ["open id"] }, "scopes[0]"],
       [{ name: "X", issuer: "https://a.example", clientId: "c", clientSecret: "s", groupsClaim: "my groups" }, "groupsClaim"],
+      [{ name: "X", issuer: "https://a.example", clientId: "c", clientSecret: "s", roleMappings: [{ group: "g", role: "viewer", project: "No Such" }] }, "roleMappings[0].project"],
+      [{ name: "X", issuer: "https://a.example", clientId: "c", clientSecret: "s", roleMappings: [{ group: "g", role: "viewer", project: "no-such" }] }, "roleMappings[0].project"],
     ];
     for (const [body, path] of cases) {
-      const res = await api("/api/v1/auth/providers", { method: "POST", token: adminToken, body });
+      const res = await api("/api/v1/auth/providers", { method: "POST", cookie: adminSession, body });
       expect(res.status).toBe(422);
       const error = ((await res.json()) as { error: { issues: { path: string; message: string }[] } }).error;
       expect(error.issues[0].path).toBe(path);
     }
-    const plainHttp = await api("/api/v1/auth/providers", { method: "POST", token: adminToken, body: { name: "X", issuer: "http://idp.example.com", clientId: "c", clientSecret: "s" } });
+    const plainHttp = await api("/api/v1/auth/providers", { method: "POST", cookie: adminSession, body: { name: "X", issuer: "http://idp.example.com", clientId: "c", clientSecret: "s" } });
     expect(((await plainHttp.json()) as { error: { message: string } }).error.message).toBe(
       "issuer: plain http is allowed only to hosts in HOOKPLANE_ALLOW_PRIVATE_HOSTS (add idp.example.com there, or use https)",
     );
-    const taken = await api("/api/v1/auth/providers", { method: "POST", token: adminToken, body: { name: "Test IdP", issuer: "https://a.example", clientId: "c", clientSecret: "s" } });
+    const taken = await api("/api/v1/auth/providers", { method: "POST", cookie: adminSession, body: { name: "Test IdP", issuer: "https://a.example", clientId: "c", clientSecret: "s" } });
     expect(taken.status).toBe(409);
-    expect((await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", token: adminToken, body: {} })).status).toBe(422);
-    expect((await api("/api/v1/auth/providers/00000000-0000-4000-8000-000000000000", { method: "PATCH", token: adminToken, body: { name: "Y" } })).status).toBe(404);
-    expect((await api("/api/v1/auth/providers/not-a-uuid", { method: "DELETE", token: adminToken })).status).toBe(404);
+    expect((await api(`/api/v1/auth/providers/${providerId}`, { method: "PATCH", cookie: adminSession, body: {} })).status).toBe(422);
+    expect((await api("/api/v1/auth/providers/00000000-0000-4000-8000-000000000000", { method: "PATCH", cookie: adminSession, body: { name: "Y" } })).status).toBe(404);
+    expect((await api("/api/v1/auth/providers/not-a-uuid", { method: "DELETE", cookie: adminSession })).status).toBe(404);
   });
 });
 
 describe("turning password sign-in off", () => {
   test("refused until the admin doing it has signed in through single sign-on; then passwords are refused, password sessions end, tokens work", async () => {
     const passwordSession = (await signIn(t.db, { ...ADMIN, address: "192.0.2.2" })).sessionToken;
-    const refused = await api("/api/v1/auth/settings", { method: "PUT", token: adminToken, body: { passwordSignIn: false } });
+    const refused = await api("/api/v1/auth/settings", { method: "PUT", cookie: passwordSession, body: { passwordSignIn: false } });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^Sign in through single sign-on yourself first \(Sign in with /);
 
     idp.accounts.set("ivy-sub", { email: "ivy@example.com", emailVerified: true, groups: ["hp-admins"] });
     const ivy = await signInAs("ivy-sub");
+    // Groups give project roles, never the instance: an instance admin makes Ivy one.
+    const ivyId = (await userRow("ivy@example.com")).id;
+    expect((await api("/api/v1/auth/settings", { method: "PUT", cookie: ivy.session, body: { passwordSignIn: false } })).status).toBe(403);
+    expect((await api(`/api/v1/users/${ivyId}`, { method: "PATCH", cookie: adminSession, body: { instanceAdmin: true } })).status).toBe(200);
     const off = await api("/api/v1/auth/settings", { method: "PUT", cookie: ivy.session, body: { passwordSignIn: false } });
     expect(off.status).toBe(200);
     expect(await off.json()).toEqual({ passwordSignIn: false, breakGlass: false });
@@ -554,46 +586,70 @@ describe("turning password sign-in off", () => {
     expect((await signInAs("ivy-sub")).location).toBe("/agents");
 
     // The last provider cannot go while passwords are off.
-    const others = ((await (await api("/api/v1/auth/providers", { token: adminToken })).json()) as { items: { id: string }[] }).items.filter((p) => p.id !== providerId);
-    for (const p of others) expect((await api(`/api/v1/auth/providers/${p.id}`, { method: "DELETE", token: adminToken })).status).toBe(204);
-    const last = await api(`/api/v1/auth/providers/${providerId}`, { method: "DELETE", token: adminToken });
+    const others = ((await (await api("/api/v1/auth/providers", { cookie: ivy.session })).json()) as { items: { id: string }[] }).items.filter((p) => p.id !== providerId);
+    for (const p of others) expect((await api(`/api/v1/auth/providers/${p.id}`, { method: "DELETE", cookie: ivy.session })).status).toBe(204);
+    const last = await api(`/api/v1/auth/providers/${providerId}`, { method: "DELETE", cookie: ivy.session });
     expect(last.status).toBe(409);
 
-    // Break glass: the operator's switch lets admins' passwords in again, audited; nobody else's.
+    // Break glass: the operator's switch lets instance admins' passwords in again, audited; nobody else's.
     const restore = setEnv({ HOOKPLANE_PASSWORD_BREAK_GLASS: "1" });
     try {
       const glass = await signIn(t.db, { ...ADMIN, address: "192.0.2.3" });
-      expect(glass.user.role).toBe("admin");
+      expect(glass.user.instanceAdmin).toBe(true);
+      adminSession = glass.sessionToken;
       expect(await rows("select actor, after from audit_log where action = 'sign_in.break_glass'")).toEqual([{ actor: ADMIN.email, after: { email: ADMIN.email } }]);
       await expect(signIn(t.db, { email: "dave@example.com", password: "long password 1", address: "192.0.2.3" })).rejects.toMatchObject({ code: "password_sign_in_off" });
     } finally {
       restore();
     }
-    const on = await api("/api/v1/auth/settings", { method: "PUT", token: adminToken, body: { passwordSignIn: true } });
+    const on = await api("/api/v1/auth/settings", { method: "PUT", cookie: adminSession, body: { passwordSignIn: true } });
     expect(await on.json()).toEqual({ passwordSignIn: true, breakGlass: false });
-    expect((await signIn(t.db, { ...ADMIN, address: "192.0.2.4" })).user.role).toBe("admin");
+    expect((await signIn(t.db, { ...ADMIN, address: "192.0.2.4" })).user.instanceAdmin).toBe(true);
   });
 });
 
-describe("the last admin", () => {
-  test("a sign-in whose groups would demote the last admin keeps the admin role, and says so in the audit log", async () => {
-    // Ivy (an admin through hp-admins) removes the first admin, so she is the last one.
-    const ivy = await signInAs("ivy-sub");
-    const first = await userRow(ADMIN.email);
-    expect((await api(`/api/v1/users/${first.id}`, { method: "DELETE", cookie: ivy.session })).status).toBe(204);
+describe("mappings that name projects", () => {
+  test("a group gives a role in the project its mapping names; losing it takes the person out of that project, audited there", async () => {
+    const created = await api("/api/v1/projects", { method: "POST", cookie: adminSession, body: { slug: "team-a", name: "Team A" } });
+    expect(created.status).toBe(201);
+    const teamA = ((await created.json()) as { id: string }).id;
+    const patched = await api(`/api/v1/auth/providers/${providerId}`, {
+      method: "PATCH",
+      cookie: adminSession,
+      body: { roleMappings: [...MAPPINGS, { group: "hp-team-a", role: "operator", project: "team-a" }, { group: "hp-team-a-leads", role: "admin", project: "team-a" }] },
+    });
+    expect(patched.status).toBe(200);
 
-    idp.accounts.set("ivy-sub", { email: "ivy@example.com", emailVerified: true, groups: [] });
-    const again = await signInAs("ivy-sub");
-    expect(again.location).toBe("/agents");
-    const ivyRow = await userRow("ivy@example.com");
-    expect(ivyRow.role).toBe("admin");
-    expect(await rows("select actor, before, after from audit_log where action = 'user.role_kept' and entity_id = $1", [ivyRow.id])).toEqual([
-      {
-        actor: "sso:Test IdP",
-        before: { email: "ivy@example.com", role: "admin" },
-        after: { email: "ivy@example.com", role: "admin", wanted: "viewer", reason: "the last admin", groups: [] },
-      },
+    idp.accounts.set("jo-sub", { email: "jo@example.com", emailVerified: true, groups: ["hp-team-a", "hp-team-a-leads"] });
+    const jo = await signInAs("jo-sub");
+    expect(jo.location).toBe("/agents");
+    const joId = (await userRow("jo@example.com")).id;
+    const memberships = () => rows("select p.slug, m.role from project_members m join projects p on p.id = m.project_id where m.user_id = $1 order by p.slug", [joId]);
+    // The default project gets the provider's default role (viewer); team-a the highest of its mappings.
+    expect(await memberships()).toEqual([
+      { slug: "default", role: "viewer" },
+      { slug: "team-a", role: "admin" },
     ]);
-    expect((await api("/api/v1/users", { cookie: again.session })).status).toBe(200);
+    // The session acts in team-a when asked to.
+    const inTeamA = await fetch(`${web.base}/api/v1/tokens`, { headers: { cookie: `${SESSION_COOKIE}=${jo.session}`, "x-hookplane-project": "team-a" } });
+    expect(inTeamA.status).toBe(200);
+
+    idp.accounts.set("jo-sub", { email: "jo@example.com", emailVerified: true, groups: ["hp-eng"] });
+    const again = await signInAs("jo-sub");
+    expect(again.location).toBe("/agents");
+    expect(await memberships()).toEqual([{ slug: "default", role: "operator" }]);
+    // The old session (team-a admin) ended with the demotion.
+    expect((await fetch(`${web.base}/api/v1/tokens`, { headers: { cookie: `${SESSION_COOKIE}=${jo.session}` } })).status).toBe(401);
+    const outOfTeamA = await fetch(`${web.base}/api/v1/tokens`, { headers: { cookie: `${SESSION_COOKIE}=${again.session}`, "x-hookplane-project": "team-a" } });
+    expect(outOfTeamA.status).toBe(404);
+    expect(await rows("select project_id, action, before, after from audit_log where entity_id = $1 and action like 'member.%' order by id", [joId])).toEqual([
+      { project_id: DEFAULT_PROJECT_ID, action: "member.add", before: null, after: { email: "jo@example.com", role: "viewer", groups: ["hp-team-a", "hp-team-a-leads"] } },
+      { project_id: teamA, action: "member.add", before: null, after: { email: "jo@example.com", role: "admin", groups: ["hp-team-a", "hp-team-a-leads"] } },
+      { project_id: DEFAULT_PROJECT_ID, action: "member.role", before: { email: "jo@example.com", role: "viewer" }, after: { email: "jo@example.com", role: "operator", groups: ["hp-eng"] } },
+      { project_id: teamA, action: "member.remove", before: { email: "jo@example.com", role: "admin" }, after: { email: "jo@example.com", role: null, groups: ["hp-eng"] } },
+    ]);
+    // Jo was team-a's last admin member: the project stays kept by the instance admins.
+    const kept = await fetch(`${web.base}/api/v1/tokens`, { headers: { cookie: `${SESSION_COOKIE}=${adminSession}`, "x-hookplane-project": "team-a" } });
+    expect(kept.status).toBe(200);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vit
 import { z } from "zod";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const revalidated: string[] = [];
 let caller: Principal | undefined;
@@ -36,7 +37,7 @@ const { action, formAction } = await import("./action");
 const { AppError } = await import("./app-error");
 const { sql } = await import("drizzle-orm");
 
-const operator: Principal = { kind: "user", id: "u-op", label: "ops@example.com", role: "operator" };
+const operator: Principal = { kind: "user", id: "u-op", label: "ops@example.com", role: "operator", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true };
 const viewer: Principal = { ...operator, label: "viewer@example.com", role: "viewer" };
 
 /** A real write, so "nothing written" is checked in the database, not in a mock. */

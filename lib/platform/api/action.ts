@@ -12,17 +12,16 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { getDatabase, type Db } from "@/db/client";
-import type { Role } from "@/db/schema";
 import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/platform/api/action-state";
 import { requireActionRole } from "@/lib/platform/auth/current-principal";
-import type { Principal } from "@/lib/platform/auth/roles";
+import type { Access, Principal } from "@/lib/platform/auth/roles";
 
 /** What an action may answer: a state for its form, or a page to go to once it succeeded. */
 export type ActionOutcome = ActionState | { redirectTo: string };
 
 type Raw = FormData | Record<string, unknown>;
 
-export interface ActionOptions<S extends z.ZodType, R extends Role | "public"> {
+export interface ActionOptions<S extends z.ZodType, R extends Access | "public"> {
   /** The least role that may call it; `public` for signing in and the first-run setup. */
   role: R;
   /** The input's schema, applied to what `read` returns. */
@@ -42,7 +41,7 @@ export interface ActionOptions<S extends z.ZodType, R extends Role | "public"> {
   revalidate?: string[] | ((input: z.infer<S>) => string[]);
 }
 
-export interface ActionContext<S extends z.ZodType, R extends Role | "public"> {
+export interface ActionContext<S extends z.ZodType, R extends Access | "public"> {
   db: Db;
   principal: R extends "public" ? undefined : Principal;
   input: z.infer<S>;
@@ -59,10 +58,10 @@ function formFields(form: FormData): Record<string, unknown> {
   return fields;
 }
 
-type ActionBody<S extends z.ZodType, R extends Role | "public"> = (context: ActionContext<S, R>) => Promise<ActionOutcome>;
+type ActionBody<S extends z.ZodType, R extends Access | "public"> = (context: ActionContext<S, R>) => Promise<ActionOutcome>;
 
 /** A server action bound to a form: `useActionState(formAction(...), {})`. */
-export function formAction<S extends z.ZodType, R extends Role | "public">(
+export function formAction<S extends z.ZodType, R extends Access | "public">(
   options: ActionOptions<S, R>,
   fn: ActionBody<S, R>,
 ): (prev: ActionState, form: FormData) => Promise<ActionState> {
@@ -70,14 +69,14 @@ export function formAction<S extends z.ZodType, R extends Role | "public">(
 }
 
 /** A server action called with one input object: `await setHookEnabledAction({id, enabled})`. */
-export function action<S extends z.ZodType, R extends Role | "public">(
+export function action<S extends z.ZodType, R extends Access | "public">(
   options: ActionOptions<S, R>,
   fn: ActionBody<S, R>,
 ): (input: z.input<S>) => Promise<ActionState> {
   return (input) => runAction(options, fn, input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {});
 }
 
-async function runAction<S extends z.ZodType, R extends Role | "public">(options: ActionOptions<S, R>, fn: ActionBody<S, R>, raw: Raw): Promise<ActionState> {
+async function runAction<S extends z.ZodType, R extends Access | "public">(options: ActionOptions<S, R>, fn: ActionBody<S, R>, raw: Raw): Promise<ActionState> {
   if ((options.check ?? "all") === "all") {
     const refused = refuseUnsafeInput(raw);
     if (refused) return refused;
@@ -85,7 +84,7 @@ async function runAction<S extends z.ZodType, R extends Role | "public">(options
   let outcome: ActionOutcome;
   let input: z.infer<S>;
   try {
-    const principal = options.role === "public" ? undefined : await requireActionRole(options.role as Role);
+    const principal = options.role === "public" ? undefined : await requireActionRole(options.role as Access);
     const candidate = options.read ? options.read(raw) : raw instanceof FormData ? formFields(raw) : raw;
     const unsafe = refuseUnsafeInput(candidate);
     if (unsafe) return unsafe;

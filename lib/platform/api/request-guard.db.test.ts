@@ -11,6 +11,7 @@ import WebSocket from "ws";
 import { installDatabase } from "@/db/client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { issueApiToken } from "@/lib/platform/auth/account-service";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { StreamHub, MAX_TOPICS } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint, WS_MAX_PAYLOAD } from "@/lib/platform/stream/ws-endpoint";
 import { guardRequest } from "./request-guard";
@@ -199,9 +200,12 @@ describe("upgrades and the stream socket", () => {
   });
 
   test("one socket subscribes to at most MAX_TOPICS topics", async () => {
+    // Runs of the token's project: a run the socket cannot see is refused before the cap counts.
+    const [agent] = (await t.execute("insert into agents (project_id, name, model, max_turns, timeout_ms) values ($1, 'topics', 'scripted', 1, 1000) returning id", [DEFAULT_PROJECT_ID])).rows as { id: string }[];
+    const runIds = (await t.execute("insert into runs (project_id, agent_id, prompt) select $1, $2, 'p' from generate_series(1, $3::int) returning id", [DEFAULT_PROJECT_ID, agent.id, MAX_TOPICS])).rows.map((r) => String(r.id));
     const { ws, next } = await openSocket();
     await next();
-    for (let i = 0; i < MAX_TOPICS; i++) ws.send(JSON.stringify({ type: "subscribe", topic: `run:00000000-0000-4000-8000-${String(i).padStart(12, "0")}` }));
+    for (const id of runIds) ws.send(JSON.stringify({ type: "subscribe", topic: `run:${id}` }));
     for (let i = 0; i < MAX_TOPICS; i++) {
       let message = await next();
       while (message.type !== "subscribed") message = await next();

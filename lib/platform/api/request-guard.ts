@@ -133,8 +133,8 @@ function turnActionFailuresIntoBadRequests(req: IncomingMessage, res: ServerResp
 }
 
 /** Refuses an upgrade with a plain HTTP answer and closes the socket once it is written. */
-export function refuseUpgrade(socket: Duplex, status: 400 | 401 | 403 | 405, message: string): void {
-  const reason = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 405: "Method Not Allowed" }[status];
+export function refuseUpgrade(socket: Duplex, status: 400 | 401 | 403 | 404 | 405, message: string): void {
+  const reason = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed" }[status];
   const body = `${message}\r\n`;
   socket.on("error", () => {});
   socket.end(

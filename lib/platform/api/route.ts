@@ -10,9 +10,8 @@
 import type { z } from "zod";
 import { getDatabase, type Db } from "@/db/client";
 import { isDatabaseUnavailable } from "@/db/database-unavailable";
-import type { Role } from "@/db/schema";
 import { bearerToken, principalFromHeaders, readCookie, SESSION_COOKIE } from "@/lib/platform/auth/principal";
-import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
+import { accessRefusal, principalHas, type Access, type Principal } from "@/lib/platform/auth/roles";
 import { logger } from "@/lib/platform/logger";
 import { originVerdict } from "@/lib/platform/security/same-origin";
 import { AppError, databaseUnavailable, validationError } from "./app-error";
@@ -21,8 +20,8 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH, unsafeInputIssues } from "@/lib/core/
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined> {
-  /** Minimum role; `null` for public routes. */
-  role: Role | null;
+  /** Minimum role in the request's project, `instance` for an instance admin; `null` for public routes. */
+  role: Access | null;
   body?: B;
   query?: Q;
   /** The path's `[segments]`; a value that fails it names nothing, so the answer is a 404. */
@@ -88,10 +87,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   return result.data;
 }
 
-export async function requirePrincipal(db: Db, request: Request, role: Role): Promise<Principal> {
+export async function requirePrincipal(db: Db, request: Request, access: Access): Promise<Principal> {
   const principal = await principalFromHeaders(db, request.headers);
   if (!principal) throw AppError.unauthorized();
-  if (!roleAtLeast(principal.role, role)) throw AppError.forbidden(`This needs the ${role} role; you are ${principal.role}`);
+  if (!principalHas(principal, access)) throw AppError.forbidden(accessRefusal(principal, access));
   return principal;
 }
 
@@ -135,11 +134,12 @@ export function toErrorResponse(error: unknown): Response {
   return new AppError("internal", "Something went wrong on our side; it has been logged").toResponse();
 }
 
-const ANONYMOUS: Principal = { kind: "user", id: "anonymous", label: "anonymous", role: "viewer" };
+/** A public route's caller: in no project (a public route reads nothing a project owns). */
+const ANONYMOUS: Principal = { kind: "user", id: "anonymous", label: "anonymous", role: "viewer", projectId: "", projectSlug: "", instanceAdmin: false };
 
 /** The schemas a route declared, readable from its handler (the hostile-input fuzz suite generates from them). */
 export interface RouteSchemas {
-  role: Role | null;
+  role: Access | null;
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;

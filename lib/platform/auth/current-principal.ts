@@ -5,15 +5,16 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
-import type { Role } from "@/db/schema";
 import { AppError } from "@/lib/platform/api/app-error";
 import { principalFromSessionToken, SESSION_COOKIE } from "./principal";
-import { roleAtLeast, type Principal } from "./roles";
+import { PROJECT_COOKIE } from "./project-access";
+import { accessRefusal, principalHas, type Access, type Principal } from "./roles";
 
+/** The signed-in person in the project the dashboard's switcher chose (or their first). */
 export async function getCurrentPrincipal(): Promise<Principal | undefined> {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  const jar = await cookies();
   const { db } = await getDatabase();
-  return principalFromSessionToken(db, token);
+  return principalFromSessionToken(db, jar.get(SESSION_COOKIE)?.value, { preferred: jar.get(PROJECT_COOKIE)?.value });
 }
 
 /** For pages: sends a signed-out visitor to sign-in. */
@@ -24,9 +25,9 @@ export async function requirePagePrincipal(): Promise<Principal> {
 }
 
 /** For server actions: the principal, or an error the form shows. */
-export async function requireActionRole(role: Role): Promise<Principal> {
+export async function requireActionRole(access: Access): Promise<Principal> {
   const principal = await getCurrentPrincipal();
   if (!principal) throw AppError.unauthorized("Your session has ended; sign in again.");
-  if (!roleAtLeast(principal.role, role)) throw AppError.forbidden(`This needs the ${role} role; you are ${principal.role}.`);
+  if (!principalHas(principal, access)) throw AppError.forbidden(`${accessRefusal(principal, access)}.`);
   return principal;
 }

@@ -5,6 +5,7 @@
 import type { Db } from "@/db/client";
 import { getActiveToken, touchToken } from "@/db/queries/api-tokens";
 import { getSessionUser } from "@/db/queries/sessions";
+import { assertTokenProject, PROJECT_COOKIE, PROJECT_HEADER, userProjectAccess, type ProjectChoice } from "./project-access";
 import { lesserRole, type Principal } from "./roles";
 import { hashSecretToken } from "./secret-token";
 
@@ -22,10 +23,11 @@ function decodeCookieValue(raw: string): string | undefined {
   }
 }
 
-/** The secret a request presents, before it is checked. */
+/** The secret a request presents, before it is checked, and the project it asks to act in. */
 export interface Credential {
   kind: "session" | "token";
   secret: string;
+  project?: ProjectChoice;
 }
 
 export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {
@@ -42,40 +44,78 @@ export function bearerToken(headers: { get(name: string): string | null }): stri
   return auth?.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : undefined;
 }
 
-export function credentialFromHeaders(headers: { get(name: string): string | null }, queryToken?: string | null): Credential | undefined {
-  const bearer = bearerToken(headers);
-  if (bearer !== undefined) return { kind: "token", secret: bearer };
-  if (queryToken) return { kind: "token", secret: queryToken };
-  const session = readCookie(headers.get("cookie"), SESSION_COOKIE);
-  return session ? { kind: "session", secret: session } : undefined;
+/** The project a request names (header or `?project=`) and the one the dashboard last chose (cookie). */
+export function projectChoiceFromHeaders(headers: { get(name: string): string | null }, queryProject?: string | null): ProjectChoice {
+  const explicit = headers.get(PROJECT_HEADER) ?? queryProject ?? undefined;
+  return { explicit: explicit || undefined, preferred: readCookie(headers.get("cookie"), PROJECT_COOKIE) };
 }
 
-export async function principalFromSessionToken(db: Db, token: string | undefined): Promise<Principal | undefined> {
+export function credentialFromHeaders(
+  headers: { get(name: string): string | null },
+  queryToken?: string | null,
+  queryProject?: string | null,
+): Credential | undefined {
+  const project = projectChoiceFromHeaders(headers, queryProject);
+  const bearer = bearerToken(headers);
+  if (bearer !== undefined) return { kind: "token", secret: bearer, project };
+  if (queryToken) return { kind: "token", secret: queryToken, project };
+  const session = readCookie(headers.get("cookie"), SESSION_COOKIE);
+  return session ? { kind: "session", secret: session, project } : undefined;
+}
+
+/** A session's person in the project chosen; undefined when signed out or in no project at all. */
+export async function principalFromSessionToken(db: Db, token: string | undefined, project: ProjectChoice = {}): Promise<Principal | undefined> {
   if (!token) return undefined;
   const user = await getSessionUser(db, { tokenHash: hashSecretToken(token) });
-  return user ? { kind: "user", id: user.id, userId: user.id, label: user.email, role: user.role } : undefined;
+  if (!user) return undefined;
+  const access = await userProjectAccess(db, user, project);
+  if (!access) return undefined;
+  return { kind: "user", id: user.id, userId: user.id, label: user.email, instanceAdmin: user.instanceAdmin, ...access };
 }
 
 /**
- * A token acts with the lesser of its own role and its owner's role now, so demoting a person
- * demotes their tokens; a removed (disabled) owner's tokens act no more. A token with no owner
- * (made by another token) keeps its own role.
+ * A token acts in its project with the lesser of its own role and its owner's role there now, so
+ * demoting a person (or taking them out of the project) demotes their tokens; a removed (disabled)
+ * owner's tokens act no more. A token with no owner (made by another token) keeps its own role.
+ * Never an instance admin: instance-wide changes need a person signed in.
  */
-export async function principalFromApiToken(db: Db, token: string | undefined): Promise<Principal | undefined> {
+export async function principalFromApiToken(db: Db, token: string | undefined, project: ProjectChoice = {}): Promise<Principal | undefined> {
   if (!token) return undefined;
   const row = await getActiveToken(db, { tokenHash: hashSecretToken(token) });
   if (!row) return undefined;
   if (row.userId && (row.ownerDisabled !== false || !row.ownerRole)) return undefined;
+  assertTokenProject(row.projectSlug, project);
   // Best effort: a failed "last used" stamp must not fail the request. Stamped once a minute at
   // most: a hook bridge calls with its token before every tool call, and the page shows minutes.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) touchToken(db, { id: row.id }).catch(() => {});
   const role = row.ownerRole ? lesserRole(row.role, row.ownerRole) : row.role;
-  return { kind: "token", id: row.id, userId: row.userId ?? undefined, label: `token:${row.name}`, role };
+  return {
+    kind: "token",
+    id: row.id,
+    userId: row.userId ?? undefined,
+    label: `token:${row.name}`,
+    role,
+    projectId: row.projectId,
+    projectSlug: row.projectSlug,
+    instanceAdmin: false,
+  };
 }
 
 export function principalFromCredential(db: Db, credential: Credential | undefined): Promise<Principal | undefined> {
   if (!credential) return Promise.resolve(undefined);
-  return credential.kind === "token" ? principalFromApiToken(db, credential.secret) : principalFromSessionToken(db, credential.secret);
+  return credential.kind === "token"
+    ? principalFromApiToken(db, credential.secret, credential.project)
+    : principalFromSessionToken(db, credential.secret, credential.project);
+}
+
+/**
+ * The caller acting in the project a path names (`/api/v1/projects/<slug>` and its members):
+ * whatever project the request's header or cookie chose, this one holds. Not a member: 404; a
+ * token of another project: 403 (project-access.ts).
+ */
+export async function principalInProject(db: Db, headers: { get(name: string): string | null }, slug: string): Promise<Principal | undefined> {
+  const credential = credentialFromHeaders(headers);
+  return principalFromCredential(db, credential && { ...credential, project: { explicit: slug } });
 }
 
 export async function principalFromHeaders(

@@ -53,6 +53,7 @@ export async function beginSignInAttempt(db: Db, params: { email: string; addres
     async failed() {
       for (const lock of started) {
         await logAudit(db, {
+          projectId: null,
           actor: `sign-in from ${params.address}`,
           action: "sign_in.lockout",
           entityType: "sign_in",

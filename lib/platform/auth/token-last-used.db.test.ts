@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createApiToken } from "@/db/queries/api-tokens";
-import { apiTokens } from "@/db/schema";
+import { apiTokens, DEFAULT_PROJECT_ID } from "@/db/schema";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { principalFromHeaders } from "./principal";
 import { hashSecretToken, newSecretToken } from "./secret-token";
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 test("a token's use is stamped when it was never used or not in the last minute; not on every request", async () => {
   const secret = newSecretToken("hp_");
-  const row = (await createApiToken(t.db, { name: "bridge", tokenHash: hashSecretToken(secret), prefix: secret.slice(0, 8), role: "operator" }))!;
+  const row = (await createApiToken(t.db, { projectId: DEFAULT_PROJECT_ID, name: "bridge", tokenHash: hashSecretToken(secret), prefix: secret.slice(0, 8), role: "operator" }))!;
   const headers = new Headers({ authorization: `Bearer ${secret}` });
   const lastUsed = async () => (await t.db.select({ at: apiTokens.lastUsedAt }).from(apiTokens).where(eq(apiTokens.id, row.id)))[0].at;
   const setLastUsed = (at: Date) => t.db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, row.id));

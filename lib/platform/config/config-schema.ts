@@ -186,7 +186,7 @@ export const CONFIG_SCHEMA = {
     schema: flag(),
     default: "0",
     description:
-      "`1` lets admins sign in with their password while password sign-in is turned off (single sign-on broken: README, Single sign-on); each such sign-in is an audit row `sign_in.break_glass`. Unset it once single sign-on works again",
+      "`1` lets instance admins sign in with their password while password sign-in is turned off (single sign-on broken: README, Single sign-on); each such sign-in is an audit row `sign_in.break_glass`. Unset it once single sign-on works again",
   },
   HOOKPLANE_SECRET_KEY: {
     schema: secretKey(),

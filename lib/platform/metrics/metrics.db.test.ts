@@ -20,6 +20,7 @@ import { setEnv } from "@/test/config-env";
 import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/test/run-harness";
 import { startMetricsListener } from "./metrics-listener";
 import { resetMetrics } from "./metrics-registry";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const METRICS_TOKEN = "scrape-token-0123456789abcdef";
 let h: RunHarness;
@@ -142,7 +143,7 @@ describe("after real runs", () => {
     expect(total(waiting, "hookplane_runs", { status: "waiting_approval" })).toBe(1);
     expect(total(waiting, "hookplane_approval_decision_seconds_count")).toBeUndefined();
 
-    const [pending] = await listApprovals(h.t.db, { status: "pending", limit: 1 });
+    const [pending] = await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 1 });
     const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "approve" } });
     expect(decided.status).toBe(200);
     await waitForRun(h.t, run.id, (r) => r.status === "finished");
@@ -163,7 +164,7 @@ describe("what the process holds", () => {
     const hub = new StreamHub(h.t);
     await hub.start();
     const sockets = [fakeSocket(), fakeSocket()];
-    for (const socket of sockets) hub.attach(socket, { kind: "user", id: "u", label: "u", role: "viewer" });
+    for (const socket of sockets) hub.attach(socket, { kind: "user", id: "u", label: "u", role: "viewer", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true });
     expect(total((await scrape()).samples, "hookplane_websocket_subscribers")).toBe(2);
     sockets[0].close();
     expect(total((await scrape()).samples, "hookplane_websocket_subscribers")).toBe(1);

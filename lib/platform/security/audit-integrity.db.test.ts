@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase, openDatabase, type Db } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { deleteAuditDaysBefore, logAudit } from "@/db/queries/audit";
-import { CHAIN_COLUMNS, hashedColumnNames, sealChain, verifyChain, type ChainedTable } from "@/db/queries/hash-chain";
+import { CHAIN_COLUMNS, hashedColumnNames, sealChain, verifyChain, type ChainedTable, UNHASHED_COLUMNS } from "@/db/queries/hash-chain";
 import { deleteLedgerDaysBefore, insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
 import { createRun } from "@/db/queries/runs";
 import { auditLog, hookInvocations } from "@/db/schema";
@@ -25,7 +25,10 @@ import * as agentRoute from "@/app/api/v1/agents/[id]/route";
 import * as verifyRoute from "@/app/api/v1/audit/verify/route";
 import { callRoute } from "@/test/api-client";
 import { GENESIS_HASH } from "@/lib/features/audit/chain-hash";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { issueApiToken } from "@/lib/platform/auth/account-service";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const APPEND_ONLY = /append-only/;
@@ -72,7 +75,7 @@ async function asSuperuser(db: Db, table: ChainedTable, statement: SQL) {
 async function recomputeIndependently(table: ChainedTable, startHash = GENESIS_HASH) {
   const sealed = await rows<{ content: Record<string, unknown>; hash: string; chain_seq: string | number }>(
     t,
-    `select (to_jsonb(r) - 'chain_seq' - 'hash') || jsonb_build_object('created_at', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) as content,
+    `select (to_jsonb(r) - 'chain_seq' - 'hash' - 'project_id') || jsonb_build_object('created_at', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')) as content,
             r.hash, r.chain_seq
        from ${table} r where r.chain_seq is not null order by r.chain_seq`,
   );
@@ -113,9 +116,12 @@ function cli(args: string[], token: string): Promise<{ code: number | null; stdo
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await setupFirstAdmin(t.db, { email: "admin@example.com", password: "long enough" })).token;
-  operatorToken = (await issueApiToken(t.db, { name: "ops", role: "operator", actor: "test" })).token;
-  viewerToken = (await issueApiToken(t.db, { name: "auditor", role: "viewer", actor: "test" })).token;
+  const root = await addPerson(t.db, { email: "admin@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") });
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: root.id })).token;
+  // What setting up the first admin leaves: an instance-level entry before any other.
+  await logAudit(t.db, { projectId: null, actor: "setup", action: "user.create", entityType: "user", entityId: root.id });
+  operatorToken = (await addToken(t.db, { role: "operator", name: "ops" })).token;
+  viewerToken = (await addToken(t.db, { role: "viewer", name: "auditor" })).token;
   server = createServer(async (req, res) => {
     const response = await verifyRoute.GET(new Request(`http://localhost${req.url}`, { headers: req.headers as Record<string, string> }));
     res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
@@ -132,7 +138,7 @@ describe("the chain", () => {
   test("every column of both tables is hashed, or is the chain's own (a new column needs a decision)", async () => {
     for (const table of ["audit_log", "hook_invocations"] as const) {
       const columns = (await rows<{ column_name: string }>(t, `select column_name from information_schema.columns where table_name = $1`, [table])).map((r) => r.column_name);
-      expect([...hashedColumnNames(table), ...CHAIN_COLUMNS].sort(), table).toEqual(columns.sort());
+      expect([...hashedColumnNames(table), ...CHAIN_COLUMNS, ...UNHASHED_COLUMNS[table]].sort(), table).toEqual(columns.sort());
       // ...and the trigger refusing UPDATE lists every content column (drizzle/0009_append_only_chains.sql).
       const guarded = await rows<{ attname: string }>(
         t,
@@ -146,7 +152,7 @@ describe("the chain", () => {
 
   test("a row's hash is sha256(previous hash || RFC 8785 JSON of its stored values), written out by hand", async () => {
     await sealChain(t.db, { table: "audit_log" });
-    await logAudit(t.db, { actor: "ops@example.com", action: "agent.update", entityType: "agent", entityId: "a-1", before: null, after: { z: { k: "v" }, a: 2 } });
+    await logAudit(t.db, { projectId: DEFAULT_PROJECT_ID, actor: "ops@example.com", action: "agent.update", entityType: "agent", entityId: "a-1", before: null, after: { z: { k: "v" }, a: 2 } });
     await sealChain(t.db, { table: "audit_log" });
     const [row] = await rows<{ id: number; chain_seq: number; hash: string; created: string; previous: string }>(
       t,
@@ -180,7 +186,7 @@ describe("the chain", () => {
       for (let i = 0; i < 40; i++) {
         const writer = sealerDbs[i % 2];
         writes.push(insertHookInvocations(writer, { rows: [0, 1, 2, 3].map((k) => ledgerRow(`concurrent ${i}.${k}`, { eventSeq: k })) }));
-        if (i % 4 === 0) writes.push(logAudit(writer, { actor: `writer-${i}`, action: "hook.update", entityType: "hook", entityId: `h${i}`, after: { i } }));
+        if (i % 4 === 0) writes.push(logAudit(writer, { projectId: DEFAULT_PROJECT_ID, actor: `writer-${i}`, action: "hook.update", entityType: "hook", entityId: `h${i}`, after: { i } }));
         if (i % 5 === 0) {
           writes.push(sealChain(sealerDbs[(i / 5) % 2], { table: "hook_invocations", skipIfBusy: i % 10 === 0 }));
           writes.push(sealChain(sealerDbs[((i / 5) + 1) % 2], { table: "audit_log" }));
@@ -246,7 +252,7 @@ describe("append-only in the database", () => {
     await insertHookInvocations(t.db, { rows: [ledgerRow("refusals: sealed")] });
     await sealChain(t.db, { table: "hook_invocations" });
     await insertHookInvocations(t.db, { rows: [ledgerRow("refusals: unsealed")] });
-    await logAudit(t.db, { actor: "refusals", action: "hook.update", entityType: "hook", entityId: "unsealed" });
+    await logAudit(t.db, { projectId: DEFAULT_PROJECT_ID, actor: "refusals", action: "hook.update", entityType: "hook", entityId: "unsealed" });
     const sealed = await sealedRow("hook_invocations", "reason = 'blocked refusals: sealed'");
     const unsealed = await sealedRow("hook_invocations", "reason = 'blocked refusals: unsealed'");
     const [oldestAudit] = await rows<{ id: number }>(t, "select id::int as id from audit_log order by chain_seq limit 1");
@@ -287,8 +293,8 @@ describe("append-only in the database", () => {
   });
 
   test("deleting an agent keeps the ledger rows of its runs (the ledger outlives the run)", async () => {
-    const agent = (await createAgent(t.db, { spec: { name: "short-lived", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
-    const run = await createRun(t.db, { agentId: agent.id, prompt: "hello", source: "api" });
+    const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "short-lived", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!;
+    const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "hello", source: "api" });
     await insertHookInvocations(t.db, { rows: [ledgerRow("of a deleted agent", { runId: run.id }), ledgerRow("of a deleted agent", { runId: run.id, eventSeq: 2 })] });
     expect((await callRoute(agentRoute.DELETE, { method: "DELETE", token: admin, params: { id: agent.id } })).status).toBe(204);
     expect((await rows(t, "select id from runs where id = $1", [run.id])).length).toBe(0);
@@ -501,7 +507,7 @@ describe("retention", () => {
 });
 
 describe("who may verify", () => {
-  test("admin only: operator and viewer get 403, no token 401; the CLI says so and exits 2", async () => {
+  test("a project's admin (token or session) may verify; operator and viewer get 403, no token 401; the CLI says so and exits 2", async () => {
     expect((await verify()).status).toBe(200);
     for (const token of [operatorToken, viewerToken]) {
       const res = await verify(token);

@@ -25,12 +25,15 @@ import { listAudit } from "@/db/queries/audit";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { createRunHarness, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { loadSecretKey } from "@/lib/features/secrets/secret-box";
 import { codeExecutionStatus } from "./code-execution";
 import { detectShellSandbox } from "./shell-sandbox";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 const SWITCH = "HOOKPLANE_ALLOW_CODE_EXECUTION";
 const OFF = "running code on this server is off (the server's operator turns it on with HOOKPLANE_ALLOW_CODE_EXECUTION=1)";
@@ -67,8 +70,8 @@ beforeAll(async () => {
   setEnv({ OPENAI_API_KEY: "sk-canary-openai" });
   setEnv({ HOOKPLANE_SECRET_LEAKY: "leaky-canary-value" });
   process.env.DATABASE_URL ??= "postgres://canary:canary-password@127.0.0.1:1/none";
-  admin = (await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" })).token;
-  operator = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+  admin = (await addToken(h.t.db, { role: "admin", name: "setup", userId: (await addPerson(h.t.db, { email: "admin@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") })).id })).token;
+  operator = (await addToken(h.t.db, { role: "operator", name: "ops" })).token;
 });
 afterAll(async () => {
   // The harness's PostgreSQL database was made before DATABASE_URL was touched; put it back first.
@@ -145,7 +148,7 @@ describe("an operator cannot reach the server's shell", () => {
     expect(replayed.status).toBe(403);
 
     expect(existsSync(marker)).toBe(false);
-    const audit = await listAudit(h.t.db, { limit: 100 });
+    const audit = await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 });
     expect(audit.filter((a) => a.action.startsWith("hook.")).map((a) => [a.action, (a.after as { key?: string } | null)?.key])).toEqual([["hook.create", "op-memory"]]);
   });
 
@@ -173,13 +176,13 @@ describe("an operator cannot reach the server's shell", () => {
 
     const own = await createAgentAs(operator, { name: "op-reader", tools: ["read_file"] });
     expect((await patch(agentRoute.PATCH, operator, own.id, { tools: ["read_file", "shell"] })).status).toBe(403);
-    expect((await getAgent(h.t.db, { ref: own.id }))?.tools).toEqual(["read_file"]);
+    expect((await getAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, ref: own.id }))?.tools).toEqual(["read_file"]);
 
     // An admin's shell agent: its script and instructions steer the shell, so they are the admin's too.
     const adminShell = await createAgentAs(admin, { name: "admin-shell", tools: ["shell"], script: [shellTurn("echo hi")] });
     expect((await patch(agentRoute.PATCH, operator, adminShell.id, { script: [shellTurn("cat /etc/shadow")] })).status).toBe(403);
     expect((await patch(agentRoute.PATCH, operator, adminShell.id, { instructions: "run whatever the user says" })).status).toBe(403);
-    expect((await getAgent(h.t.db, { ref: adminShell.id }))?.script).toEqual([shellTurn("echo hi")]);
+    expect((await getAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, ref: adminShell.id }))?.script).toEqual([shellTurn("echo hi")]);
 
     const content = "agents:\n  - name: imported-shell\n    tools: [shell]\n";
     const preview = await post(importRoute.POST, operator, { dialect: "hookplane", content, dry: true });
@@ -188,7 +191,7 @@ describe("an operator cannot reach the server's shell", () => {
     const imported = await post(importRoute.POST, operator, { dialect: "hookplane", content });
     expect(imported.status).toBe(403);
     expect(imported.body.error.message).toContain("(agent imported-shell, shell tool)");
-    expect(await getAgent(h.t.db, { ref: "imported-shell" })).toBeUndefined();
+    expect(await getAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, ref: "imported-shell" })).toBeUndefined();
   });
 });
 
@@ -368,14 +371,14 @@ describe("an agent's metadataFile stays in its workspace", () => {
     const patched = await patch(agentRoute.PATCH, admin, ok.id, { metadataFile: "out/../../x.json" });
     expect(patched.status).toBe(422);
     expect(patched.body.error.issues[0].path).toBe("metadataFile");
-    expect((await getAgent(h.t.db, { ref: ok.id }))?.metadataFile).toBe("out/meta.json");
+    expect((await getAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, ref: ok.id }))?.metadataFile).toBe("out/meta.json");
   });
 
   test("refused at run time for a stored path that leads out; read when it stays in", async () => {
     writeFileSync(path.join(h.workspacesDir, "leak.json"), JSON.stringify({ stolen: "META-CANARY" }));
     // Stored before paths were checked: straight into the database, past the schema.
     const legacy = agentSpecSchema.parse({ name: "legacy-meta", script: [{ text: "done" }] });
-    await createAgent(h.t.db, { spec: { ...legacy, metadataFile: "../leak.json" } });
+    await createAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, spec: { ...legacy, metadataFile: "../leak.json" } });
     const leaked = await runToEnd("legacy-meta");
     expect(leaked.run.outcome).toBe("completed");
     expect(JSON.stringify(leaked.events)).not.toContain("META-CANARY");

@@ -18,7 +18,7 @@ import * as hooksRoute from "@/app/api/v1/hooks/route";
 import * as hookTestRoute from "@/app/api/v1/hooks/test/route";
 import * as secretRoute from "@/app/api/v1/secrets/[name]/route";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { issueApiToken } from "@/lib/platform/auth/account-service";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fakes";
@@ -27,6 +27,9 @@ import { startRun } from "@/lib/features/runs/run-service";
 import { addAgent, createRunHarness, operator as operatorPrincipal, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { forgetSecretBox } from "@/lib/features/secrets/secret-store";
 import { setEnv } from "@/test/config-env";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 // The editor's server action, called as the browser would: only Next's request plumbing is replaced.
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
@@ -36,7 +39,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 vi.mock("@/lib/platform/auth/current-principal", () => ({
-  requireActionRole: async (): Promise<Principal> => ({ kind: "user", id: "u-op", label: "ops@example.com", role: "operator" }),
+  requireActionRole: async (): Promise<Principal> => ({ kind: "user", id: "u-op", label: "ops@example.com", role: "operator", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false }),
 }));
 const { saveHookAction } = await import("@/lib/features/hooks/hook-actions");
 
@@ -82,8 +85,8 @@ beforeAll(async () => {
   setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   forgetSecretBox();
   h = await createRunHarness();
-  admin = (await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" })).token;
-  operator = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+  admin = (await addToken(h.t.db, { role: "admin", name: "setup", userId: (await addPerson(h.t.db, { email: "admin@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") })).id })).token;
+  operator = (await addToken(h.t.db, { role: "operator", name: "ops" })).token;
   // Answers as Slack does (`ok: true`); a Slack answer without it counts as a failed notice.
   listener = await startServer((_req, res) => json(res, 200, { ok: true }));
   echo = await startServer((req, res) => {
@@ -144,7 +147,7 @@ describe("a secret goes only to its own hosts", () => {
     // The same hook saved through the API (a header is a credential field) and fired in a run.
     const saved = await saveHook({ ...webhook(`${listener.url}/collect`, { "x-leak": "${secret:DB_PASSWORD}" }), id: "stored-leak", event: "session.end" });
     expect(saved.status).toBe(201);
-    const runtime = createRunHookRuntime({ db: h.t.db, persistLedger: false });
+    const runtime = createRunHookRuntime({ db: h.t.db, projectId: DEFAULT_PROJECT_ID, persistLedger: false });
     const fired = await runtime.dispatch([hookSpecSchema.parse(saved.body.spec)], {
       type: "session.end",
       runId: "r",

@@ -29,6 +29,7 @@ import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { guardWebRequest, type WebEdgeOptions } from "./web-edge";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 // The sign-in server action runs here without Next: each call gets its own request headers and
 // cookie jar, as Next gives it, kept in an AsyncLocalStorage so parallel calls do not mix.
@@ -69,6 +70,7 @@ const ROUTES: RouteEntry[] = [
   { method: "GET", path: "/api/v1/users", handler: usersRoute.GET },
   { method: "POST", path: "/api/v1/users", handler: usersRoute.POST },
   { method: "DELETE", path: "/api/v1/users/:id", handler: userRoute.DELETE },
+  { method: "GET", path: "/api/v1/tokens", handler: tokensRoute.GET },
   { method: "POST", path: "/api/v1/tokens", handler: tokensRoute.POST },
   { method: "DELETE", path: "/api/v1/tokens/:id", handler: tokenRoute.DELETE },
   { method: "GET", path: "/api/v1/runs", handler: runsRoute.GET },
@@ -173,10 +175,11 @@ async function count(table: "users" | "runs" | "sessions"): Promise<number> {
   return Number(rows[0].n);
 }
 
+/** An account made by the instance admin in the dashboard (accounts are never a token's to make), a member of the default project. */
 async function addUser(email: string, role: "viewer" | "operator" | "admin") {
   const res = await fetch(`${web.base}/api/v1/users`, {
     method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    headers: { ...(await adminSession()), "content-type": "application/json" },
     body: JSON.stringify({ email, password: "long password 1", role }),
   });
   expect(res.status).toBe(201);
@@ -186,12 +189,19 @@ async function addUser(email: string, role: "viewer" | "operator" | "admin") {
 const sessionFor = async (email: string, address = "192.0.2.10") =>
   (await signIn(t.db, { email, password: email === ADMIN.email ? ADMIN.password : "long password 1", address })).sessionToken;
 
+/** The instance admin in the dashboard: the session cookie and our own Origin. */
+let adminCookie: string | undefined;
+async function adminSession(): Promise<Record<string, string>> {
+  adminCookie ??= await sessionFor(ADMIN.email, "192.0.2.30");
+  return { cookie: `hp_session=${adminCookie}`, origin: web.base, "content-type": "application/json" };
+}
+
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
   const queue: RunQueue = { enqueue: async (id) => void enqueued.push(id), cancel: async () => {}, active: 0, sweeps: 0, stop: async () => {} };
   installRunQueue(queue);
-  await createAgent(t.db, { spec: agentSpecSchema.parse({ name: "deployer", model: "scripted" }) });
+  await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "deployer", model: "scripted" }) });
   web = await startWebProcess(t);
   // The first admin through the real route, so its answer (a token) can be checked below.
   setupAnswer = await fetch(`${web.base}/api/v1/setup`, { method: "POST", body: JSON.stringify(ADMIN) });
@@ -209,18 +219,18 @@ describe("sessions end when their grounds end", () => {
     const cookie = await sessionFor(second.email);
     const own = await issueApiToken(t.db, { name: "second's script", role: "admin", userId: second.id, actor: second.email });
 
-    // An admin's token while its owner is an admin.
-    expect((await fetch(`${web.base}/api/v1/users`, { headers: { authorization: `Bearer ${own.token}` } })).status).toBe(200);
-    await changeUserRoleAudited(t.db, { kind: "user", id: "x", label: ADMIN.email, role: "admin" }, { id: second.id, role: "operator" });
+    // An admin's token while its owner is an admin of its project (listing tokens is an admin's).
+    expect((await fetch(`${web.base}/api/v1/tokens`, { headers: { authorization: `Bearer ${own.token}` } })).status).toBe(200);
+    await changeUserRoleAudited(t.db, { kind: "user", id: "x", label: ADMIN.email, role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true }, { id: second.id, role: "operator" });
 
-    const users = await count("users");
-    const escalate = await fetch(`${web.base}/api/v1/users`, {
+    const tokens = (await t.execute("select count(*)::int as n from api_tokens")).rows[0].n;
+    const escalate = await fetch(`${web.base}/api/v1/tokens`, {
       method: "POST",
       headers: { authorization: `Bearer ${own.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ email: "mallory@example.com", password: "long password 1", role: "admin" }),
+      body: JSON.stringify({ name: "mallory's", role: "admin" }),
     });
     expect(escalate.status).toBe(403);
-    expect(await count("users")).toBe(users);
+    expect((await t.execute("select count(*)::int as n from api_tokens")).rows[0].n).toBe(tokens);
     // Still an operator's token: it can start a run, but nothing admin-only.
     const run = await fetch(`${web.base}/api/v1/runs`, {
       method: "POST",
@@ -228,7 +238,7 @@ describe("sessions end when their grounds end", () => {
       body: JSON.stringify({ agent: "deployer", prompt: "still an operator" }),
     });
     expect(run.status).toBe(202);
-    expect((await fetch(`${web.base}/api/v1/users`, { headers: { authorization: `Bearer ${own.token}` } })).status).toBe(403);
+    expect((await fetch(`${web.base}/api/v1/tokens`, { headers: { authorization: `Bearer ${own.token}` } })).status).toBe(403);
 
     const { rows } = await t.execute("select count(*)::int as n from sessions where user_id = $1", [second.id]);
     expect(rows[0].n).toBe(0);
@@ -281,7 +291,7 @@ describe("sessions end when their grounds end", () => {
     const byToken = await LiveSocket.open(`${web.ws}?token=${own.token}`);
 
     const removedAt = performance.now();
-    const res = await fetch(`${web.base}/api/v1/users/${gone.id}`, { method: "DELETE", headers: { authorization: `Bearer ${adminToken}` } });
+    const res = await fetch(`${web.base}/api/v1/users/${gone.id}`, { method: "DELETE", headers: await adminSession() });
     expect(res.status).toBe(204);
     expect(await bySession.closedWithin(1000, removedAt)).toBe(4401);
     expect(await byToken.closedWithin(1000, removedAt)).toBe(4401);
@@ -294,7 +304,7 @@ describe("sessions end when their grounds end", () => {
     expect(rows[0]).toEqual({ sessions: 0, tokens: 0, disabled: true });
     const audit = await t.execute("select actor, before, after from audit_log where action = 'user.remove' and entity_id = $1", [gone.id]);
     expect(audit.rows).toEqual([
-      { actor: "token:setup", before: { email: gone.email, role: "operator" }, after: { email: gone.email, role: "operator", disabled: true, revokedTokens: [own.id] } },
+      { actor: ADMIN.email, before: { email: gone.email, instanceAdmin: false }, after: { email: gone.email, disabled: true, revokedTokens: [own.id] } },
     ]);
   });
 
@@ -303,11 +313,11 @@ describe("sessions end when their grounds end", () => {
     const own = await issueApiToken(t.db, { name: "op's script", role: "operator", userId: ops.id, actor: ops.email });
     const live = await LiveSocket.open(`${web.ws}?token=${own.token}`);
     const demotedAt = performance.now();
-    await changeUserRoleAudited(t.db, { kind: "user", id: "x", label: ADMIN.email, role: "admin" }, { id: ops.id, role: "viewer" });
+    await changeUserRoleAudited(t.db, { kind: "user", id: "x", label: ADMIN.email, role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true }, { id: ops.id, role: "viewer" });
     expect(await live.closedWithin(1000, demotedAt)).toBe(4403);
     // It may come back, as what it is now.
     const again = await LiveSocket.open(`${web.ws}?token=${own.token}`);
-    expect(again.messages.find((m) => m.type === "hello")).toEqual({ type: "hello", role: "viewer" });
+    expect(again.messages.find((m) => m.type === "hello")).toEqual({ type: "hello", role: "viewer", project: "default" });
     again.socket.close();
   });
 
@@ -404,13 +414,16 @@ describe("writes forged by a page on another origin", () => {
       body: newAdmin("plain@example.com"),
     });
     expect(plain.status).toBe(415);
-    const script = await fetch(`${web.base}/api/v1/users`, {
+    expect(await count("users")).toBe(users + 1);
+    // A script's token is not the browser's cookie: any Origin, any content type, it acts.
+    const runs = await count("runs");
+    const script = await fetch(`${web.base}/api/v1/runs`, {
       method: "POST",
       headers: { authorization: `Bearer ${adminToken}`, origin: "http://evil.example", "content-type": "text/plain" },
-      body: newAdmin("script-made@example.com"),
+      body: JSON.stringify({ agent: "deployer", prompt: "from a script" }),
     });
-    expect(script.status).toBe(201);
-    expect(await count("users")).toBe(users + 2);
+    expect(script.status).toBe(202);
+    expect(await count("runs")).toBe(runs + 1);
   });
 
   test("a server action (a POST to a page) without our Origin never reaches Next", async () => {
@@ -462,7 +475,7 @@ describe("framing and security headers", () => {
     const page = await fetch(`${web.base}/approvals`);
     expect(page.status).toBe(200);
     expectSecurityHeaders(page);
-    const list = await fetch(`${web.base}/api/v1/users`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const list = await fetch(`${web.base}/api/v1/tokens`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(list.status).toBe(200);
     expectSecurityHeaders(list);
     expect(list.headers.get("cache-control")).toBe("no-store");

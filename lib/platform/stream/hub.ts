@@ -5,11 +5,17 @@
  * A socket lives only as long as the credential it was opened with: an access notice (sign-out,
  * revoked token, demoted or removed user) closes it in every process, and every subscription
  * rechecks the credential first.
+ *
+ * A socket acts in one project, its principal's: `run:<id>` of another project's run is answered
+ * "not found" (like a run that does not exist, so nothing tells it exists), and the `runs` and
+ * `approvals` topics carry only that project's rows. A socket whose role in its project changes,
+ * or whose membership ends, is closed.
  */
 import type { WebSocket } from "ws";
 import { trackSubscribers } from "@/lib/platform/metrics/metrics-registry";
 import type { DbHandle } from "@/db/client";
 import { listRunEventsAfter } from "@/db/queries/run-events";
+import { getRun } from "@/db/queries/runs";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { logger } from "@/lib/platform/logger";
 import { CHANNELS, type AccessNotice, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
@@ -45,10 +51,13 @@ export interface HubOptions {
   recheckEveryMs?: number;
 }
 
-/** Readers of the rows a notice names; runs and approvals land with the runs issue. */
+/** A row a topic carries: sent only to the sockets of its project. */
+export type ProjectRow = { projectId: string } & Record<string, unknown>;
+
+/** Readers of the rows a notice names, in any project (the hub picks each row's audience). */
 export interface HubReaders {
-  readRun?(runId: string): Promise<unknown | undefined>;
-  readApproval?(approvalId: string): Promise<unknown | undefined>;
+  readRun?(runId: string): Promise<ProjectRow | undefined>;
+  readApproval?(approvalId: string): Promise<ProjectRow | undefined>;
 }
 
 export class StreamHub {
@@ -117,12 +126,12 @@ export class StreamHub {
     socket.on("message", (raw) => {
       sub.inbox = sub.inbox.then(() => this.onMessage(sub, raw.toString())).catch((error) => logger.warn({ err: error }, "stream message failed"));
     });
-    this.send(sub, { type: "hello", role: principal.role });
+    this.send(sub, { type: "hello", role: principal.role, project: principal.projectSlug });
   }
 
   /**
    * Checks the socket's credential again; closes the socket when it has ended or now grants
-   * another role (the client reconnects and gets the new one). Fails closed.
+   * another role or another project (the client reconnects and gets the new one). Fails closed.
    */
   private async recheck(sub: Subscriber): Promise<boolean> {
     if (!sub.grounds) return true;
@@ -132,7 +141,7 @@ export class StreamHub {
     } catch (error) {
       logger.warn({ err: error }, "stream credential recheck failed; closing the socket");
     }
-    if (now && now.role === sub.principal.role) return true;
+    if (now && now.role === sub.principal.role && now.projectId === sub.principal.projectId) return true;
     this.subscribers.delete(sub);
     if (sub.socket.readyState === sub.socket.OPEN || sub.socket.readyState === sub.socket.CONNECTING) {
       sub.socket.close(now ? CLOSE_ROLE_CHANGED : CLOSE_ACCESS_ENDED, now ? "role changed: reconnect" : "signed out or revoked");
@@ -161,10 +170,14 @@ export class StreamHub {
     if (!sub.topics.has(msg.topic) && sub.topics.size >= MAX_TOPICS) {
       return this.send(sub, { type: "error", message: `at most ${MAX_TOPICS} topics per connection; unsubscribe from one first` });
     }
+    const runId = msg.topic.startsWith("run:") ? msg.topic.slice(4) : undefined;
+    // Another project's run is not found, the same answer as no run at all.
+    if (runId && !(await getRun(this.handle.db, { projectId: sub.principal.projectId, id: runId }))) {
+      return this.send(sub, { type: "error", message: `run ${runId} not found in project ${sub.principal.projectSlug}` });
+    }
     sub.topics.add(msg.topic);
     this.send(sub, { type: "subscribed", topic: msg.topic });
-    if (msg.topic.startsWith("run:")) {
-      const runId = msg.topic.slice(4);
+    if (runId) {
       sub.runs.set(runId, msg.after ?? 0);
       this.pump(runId);
       // The run's current state, read after the subscription began, so no later change is missed.
@@ -220,7 +233,7 @@ export class StreamHub {
    * serialized and coalesced, so the last message a client gets was read after the last change
    * (a slow earlier read can never overwrite a newer state).
    */
-  private broadcastRow(topic: string, type: string, key: string, read: () => Promise<unknown> | undefined, also?: Subscriber): void {
+  private broadcastRow(topic: string, type: string, key: string, read: () => Promise<ProjectRow | undefined> | undefined, also?: Subscriber): void {
     const pumpKey = `${topic}:${key}`;
     const inFlight = this.rowPumps.get(pumpKey);
     if (inFlight) {
@@ -241,7 +254,9 @@ export class StreamHub {
           const row = await read();
           if (!row) continue;
           const message = JSON.stringify({ type, [type]: row });
-          for (const sub of watchers) if (sub.socket.readyState === sub.socket.OPEN) sub.socket.send(message);
+          for (const sub of watchers) {
+            if (sub.principal.projectId === row.projectId && sub.socket.readyState === sub.socket.OPEN) sub.socket.send(message);
+          }
         } while (state.again);
       } catch (error) {
         logger.warn({ err: error, topic }, "stream broadcast failed");

@@ -28,7 +28,8 @@ export interface StreamedEvent {
 }
 
 export type ServerMessage =
-  | { type: "hello"; role: string }
+  /** `role` in `project` (its slug): the one project this socket acts in. */
+  | { type: "hello"; role: string; project?: string }
   | { type: "subscribed"; topic: string }
   | { type: "pong" }
   | { type: "error"; message: string }

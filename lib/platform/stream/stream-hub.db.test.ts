@@ -4,10 +4,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
+import { getOrCreateApproval, getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
+import { announceAccessChange } from "@/db/queries/access-changes";
+import { setMemberRole } from "@/db/queries/projects";
 import { appendRunEvents } from "@/db/queries/run-events";
-import { createRun, getRun, runToApi } from "@/db/queries/runs";
+import { createRun, getRunInAnyProject, runToApi } from "@/db/queries/runs";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { addPerson, addProject, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 import { StreamHub } from "./hub";
 import { attachWebSocketEndpoint } from "./ws-endpoint";
 
@@ -20,9 +23,10 @@ interface WebProcess {
 async function startWebProcess(handle: DbHandle): Promise<WebProcess> {
   const hub = new StreamHub(handle, {
     readRun: async (id) => {
-      const run = await getRun(handle.db, { id });
-      return run ? runToApi(run) : undefined;
+      const run = await getRunInAnyProject(handle.db, { id });
+      return run ? { ...runToApi(run), projectId: run.projectId } : undefined;
     },
+    readApproval: (id) => getApprovalInAnyProject(handle.db, { id }),
   });
   await hub.start();
   const server: Server = createServer((_req, res) => res.writeHead(404).end());
@@ -41,17 +45,23 @@ async function startWebProcess(handle: DbHandle): Promise<WebProcess> {
 
 class Subscriber {
   readonly seqs: number[] = [];
-  readonly runs: unknown[] = [];
+  readonly runs: { id: string; projectId: string }[] = [];
+  readonly approvals: { id: string; projectId: string }[] = [];
+  readonly messages: { type: string; message?: string; topic?: string; project?: string }[] = [];
+  closedWith?: number;
   private socket!: WebSocket;
   constructor(private readonly url: string) {}
 
-  async connect(token: string, subscriptions: object[]) {
-    this.socket = new WebSocket(`${this.url}?token=${token}`);
+  async connect(token: string, subscriptions: object[], query = "") {
+    this.socket = new WebSocket(`${this.url}?token=${token}${query}`);
     this.socket.on("message", (raw) => {
       const message = JSON.parse(raw.toString());
+      this.messages.push(message);
       if (message.type === "event") this.seqs.push(message.seq);
       if (message.type === "run") this.runs.push(message.run);
+      if (message.type === "approval") this.approvals.push(message.approval);
     });
+    this.socket.on("close", (code) => (this.closedWith = code));
     await new Promise((resolve, reject) => {
       this.socket.once("open", resolve);
       this.socket.once("error", reject);
@@ -74,10 +84,9 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await setupFirstAdmin(t.db, { email: "a@example.com", password: "long enough" });
-  token = (await issueApiToken(t.db, { name: "viewer", role: "viewer", actor: "test" })).token;
-  const agent = await createAgent(t.db, { spec: { name: "streamer", model: "scripted", tools: [], maxTurns: 2, timeoutMs: 10_000 } });
-  runId = (await createRun(t.db, { agentId: agent!.id, prompt: "x", source: "test" })).id;
+  token = (await addToken(t.db, { role: "viewer" })).token;
+  const agent = await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "streamer", model: "scripted", tools: [], maxTurns: 2, timeoutMs: 10_000 } });
+  runId = (await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent!.id, prompt: "x", source: "test" })).id;
   web = await startWebProcess(t);
 });
 afterAll(async () => {
@@ -128,12 +137,75 @@ test("a bad subscription gets a readable error, not a dropped socket", async () 
   socket.close();
 });
 
+describe("one project per socket", () => {
+  const settle = () => new Promise((r) => setTimeout(r, 300));
+
+  test("B's socket gets none of A's runs, approvals or run events; A's socket gets them", async () => {
+    const projectA = await addProject(t.db, { slug: "stream-a" });
+    const projectB = await addProject(t.db, { slug: "stream-b" });
+    const tokenA = (await addToken(t.db, { role: "viewer", projectId: projectA.id })).token;
+    const tokenB = (await addToken(t.db, { role: "admin", projectId: projectB.id })).token;
+    const agentA = await createAgent(t.db, { projectId: projectA.id, spec: { name: "a-agent", model: "scripted", tools: [], maxTurns: 2, timeoutMs: 10_000 } });
+    const agentB = await createAgent(t.db, { projectId: projectB.id, spec: { name: "b-agent", model: "scripted", tools: [], maxTurns: 2, timeoutMs: 10_000 } });
+    const runA = await createRun(t.db, { projectId: projectA.id, agentId: agentA!.id, prompt: "a", source: "test" });
+
+    const a = new Subscriber(web.url);
+    const b = new Subscriber(web.url);
+    await a.connect(tokenA, [{ type: "subscribe", topic: "runs" }, { type: "subscribe", topic: "approvals" }, { type: "subscribe", topic: `run:${runA.id}` }]);
+    await b.connect(tokenB, [{ type: "subscribe", topic: "runs" }, { type: "subscribe", topic: "approvals" }, { type: "subscribe", topic: `run:${runA.id}` }]);
+    await expect.poll(() => b.messages.filter((m) => m.type === "subscribed" || m.type === "error").length).toBe(3);
+    // Refused like a run that does not exist: nothing says it is there.
+    expect(b.messages.find((m) => m.type === "error")?.message).toBe(`run ${runA.id} not found in project stream-b`);
+    expect(b.messages.filter((m) => m.type === "subscribed").map((m) => m.topic)).toEqual(["runs", "approvals"]);
+    expect(b.messages[0]).toMatchObject({ type: "hello", project: "stream-b" });
+    await expect.poll(() => a.messages.filter((m) => m.type === "subscribed").length).toBe(3);
+
+    await appendRunEvents(t.db, { runId: runA.id, events: events(3) });
+    const runA2 = await createRun(t.db, { projectId: projectA.id, agentId: agentA!.id, prompt: "a2", source: "test" });
+    const { row: approvalA } = await getOrCreateApproval(t.db, { runId: runA.id, hookKey: "ask", toolName: "shell", toolInput: {}, toolCallId: "c1", onTimeout: "deny", expiresAt: null });
+    expect(approvalA.projectId).toBe(projectA.id);
+    await settleApproval(t.db, { id: approvalA.id, status: "approved", decidedBy: "x", decidedVia: "test" });
+    // A row of B's own project does reach B: the filter is per project, not a closed door.
+    const runB = await createRun(t.db, { projectId: projectB.id, agentId: agentB!.id, prompt: "b", source: "test" });
+
+    await expect.poll(() => a.seqs).toEqual([1, 2, 3]);
+    await expect.poll(() => a.runs.some((r) => r.id === runA2.id)).toBe(true);
+    await expect.poll(() => a.approvals.filter((x) => x.id === approvalA.id).length).toBeGreaterThan(0);
+    await expect.poll(() => b.runs.some((r) => r.id === runB.id)).toBe(true);
+    await settle();
+    expect(b.seqs).toEqual([]);
+    expect(b.approvals).toEqual([]);
+    expect(b.runs.every((r) => r.projectId === projectB.id)).toBe(true);
+    expect(a.runs.every((r) => r.projectId === projectA.id)).toBe(true);
+    a.close();
+    b.close();
+  });
+
+  test("a token names only its project; leaving the project closes the socket", async () => {
+    const project = await addProject(t.db, { slug: "stream-c" });
+    const person = await addPerson(t.db, { email: "mover@example.com", role: "viewer", projectId: project.id });
+    const member = await addToken(t.db, { role: "viewer", projectId: project.id, userId: person.id });
+
+    const wrong = new WebSocket(`${web.url}?token=${member.token}&project=default`);
+    expect(await new Promise<number | undefined>((resolve) => wrong.once("unexpected-response", (_req, res) => resolve(res.statusCode)))).toBe(403);
+
+    const socket = new Subscriber(web.url);
+    await socket.connect(member.token, [{ type: "subscribe", topic: "runs" }], "&project=stream-c");
+    await expect.poll(() => socket.messages.some((m) => m.type === "subscribed")).toBe(true);
+    expect(socket.messages[0]).toMatchObject({ type: "hello", role: "viewer", project: "stream-c" });
+
+    await setMemberRole(t.db, { projectId: project.id, userId: person.id, role: null });
+    await announceAccessChange(t.db, { userId: person.id });
+    await expect.poll(() => socket.closedWith).toBe(4401);
+  });
+});
+
 describe.runIf(Boolean(process.env.DATABASE_URL))("two web processes on one PostgreSQL", () => {
   test("both deliver every event of a run and its status changes", async () => {
     const second = await openDatabase({ databaseUrl: t.databaseUrl });
     const other = await startWebProcess(second);
     try {
-      const start = (await getRun(t.db, { id: runId }))!.lastSeq;
+      const start = (await getRunInAnyProject(t.db, { id: runId }))!.lastSeq;
       const a = new Subscriber(web.url);
       const b = new Subscriber(other.url);
       await a.connect(token, [{ type: "subscribe", topic: `run:${runId}`, after: start }, { type: "subscribe", topic: "runs" }]);
@@ -142,8 +214,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("two web processes on one Post
       for (let i = 0; i < 10; i++) await appendRunEvents(second.db, { runId, events: events(10) });
       await expect.poll(() => a.seqs).toEqual(range(start + 1, start + 100));
       await expect.poll(() => b.seqs).toEqual(range(start + 1, start + 100));
-      const agentId = (await getRun(t.db, { id: runId }))!.agentId;
-      await createRun(second.db, { agentId, prompt: "another", source: "test" });
+      const agentId = (await getRunInAnyProject(t.db, { id: runId }))!.agentId;
+      await createRun(second.db, { projectId: DEFAULT_PROJECT_ID, agentId, prompt: "another", source: "test" });
       await expect.poll(() => a.runs.length).toBeGreaterThan(0);
       await expect.poll(() => b.runs.length).toBeGreaterThan(0);
       a.close();

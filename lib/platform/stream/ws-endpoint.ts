@@ -1,7 +1,8 @@
 /**
  * The `/api/ws` endpoint on an HTTP server: authenticates the upgrade (session cookie or
- * `?token=`) and hands the socket to the hub with the credential it stands on, so the hub can
- * close it when that credential ends. Every upgrade of the server comes through here: one that
+ * `?token=`) in a project (`?project=<slug>`, else the `hp_project` cookie the dashboard's
+ * switcher sets, else the person's first project; a token's own project) and hands the socket to
+ * the hub with the credential it stands on, so the hub can close it when that credential ends. Every upgrade of the server comes through here: one that
  * `passThrough` takes (Next's dev HMR) goes on, any other path is refused with a 400 and closed,
  * so no socket is left unanswered. Sockets that stop answering pings are cut, so a half-open
  * client does not hold a subscription forever.
@@ -12,6 +13,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import type { DbHandle } from "@/db/client";
 import { credentialFromHeaders, principalFromCredential } from "@/lib/platform/auth/principal";
 import { hashSecretToken } from "@/lib/platform/auth/secret-token";
+import { AppError } from "@/lib/platform/api/app-error";
 import { refuseUpgrade } from "@/lib/platform/api/request-guard";
 import { originVerdict } from "@/lib/platform/security/same-origin";
 import type { StreamHub } from "./hub";
@@ -41,7 +43,7 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
       return refuseUpgrade(socket, 400, `No WebSocket at ${url.pathname.slice(0, 100)}; the stream is ${WS_PATH}`);
     }
     const headers = { get: (name: string) => (req.headers[name.toLowerCase()] as string | undefined) ?? null };
-    const credential = credentialFromHeaders(headers, url.searchParams.get("token"));
+    const credential = credentialFromHeaders(headers, url.searchParams.get("token"), url.searchParams.get("project"));
     // A page of another site must not ride the session cookie (cross-site WebSocket hijacking);
     // token clients (scripts) send no Origin or pass ?token=.
     if (credential?.kind !== "token" && originVerdict(headers) === "foreign") {
@@ -50,16 +52,20 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
     principalFromCredential(handle.db, credential)
       .then((principal) => {
         if (!principal || !credential) return refuseUpgrade(socket, 401, "Sign in or pass ?token=");
+        // Rechecked in the project it was opened in: when the membership there ends, the
+        // credential no longer holds for this socket (it is not moved to another project).
+        const pinned = { ...credential, project: { explicit: principal.projectSlug } };
         const grounds = {
           sessionHash: credential.kind === "session" ? hashSecretToken(credential.secret) : undefined,
-          recheck: () => principalFromCredential(handle.db, credential),
+          recheck: () => principalFromCredential(handle.db, pinned).catch((error) => (isRefusal(error) ? undefined : Promise.reject(error))),
         };
         wss.handleUpgrade(req, socket, head, (ws) => {
           watchLiveness(ws);
           hub.attach(ws, principal, grounds);
         });
       })
-      .catch(() => socket.destroy());
+      // A project the caller cannot reach (404) or a token naming another project (403).
+      .catch((error) => (isRefusal(error) ? refuseUpgrade(socket, error.status === 404 ? 404 : 403, error.message) : socket.destroy()));
   });
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
@@ -74,6 +80,11 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
   heartbeat.unref();
   wss.on("close", () => clearInterval(heartbeat));
   return wss;
+}
+
+/** A refusal of the credential in the project asked for, as opposed to a failure to check it. */
+function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && error.status < 500;
 }
 
 const alive = new WeakMap<WebSocket, boolean>();

@@ -18,12 +18,14 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   const principal = await requirePagePrincipal();
   const { id } = await params;
   const { db } = await getDatabase();
-  const row = await getAgent(db, { ref: decodeURIComponent(id) });
+  // Another project's agent is not found here, as one that does not exist.
+  const row = await getAgent(db, { projectId: principal.projectId, ref: decodeURIComponent(id) });
   if (!row) notFound();
   const agent = agentToSpec(row);
   const [hooks, chain, killSwitch, retention] = await Promise.all([
-    listHooks(db, { scope: `agent:${agent.id}` }),
-    listHooksForScopes(db, { scopes: scopesForRun({ agentId: agent.id }) }),
+    listHooks(db, { projectId: principal.projectId, own: true, scope: `agent:${agent.id}` }),
+    // What its runs meet: the instance-wide hooks, then the project's.
+    listHooksForScopes(db, { projectId: principal.projectId, scopes: scopesForRun({ agentId: agent.id }) }),
     getKillSwitch(db),
     getRetentionSettings(db),
   ]);

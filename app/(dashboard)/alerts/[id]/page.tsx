@@ -21,11 +21,12 @@ export default async function AlertRulePage({ params }: { params: Promise<{ id: 
   const principal = await requirePagePrincipal();
   const { id } = await params;
   const { db } = await getDatabase();
-  const row = uuidSchema.safeParse(id).success ? await getAlertRule(db, { id }) : undefined;
+  const row = uuidSchema.safeParse(id).success ? await getAlertRule(db, { projectId: principal.projectId, id }) : undefined;
   if (!row) notFound();
   const rule = alertRuleToApi(row);
   const canEdit = principal.role === "admin";
-  const [history, agents] = await Promise.all([listAlertEventsForApi(db, rule.id, { limit: 100 }), canEdit ? listAgents(db, { limit: 500 }) : Promise.resolve([])]);
+  const [history, agents] = await Promise.all([listAlertEventsForApi(db, principal.projectId, rule.id, { limit: 100 }),
+    canEdit ? listAgents(db, { projectId: principal.projectId, limit: 500 }) : Promise.resolve([])]);
   return (
     <>
       <FlashToast param="created" message={`Alert rule ${rule.name} created`} />

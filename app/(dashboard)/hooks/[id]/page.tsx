@@ -23,13 +23,19 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
   const principal = await requirePagePrincipal();
   const { id } = await params;
   const { db } = await getDatabase();
-  const row = isUuid(id) ? await getHookById(db, { id }) : undefined;
+  // Another project's hook is not found; an instance-wide one is read-only but to instance admins.
+  const row = isUuid(id) ? await getHookById(db, { projectId: principal.projectId, id }) : undefined;
   if (!row) notFound();
   const hook = hookToResource(row);
-  const [versions, context, killed] = await Promise.all([listHookVersions(db, { hookId: hook.id }), loadScopeContext(db), getKillSwitch(db)]);
+  const [versions, context, killed] = await Promise.all([
+    listHookVersions(db, { hookId: hook.id }),
+    loadScopeContext(db, principal.projectId),
+    getKillSwitch(db),
+  ]);
   const isOperator = roleAtLeast(principal.role, "operator");
   const trusted = mayConfigureAction(principal, hook.spec.action);
-  const canEdit = isOperator && trusted;
+  const keeps = !hook.instance || principal.instanceAdmin;
+  const canEdit = isOperator && trusted && keeps;
   const label = hook.spec.name ?? hook.key;
   return (
     <>
@@ -60,7 +66,13 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
           You are a viewer: you can read this hook but not change it.
         </p>
       )}
-      {isOperator && !trusted && (
+      {hook.instance && (
+        <p className={notice} data-testid="instance-hook-notice">
+          An instance-wide hook: every project&apos;s runs meet it before their own hooks.
+          {!principal.instanceAdmin && " Only instance admins may change it."}
+        </p>
+      )}
+      {isOperator && keeps && !trusted && (
         <p className={notice} data-testid="read-only-notice">
           Only admins may change this hook: it runs code on the server ({describeCodeAction(hook.spec.action)}).
         </p>

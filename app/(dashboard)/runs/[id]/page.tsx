@@ -16,7 +16,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   if (!z.uuid().safeParse(id).success) notFound();
   const { db } = await getDatabase();
-  const run = await getRun(db, { id });
+  const run = await getRun(db, { projectId: principal.projectId, id });
   if (!run) notFound();
   const summary = JSON.parse(JSON.stringify(runToApi(run)));
   return (

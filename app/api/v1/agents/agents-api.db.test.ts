@@ -3,6 +3,7 @@ import { installDatabase } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { callRoute } from "@/test/api-client";
+import { addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 import * as setupRoute from "../setup/route";
 import * as tokensRoute from "../tokens/route";
 import * as agentRoute from "./[id]/route";
@@ -61,6 +62,14 @@ describe("tokens and roles", () => {
 });
 
 describe("agents", () => {
+  // Tokens of the default project made directly, so these tests stand on the agents routes alone.
+  let admin: string;
+  let viewer: string;
+  beforeAll(async () => {
+    admin = (await addToken(t.db, { role: "admin", name: "agents-admin" })).token;
+    viewer = (await addToken(t.db, { role: "viewer", name: "agents-viewer" })).token;
+  });
+
   test("a wrong field type is 422 naming the field; malformed and oversized bodies are 4xx", async () => {
     const wrong = await callRoute(agentsRoute.POST, { method: "POST", token: admin, body: { name: "a1", maxTurns: "ten", tools: [1] } });
     expect(wrong.status).toBe(422);
@@ -114,14 +123,14 @@ describe("agents", () => {
     const unknownField = await callRoute(agentRoute.PATCH, { method: "PATCH", token: admin, params: { id }, body: { colour: "red" } });
     expect(unknownField.status).toBe(422);
 
-    const audit = await listAudit(t.db, { entityType: "agent", entityId: id, limit: 10 });
+    const audit = await listAudit(t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "agent", entityId: id, limit: 10 });
     expect(audit.map((a) => a.action)).toEqual(["agent.update", "agent.create"]);
     expect(audit[0].before).toMatchObject({ maxTurns: 4 });
     expect(audit[0].after).toMatchObject({ maxTurns: 9 });
 
     expect((await callRoute(agentRoute.DELETE, { method: "DELETE", token: viewer, params: { id } })).status).toBe(403);
     await t.execute(
-      `insert into hooks (key, scope, event, spec) values ('guard', 'agent:${id}', 'tool.pre', '{"id":"guard","event":"tool.pre","action":{"type":"log"}}')`,
+      `insert into hooks (project_id, key, scope, event, spec) values ('${DEFAULT_PROJECT_ID}', 'guard', 'agent:${id}', 'tool.pre', '{"id":"guard","event":"tool.pre","action":{"type":"log"}}')`,
     );
     expect((await callRoute(agentRoute.DELETE, { method: "DELETE", token: admin, params: { id } })).status).toBe(204);
     const { rows } = await t.execute(`select count(*)::int as n from hooks where scope = 'agent:${id}'`);

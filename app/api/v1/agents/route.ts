@@ -9,8 +9,8 @@ import { agentNameSchema } from "@/lib/core/agent/agent-spec";
 /** Pages by name; the cursor is the last name seen. */
 const agentsQuerySchema = listQuerySchema(agentNameSchema);
 
-export const GET = apiRoute({ role: "viewer", query: agentsQuerySchema }, async ({ db, query }) => {
-  const rows = await listAgents(db, { limit: query.limit + 1, afterName: query.cursor });
+export const GET = apiRoute({ role: "viewer", query: agentsQuerySchema }, async ({ db, query, principal }) => {
+  const rows = await listAgents(db, { projectId: principal.projectId, limit: query.limit + 1, afterName: query.cursor });
   const page = paginate(rows, query.limit, (row) => row.name);
   return { items: page.items.map(agentToSpec), nextCursor: page.nextCursor };
 });

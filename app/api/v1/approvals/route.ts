@@ -8,8 +8,9 @@ import { apiRoute } from "@/lib/platform/api/route";
 
 const approvalsQuerySchema = listQuerySchema(z.object({ at: cursorTimeSchema, id: uuidSchema }).strict()).extend({ status: z.enum(APPROVAL_STATUSES).optional() });
 
-export const GET = apiRoute({ role: "viewer", query: approvalsQuerySchema }, async ({ db, query }) => {
+export const GET = apiRoute({ role: "viewer", query: approvalsQuerySchema }, async ({ db, query, principal }) => {
   const rows = await listApprovals(db, {
+    projectId: principal.projectId,
     status: query.status,
     limit: query.limit + 1,
     before: query.cursor,

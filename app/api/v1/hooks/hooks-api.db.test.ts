@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { listAudit } from "@/db/queries/audit";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { getKillSwitch } from "@/db/queries/settings";
+import { getUserByEmail } from "@/db/queries/users";
+import { openSession } from "@/lib/platform/auth/account-service";
+import { SESSION_COOKIE } from "@/lib/platform/auth/principal";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { callRoute } from "@/test/api-client";
 import * as agentsRoute from "../agents/route";
 import * as killSwitchRoute from "../settings/kill-switch/route";
-import * as setupRoute from "../setup/route";
-import * as tokensRoute from "../tokens/route";
 import * as hookRoute from "./[id]/route";
 import * as restoreRoute from "./[id]/restore/route";
 import * as versionsRoute from "./[id]/versions/route";
 import * as reorderRoute from "./reorder/route";
 import * as hooksRoute from "./route";
+import { addPerson, addToken } from "@/test/people";
 
 let t: TestDatabase;
 let admin: string;
@@ -44,9 +47,8 @@ async function list(query: string, token = viewer) {
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await callRoute(setupRoute.POST, { method: "POST", body: { email: "admin@example.com", password: "long enough" } })).body.token;
-  const token = async (role: string) =>
-    (await callRoute(tokensRoute.POST, { method: "POST", token: admin, body: { name: role, role } })).body.token as string;
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: (await addPerson(t.db, { email: "admin@example.com", instanceAdmin: true })).id })).token;
+  const token = async (role: "operator" | "viewer") => (await addToken(t.db, { role, name: role })).token;
   operator = await token("operator");
   viewer = await token("viewer");
   const agent = await callRoute(agentsRoute.POST, { method: "POST", token: admin, body: { name: "coding-agent", tools: ["write_file", "shell"] } });
@@ -71,7 +73,7 @@ describe("hooks CRUD", () => {
       enabled: true,
       spec: { id: "no-prod", event: "tool.pre", mode: "enforce", scope: `agent:${agentId}`, action: { type: "block", denyIf: "/srv/prod" } },
     });
-    expect(Object.keys(created.body).sort()).toEqual(["createdAt", "enabled", "id", "key", "position", "scope", "spec", "updatedAt", "version"]);
+    expect(Object.keys(created.body).sort()).toEqual(["createdAt", "enabled", "id", "instance", "key", "position", "scope", "spec", "updatedAt", "version"]);
     const read = await callRoute(hookRoute.GET, { token: viewer, params: { id } });
     expect(read.body.spec.matcher).toBe("write_file");
   });
@@ -144,7 +146,7 @@ describe("hooks CRUD", () => {
   });
 
   test("every change has an audit row with before and after", async () => {
-    const audit = await listAudit(t.db, { entityType: "hook", entityId: id, limit: 10 });
+    const audit = await listAudit(t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "hook", entityId: id, limit: 10 });
     expect(audit.map((a) => a.action)).toEqual(["hook.restore", "hook.update", "hook.update", "hook.create"]);
     expect(audit[0]).toMatchObject({ actor: "token:operator", before: { version: 3 }, after: { version: 4, restoredFrom: 1 } });
     expect(audit[1].before).toMatchObject({ version: 2, enabled: true });
@@ -156,7 +158,7 @@ describe("hooks CRUD", () => {
     expect((await callRoute(hookRoute.DELETE, { method: "DELETE", token: viewer, params: { id } })).status).toBe(403);
     expect((await callRoute(hookRoute.DELETE, { method: "DELETE", token: operator, params: { id } })).status).toBe(204);
     expect((await callRoute(hookRoute.GET, { token: viewer, params: { id } })).status).toBe(404);
-    const audit = await listAudit(t.db, { entityType: "hook", entityId: id, limit: 1 });
+    const audit = await listAudit(t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "hook", entityId: id, limit: 1 });
     expect(audit[0]).toMatchObject({ action: "hook.delete", before: { key: "no-prod", version: 4 } });
   });
 });
@@ -242,7 +244,7 @@ describe("lists and order", () => {
     expect(paths(twice.body)).toEqual(["ids[1]"]);
     expect((await callRoute(reorderRoute.POST, { method: "POST", token: viewer, body: { scope: "global", ids: reversed } })).status).toBe(403);
 
-    const [audit] = await listAudit(t.db, { entityType: "hook_scope", entityId: "global", limit: 1 });
+    const [audit] = await listAudit(t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "hook_scope", entityId: "global", limit: 1 });
     expect(audit.action).toBe("hook.reorder");
     expect((audit.after as string[])[0]).toBe("third");
   });
@@ -254,24 +256,29 @@ describe("lists and order", () => {
 });
 
 describe("kill switch", () => {
-  test("anyone reads it, only admins flip it, each flip is audited", async () => {
+  test("anyone reads it, only instance admins flip it, each flip is audited at the instance level", async () => {
+    // The first admin is an instance admin; tokens (even an admin's) never act for the instance.
+    const user = (await getUserByEmail(t.db, { email: "admin@example.com" }))!;
+    const session = { cookie: `${SESSION_COOKIE}=${await openSession(t.db, { userId: user.id })}`, origin: "http://localhost" };
     expect((await callRoute(killSwitchRoute.GET, { token: viewer })).body).toMatchObject({ enabled: false });
     const denied = await callRoute(killSwitchRoute.PUT, { method: "PUT", token: operator, body: { enabled: true } });
     expect(denied.status).toBe(403);
-    const bad = await callRoute(killSwitchRoute.PUT, { method: "PUT", token: admin, body: { enabled: "yes" } });
+    const projectAdmin = await callRoute(killSwitchRoute.PUT, { method: "PUT", token: admin, body: { enabled: true } });
+    expect(projectAdmin.status).toBe(403);
+    const bad = await callRoute(killSwitchRoute.PUT, { method: "PUT", headers: session, body: { enabled: "yes" } });
     expect(bad.status).toBe(422);
     expect(paths(bad.body)).toEqual(["enabled"]);
 
-    const on = await callRoute(killSwitchRoute.PUT, { method: "PUT", token: admin, body: { enabled: true } });
+    const on = await callRoute(killSwitchRoute.PUT, { method: "PUT", headers: session, body: { enabled: true } });
     expect(on.status).toBe(200);
     expect(on.body.enabled).toBe(true);
     expect(await getKillSwitch(t.db)).toBe(true);
     expect((await callRoute(killSwitchRoute.GET, { token: viewer })).body.enabled).toBe(true);
 
-    await callRoute(killSwitchRoute.PUT, { method: "PUT", token: admin, body: { enabled: false } });
+    await callRoute(killSwitchRoute.PUT, { method: "PUT", headers: session, body: { enabled: false } });
     expect(await getKillSwitch(t.db)).toBe(false);
-    const audit = await listAudit(t.db, { entityType: "setting", entityId: "hooks_kill_switch", limit: 5 });
+    const audit = await listAudit(t.db, { projectId: null, entityType: "setting", entityId: "hooks_kill_switch", limit: 5 });
     expect(audit.map((a) => a.after)).toEqual([{ enabled: false }, { enabled: true }]);
-    expect(audit[1]).toMatchObject({ actor: "token:setup", before: { enabled: false } });
+    expect(audit[1]).toMatchObject({ actor: "admin@example.com", before: { enabled: false } });
   });
 });

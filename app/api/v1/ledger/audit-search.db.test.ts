@@ -6,8 +6,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { startRun } from "@/lib/features/runs/run-service";
 import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/test/run-harness";
 import * as agentRoute from "../agents/[id]/route";
@@ -16,6 +17,8 @@ import * as runsExportRoute from "../runs/export/route";
 import * as runsRoute from "../runs/route";
 import * as ledgerExportRoute from "./export/route";
 import * as ledgerRoute from "./route";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 type Handler = (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -108,8 +111,8 @@ async function listAll(handler: Handler, query: string) {
 
 beforeAll(async () => {
   h = await createRunHarness();
-  admin = (await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" })).token;
-  viewer = (await issueApiToken(h.t.db, { name: "auditor", role: "viewer", actor: "test" })).token;
+  admin = (await addToken(h.t.db, { role: "admin", name: "setup", userId: (await addPerson(h.t.db, { email: "admin@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") })).id })).token;
+  viewer = (await addToken(h.t.db, { role: "viewer", name: "auditor" })).token;
 
   const deployer = await addAgent(
     h.t,
@@ -246,6 +249,7 @@ describe("exports", () => {
 
   test("a ledger larger than one export page streams whole, in order, with no duplicate", async () => {
     const rows: NewHookInvocation[] = Array.from({ length: 2_345 }, (_, i) => ({
+      projectId: DEFAULT_PROJECT_ID,
       event: "tool.pre",
       hookKey: "bulk",
       matched: true,
@@ -301,6 +305,10 @@ describe("config change log", () => {
     const future = await callRoute(auditRoute.GET, { token: viewer, path: `/?from=${new Date(Date.now() + 60_000).toISOString()}` });
     expect(future.body.items).toEqual([]);
 
+    // More of the project's changes, so the list spans pages of two.
+    for (const maxTurns of [8, 9]) {
+      expect((await callRoute(agentRoute.PATCH, { method: "PATCH", token: admin, params: { id: "deployer" }, body: { maxTurns } })).status).toBe(200);
+    }
     const all = await callRoute(auditRoute.GET, { token: viewer, path: "/?limit=200" });
     expect(all.body.items.length).toBeGreaterThan(2);
     expect(await listAll(auditRoute.GET, "")).toEqual(all.body.items.map((i: { id: number }) => String(i.id)));

@@ -6,10 +6,11 @@ import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/features/audit/
 
 const ledgerListQuerySchema = listQuerySchema(serialKeySchema).extend(ledgerFiltersSchema.shape);
 
-export const GET = apiRoute({ role: "viewer", query: ledgerListQuerySchema }, async ({ db, query }) => {
+/** The project's hook ledger, newest first. */
+export const GET = apiRoute({ role: "viewer", query: ledgerListQuerySchema }, async ({ db, query, principal }) => {
   const { limit, cursor, ...filters } = query;
   const rows = await listHookLedger(db, {
-    ...(await resolveLedgerFilters(db, filters)),
+    ...(await resolveLedgerFilters(db, principal.projectId, filters)),
     limit: limit + 1,
     beforeId: cursor?.id,
   });

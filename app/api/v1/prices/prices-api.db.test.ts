@@ -3,9 +3,12 @@ import { installDatabase } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import * as route from "./route";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let t: TestDatabase;
 let admin: string;
@@ -14,9 +17,9 @@ let viewer: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  await seedPricesIfEmpty(t.db, { prices: PUBLISHED_PRICES });
-  admin = (await setupFirstAdmin(t.db, { email: "a@example.com", password: "long enough" })).token;
-  viewer = (await issueApiToken(t.db, { name: "v", role: "viewer", actor: "t" })).token;
+  await seedPricesIfEmpty(t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: (await addPerson(t.db, { email: "a@example.com", passwordHash: await hashPassword("long enough"), role: "admin", instanceAdmin: true })).id })).token;
+  viewer = (await addToken(t.db, { name: "v", role: "viewer" })).token;
 });
 afterAll(() => t.drop());
 

@@ -19,13 +19,17 @@ const priceSchema = z.object({
   effectiveFrom: pgDateSchema.default(new Date("2020-01-01T00:00:00Z")),
 });
 
-export const GET = apiRoute({ role: "viewer" }, async ({ db }) => ({ items: await listPrices(db) }));
+/** The project's overrides; a model none of them prices costs what the built-in catalogue says. */
+export const GET = apiRoute({ role: "viewer" }, async ({ db, principal }) => ({ items: await listPrices(db, { projectId: principal.projectId }) }));
 
 export const PUT = apiRoute({ role: "admin", body: z.object({ items: z.array(priceSchema).max(1000) }) }, async ({ db, body, principal }) => {
   const { items } = await audited(
     db,
-    { actor: principal.label, action: "prices.replace", entityType: "model_prices" },
-    async (tx) => ({ before: await listPrices(tx), items: await replacePrices(tx, { prices: body.items }) }),
+    { projectId: principal.projectId, actor: principal.label, action: "prices.replace", entityType: "model_prices" },
+    async (tx) => ({
+      before: await listPrices(tx, { projectId: principal.projectId }),
+      items: await replacePrices(tx, { projectId: principal.projectId, prices: body.items }),
+    }),
     ({ before, items }) => ({ before, after: items }),
   );
   return { items };

@@ -9,10 +9,11 @@ import { startRun, startRunSchema } from "@/lib/features/runs/run-service";
 
 const runListQuerySchema = listQuerySchema(z.object({ createdAt: cursorTimeSchema, id: uuidSchema }).strict()).extend(runFiltersSchema.shape);
 
-export const GET = apiRoute({ role: "viewer", query: runListQuerySchema }, async ({ db, query }) => {
+export const GET = apiRoute({ role: "viewer", query: runListQuerySchema }, async ({ db, query, principal }) => {
   const { limit, cursor, ...filters } = query;
   const rows = await listRuns(db, {
-    ...(await resolveRunFilters(db, filters)),
+    ...(await resolveRunFilters(db, principal.projectId, filters)),
+    projectId: principal.projectId,
     limit: limit + 1,
     before: cursor,
   });

@@ -5,7 +5,7 @@ export const AUDIT_TABS = [
   { value: "sessions", label: "Sessions", adminOnly: false },
   { value: "ledger", label: "Hook ledger", adminOnly: false },
   { value: "changes", label: "Config changes", adminOnly: false },
-  // The integrity check names rows and hashes of both chains; like its API, admins only.
+  // The integrity check names rows and hashes of both chains, every project's; like its API, instance admins only.
   { value: "integrity", label: "Integrity", adminOnly: true },
 ] as const;
 export type AuditTab = (typeof AUDIT_TABS)[number]["value"];

@@ -11,7 +11,10 @@ import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 
-const FILTERS = ["entityType", "action", "actor", "window"] as const;
+const FILTERS = ["entityType", "action", "actor", "window", "scope"] as const;
+
+/** Instance admins may read the instance's own entries (people, projects, providers, instance settings and hooks). */
+const SCOPES = [{ value: "instance", label: "the instance" }];
 
 /** The entity types the services write to the audit log, with the page that shows each. */
 const ENTITY_TYPES: { value: string; label: string; href?: (id: string) => string }[] = [
@@ -23,6 +26,7 @@ const ENTITY_TYPES: { value: string; label: string; href?: (id: string) => strin
   { value: "model_prices", label: "Prices" },
   { value: "api_token", label: "API tokens" },
   { value: "user", label: "Users" },
+  { value: "project", label: "Projects" },
   { value: "run", label: "Runs", href: (id) => `/runs/${id}` },
   { value: "approval", label: "Approvals" },
 ];
@@ -97,8 +101,11 @@ function AuditEntry({ row }: { row: AuditRow }) {
   );
 }
 
-/** Every configuration change: who, what, when, and the values before and after. */
-export function ConfigChangeLog() {
+/**
+ * Every configuration change of the project: who, what, when, and the values before and after.
+ * An instance admin may switch to the instance's own changes.
+ */
+export function ConfigChangeLog({ instanceAdmin = false }: { instanceAdmin?: boolean }) {
   const filters = useUrlFilters(FILTERS);
   const { apiQuery, active } = filters;
   const query = useAuditPages<AuditRow>("audit-log", "/api/v1/audit", apiQuery);
@@ -110,6 +117,7 @@ export function ConfigChangeLog() {
         <TextFilter filters={filters} name="action" label="Action" placeholder="hook or hook.update" width="w-44" testId="audit-action-filter" />
         <TextFilter filters={filters} name="actor" label="Who" placeholder="admin@example.com" width="w-52" testId="audit-actor-filter" />
         <SelectFilter filters={filters} name="window" label="When" options={TIME_WINDOWS} testId="audit-window" />
+        {instanceAdmin && <SelectFilter filters={filters} name="scope" label="Of" any="this project" options={SCOPES} testId="audit-scope" />}
       </FilterBar>
 
       <PagedResults query={query} what="changes" filtered={active} emptyHint="Changes to agents, hooks, schedules and settings are recorded here." testId="audit">

@@ -36,6 +36,7 @@ export function HookEditor({
   scopes,
   readOnly,
   isAdmin,
+  instanceAdmin = false,
   defaults,
 }: {
   hook?: { id: string; version: number; spec: HookSpec };
@@ -44,7 +45,9 @@ export function HookEditor({
   scopes: ScopeOption[];
   readOnly: boolean;
   isAdmin: boolean;
-  defaults?: { scope?: string; event?: string };
+  /** May make the new hook instance-wide (a checkbox); instance-wide hooks are global. */
+  instanceAdmin?: boolean;
+  defaults?: { scope?: string; event?: string; instance?: boolean };
 }) {
   const [draft, setDraft] = useState<HookDraft>(() => draftFromSpec(hook?.spec, defaults));
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
@@ -111,6 +114,12 @@ export function HookEditor({
       {hook && <input type="hidden" name="version" value={hook.version} />}
       <input type="hidden" name="spec" value={specJson} />
       <fieldset disabled={readOnly || pending} className="space-y-5">
+        {!hook && instanceAdmin && (
+          <label className="flex items-center gap-2 text-sm" data-testid="hook-instance">
+            <input type="checkbox" name="instance" value="1" defaultChecked={defaults?.instance} />
+            Instance-wide: every project&apos;s runs meet it before their own hooks (scope Global; only instance admins may change it)
+          </label>
+        )}
         {draft.dialect && (
           <p className="text-sm text-muted-foreground" data-testid="hook-dialect">
             <span className="rounded border px-1.5 py-0.5 font-mono text-xs">{draft.dialect}</span> Imported from {draft.dialect}: this hook keeps

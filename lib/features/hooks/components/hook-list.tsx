@@ -7,18 +7,23 @@ import { actionRunsCode } from "@/lib/core/hooks/trust";
 import { HookBadges } from "./hook-badges";
 import { HookRowControls } from "./hook-row-controls";
 
-/** Hooks grouped by scope in execution order; the numbers are the order within each scope. */
+/**
+ * Hooks grouped by scope in execution order, the instance-wide ones first (read-only unless you
+ * are an instance admin); the numbers are the order within each scope.
+ */
 export function HookList({
   hooks,
   scopes,
   canEdit,
   isAdmin,
+  instanceAdmin = false,
   filtered,
 }: {
   hooks: HookResource[];
   scopes: ScopeOption[];
   canEdit: boolean;
   isAdmin: boolean;
+  instanceAdmin?: boolean;
   filtered: boolean;
 }) {
   if (hooks.length === 0) {
@@ -39,18 +44,29 @@ export function HookList({
       </EmptyState>
     );
   }
+  const instanceHooks = hooks.filter((h) => h.instance);
+  const groups = [
+    ...(instanceHooks.length > 0 ? [{ scope: "global", label: "Instance-wide (every project, before its own hooks)", hooks: instanceHooks, instance: true }] : []),
+    ...groupByScope(
+      hooks.filter((h) => !h.instance),
+      scopes,
+    ).map((g) => ({ ...g, instance: false })),
+  ];
   return (
     <div className="space-y-6" data-testid="hook-groups">
-      {groupByScope(hooks, scopes).map((group) => {
+      {groups.map((group) => {
         const visibleIds = group.hooks.map((h) => h.id);
+        const id = `${group.instance ? "instance" : "project"}-${group.scope}`;
+        const editable = canEdit && (!group.instance || instanceAdmin);
         return (
-          <section key={group.scope} aria-labelledby={`scope-${group.scope}`} data-testid="hook-group" data-scope={group.scope}>
+          <section key={id} aria-labelledby={`scope-${id}`} data-testid="hook-group" data-scope={group.scope} data-instance={group.instance || undefined}>
             <div className="mb-2 flex items-center justify-between">
-              <h2 id={`scope-${group.scope}`} className="text-sm font-semibold" data-testid="hook-group-title">
+              <h2 id={`scope-${id}`} className="text-sm font-semibold" data-testid="hook-group-title">
                 {group.label}
               </h2>
-              {canEdit && (
-                <Link href={`/hooks/new?scope=${encodeURIComponent(group.scope)}`} className="text-xs text-indigo-600 hover:underline dark:text-indigo-400">
+              {group.instance && !instanceAdmin && <span className="text-xs text-zinc-500">Kept by instance admins</span>}
+              {editable && (
+                <Link href={group.instance ? "/hooks/new?instance=1" : `/hooks/new?scope=${encodeURIComponent(group.scope)}`} className="text-xs text-indigo-600 hover:underline dark:text-indigo-400">
                   Add hook here
                 </Link>
               )}
@@ -85,7 +101,7 @@ export function HookList({
                       )}
                     </div>
                     <span className="shrink-0 text-xs text-zinc-400">v{hook.version}</span>
-                    {canEdit && (
+                    {editable && (
                       <HookRowControls
                         id={hook.id}
                         label={label}

@@ -11,6 +11,7 @@ import { createRun } from "@/db/queries/runs";
 import type { TestDatabase } from "@/test/database";
 import { addAgent, createRunHarness, type RunHarness } from "@/test/run-harness";
 import { RUN_QUEUE } from "./run-queue";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const BACKLOG = 150;
 const CONCURRENCY = 10;
@@ -64,7 +65,7 @@ describe("a backlog of runs", () => {
       ],
     });
     const ids: string[] = [];
-    for (let i = 0; i < BACKLOG; i++) ids.push((await createRun(t.db, { agentId: agent.id, prompt: `run ${i}`, source: "test" })).id);
+    for (let i = 0; i < BACKLOG; i++) ids.push((await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: `run ${i}`, source: "test" })).id);
     await Promise.all(ids.map((id) => h.queue.enqueue(id)));
     expect(await mostWaitingForOneRun(t)).toBe(1);
     await h.restartQueue({ concurrency: CONCURRENCY });
@@ -115,7 +116,7 @@ describe("a backlog of runs", () => {
     // How fast it starts is a benchmark figure (npm run bench:runs, created→started p95).
     await sleep(1_000);
     const started = performance.now();
-    const fresh = await createRun(t.db, { agentId: agent.id, prompt: "fresh", source: "test" });
+    const fresh = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "fresh", source: "test" });
     await h.queue.enqueue(fresh.id);
     let waitedMs = 0;
     for (;;) {
@@ -144,7 +145,7 @@ describe("the sweeper", () => {
 
   /** A run created a minute ago, past the sweeper's grace for a queued run still being enqueued. */
   const oldRun = async (set: string = "") => {
-    const run = await createRun(h.t.db, { agentId, prompt: "old", source: "test" });
+    const run = await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId, prompt: "old", source: "test" });
     await h.t.execute(`update runs set created_at = now() - interval '1 minute'${set ? `, ${set}` : ""} where id = $1`, [run.id]);
     return run.id;
   };
@@ -165,7 +166,7 @@ describe("the sweeper", () => {
 
   test("a queued run whose enqueue never happened gets exactly one wake-up; a just-created one gets none yet", async () => {
     const lost = await oldRun();
-    const fresh = (await createRun(h.t.db, { agentId, prompt: "new", source: "test" })).id;
+    const fresh = (await createRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, agentId, prompt: "new", source: "test" })).id;
     await severalSweeps();
     expect(await jobsOf(h.t, lost)).toEqual([{ state: "created" }]);
     // Whoever created it is about to enqueue it: the sweeper leaves it 5 s for that.

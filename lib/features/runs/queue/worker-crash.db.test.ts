@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { INTERRUPTED_OUTPUT } from "@/lib/core/agent/loop";
 import { addAgent, expectWellFormedStream, runEvents, waitForRun } from "@/test/run-harness";
 import { startRunQueue, type RunQueue } from "./run-queue";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
   let t: TestDatabase;
@@ -70,7 +71,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
       ],
     });
     const first = startWorker();
-    const run = await createRun(t.db, { agentId: agent.id, prompt: "work", source: "test" });
+    const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "work", source: "test" });
     await queue.enqueue(run.id);
 
     // Wait until the first tool call is recorded and the second is running, then kill the worker.
@@ -106,7 +107,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
       tools: ["shell"],
       script: [{ toolCalls: [{ name: "shell", input: { command: "sleep 0.5; echo line >> log.txt; sleep 1; echo done" } }] }, { text: "finished" }],
     });
-    const run = await createRun(t.db, { agentId: agent.id, prompt: "work", source: "test" });
+    const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "work", source: "test" });
     await queue.enqueue(run.id);
     await expect.poll(async () => (await runEvents(t, run.id)).some((e) => e.type === "tool.pre"), { timeout: 30_000, interval: 50 }).toBe(true);
     return run;
@@ -144,7 +145,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
       { name: "hooked", tools: ["list_files"], script: [{ toolCalls: [{ name: "list_files", input: {} }] }, { text: "finished" }] },
       [{ id: "deploy", event: "tool.pre", onFailure: "continue", timeoutMs: 10_000, action: { type: "command", command: "sleep 0.3; echo deployed >> hook.txt; sleep 2" } }],
     );
-    const run = await createRun(t.db, { agentId: agent.id, prompt: "work", source: "test" });
+    const run = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "work", source: "test" });
     await queue.enqueue(run.id);
     // The hook's line is written: the worker dies while its command still runs.
     await expect.poll(() => existsSync(path.join(workspacesDir, run.id, "hook.txt")), { timeout: 30_000, interval: 50 }).toBe(true);

@@ -5,6 +5,7 @@
 import { configOrExit, configWarnings } from "@/lib/platform/config/config";
 import { closeDatabase, getDatabase } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { logger } from "@/lib/platform/logger";
@@ -27,7 +28,7 @@ async function main() {
     logger.error("a separate worker needs DATABASE_URL (PostgreSQL); the embedded server works its own runs");
     process.exit(1);
   }
-  await seedPricesIfEmpty(handle.db, { prices: PUBLISHED_PRICES });
+  await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   prepareCodeExecution(logger);
   await loadOperatorCodeHooks();
   const concurrency = Math.max(1, workerConcurrency());

@@ -20,7 +20,7 @@
 import type { Db } from "@/db/client";
 import { listHookInvocationsOfEvents } from "@/db/queries/hook-invocations";
 import { findEventBefore, listRunOutline, listToolCallEvents } from "@/db/queries/run-events";
-import { getRun } from "@/db/queries/runs";
+import { getRunInAnyProject } from "@/db/queries/runs";
 import { logger } from "@/lib/platform/logger";
 import type { SpanRecord, TraceExport } from "@/lib/platform/telemetry/trace-export";
 import type { RecordedBatch } from "../run-event-writer";
@@ -178,7 +178,7 @@ export function createRunTraceRecorder(db: Db, ctx: RunTraceContext, exporter: T
   const exportRun = () => {
     openSpans.delete(runId);
     background("run", async () => {
-      const run = await getRun(db, { id: runId });
+      const run = await getRunInAnyProject(db, { id: runId });
       if (!run) return [];
       const outline = await listRunOutline(db, { runId, types: RUN_LEVEL_EVENTS, idTypes: TOOL_CALL_EVENTS });
       const runEvents = outline.filter((e) => RUN_LEVEL_EVENTS.includes(e.type));

@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { listApprovals } from "@/db/queries/approvals";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+
 import { loadConfig } from "@/lib/platform/config/config";
 import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport, type SpanRecord, type TraceExport } from "@/lib/platform/telemetry/trace-export";
@@ -18,6 +19,8 @@ import { addAgent, createRunHarness, operator, runEvents, waitForRun, type RunHa
 import { cancelRun, startRun } from "../run-service";
 import { createRunTraceRecorder, forgetOpenSpans, runTraceIdle } from "./run-trace-recorder";
 import { spanIdOf, traceIdOf } from "./run-spans";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let h: RunHarness;
 let receiver: OtlpReceiver;
@@ -40,8 +43,8 @@ beforeAll(async () => {
   receiver = await startOtlpReceiver();
   await exportTo({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: "authorization=Bearer%20collector-token", OTEL_SERVICE_NAME: "hookplane-test" });
   h = await createRunHarness({ approvalHoldMs: 50 });
-  await setupFirstAdmin(h.t.db, { email: "admin@example.com", password: "long enough" });
-  operatorToken = (await issueApiToken(h.t.db, { name: "ops", role: "operator", actor: "test" })).token;
+  await addPerson(h.t.db, { email: "admin@example.com", passwordHash: await hashPassword("long enough"), role: "admin", instanceAdmin: true });
+  operatorToken = (await addToken(h.t.db, { name: "ops", role: "operator" })).token;
 });
 afterAll(async () => {
   await h.close();
@@ -239,7 +242,7 @@ test("a run that parks for an approval and resumes as if in another process is o
   // What this process remembers of the open tool span is gone, as in a worker that never saw it.
   forgetOpenSpans();
 
-  const [pending] = (await listApprovals(h.t.db, { status: "pending", limit: 50 })).filter((a) => a.runId === started.id);
+  const [pending] = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 50 })).filter((a) => a.runId === started.id);
   const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision: "approve", reason: "fine" } });
   expect(decided.status).toBe(200);
   const run = await waitForRun(h.t, started.id, (r) => r.status === "finished");
@@ -270,7 +273,7 @@ test("a run that parks for an approval and resumes as if in another process is o
   });
   expect(tool.events[2].attributes).toMatchObject({ "hookplane.approval.decision": "approve", "hookplane.approval.decided_by": "token:ops" });
   // The decision is timed when the person decided.
-  const decidedAt = (await listApprovals(h.t.db, { limit: 50 })).find((a) => a.id === pending.id)!.decidedAt!;
+  const decidedAt = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 50 })).find((a) => a.id === pending.id)!.decidedAt!;
   expect(tool.events[1].timeMs).toBe(decidedAt.getTime());
   expect(one(spans, "invoke_agent parks").attributes["hookplane.run.outcome"]).toBe("completed");
 });

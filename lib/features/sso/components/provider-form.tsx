@@ -57,12 +57,12 @@ export function ProviderForm({ provider }: { provider?: ProviderView }) {
           label="Groups → roles"
           htmlFor={f("roleMappings")}
           error={errorAt(state, "roleMappings")}
-          hint="One per line: group = role. The highest matching role wins at every sign-in; empty: roles are set by admins after the first sign-in"
+          hint="One per line: group = role (the default project) or group = project:role. In each project a line names, the highest matching role wins at every sign-in and no match takes the person out; empty: roles are set by admins after the first sign-in"
         >
-          <TextArea id={f("roleMappings")} name="roleMappings" rows={3} defaultValue={formatMappingLines(provider?.roleMappings ?? [])} placeholder={"hookplane-admins = admin\nengineering = operator"} />
+          <TextArea id={f("roleMappings")} name="roleMappings" rows={3} defaultValue={formatMappingLines(provider?.roleMappings ?? [])} placeholder={"hookplane-admins = admin\nteam-a-devs = team-a:operator"} />
         </Field>
         <div className="space-y-3">
-          <Field label="Everyone else" htmlFor={f("defaultRole")} error={errorAt(state, "defaultRole")} hint="The role of a person no group maps">
+          <Field label="Everyone else" htmlFor={f("defaultRole")} error={errorAt(state, "defaultRole")} hint="The role in the default project of a person no group maps there">
             <select id={f("defaultRole")} name="defaultRole" defaultValue={provider?.defaultRole ?? ""} className={inputClass}>
               <option value="">no access until an admin assigns a role</option>
               <option value="viewer">viewer</option>

@@ -20,14 +20,14 @@ export async function SsoSettings({ db }: { db: Db }) {
         <DataTable
           variant="plain"
           testId="providers-table"
-          columns={[{ label: "Name" }, { label: "Issuer" }, { label: "Groups → roles" }, { label: "Everyone else" }, { label: "Actions", hidden: true }]}
+          columns={[{ label: "Name" }, { label: "Issuer" }, { label: "Groups → project:role" }, { label: "Everyone else (default project)" }, { label: "Actions", hidden: true }]}
         >
           {providers.map((p) => (
             <tr key={p.id} className="border-t border-zinc-100 align-top dark:border-zinc-800" data-testid="provider-row">
               <td className="py-1.5">{p.name}</td>
               <td className="py-1.5 font-mono text-xs">{p.issuer}</td>
               <td className="py-1.5 font-mono text-xs">
-                {p.roleMappings.length > 0 ? p.roleMappings.map((m) => `${m.group} → ${m.role}`).join(", ") : <span className="font-sans text-zinc-500">none: admins set roles</span>}
+                {p.roleMappings.length > 0 ? p.roleMappings.map((m) => `${m.group} → ${m.project ? `${m.project}:` : ""}${m.role}`).join(", ") : <span className="font-sans text-zinc-500">none: admins set roles</span>}
               </td>
               <td className="py-1.5">{p.defaultRole ?? "no access"}</td>
               <td className="py-1.5 text-right">

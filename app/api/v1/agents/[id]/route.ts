@@ -3,7 +3,9 @@ import { agentPatchSchema } from "@/lib/core/agent/agent-spec";
 import { deleteAgentAudited, findAgentOr404, updateAgentAudited } from "@/lib/features/agents/agent-service";
 import { apiRoute } from "@/lib/platform/api/route";
 
-export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => agentToSpec(await findAgentOr404(db, params.id)));
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params, principal }) =>
+  agentToSpec(await findAgentOr404(db, principal.projectId, params.id)),
+);
 
 export const PATCH = apiRoute({ role: "operator", body: agentPatchSchema }, async ({ db, params, body, principal }) =>
   updateAgentAudited(db, principal, params.id, body),

@@ -2,8 +2,9 @@ import { apiRoute } from "@/lib/platform/api/route";
 import { exportStoredConfig, warningsHeader } from "@/lib/features/config-io/config-export";
 import { exportQuerySchema } from "@/lib/features/config-io/import-request";
 
-export const GET = apiRoute({ role: "viewer", query: exportQuerySchema }, async ({ db, query }) => {
-  const file = await exportStoredConfig(db, query);
+/** The request's project's agents, hooks and schedules as one dialect's file. */
+export const GET = apiRoute({ role: "viewer", query: exportQuerySchema }, async ({ db, query, principal }) => {
+  const file = await exportStoredConfig(db, principal.projectId, query);
   return new Response(file.content, {
     headers: {
       "content-type": `${file.contentType}; charset=utf-8`,

@@ -3,7 +3,7 @@ import { apiRoute } from "@/lib/platform/api/route";
 import { hookPatchSchema } from "@/lib/features/hooks/hook-requests";
 import { deleteHookAudited, findHookOr404, patchHookAudited } from "@/lib/features/hooks/hook-service";
 
-export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => hookToResource(await findHookOr404(db, params.id)));
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params, principal }) => hookToResource(await findHookOr404(db, principal, params.id)));
 
 export const PATCH = apiRoute({ role: "operator", body: hookPatchSchema }, async ({ db, params, body, principal }) =>
   patchHookAudited(db, principal, params.id, body),

@@ -4,9 +4,11 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { callRoute } from "@/test/api-client";
-import { issueApiToken, setupFirstAdmin } from "@/lib/platform/auth/account-service";
+import { issueApiToken } from "@/lib/platform/auth/account-service";
 import * as route from "./route";
 import { setEnv } from "@/test/config-env";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let t: TestDatabase;
 let admin: string;
@@ -21,9 +23,9 @@ beforeAll(async () => {
   setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await setupFirstAdmin(t.db, { email: "a@example.com", password: "long enough" })).token;
-  operator = (await issueApiToken(t.db, { name: "op", role: "operator", actor: "t" })).token;
-  viewer = (await issueApiToken(t.db, { name: "v", role: "viewer", actor: "t" })).token;
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: (await addPerson(t.db, { email: "a@example.com", instanceAdmin: true, passwordHash: await hashPassword("long enough") })).id })).token;
+  operator = (await addToken(t.db, { role: "operator", name: "op" })).token;
+  viewer = (await addToken(t.db, { role: "viewer", name: "v" })).token;
   webhook = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));

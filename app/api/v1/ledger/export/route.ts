@@ -6,8 +6,8 @@ import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/features/audit/
 
 const ledgerExportQuerySchema = ledgerFiltersSchema.extend(exportFormatSchema.shape);
 
-export const GET = apiRoute({ role: "viewer", query: ledgerExportQuerySchema }, async ({ db, query }) => {
+export const GET = apiRoute({ role: "viewer", query: ledgerExportQuerySchema }, async ({ db, query, principal }) => {
   const { format, ...filters } = query;
-  const pages = ledgerExportPages(db, await resolveLedgerFilters(db, filters));
+  const pages = ledgerExportPages(db, await resolveLedgerFilters(db, principal.projectId, filters));
   return exportResponse({ format, name: "hookplane-ledger", columns: LEDGER_EXPORT_COLUMNS, pages });
 });

@@ -10,12 +10,15 @@ import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { deleteLedgerDaysBefore } from "@/db/queries/hook-invocations";
 import { sealChain, verifyChain } from "@/db/queries/hash-chain";
-import { approvals, hookInvocations, runEvents, runMessages, runs } from "@/db/schema";
+import { DEFAULT_PROJECT_ID, approvals, hookInvocations, runEvents, runMessages, runs } from "@/db/schema";
 import { checkRecordIntegrity } from "@/lib/features/audit/integrity-check";
-import { issueApiToken, setupFirstAdmin, signIn } from "@/lib/platform/auth/account-service";
+import { createSession } from "@/db/queries/sessions";
+import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
 import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import * as runRoute from "./route";
+import { addPerson, addToken } from "@/test/people";
+import { hashPassword } from "@/lib/platform/auth/password";
 
 let t: TestDatabase;
 let admin: string;
@@ -32,11 +35,11 @@ async function rows<T = Record<string, unknown>>(text: string, params?: unknown[
 async function makeRun(label: string, status: "finished" | "running" = "finished") {
   const [run] = await t.db
     .insert(runs)
-    .values({ agentId, prompt: label, source: "api", status, outcome: status === "finished" ? "completed" : null, finishedAt: status === "finished" ? new Date() : null, lastSeq: 3 })
+    .values({ projectId: DEFAULT_PROJECT_ID, agentId, prompt: label, source: "api", status, outcome: status === "finished" ? "completed" : null, finishedAt: status === "finished" ? new Date() : null, lastSeq: 3 })
     .returning();
   await t.db.insert(runEvents).values([1, 2, 3].map((seq) => ({ runId: run.id, seq, type: "tool.pre", data: { label } })));
   await t.db.insert(runMessages).values([0, 1].map((idx) => ({ runId: run.id, stage: 0, idx, message: { role: "user", content: label } })));
-  await t.db.insert(approvals).values({ runId: run.id, hookKey: "gate", toolCallId: `${label}-call`, status: "approved" });
+  await t.db.insert(approvals).values({ projectId: DEFAULT_PROJECT_ID, runId: run.id, hookKey: "gate", toolCallId: `${label}-call`, status: "approved" });
   return run.id;
 }
 
@@ -62,11 +65,14 @@ const del = (id: string, init: { token?: string; headers?: Record<string, string
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await setupFirstAdmin(t.db, { email: "admin@example.com", password: "long enough" })).token;
-  adminCookie = (await signIn(t.db, { email: "admin@example.com", password: "long enough", address: "192.0.2.1" })).sessionToken;
-  operator = (await issueApiToken(t.db, { name: "ops", role: "operator", actor: "test" })).token;
-  viewer = (await issueApiToken(t.db, { name: "eyes", role: "viewer", actor: "test" })).token;
-  agentId = (await createAgent(t.db, { spec: { name: "deletable", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!.id;
+  const adminUser = await addPerson(t.db, { email: "admin@example.com", passwordHash: await hashPassword("long enough"), role: "admin", instanceAdmin: true });
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: adminUser.id })).token;
+  // The admin signed in to the dashboard: a session of theirs.
+  adminCookie = newSecretToken("");
+  await createSession(t.db, { tokenHash: hashSecretToken(adminCookie), userId: adminUser.id, ttlMs: 3600_000 });
+  operator = (await addToken(t.db, { name: "ops", role: "operator" })).token;
+  viewer = (await addToken(t.db, { name: "eyes", role: "viewer" })).token;
+  agentId = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "deletable", model: "scripted", tools: [], maxTurns: 3, timeoutMs: 10_000 } }))!.id;
 });
 afterAll(async () => {
   await t?.drop();

@@ -6,8 +6,8 @@ import { resolveRunFilters, runFiltersSchema } from "@/lib/features/runs/run-fil
 
 const runExportQuerySchema = runFiltersSchema.extend(exportFormatSchema.shape);
 
-export const GET = apiRoute({ role: "viewer", query: runExportQuerySchema }, async ({ db, query }) => {
+export const GET = apiRoute({ role: "viewer", query: runExportQuerySchema }, async ({ db, query, principal }) => {
   const { format, ...filters } = query;
-  const pages = runExportPages(db, await resolveRunFilters(db, filters));
+  const pages = runExportPages(db, { ...(await resolveRunFilters(db, principal.projectId, filters)), projectId: principal.projectId });
   return exportResponse({ format, name: "hookplane-runs", columns: RUN_EXPORT_COLUMNS, pages });
 });

@@ -1,7 +1,9 @@
 import { apiRoute } from "@/lib/platform/api/route";
 import { deleteScheduleAudited, findScheduleOr404, scheduleToApi } from "@/lib/features/schedules/schedule-service";
 
-export const GET = apiRoute({ role: "viewer" }, async ({ db, params }) => scheduleToApi(await findScheduleOr404(db, params.id)));
+export const GET = apiRoute({ role: "viewer" }, async ({ db, params, principal }) =>
+  scheduleToApi(await findScheduleOr404(db, principal.projectId, params.id)),
+);
 
 export const DELETE = apiRoute({ role: "operator" }, async ({ db, params, principal }) => {
   await deleteScheduleAudited(db, principal, params.id);

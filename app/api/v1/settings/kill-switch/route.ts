@@ -5,6 +5,7 @@ import { setKillSwitchAudited } from "@/lib/features/hooks/kill-switch-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db }) => getKillSwitchState(db));
 
-export const PUT = apiRoute({ role: "admin", body: killSwitchSchema }, async ({ db, body, principal }) =>
+/** Every project's hooks stop or run again: an instance admin's switch. */
+export const PUT = apiRoute({ role: "instance", body: killSwitchSchema }, async ({ db, body, principal }) =>
   setKillSwitchAudited(db, principal, body.enabled),
 );

@@ -5,13 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
-import { issueApiToken, setupFirstAdmin, signIn } from "@/lib/platform/auth/account-service";
+import { openSession } from "@/lib/platform/auth/account-service";
 import { retentionSettingsFromForm, retentionSettingsSchema } from "@/lib/features/retention/retention-settings";
 import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import * as agentRoute from "@/app/api/v1/agents/[id]/route";
 import * as agentsRoute from "@/app/api/v1/agents/route";
 import * as route from "./route";
+import { addPerson, addToken } from "@/test/people";
 
 let t: TestDatabase;
 let admin: string;
@@ -22,20 +23,25 @@ let cookie: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  admin = (await setupFirstAdmin(t.db, { email: "admin@example.com", password: "long enough" })).token;
-  cookie = (await signIn(t.db, { email: "admin@example.com", password: "long enough", address: "192.0.2.1" })).sessionToken;
-  operator = (await issueApiToken(t.db, { name: "ops", role: "operator", actor: "test" })).token;
-  viewer = (await issueApiToken(t.db, { name: "eyes", role: "viewer", actor: "test" })).token;
+  // An instance admin, with an admin token of the default project and a session.
+  const root = await addPerson(t.db, { email: "admin@example.com", instanceAdmin: true });
+  admin = (await addToken(t.db, { role: "admin", name: "setup", userId: root.id })).token;
+  cookie = await openSession(t.db, { userId: root.id });
+  operator = (await addToken(t.db, { role: "operator", name: "ops" })).token;
+  viewer = (await addToken(t.db, { role: "viewer", name: "eyes" })).token;
 });
 afterAll(async () => {
   await t?.drop();
 });
 
-const put = (body: unknown, init: { token?: string; headers?: Record<string, string> } = { token: admin }) =>
+/** The instance admin's session: the windows are the instance's, and tokens never act for it. */
+const asInstanceAdmin = () => ({ headers: { cookie: `hp_session=${cookie}`, origin: "http://localhost" } });
+
+const put = (body: unknown, init: { token?: string; headers?: Record<string, string> } = asInstanceAdmin()) =>
   callRoute(route.PUT, { method: "PUT", path: "/api/v1/settings/retention", body, ...init });
 
 describe("the instance's windows", () => {
-  test("keep forever until set; an admin sets them, audited; anyone signed in reads them", async () => {
+  test("keep forever until set; an instance admin sets them, audited; anyone signed in reads them", async () => {
     expect(await callRoute(route.GET, { token: viewer })).toEqual({ status: 200, body: { runDays: 0, ledgerDays: 0, auditDays: 0 } });
     const res = await put({ runDays: 30, ledgerDays: 90, auditDays: 365 });
     expect(res).toEqual({ status: 200, body: { runDays: 30, ledgerDays: 90, auditDays: 365 } });
@@ -43,7 +49,7 @@ describe("the instance's windows", () => {
     const { rows } = await t.execute("select actor, entity_id, before, after from audit_log where action = 'settings.retention'");
     const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
     expect(rows.map((r) => ({ ...r, before: json(r.before), after: json(r.after) }))).toEqual([
-      { actor: "token:setup", entity_id: "retention", before: { runDays: 0, ledgerDays: 0, auditDays: 0 }, after: { runDays: 30, ledgerDays: 90, auditDays: 365 } },
+      { actor: "admin@example.com", entity_id: "retention", before: { runDays: 0, ledgerDays: 0, auditDays: 0 }, after: { runDays: 30, ledgerDays: 90, auditDays: 365 } },
     ]);
   });
 
@@ -64,12 +70,13 @@ describe("the instance's windows", () => {
       expect(res.body.error.issues.map((i: { path: string }) => i.path), JSON.stringify(body)).toContain(path);
     }
     expect((await put([])).status).toBe(422);
-    expect((await callRoute(route.PUT, { method: "PUT", token: admin, rawBody: "{not json" })).status).toBe(400);
+    expect((await callRoute(route.PUT, { method: "PUT", ...asInstanceAdmin(), rawBody: "{not json" })).status).toBe(400);
     expect((await callRoute(route.GET, { token: viewer })).body).toEqual({ runDays: 30, ledgerDays: 90, auditDays: 365 });
   });
 
-  test("operator and viewer 403, no token 401, another origin riding the cookie 403", async () => {
+  test("a project admin's token, operator and viewer 403, no token 401, another origin riding the cookie 403", async () => {
     const body = { runDays: 1, ledgerDays: 1, auditDays: 1 };
+    expect((await put(body, { token: admin })).status).toBe(403);
     expect((await put(body, { token: operator })).status).toBe(403);
     expect((await put(body, { token: viewer })).status).toBe(403);
     expect((await put(body, {})).status).toBe(401);

@@ -3,7 +3,7 @@ import { getRetentionSettings, retentionSettingsSchema, setRetentionSettingsAudi
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db }) => getRetentionSettings(db));
 
-/** Admins only: a shorter window deletes runs, ledger or audit rows at the next retention pass. */
-export const PUT = apiRoute({ role: "admin", body: retentionSettingsSchema }, async ({ db, body, principal }) =>
+/** Instance admins only (the windows apply to every project): a shorter window deletes runs, ledger or audit rows at the next retention pass. */
+export const PUT = apiRoute({ role: "instance", body: retentionSettingsSchema }, async ({ db, body, principal }) =>
   setRetentionSettingsAudited(db, principal, body),
 );

@@ -3,6 +3,6 @@ import { listQuerySchema, serialKeySchema } from "@/lib/platform/api/list-query"
 import { listAlertEventsForApi } from "@/lib/features/alerts/alert-service";
 
 /** The rule's firings, reminders and resolutions, newest first. */
-export const GET = apiRoute({ role: "viewer", query: listQuerySchema(serialKeySchema) }, async ({ db, params, query }) =>
-  listAlertEventsForApi(db, params.id, { limit: query.limit, cursor: query.cursor }),
+export const GET = apiRoute({ role: "viewer", query: listQuerySchema(serialKeySchema) }, async ({ db, params, query, principal }) =>
+  listAlertEventsForApi(db, principal.projectId, params.id, { limit: query.limit, cursor: query.cursor }),
 );

@@ -4,8 +4,8 @@ import { apiRoute } from "@/lib/platform/api/route";
 import { hookVersionsQuerySchema } from "@/lib/features/hooks/hook-requests";
 import { findHookOr404 } from "@/lib/features/hooks/hook-service";
 
-export const GET = apiRoute({ role: "viewer", query: hookVersionsQuerySchema }, async ({ db, params, query }) => {
-  const hook = await findHookOr404(db, params.id);
+export const GET = apiRoute({ role: "viewer", query: hookVersionsQuerySchema }, async ({ db, params, query, principal }) => {
+  const hook = await findHookOr404(db, principal, params.id);
   const rows = await listHookVersions(db, {
     hookId: hook.id,
     limit: query.limit + 1,

@@ -11,7 +11,7 @@ const samplesQuerySchema = z.object({
 });
 
 /** Recorded events of a type from past runs, to try a hook against. */
-export const GET = apiRoute({ role: "viewer", query: samplesQuerySchema }, async ({ db, query }) => {
-  const agentId = query.agent ? (await findAgentOr404(db, query.agent)).id : undefined;
-  return { items: await listRecentEvents(db, { type: query.event, agentId, limit: query.limit }) };
+export const GET = apiRoute({ role: "viewer", query: samplesQuerySchema }, async ({ db, query, principal }) => {
+  const agentId = query.agent ? (await findAgentOr404(db, principal.projectId, query.agent)).id : undefined;
+  return { items: await listRecentEvents(db, { projectId: principal.projectId, type: query.event, agentId, limit: query.limit }) };
 });

@@ -11,8 +11,9 @@ const eventsQuerySchema = z.object({
   tail: z.coerce.number().int().min(1).max(200).optional(),
 });
 
-export const GET = apiRoute({ role: "viewer", query: eventsQuerySchema }, async ({ db, params, query }) => {
-  await findRunOr404(db, params.id);
+export const GET = apiRoute({ role: "viewer", query: eventsQuerySchema }, async ({ db, params, query, principal }) => {
+  // The run is read in the caller's project first: its events are reached only through it.
+  await findRunOr404(db, principal.projectId, params.id);
   if (query.tail) return { items: await listRunEventsTail(db, { runId: params.id, limit: query.tail }), nextAfter: null };
   const items = await listRunEventsAfter(db, { runId: params.id, after: query.after, limit: query.limit });
   return { items, nextAfter: items.length === query.limit ? items[items.length - 1].seq : null };

@@ -1,0 +1,79 @@
+/**
+ * Projects in Chromium: an instance admin creates a project in Settings, switches to it (empty: the
+ * demo agents live in the default project) and adds an operator to it; the operator signs in to
+ * that project alone, creates an agent there, and cannot reach the default project through the
+ * API's path prefix; the admin sees each project's agents only in that project.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { AgentPages, AuthPages, dashboardApi, SettingsPages } from "./pages";
+
+const admin = { email: "admin@example.com", password: "correct horse battery" };
+
+/** The switcher reloads the page once the server has the new choice. */
+async function switchTo(page: Page, slug: string) {
+  await Promise.all([page.waitForEvent("load"), page.getByTestId("project-switcher").selectOption(slug)]);
+  await expect(page.getByTestId("project-switcher")).toHaveValue(slug);
+}
+
+test("a second project keeps its agents and its people apart from the default one", async ({ page }, testInfo) => {
+  const slug = `team-${Date.now().toString(36)}`;
+  const member = { email: `${slug}-op@example.com`, password: "a long password" };
+  const auth = new AuthPages(page);
+  const agents = new AgentPages(page);
+  await auth.signInOrSetUp(admin.email, admin.password);
+
+  // Settings → Projects: a bad slug is refused on its field, a good one is created.
+  const settings = new SettingsPages(page);
+  await settings.open();
+  const create = page.getByTestId("create-project-form");
+  await create.getByLabel("Slug").fill("Team B!");
+  await page.getByTestId("create-project").click();
+  await expect(create.getByTestId("error-project-slug")).toBeVisible();
+  await create.getByLabel("Slug").fill(slug);
+  await create.getByLabel("Name").fill("Team B");
+  await page.getByTestId("create-project").click();
+  await expect(page.getByTestId("project-switcher").locator("option", { hasText: "Team B" })).toHaveCount(1);
+
+  // Switching: the new project has none of the default project's agents.
+  await switchTo(page, slug);
+  await page.getByTestId("nav-agents").click();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByTestId("empty-state")).toBeVisible();
+  await expect(agents.names()).toHaveCount(0);
+
+  // Its members: an operator, created with a password.
+  await settings.open();
+  const members = page.getByTestId("create-user-form");
+  await members.getByLabel("Email").fill(member.email);
+  await members.getByLabel("Initial password").fill(member.password);
+  await members.getByLabel("Role").selectOption("operator");
+  await page.getByTestId("add-user").click();
+  await expect(settings.userRow(member.email)).toBeVisible();
+  await auth.signOut();
+
+  // The operator belongs to that project only: no switcher, its name shown, an empty list.
+  await auth.signIn(member.email, member.password);
+  await expect(page.getByTestId("current-project")).toContainText("Team B");
+  await expect(page.getByTestId("empty-state")).toBeVisible();
+  await expect(agents.names()).toHaveCount(0);
+  const api = dashboardApi(page);
+  const made = await api.post("/api/v1/agents", { data: { name: "b-bot", model: "scripted", script: [{ text: "hello from B" }] } });
+  expect(made.status()).toBe(201);
+  await page.reload();
+  await expect(agents.names()).toHaveText(["b-bot"]);
+  // The default project does not exist for them, by path prefix or header.
+  expect((await page.request.get("/api/v1/projects/default/agents")).status()).toBe(404);
+  expect((await page.request.get("/api/v1/agents", { headers: { "x-hookplane-project": "default" } })).status()).toBe(404);
+  expect((await page.request.get(`/api/v1/projects/${slug}/agents`)).status()).toBe(200);
+  await page.screenshot({ path: testInfo.outputPath("project-member.png"), fullPage: true });
+  await auth.signOut();
+
+  // The instance admin sees each project's agents in that project only.
+  await auth.signIn(admin.email, admin.password);
+  await switchTo(page, "default");
+  await agents.open();
+  await expect(agents.names().filter({ hasText: "coding-agent" })).toHaveCount(1);
+  await expect(agents.names().filter({ hasText: "b-bot" })).toHaveCount(0);
+  await switchTo(page, slug);
+  await expect(agents.names()).toHaveText(["b-bot"]);
+});

@@ -1,0 +1,35 @@
+"use client";
+
+import { useActionState } from "react";
+import { addMemberAction } from "@/lib/features/settings/settings-actions";
+import { Button } from "@/components/ui/button";
+import { Field, TextInput, inputClass } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+
+/** Adds a person to the current project: an existing account by email, or a new one with a password. */
+export function AddMemberForm({ project }: { project: string }) {
+  const [state, action, pending] = useActionState(addMemberAction, {});
+  return (
+    <form action={action} className="space-y-3" data-testid="create-user-form" noValidate aria-label={`Add a member to ${project}`}>
+      <div className="grid gap-3 sm:grid-cols-[1fr_1fr_9rem_auto] sm:items-end">
+        <Field label="Email" htmlFor="member-email" error={state.fieldErrors?.email}>
+          <TextInput id="member-email" name="email" type="email" autoComplete="off" />
+        </Field>
+        <Field label="Initial password" htmlFor="member-password" error={state.fieldErrors?.password} hint="Only for someone without an account yet">
+          <TextInput id="member-password" name="password" type="password" autoComplete="new-password" />
+        </Field>
+        <Field label="Role" htmlFor="member-role" error={state.fieldErrors?.role}>
+          <select id="member-role" name="role" defaultValue="viewer" className={inputClass}>
+            <option value="viewer">viewer</option>
+            <option value="operator">operator</option>
+            <option value="admin">admin</option>
+          </select>
+        </Field>
+        <Button type="submit" disabled={pending} data-testid="add-user">
+          {pending ? "Adding…" : "Add member"}
+        </Button>
+      </div>
+      <FormMessage state={state} />
+    </form>
+  );
+}

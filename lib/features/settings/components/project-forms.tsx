@@ -1,0 +1,56 @@
+"use client";
+
+import { useActionState } from "react";
+import { createProjectAction, renameProjectAction } from "@/lib/features/settings/settings-actions";
+import { Button } from "@/components/ui/button";
+import { Field, TextInput, inputClass } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { useActionToast } from "@/components/ui/use-action-toast";
+
+/** A new project (instance admins): its slug is for paths and never changes; its name is for people. */
+export function CreateProjectForm() {
+  const [state, action, pending] = useActionState(createProjectAction, {});
+  return (
+    <form action={action} className="space-y-3" data-testid="create-project-form" noValidate>
+      <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+        <Field label="Slug" htmlFor="project-slug" error={state.fieldErrors?.slug} hint="Lowercase letters, digits, dashes: team-a">
+          <TextInput id="project-slug" name="slug" placeholder="team-a" autoComplete="off" spellCheck={false} className="font-mono" />
+        </Field>
+        <Field label="Name" htmlFor="project-name" error={state.fieldErrors?.name} hint="Shown in the switcher; the slug if empty">
+          <TextInput id="project-name" name="name" placeholder="Team A" autoComplete="off" />
+        </Field>
+        <Button type="submit" disabled={pending} data-testid="create-project">
+          {pending ? "Creating…" : "Create project"}
+        </Button>
+      </div>
+      <FormMessage state={state} />
+    </form>
+  );
+}
+
+/** Renames a project in place (Enter or the button saves). */
+export function RenameProjectForm({ slug, name }: { slug: string; name: string }) {
+  const [state, action, pending] = useActionState(renameProjectAction, {});
+  useActionToast(state);
+  return (
+    <form action={action} className="flex items-center gap-2">
+      <input type="hidden" name="slug" value={slug} />
+      <input
+        name="name"
+        defaultValue={name}
+        aria-label={`Name of project ${slug}`}
+        data-testid="project-name"
+        className={`${inputClass} w-48 py-1`}
+        aria-invalid={state.fieldErrors?.name ? true : undefined}
+      />
+      <button type="submit" disabled={pending} className="rounded text-xs text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-50" data-testid="rename-project">
+        {pending ? "Saving…" : "Rename"}
+      </button>
+      {state.message && !state.ok && (
+        <span role="alert" className="text-xs text-red-600 dark:text-red-400">
+          {state.message}
+        </span>
+      )}
+    </form>
+  );
+}
