@@ -69,6 +69,12 @@ describe("compose.yaml", () => {
     }
     expect(compose.services.postgres.healthcheck).toBeDefined();
   });
+
+  test("metrics when a token is set: every process gets it, a worker its own port only with it", () => {
+    for (const service of ["web", "worker"]) expect(env(service).HOOKPLANE_METRICS_TOKEN).toBe("${HOOKPLANE_METRICS_TOKEN:-}");
+    expect(env("worker").HOOKPLANE_METRICS_PORT).toBe("${HOOKPLANE_METRICS_TOKEN:+9464}");
+    expect(env("web").HOOKPLANE_METRICS_PORT).toBeUndefined();
+  });
 });
 
 describe("Helm chart", () => {
@@ -107,5 +113,18 @@ describe("Helm chart", () => {
     expect(templates["migrate-job.yaml"]).toMatch(/kind: Job[\s\S]*"helm.sh\/hook": pre-install,pre-upgrade[\s\S]*dist\/migrate.mjs/);
     expect(templates["_helpers.tpl"]).toMatch(/name: HOOKPLANE_SECRET_KEY\s+valueFrom:\s+secretKeyRef:/);
     expect(templates["_helpers.tpl"]).toMatch(/runAsNonRoot: true/);
+  });
+
+  test("metrics, when enabled: the token from a Secret in every pod, a worker's port named and annotated", () => {
+    expect(values.metrics).toMatchObject({ enabled: false, workerPort: 9464, existingSecretKey: "HOOKPLANE_METRICS_TOKEN" });
+    expect(templates["_helpers.tpl"]).toMatch(
+      /if \.Values\.metrics\.enabled \}\}\s+- name: HOOKPLANE_METRICS_TOKEN\s+valueFrom:\s+secretKeyRef:\s+name: \{\{ required [^}]*\.Values\.metrics\.existingSecret \}\}/,
+    );
+    const worker = templates["worker-deployment.yaml"];
+    expect(worker).toMatch(/- name: HOOKPLANE_METRICS_PORT\s+value: \{\{ \.Values\.metrics\.workerPort \| quote \}\}/);
+    expect(worker).toMatch(/ports:\s+- name: metrics\s+containerPort: \{\{ \.Values\.metrics\.workerPort \}\}/);
+    expect(worker).toMatch(/include "hookplane.metricsAnnotations" \.Values\.metrics\.workerPort/);
+    expect(templates["web-deployment.yaml"]).toMatch(/include "hookplane.metricsAnnotations" \.Values\.web\.port/);
+    expect(templates["_helpers.tpl"]).toMatch(/prometheus\.io\/scrape: "true"/);
   });
 });

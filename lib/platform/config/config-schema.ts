@@ -13,7 +13,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { z } from "zod";
-import { flag, folder, hostList, ignored, integer, keyValues, oneOf, secretKey, text, token, url, variableNames } from "./config-values";
+import { flag, folder, fraction, hostList, ignored, integer, keyValues, oneOf, secretKey, text, token, url, variableNames } from "./config-values";
 
 export interface VariableSpec {
   /** From the raw text to the typed value. */
@@ -360,6 +360,17 @@ export const CONFIG_SCHEMA = {
     schema: oneOf(["otlp", "none"]),
     default: "otlp",
     description: "`none` turns trace export off although an endpoint is set",
+  },
+  OTEL_TRACES_SAMPLER: {
+    schema: oneOf(["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"]),
+    default: "parentbased_always_on",
+    description:
+      "which runs are exported: `traceidratio` keeps the share `OTEL_TRACES_SAMPLER_ARG` of them, decided on the run's id (its trace id), so every span of a run goes or none does, whichever process records it. Hookplane's spans are their traces' roots: a `parentbased_` sampler is its root sampler",
+  },
+  OTEL_TRACES_SAMPLER_ARG: {
+    schema: fraction(),
+    default: "1",
+    description: "the share of runs a `traceidratio` sampler exports, from 0 to 1",
   },
   HOOKPLANE_OTEL_CAPTURE_CONTENT: {
     schema: flag(),

@@ -46,6 +46,15 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return valueOf(`one of ${values.map((v) => JSON.stringify(v)).join(", ")}`, (raw) => (values as readonly string[]).includes(raw) ? (raw as T[number]) : undefined);
 }
 
+/** A fraction from 0 to 1 (a sampling ratio). */
+export function fraction() {
+  return valueOf("a number from 0 to 1", (raw) => {
+    if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(raw)) return undefined;
+    const value = Number(raw);
+    return value >= 0 && value <= 1 ? value : undefined;
+  });
+}
+
 export function text() {
   return valueOf("some text", (raw) => raw || undefined);
 }

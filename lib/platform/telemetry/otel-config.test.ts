@@ -24,6 +24,7 @@ test("the defaults: protobuf to <endpoint>/v1/traces as service hookplane, conte
     serviceName: "hookplane",
     resourceAttributes: {},
     captureContent: false,
+    sampleRatio: 1,
     batch: { scheduledDelayMs: 5_000, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMs: 30_000 },
   });
 });
@@ -61,6 +62,21 @@ test("the traces-specific variables win over the general ones; the traces endpoi
 });
 
 test.each([
+  ["always_on", "0.1", 1],
+  ["parentbased_always_on", undefined, 1],
+  ["always_off", "0.5", 0],
+  ["parentbased_always_off", undefined, 0],
+  ["traceidratio", "0.25", 0.25],
+  ["parentbased_traceidratio", ".1", 0.1],
+  ["traceidratio", undefined, 1],
+  ["traceidratio", "0", 0],
+])("OTEL_TRACES_SAMPLER=%s with ARG %s exports the share %d of runs", (sampler, arg, ratio) => {
+  const env: Record<string, string> = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_SAMPLER: sampler };
+  if (arg !== undefined) env.OTEL_TRACES_SAMPLER_ARG = arg;
+  expect(otelConfigFromEnv(env)?.sampleRatio).toBe(ratio);
+});
+
+test.each([
   [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, /^OTEL_EXPORTER_OTLP_ENDPOINT: expected an http\(s\) URL, got "collector:4318"/],
   [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "grpc://collector:4317" }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: expected an http\(s\) URL/],
   [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, /^OTEL_EXPORTER_OTLP_PROTOCOL: expected one of "http\/protobuf", "http\/json", got "grpc"/],
@@ -70,6 +86,10 @@ test.each([
   [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_BSP_MAX_QUEUE_SIZE: "lots" }, /^OTEL_BSP_MAX_QUEUE_SIZE: expected a positive integer/],
   [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_TIMEOUT: "-1" }, /^OTEL_EXPORTER_OTLP_TIMEOUT: expected a positive integer/],
   [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", HOOKPLANE_OTEL_CAPTURE_CONTENT: "maybe" }, /^HOOKPLANE_OTEL_CAPTURE_CONTENT: expected 1 or 0/],
+  [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_SAMPLER: "jaeger_remote" }, /^OTEL_TRACES_SAMPLER: expected one of "always_on"/],
+  [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_SAMPLER_ARG: "1.5" }, /^OTEL_TRACES_SAMPLER_ARG: expected a number from 0 to 1, got "1.5"/],
+  [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_SAMPLER_ARG: "-0.1" }, /^OTEL_TRACES_SAMPLER_ARG: expected a number from 0 to 1/],
+  [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_SAMPLER_ARG: "half" }, /^OTEL_TRACES_SAMPLER_ARG: expected a number from 0 to 1/],
 ])("a bad value is refused at start, naming its variable (a header's value never shown): %o", (env, message) => {
   expect(() => otelConfigFromEnv(env)).toThrow(message);
 });

@@ -8,6 +8,10 @@
  * OTEL_EXPORTER_OTLP_ENDPOINT, to which `/v1/traces` is appended), and OTEL_SDK_DISABLED=true or
  * OTEL_TRACES_EXPORTER=none turn it off again. Only OTLP over HTTP is spoken (protobuf by
  * default, JSON on request). A traces-specific variable wins over its general one.
+ *
+ * OTEL_TRACES_SAMPLER and its ARG come down to one share of runs: a run's spans carry its id as
+ * their trace id and Hookplane makes the trace's root, so a parent-based sampler is its root
+ * sampler, and the trace-id-ratio decision is the same for every span of a run in any process.
  */
 import { getConfig, type ConfigValues } from "@/lib/platform/config/config";
 
@@ -23,10 +27,17 @@ export interface OtelConfig {
   resourceAttributes: Record<string, string>;
   /** Tool inputs and outputs, prompts and model text on spans (the GenAI conventions' opt-in content). */
   captureContent: boolean;
+  /** The share of traces (runs) exported, 0 to 1: decided on the trace id. */
+  sampleRatio: number;
   batch: { scheduledDelayMs: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMs: number };
 }
 
 type OtelVariables = Extract<keyof ConfigValues, `OTEL_${string}` | "HOOKPLANE_OTEL_CAPTURE_CONTENT">;
+
+function sampleRatioOf(sampler: ConfigValues["OTEL_TRACES_SAMPLER"], arg: number): number {
+  const root = sampler.replace(/^parentbased_/, "");
+  return root === "always_on" ? 1 : root === "always_off" ? 0 : arg;
+}
 
 /** The trace export settings, or undefined when export is off. */
 export function otelConfigOf(c: Pick<ConfigValues, OtelVariables> = getConfig()): OtelConfig | undefined {
@@ -43,6 +54,7 @@ export function otelConfigOf(c: Pick<ConfigValues, OtelVariables> = getConfig())
     serviceName: c.OTEL_SERVICE_NAME ?? resourceAttributes["service.name"] ?? "hookplane",
     resourceAttributes,
     captureContent: c.HOOKPLANE_OTEL_CAPTURE_CONTENT,
+    sampleRatio: sampleRatioOf(c.OTEL_TRACES_SAMPLER, c.OTEL_TRACES_SAMPLER_ARG),
     batch: {
       scheduledDelayMs: c.OTEL_BSP_SCHEDULE_DELAY,
       maxQueueSize: c.OTEL_BSP_MAX_QUEUE_SIZE,

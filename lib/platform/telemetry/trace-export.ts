@@ -18,7 +18,15 @@ import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter as OtlpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OtlpProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider, type IdGenerator, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace";
+import {
+  BatchSpanProcessor,
+  SamplingDecision,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type IdGenerator,
+  type ReadableSpan,
+  type SpanExporter,
+} from "@opentelemetry/sdk-trace";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { APP_VERSION } from "../version";
 import type { OtelConfig } from "./otel-config";
@@ -128,6 +136,11 @@ export function createTraceExport(config: OtelConfig, log: Warner): TraceExport 
     ],
   });
   const tracer = provider.getTracer("hookplane", APP_VERSION);
+  // Decided here, per span, on the trace id alone: the SDK's own sampler would follow the parent
+  // contexts this export makes up for child spans, and those say sampled.
+  const ratio = new TraceIdRatioBasedSampler(config.sampleRatio);
+  const sampled = (traceId: string) =>
+    config.sampleRatio >= 1 || ratio.shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
   const bounded = (work: Promise<void>, ms: number) =>
     Promise.race([work.catch(() => {}), new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
@@ -135,6 +148,7 @@ export function createTraceExport(config: OtelConfig, log: Warner): TraceExport 
     captureContent: config.captureContent,
     emit(spans) {
       for (const s of spans) {
+        if (!sampled(s.traceId)) continue;
         try {
           ids.traceId = s.traceId;
           ids.spanId = s.spanId;

@@ -28,10 +28,24 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
     secretKeyRef:
       name: {{ include "hookplane.secretKeySecret" . }}
       key: {{ .Values.secretKey.existingSecretKey }}
+{{- if .Values.metrics.enabled }}
+- name: HOOKPLANE_METRICS_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "metrics.existingSecret is required when metrics.enabled" .Values.metrics.existingSecret }}
+      key: {{ .Values.metrics.existingSecretKey }}
+{{- end }}
 {{- range $name, $value := .Values.env }}
 - name: {{ $name }}
   value: {{ $value | quote }}
 {{- end }}
+{{- end -}}
+
+{{/* Where Prometheus finds a pod's /metrics (it sends the token from its own configuration). */}}
+{{- define "hookplane.metricsAnnotations" -}}
+prometheus.io/scrape: "true"
+prometheus.io/path: /metrics
+prometheus.io/port: {{ . | quote }}
 {{- end -}}
 
 {{- define "hookplane.securityContext" -}}
