@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { PGliteOptions } from "@electric-sql/pglite";
 import { getConfig } from "@/lib/platform/config/config";
 import * as schema from "./schema";
 
@@ -47,14 +48,23 @@ export interface OpenOptions {
 }
 
 async function openPglite(dataDir: string): Promise<DbHandle> {
+  const { compileWebAssemblyOnce, createDatabaseApart } = await import("./pglite-memory");
+  // Before PGlite's WebAssembly is compiled (db/pglite-memory.ts says why).
+  compileWebAssemblyOnce();
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");
   const config = getConfig();
   const inMemory = dataDir.startsWith("memory://");
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  // On disk: fsync on unless turned off, WAL bounded (db/pglite-durability.ts).
-  const client = await PGlite.create(inMemory ? {} : await pgliteOptions(dataDir, { fsync: config.HOOKPLANE_PGLITE_FSYNC }));
+  // On disk: fsync on unless turned off, WAL bounded (db/pglite-durability.ts); a new database is
+  // created by a child process, so this one never holds initdb's memory.
+  let options: PGliteOptions = {};
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    options = await pgliteOptions(dataDir, { fsync: config.HOOKPLANE_PGLITE_FSYNC });
+    createDatabaseApart(dataDir, options.startParams ?? []);
+  }
+  const client = await PGlite.create(options);
   const maintenance = startPgliteMaintenance(client, {
     intervalMs: config.HOOKPLANE_PGLITE_MAINTENANCE_MS,
     onError: (error) => void import("@/lib/platform/logger").then(({ logger }) => logger.warn({ err: error }, "embedded database maintenance failed")),
