@@ -6,7 +6,8 @@
  * in-memory PGlite with BENCH_EVENTS 100,000). Time is moved, as the retention tests do: daily
  * partitions are made for the coming 40 days, BENCH_EVENTS events of BENCH_OLD_RUNS finished runs
  * are written into the first 20 of them, and retention runs as if 40 days had passed (7 days kept),
- * so every one of those runs has expired. Meanwhile BENCH_STREAMS live runs append a tool turn each
+ * so every one of those runs has expired (the rows vacuumed and checkpointed first, as days-old rows
+ * are). Meanwhile BENCH_STREAMS live runs append a tool turn each
  * (2 events and a ledger row, appendRunRecords: the hot path) every BENCH_INTERVAL_MS, with the
  * chain sealer running, as a worker would; each append's latency is recorded.
  *
@@ -20,7 +21,7 @@
  * median of BENCH_ROUNDS rounds (default 3) per scenario.
  */
 import os from "node:os";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { appendRunRecords } from "@/db/queries/run-events";
@@ -41,6 +42,8 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 15);
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? "drop,rows").split(",");
 /** Each scenario this many times on fresh data: the machine is shared, single rounds swing widely. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** BENCH_TRACE=1: the slowest appends during retention, each with the retention statements under way then. */
+const TRACE = process.env.BENCH_TRACE === "1";
 const DAY = 86_400_000;
 const OLD_DAYS = 20;
 
@@ -83,7 +86,10 @@ async function seed(t: TestDatabase, scenario: string, now: Date) {
       [keeper.id, firstDay, OLD_DAYS],
     );
   }
-  await t.execute("analyze");
+  // Days-old rows, as retention finds them: vacuumed (autovacuum's insert threshold would have; the
+  // first reads of freshly written rows dirty every page setting hint bits) and checkpointed.
+  await t.execute("vacuum analyze");
+  if (t.databaseUrl) await t.execute("checkpoint");
   const liveRuns: string[] = [];
   for (let i = 0; i < STREAMS; i++) {
     const [row] = await t.db.insert(runs).values({ projectId: DEFAULT_PROJECT_ID, agentId: live.id, prompt: `live ${i}`, source: "bench", status: "running" }).returning();
@@ -133,7 +139,9 @@ const fmt = (n: number) => n.toFixed(2);
 async function scenario(name: string): Promise<{ p50: number; p99: number; rowsPerSecond: number }> {
   const t = await createTestDatabase();
   // Retention on its own connections, as a worker process would have (PGlite has just the one).
-  const worker: DbHandle = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl }) : t;
+  const statements: { at: number; text: string }[] = [];
+  const onStatement = TRACE ? (text: string) => void statements.push({ at: performance.now(), text: text.replace(/\s+/g, " ").slice(0, 110) }) : undefined;
+  const worker: DbHandle = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl, onStatement }) : t;
   try {
     const later = new Date(Date.now() + 40 * DAY);
     const seedStart = performance.now();
@@ -144,10 +152,13 @@ async function scenario(name: string): Promise<{ p50: number; p99: number; rowsP
     await new Promise((r) => setTimeout(r, 2_000));
     const idleFrom = performance.now();
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1_000));
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const retentionFrom = performance.now();
     const loadBefore = load();
     const report: RetentionReport = await applyRetention(worker.db, { now: later });
     const retentionTo = performance.now();
+    loopDelay.disable();
     // A little after, so a statement cut short at the end is in the sample too.
     await new Promise((r) => setTimeout(r, 500));
     await appends.stop();
@@ -160,6 +171,14 @@ async function scenario(name: string): Promise<{ p50: number; p99: number; rowsP
     console.log(`[${name}] append (2 events + 1 ledger row) idle:   n=${idle.n} p50 ${fmt(idle.p50)} ms p99 ${fmt(idle.p99)} ms`);
     console.log(`[${name}] append during retention:               n=${during.n} p50 ${fmt(during.p50)} ms p99 ${fmt(during.p99)} ms`);
     console.log(`[${name}] ratio during/idle: p50 ${fmt(during.p50 / idle.p50)}x, p99 ${fmt(during.p99 / idle.p99)}x (target p99 <= 2x); load before ${loadBefore}, after ${load()}`);
+    if (TRACE) {
+      console.log(`  this process's event loop during retention: delay p99 ${fmt(loopDelay.percentile(99) / 1e6)} ms, max ${fmt(loopDelay.max / 1e6)} ms`);
+      const slowest = appends.samples.filter((s) => s.at >= retentionFrom && s.at < retentionTo).sort((a, b) => b.ms - a.ms).slice(0, 12);
+      for (const s of slowest.sort((a, b) => a.at - b.at)) {
+        const under = statements.filter((st) => st.at <= s.at + s.ms).slice(-2);
+        console.log(`  +${fmt((s.at - retentionFrom) / 1000)} s ${fmt(s.ms)} ms; last statements: ${under.map((st) => `+${fmt((st.at - retentionFrom) / 1000)} ${st.text}`).join(" | ")}`);
+      }
+    }
     return { p50: during.p50 / idle.p50, p99: during.p99 / idle.p99, rowsPerSecond: report.runs.events / seconds };
   } finally {
     if (worker !== t) await worker.close();

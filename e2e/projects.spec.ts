@@ -77,3 +77,35 @@ test("a second project keeps its agents and its people apart from the default on
   await switchTo(page, slug);
   await expect(agents.names()).toHaveText(["b-bot"]);
 });
+
+test("the project on screen deleted while its member has another: the page says so and leads to the other", async ({ page, browser }) => {
+  const slug = `gone-${Date.now().toString(36)}`;
+  const member = { email: `${slug}@example.com`, password: "a long password" };
+  await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
+  const api = dashboardApi(page);
+  expect((await api.post("/api/v1/projects", { data: { slug, name: "Leaving" } })).status()).toBe(201);
+  const added = await api.post(`/api/v1/projects/${slug}/members`, { data: { email: member.email, role: "operator", password: member.password } });
+  expect(added.status()).toBe(201);
+  expect((await api.post("/api/v1/projects/default/members", { data: { email: member.email, role: "viewer" } })).status()).toBe(201);
+
+  // The member, on the leaving project's runs page, its live socket open.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await new AuthPages(other).signIn(member.email, member.password);
+  await switchTo(other, slug);
+  let hellos = 0;
+  other.on("websocket", (ws) => ws.on("framereceived", (frame) => void (String(frame.payload).includes('"hello"') && hellos++)));
+  await other.getByTestId("nav-runs").click();
+  await expect.poll(() => hellos).toBeGreaterThan(0);
+  await expect(other.getByTestId("session-ended")).toHaveCount(0);
+
+  // Deleting the project keeps the member's session (a removal or demotion would end it: 4401).
+  expect((await api.delete(`/api/v1/projects/${slug}`)).status()).toBe(204);
+  const banner = other.getByTestId("session-ended");
+  await expect(banner).toContainText("This project is no longer open to you");
+  await banner.getByRole("link", { name: "Go to your projects" }).click();
+  // Their one project left: named, no switcher, the page live again.
+  await expect(other.getByTestId("current-project")).toContainText(/default/i);
+  await expect(other.getByTestId("session-ended")).toHaveCount(0);
+  await context.close();
+});

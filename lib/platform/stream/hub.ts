@@ -23,16 +23,23 @@ import { clientMessageSchema, serialize, type ServerMessage } from "./protocol";
 
 const PAGE = 500;
 export const MAX_TOPICS = 200;
-/** Close codes the client can tell apart: sign in again, or reconnect with the new role. */
+/**
+ * Close codes the client can tell apart: sign in again; reconnect with the new role; or this
+ * socket's project is closed to its user, who still has others (the page shows what they can no
+ * longer see, so it stops rather than reconnecting into another project under it).
+ */
 export const CLOSE_ACCESS_ENDED = 4401;
 export const CLOSE_ROLE_CHANGED = 4403;
+export const CLOSE_PROJECT_ENDED = 4404;
 
 /** What a socket stands on, so an access notice can find it and the hub can check it again. */
 export interface SocketGrounds {
   /** SHA-256 of the session cookie, when a session opened the socket. */
   sessionHash?: string;
-  /** The principal the credential grants now; undefined once it no longer holds. */
+  /** The principal the credential grants now in the socket's project; undefined once it no longer holds. */
   recheck(): Promise<Principal | undefined>;
+  /** Whether the credential still opens another project (asked once `recheck` found none). */
+  holdsElsewhere?(): Promise<boolean>;
 }
 
 interface Subscriber {
@@ -143,8 +150,11 @@ export class StreamHub {
     }
     if (now && now.role === sub.principal.role && now.projectId === sub.principal.projectId) return true;
     this.subscribers.delete(sub);
+    const elsewhere = !now && (await sub.grounds.holdsElsewhere?.().catch(() => false));
     if (sub.socket.readyState === sub.socket.OPEN || sub.socket.readyState === sub.socket.CONNECTING) {
-      sub.socket.close(now ? CLOSE_ROLE_CHANGED : CLOSE_ACCESS_ENDED, now ? "role changed: reconnect" : "signed out or revoked");
+      if (now) sub.socket.close(CLOSE_ROLE_CHANGED, "role changed: reconnect");
+      else if (elsewhere) sub.socket.close(CLOSE_PROJECT_ENDED, `no longer a member of project ${sub.principal.projectSlug}`);
+      else sub.socket.close(CLOSE_ACCESS_ENDED, "signed out or revoked");
     }
     return false;
   }

@@ -10,6 +10,8 @@ import { setMemberRole } from "@/db/queries/projects";
 import { appendRunEvents } from "@/db/queries/run-events";
 import { createRun, getRunInAnyProject, runToApi } from "@/db/queries/runs";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { createSession } from "@/db/queries/sessions";
+import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
 import { addPerson, addProject, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 import { StreamHub } from "./hub";
 import { attachWebSocketEndpoint } from "./ws-endpoint";
@@ -197,6 +199,37 @@ describe("one project per socket", () => {
     await setMemberRole(t.db, { projectId: project.id, userId: person.id, role: null });
     await announceAccessChange(t.db, { userId: person.id });
     await expect.poll(() => socket.closedWith).toBe(4401);
+  });
+
+  // Membership ended with the session kept, as deleting a project does (a removal through the
+  // people service also ends the sessions: 4401, web-boundary.db.test.ts).
+  test("a person whose membership of the socket's project ends, still in another, gets 4404; from the last one, 4401", async () => {
+    const [first, second] = [await addProject(t.db, { slug: "stream-d" }), await addProject(t.db, { slug: "stream-e" })];
+    const person = await addPerson(t.db, { email: "two-projects@example.com", role: "operator", projectId: first.id });
+    await setMemberRole(t.db, { projectId: second.id, userId: person.id, role: "viewer" });
+    const secret = newSecretToken("hps_");
+    await createSession(t.db, { tokenHash: hashSecretToken(secret), userId: person.id, ttlMs: 3_600_000 });
+    const open = async (slug: string) => {
+      const socket = new WebSocket(`${web.url}?project=${slug}`, { headers: { cookie: `hp_session=${secret}` } });
+      const hello = new Promise<{ type: string; project?: string }>((resolve) => socket.once("message", (raw) => resolve(JSON.parse(raw.toString()))));
+      const closed = new Promise<number>((resolve) => socket.once("close", resolve));
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+      return { hello: await hello, closed };
+    };
+    const inFirst = await open("stream-d");
+    const inSecond = await open("stream-e");
+    expect([inFirst.hello.project, inSecond.hello.project]).toEqual(["stream-d", "stream-e"]);
+
+    await setMemberRole(t.db, { projectId: first.id, userId: person.id, role: null });
+    await announceAccessChange(t.db, { userId: person.id });
+    expect(await inFirst.closed).toBe(4404);
+    // Still a member of the other project: its socket stays open.
+    await settle();
+    expect(await Promise.race([inSecond.closed, new Promise((r) => setTimeout(() => r("open"), 300))])).toBe("open");
+
+    await setMemberRole(t.db, { projectId: second.id, userId: person.id, role: null });
+    await announceAccessChange(t.db, { userId: person.id });
+    expect(await inSecond.closed).toBe(4401);
   });
 });
 

@@ -14,6 +14,8 @@ export type SocketState = "connecting" | "open" | "closed";
  * out elsewhere, removed, demoted): the page can no longer do anything (SessionEndedBanner).
  */
 export const SESSION_ENDED_EVENT = "hookplane:session-ended";
+/** Sent on `window` when the user left this page's project but can still open others (4404). */
+export const PROJECT_ENDED_EVENT = "hookplane:project-ended";
 
 export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => void, onMessage: (msg: ServerMessage) => void) {
   const [state, setState] = useState<SocketState>("connecting");
@@ -43,7 +45,9 @@ export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => vo
         setState("closed");
         // 4401: the session was signed out, revoked or removed; reconnecting would only be refused.
         if (event.code === 4401 && !disposed) window.dispatchEvent(new Event(SESSION_ENDED_EVENT));
-        if (disposed || event.code === 4401) return;
+        // 4404: removed from this page's project; reconnecting would stream another project under it.
+        if (event.code === 4404 && !disposed) window.dispatchEvent(new Event(PROJECT_ENDED_EVENT));
+        if (disposed || event.code === 4401 || event.code === 4404) return;
         // 4403: the user's role changed; come back at once with the new one.
         if (event.code === 4403) retry = 0;
         timer = setTimeout(connect, Math.min(10_000, 500 * 2 ** retry++));

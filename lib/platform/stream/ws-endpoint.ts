@@ -58,6 +58,9 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
         const grounds = {
           sessionHash: credential.kind === "session" ? hashSecretToken(credential.secret) : undefined,
           recheck: () => principalFromCredential(handle.db, pinned).catch((error) => (isRefusal(error) ? undefined : Promise.reject(error))),
+          // A person's session may still open their other projects; a token has only its own.
+          holdsElsewhere: async () =>
+            credential.kind === "session" && Boolean(await principalFromCredential(handle.db, { ...credential, project: {} }).catch(() => undefined)),
         };
         wss.handleUpgrade(req, socket, head, (ws) => {
           watchLiveness(ws);
