@@ -3,6 +3,19 @@
 import { useState, useTransition } from "react";
 import { switchProjectAction } from "@/lib/platform/auth/project-actions";
 
+/** The BroadcastChannel a switch is announced on, to the browser's other tabs (ProjectElsewhereBanner). */
+export const PROJECT_SWITCH_CHANNEL = "hookplane:project-switch";
+
+/** This tab, so its own banner does not answer its own switch. */
+export const THIS_TAB = typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : String(Math.random());
+
+function announceSwitch(slug: string) {
+  if (typeof BroadcastChannel === "undefined") return;
+  const channel = new BroadcastChannel(PROJECT_SWITCH_CHANNEL);
+  channel.postMessage({ slug, tab: THIS_TAB });
+  channel.close();
+}
+
 export interface SwitcherProject {
   slug: string;
   name: string;
@@ -41,7 +54,10 @@ export function ProjectSwitcher({ projects, current }: { projects: SwitcherProje
           setError(undefined);
           startTransition(async () => {
             const result = await switchProjectAction({ slug });
-            if (result.ok) window.location.reload();
+            if (result.ok) {
+              announceSwitch(slug);
+              window.location.reload();
+            }
             else setError(result.message ?? "Could not switch project");
           });
         }}

@@ -1,7 +1,8 @@
 /**
  * A new embedded database is created by a child process (db/pglite-memory.ts): the folder holds a
  * database before this process opens it, opening it migrates and serves, and a folder that cannot
- * hold one is refused with a message that says where. The memory figures are bench:start's.
+ * hold one is refused with a message that says where. The memory figures are bench:start's. With
+ * DATABASE_URL set, openDatabase opens PostgreSQL, so the tests that open one run on PGlite only.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,9 @@ import { createDatabaseApart, holdsDatabase } from "./pglite-memory";
 const root = mkdtempSync(path.join(tmpdir(), "hookplane-pglite-new-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-test("a new folder gets its database from a child process; this process opens it, migrated, and a second open finds it", async () => {
+const onPglite = !process.env.DATABASE_URL;
+
+test.runIf(onPglite)("a new folder gets its database from a child process; this process opens it, migrated, and a second open finds it", async () => {
   const dataDir = path.join(root, "data");
   expect(holdsDatabase(dataDir)).toBe(false);
   createDatabaseApart(dataDir, [...(PGlite.defaultStartParams ?? []), "-c", "shared_buffers=16MB"]);
@@ -32,7 +35,7 @@ test("a new folder gets its database from a child process; this process opens it
   await second.close();
 }, 60_000);
 
-test("openDatabase on a folder that does not exist yet creates it the same way", async () => {
+test.runIf(onPglite)("openDatabase on a folder that does not exist yet creates it the same way", async () => {
   const dataDir = path.join(root, "nested", "fresh");
   const handle = await openDatabase({ dataDir });
   expect(holdsDatabase(dataDir)).toBe(true);

@@ -109,3 +109,25 @@ test("the project on screen deleted while its member has another: the page says 
   await expect(other.getByTestId("session-ended")).toHaveCount(0);
   await context.close();
 });
+
+test("a switch in another tab is said in this one, which reloads into the new project when asked", async ({ page, context }) => {
+  const slug = `tabs-${Date.now().toString(36)}`;
+  await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
+  expect((await dashboardApi(page).post("/api/v1/projects", { data: { slug, name: "Tabs" } })).status()).toBe(201);
+  await page.goto("/agents");
+  await switchTo(page, "default");
+  const second = await context.newPage();
+  await second.goto("/agents");
+  await expect(second.getByTestId("project-switcher")).toHaveValue("default");
+
+  await switchTo(second, slug);
+  // The switching tab shows no notice of its own switch; the other says what changed.
+  await expect(second.getByTestId("project-elsewhere")).toHaveCount(0);
+  const notice = page.getByTestId("project-elsewhere");
+  await expect(notice).toContainText(`Another tab switched to project ${slug}`);
+  await expect(page.getByTestId("project-switcher")).toHaveValue("default");
+  await Promise.all([page.waitForEvent("load"), notice.getByRole("button", { name: `Reload in ${slug}` }).click()]);
+  await expect(page.getByTestId("project-switcher")).toHaveValue(slug);
+  await expect(page.getByTestId("project-elsewhere")).toHaveCount(0);
+  await second.close();
+});

@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import { ProjectElsewhereBanner } from "@/components/project-elsewhere-banner";
 import { Sidebar } from "@/components/sidebar";
 import { getDatabase } from "@/db/client";
 import { countUsers } from "@/db/queries/users";
@@ -21,6 +22,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       <Sidebar email={principal.label} role={principal.role} projects={projects} project={principal.projectSlug} />
       <main className="min-w-0 flex-1 px-8 py-6">
         <SessionEndedBanner />
+        <ProjectElsewhereBanner current={principal.projectSlug} />
         {children}
       </main>
     </div>
