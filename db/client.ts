@@ -48,9 +48,9 @@ export interface OpenOptions {
 }
 
 async function openPglite(dataDir: string): Promise<DbHandle> {
-  const { compileWebAssemblyOnce, createDatabaseApart } = await import("./pglite-memory");
+  const { useLiftoffOnly, createDatabaseApart } = await import("./pglite-memory");
   // Before PGlite's WebAssembly is compiled (db/pglite-memory.ts says why).
-  compileWebAssemblyOnce();
+  useLiftoffOnly();
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { pgliteOptions, startPgliteMaintenance } = await import("./pglite-durability");

@@ -23,7 +23,8 @@ import v8 from "node:v8";
 
 let liftoffOnly = false;
 
-export function compileWebAssemblyOnce(): void {
+/** From now on this process compiles WebAssembly with Liftoff alone (see the top of this file). */
+export function useLiftoffOnly(): void {
   if (liftoffOnly) return;
   v8.setFlagsFromString("--liftoff-only");
   liftoffOnly = true;
