@@ -65,6 +65,7 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     createDatabaseApart(dataDir, options.startParams ?? []);
   }
   const client = await PGlite.create(options);
+  markDriver(client, "pglite");
   const maintenance = startPgliteMaintenance(client, {
     intervalMs: config.HOOKPLANE_PGLITE_MAINTENANCE_MS,
     onError: (error) => void import("@/lib/platform/logger").then(({ logger }) => logger.warn({ err: error }, "embedded database maintenance failed")),
@@ -116,8 +117,8 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
     onError: (error) => logger.warn({ err: error }, "a database connection dropped"),
   });
   const pool = postgres.pool;
-  postgresClients.add(pool);
-  pool.on("connect", (client) => postgresClients.add(client));
+  markDriver(pool, "postgres");
+  pool.on("connect", (client) => markDriver(client, "postgres"));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -140,8 +141,23 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
   };
 }
 
-/** node-postgres pools and their connections (what a drizzle session's client is on PostgreSQL). */
-const postgresClients = new WeakSet<object>();
+/**
+ * Which driver an object is (a pg pool or connection, a PGlite database), marked on the object
+ * itself under a process-wide symbol. Not a module-level set, and never guessed from the object's
+ * shape: Next's bundled route handlers carry their own copy of this module, and a copy that did
+ * not open the handle once took a pg.Pool (it has `.query` too) for PGlite and sent PREPARE and
+ * EXECUTE of one statement to different pooled connections (issue 26).
+ */
+const DRIVER = Symbol.for("hookplane.dbDriver");
+type Marked = { [DRIVER]?: DbKind };
+
+function markDriver(target: object, kind: DbKind): void {
+  (target as Marked)[DRIVER] = kind;
+}
+
+function driverOf(target: unknown): DbKind | undefined {
+  return target && typeof target === "object" ? (target as Marked)[DRIVER] : undefined;
+}
 
 /** What a pg pool or connection and a PGlite database have in common here. */
 type Queryable = { query: (query: string | { text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[] }> };
@@ -150,15 +166,16 @@ type Queryable = { query: (query: string | { text: string; values: unknown[] }, 
  * Runs one statement of fixed text ($1, $2, ... parameters) on the hot path, straight on the driver,
  * without building the query through drizzle each time. On PostgreSQL it goes to the client of the
  * drizzle session it is given (the pool, or inside a transaction the transaction's connection),
- * prepared there like every statement with parameters (db/postgres-prepared.ts). A PGlite
- * transaction's client is not reachable, so there the same text goes through drizzle. Returns the
- * rows as the driver gives them (column names as in SQL).
+ * where the pool names it per connection (db/postgres-prepared.ts: a name is only ever used on the
+ * connection that prepared it). On PGlite (one connection) it is PREPAREd once and EXECUTEd. A
+ * PGlite transaction's client is not reachable, so there the same text goes through drizzle.
+ * Returns the rows as the driver gives them (column names as in SQL).
  */
 export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
-  if (client && postgresClients.has(client)) return (await (client as Queryable).query({ text, values: params })).rows as T[];
-  const pglite = (db as { $client?: unknown }).$client as Queryable | undefined;
-  if (typeof pglite?.query === "function") return (await executeOnPglite(pglite, text, params)) as T[];
+  if (driverOf(client) === "postgres") return (await (client as Queryable).query({ text, values: params })).rows as T[];
+  const pglite = (db as { $client?: unknown }).$client;
+  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as Queryable, text, params)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
   return queryRows<T>(db, sql.join(chunks));
 }

@@ -5,36 +5,25 @@
  * chains), then migrated on. Everything lands in the project "default", every person keeps their
  * role there, admins become instance admins, and the chains verify to the same head.
  */
-import { setEnv } from "@/test/config-env";
-import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { migrateDatabase } from "@/db/migrate";
 import { verifyChain } from "@/db/queries/hash-chain";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { migrationsThrough, sealByHand } from "@/test/old-migrations";
+import type { TestDatabase } from "@/test/database";
+import { databaseThrough, sealByHand } from "@/test/old-migrations";
 
 let t: TestDatabase;
-let folder: string;
+let drop: () => Promise<void>;
 
 async function rows<T = Record<string, unknown>>(text: string, params?: unknown[]) {
   return (await t.execute(text, params)).rows as T[];
 }
 
-
-
 beforeAll(async () => {
-  folder = migrationsThrough(15);
-  const restoreEnv = setEnv({ HOOKPLANE_MIGRATIONS_DIR: folder });
-  try {
-    t = await createTestDatabase();
-  } finally {
-    restoreEnv();
-  }
+  ({ t, drop } = await databaseThrough(15));
 });
 afterAll(async () => {
-  await t?.drop();
-  rmSync(folder, { recursive: true, force: true });
+  await drop?.();
 });
 
 const PROJECT_TABLES = ["agents", "hooks", "schedules", "runs", "approvals", "secrets", "model_prices", "alert_rules", "memory_notes", "api_tokens", "audit_log", "hook_invocations"];

@@ -4,12 +4,14 @@
  * hand, as an auditor recomputes it, for tables the sealer of that time would have sealed.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import canonicalize from "canonicalize";
 import type { DbHandle } from "@/db/client";
 import { GENESIS_HASH } from "@/lib/features/audit/chain-hash";
+import { setEnv } from "@/test/config-env";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
 
 /** A copy of drizzle/ with the migrations up to and including number `last` (the caller removes it). */
 export function migrationsThrough(last: number): string {
@@ -22,6 +24,28 @@ export function migrationsThrough(last: number): string {
     copyFileSync(path.join("drizzle", file), path.join(dir, file));
   }
   return dir;
+}
+
+/**
+ * A fresh test database migrated through number `last` only (migrating it on later uses the real
+ * folder again). `drop` removes the database and the folder.
+ */
+export async function databaseThrough(last: number): Promise<{ t: TestDatabase; drop(): Promise<void> }> {
+  const folder = migrationsThrough(last);
+  const restoreEnv = setEnv({ HOOKPLANE_MIGRATIONS_DIR: folder });
+  let t: TestDatabase;
+  try {
+    t = await createTestDatabase();
+  } finally {
+    restoreEnv();
+  }
+  return {
+    t,
+    async drop() {
+      await t.drop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Seals every unsealed row of `table` over all its columns (the append-only trigger's one allowed UPDATE). */

@@ -4,8 +4,6 @@
  * row is still there, unchanged, in the first partition; the chains verify to the same head; ids
  * carry on; deleting a run still deletes its events; retention works on the old rows.
  */
-import { setEnv } from "@/test/config-env";
-import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { migrateDatabase } from "@/db/migrate";
 import { appendRunRecords } from "@/db/queries/run-events";
@@ -14,32 +12,23 @@ import { listPartitions } from "@/db/queries/partitions";
 import { setSetting } from "@/db/queries/settings";
 import { applyRetention } from "@/lib/features/retention/retention-pass";
 import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
-import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { migrationsThrough, sealByHand } from "@/test/old-migrations";
+import type { TestDatabase } from "@/test/database";
+import { databaseThrough, sealByHand } from "@/test/old-migrations";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const DAY = 86_400_000;
 let t: TestDatabase;
-let folder: string;
+let drop: () => Promise<void>;
 
 async function rows<T = Record<string, unknown>>(text: string, params?: unknown[]) {
   return (await t.execute(text, params)).rows as T[];
 }
 
-
-
 beforeAll(async () => {
-  folder = migrationsThrough(14);
-  const restoreEnv = setEnv({ HOOKPLANE_MIGRATIONS_DIR: folder });
-  try {
-    t = await createTestDatabase();
-  } finally {
-    restoreEnv();
-  }
+  ({ t, drop } = await databaseThrough(14));
 });
 afterAll(async () => {
-  await t?.drop();
-  rmSync(folder, { recursive: true, force: true });
+  await drop?.();
 });
 
 test("rows written before 0015 are all kept, in the first partitions; chains, ids and deletes carry on", async () => {

@@ -2,6 +2,9 @@ import type { Role } from "@/db/schema";
 
 const RANK: Record<Role, number> = { viewer: 0, operator: 1, admin: 2 };
 
+/** The roles from least to most (client components read it too: nothing here reaches the database). */
+export const ROLES_BY_RANK = (Object.keys(RANK) as Role[]).sort((a, b) => RANK[a] - RANK[b]);
+
 export function roleAtLeast(role: Role, needed: Role): boolean {
   return RANK[role] >= RANK[needed];
 }

@@ -5,6 +5,7 @@ import { addMemberAction } from "@/lib/features/settings/settings-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { RoleOptions } from "@/lib/platform/auth/components/role-options";
 
 /** Adds a person to the current project: an existing account by email, or a new one with a password. */
 export function AddMemberForm({ project }: { project: string }) {
@@ -20,9 +21,7 @@ export function AddMemberForm({ project }: { project: string }) {
         </Field>
         <Field label="Role" htmlFor="member-role" error={state.fieldErrors?.role}>
           <select id="member-role" name="role" defaultValue="viewer" className={inputClass}>
-            <option value="viewer">viewer</option>
-            <option value="operator">operator</option>
-            <option value="admin">admin</option>
+            <RoleOptions />
           </select>
         </Field>
         <Button type="submit" disabled={pending} data-testid="add-user">

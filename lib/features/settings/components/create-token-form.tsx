@@ -5,6 +5,7 @@ import { createTokenAction } from "@/lib/features/settings/settings-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { RoleOptions } from "@/lib/platform/auth/components/role-options";
 
 export function CreateTokenForm() {
   const [state, action, pending] = useActionState(createTokenAction, {});
@@ -16,9 +17,7 @@ export function CreateTokenForm() {
         </Field>
         <Field label="Role" htmlFor="token-role">
           <select id="token-role" name="role" defaultValue="operator" className={inputClass}>
-            <option value="viewer">viewer</option>
-            <option value="operator">operator</option>
-            <option value="admin">admin</option>
+            <RoleOptions />
           </select>
         </Field>
         <Button type="submit" disabled={pending}>

@@ -5,6 +5,7 @@ import { changeMemberRoleAction } from "@/lib/features/settings/settings-actions
 import { inputClass } from "@/components/ui/field";
 import type { Role } from "@/db/schema";
 import { useActionToast } from "@/components/ui/use-action-toast";
+import { RoleOptions } from "@/lib/platform/auth/components/role-options";
 
 /** A member's role in the current project, saved on change; a refused change (the last admin) snaps back. */
 export function MemberRoleSelect({ userId, email, role }: { userId: string; email: string; role: Role }) {
@@ -25,9 +26,7 @@ export function MemberRoleSelect({ userId, email, role }: { userId: string; emai
           onChange={() => form.current?.requestSubmit()}
           className={`${inputClass} py-1`}
         >
-          <option value="viewer">viewer</option>
-          <option value="operator">operator</option>
-          <option value="admin">admin</option>
+          <RoleOptions />
         </select>
       </div>
       {state.message && !state.ok && (

@@ -9,6 +9,7 @@ import type { ActionState } from "@/lib/platform/api/action-state";
 import { formatMappingLines } from "@/lib/features/sso/provider-form";
 import type { ProviderView } from "@/lib/features/sso/provider-service";
 import { createProviderAction, updateProviderAction } from "@/lib/features/sso/sso-actions";
+import { RoleOptions } from "@/lib/platform/auth/components/role-options";
 
 /** The first error of a field or of anything under it (`roleMappings[2].role`). */
 function errorAt(state: ActionState, field: string): string | undefined {
@@ -65,9 +66,7 @@ export function ProviderForm({ provider }: { provider?: ProviderView }) {
           <Field label="Everyone else" htmlFor={f("defaultRole")} error={errorAt(state, "defaultRole")} hint="The role in the default project of a person no group maps there">
             <select id={f("defaultRole")} name="defaultRole" defaultValue={provider?.defaultRole ?? ""} className={inputClass}>
               <option value="">no access until an admin assigns a role</option>
-              <option value="viewer">viewer</option>
-              <option value="operator">operator</option>
-              <option value="admin">admin</option>
+              <RoleOptions />
             </select>
           </Field>
           <label className="flex items-center gap-2 text-sm">
