@@ -22,6 +22,7 @@ import { projectPathRewrite } from "@/lib/platform/auth/project-slug";
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { startBackground, type Background } from "@/lib/features/runs/background";
+import { serveIngestDirectly } from "@/lib/features/bridge/ingest-direct";
 import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { startTraceExport, stopTraceExport } from "@/lib/platform/telemetry/trace-export";
 
@@ -79,7 +80,8 @@ async function main() {
         req.headers[PROJECT_HEADER] = inProject.project;
       }
       guardRequest(req, res, { maxBodyBytes: MAX_BODY_BYTES })
-        .then((pass) => (pass ? handleRequest(req, res) : undefined))
+        // A bridged agent's hook call takes the short way (lib/features/bridge/ingest-direct.ts).
+        .then((pass) => (pass && !serveIngestDirectly(req, res) ? handleRequest(req, res) : undefined))
         .catch((error) => {
           logger.error({ err: error }, "request failed");
           if (!res.headersSent) res.writeHead(500).end();

@@ -161,6 +161,18 @@ function driverOf(target: unknown): DbKind | undefined {
 
 /** What a pg pool or connection and a PGlite database have in common here. */
 type Queryable = { query: (query: string | { text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+type PgliteClient = Queryable & { exec: (query: string) => Promise<{ rows: unknown[] }[]> };
+
+export interface StatementOptions {
+  /**
+   * A write that may commit together with others sent meanwhile (group commit). PGlite: statements
+   * sent while one is running wait for it, then go together as one simple query (one implicit
+   * transaction: one commit, one WAL fsync), each answered once the group is durable; if the
+   * group fails, each is run again alone, so one statement's error is its own. PostgreSQL does
+   * this itself: concurrent commits on the pool's connections share the WAL flush.
+   */
+  commitGroup?: boolean;
+}
 
 /**
  * Runs one statement of fixed text ($1, $2, ... parameters) on the hot path, straight on the driver,
@@ -171,11 +183,11 @@ type Queryable = { query: (query: string | { text: string; values: unknown[] }, 
  * PGlite transaction's client is not reachable, so there the same text goes through drizzle.
  * Returns the rows as the driver gives them (column names as in SQL).
  */
-export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
+export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], options: StatementOptions = {}): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
   if (driverOf(client) === "postgres") return (await (client as Queryable).query({ text, values: params })).rows as T[];
   const pglite = (db as { $client?: unknown }).$client;
-  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as Queryable, text, params)) as T[];
+  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as PgliteClient, text, params, options)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
   return queryRows<T>(db, sql.join(chunks));
 }
@@ -203,7 +215,7 @@ const preparedRegistry = ((globalThis as typeof globalThis & { [PREPARED_KEY]?: 
  * prepared parameter types, as it reads text parameters. A value with a NUL cannot be written in a
  * query's text: it goes as a parameter, which PostgreSQL refuses as before.
  */
-async function executeOnPglite(client: Queryable, text: string, params: unknown[]): Promise<unknown[]> {
+async function executeOnPglite(client: PgliteClient, text: string, params: unknown[], options: StatementOptions): Promise<unknown[]> {
   if (params.some((p) => typeof p === "string" && p.includes("\u0000"))) return (await client.query(text, params)).rows;
   let names = preparedRegistry.byClient.get(client);
   if (!names) preparedRegistry.byClient.set(client, (names = new Map()));
@@ -216,8 +228,58 @@ async function executeOnPglite(client: Queryable, text: string, params: unknown[
   }
   // A statement without parameters is executed without the parentheses (`execute name()` is a syntax error).
   const args = params.length > 0 ? `(${params.map(dollarQuoted).join(", ")})` : "";
-  return (await client.query(`execute ${await name}${args}`)).rows;
+  const statement = `execute ${await name}${args}`;
+  return options.commitGroup ? commitGroupOf(client).run(statement) : (await client.query(statement)).rows;
 }
+
+const COMMIT_GROUP = Symbol.for("hookplane.pgliteCommitGroup");
+
+/** The commit group of a PGlite database (on the database object: every copy of this module shares it). */
+function commitGroupOf(client: PgliteClient): CommitGroup {
+  const holder = client as PgliteClient & { [COMMIT_GROUP]?: CommitGroup };
+  return (holder[COMMIT_GROUP] ??= new CommitGroup(client));
+}
+
+/** Group commit on PGlite (StatementOptions.commitGroup). */
+class CommitGroup {
+  private waiting: { statement: string; resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(private readonly client: PgliteClient) {}
+
+  run(statement: string): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ statement, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain() {
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) {
+        const group = this.waiting.splice(0, MAX_GROUP);
+        if (group.length === 1) {
+          const [only] = group;
+          await this.client.query(only.statement).then((r) => only.resolve(r.rows), only.reject);
+          continue;
+        }
+        try {
+          const results = await this.client.exec(group.map((g) => g.statement).join(";\n"));
+          group.forEach((g, i) => g.resolve(results[i]?.rows ?? []));
+        } catch {
+          // The whole group rolled back: each alone, so only the one at fault fails.
+          for (const g of group) await this.client.query(g.statement).then((r) => g.resolve(r.rows), g.reject);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/** The most statements one group commits (a bound on one simple query's size and on the latency it adds). */
+const MAX_GROUP = 64;
 
 function dollarQuoted(value: unknown): string {
   if (value === null || value === undefined) return "null";

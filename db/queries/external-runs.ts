@@ -3,29 +3,68 @@
  * /api/v1/ingest/events): no worker executes them; their events arrive over HTTP, one request per
  * hook call, possibly several at once for one session.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import { CHANNELS } from "@/lib/platform/stream/channels";
-import type { Db } from "../client";
+import { executeStatement, type Db } from "../client";
 import { agents, runs } from "../schema";
-import { agentRefMatch, type AgentRow } from "./agents";
+import type { AgentRow } from "./agents";
 import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";
+
+/** `select` items for every column of a table, aliased `<prefix><column name>`, and how to read them back into its row. */
+function tableColumns<T extends typeof agents | typeof runs>(table: T, alias: string, prefix: string) {
+  const columns = Object.entries(getTableColumns(table)) as [string, PgColumn][];
+  return {
+    select: columns.map(([, c]) => `${alias}."${c.name}" as "${prefix}${c.name}"`).join(", "),
+    /** The row as drizzle would map it (each column's own driver mapping), from the aliased fields. */
+    read(raw: Record<string, unknown>): T["$inferSelect"] {
+      const row: Record<string, unknown> = {};
+      for (const [key, column] of columns) {
+        const value = raw[`${prefix}${column.name}`];
+        row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+      }
+      return row as T["$inferSelect"];
+    },
+  };
+}
+
+const AGENT_COLUMNS = tableColumns(agents, "a", "a_");
+const RUN_COLUMNS = tableColumns(runs, "r", "r_");
+
+/**
+ * The session's agent, its newest run and the fingerprint of the hooks it obeys (instance-wide and
+ * the project's `global`, the agent's own): every hook call of a bridged session reads these, so
+ * they are one statement of fixed text, prepared once per connection (executeStatement). The
+ * fingerprint changes with any change to those hooks (added, removed, edited, enabled, moved), so
+ * a cached chain is never used after a change (lib/features/runs/run-hooks.ts).
+ */
+const AGENT_AND_RUN = `
+  select ${AGENT_COLUMNS.select}, ${RUN_COLUMNS.select},
+    (select coalesce(md5(string_agg(h.id::text || ':' || h.version || ':' || h.enabled || ':' || h.position || ':' || md5(h.spec::text), ',' order by h.id)), '')
+       from hooks h
+      where (h.project_id is null or h.project_id = a.project_id) and h.scope in ('global', 'agent:' || a.id::text)) as hooks_fingerprint
+  from agents a
+  left join lateral (
+    select * from runs where runs.agent_id = a.id and runs.external_session_id = $3 order by runs.created_at desc limit 1
+  ) r on true
+  where a.project_id = $1 and (a.name = $2 or (a.id::text = $2 and $4::boolean))
+  order by (a.name = $2) desc
+  limit 1`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The project's agent a reference names (id or name) and its newest run for an outside session, in
- * one statement: every hook call of a session reads both. Undefined when the project has no such agent.
+ * one statement, with the fingerprint of the agent's hooks (above). Undefined when the project has
+ * no such agent.
  */
 export async function getAgentAndExternalRun(
   db: Db,
   params: { projectId: string; agentRef: string; externalSessionId: string },
-): Promise<{ agent: AgentRow; run: RunRow | null } | undefined> {
-  const [row] = await db
-    .select({ agent: agents, run: runs })
-    .from(agents)
-    .leftJoin(runs, and(eq(runs.agentId, agents.id), eq(runs.externalSessionId, params.externalSessionId)))
-    .where(and(eq(agents.projectId, params.projectId), agentRefMatch(params.agentRef)))
-    .orderBy(sql`${runs.createdAt} desc nulls last`)
-    .limit(1);
-  return row;
+): Promise<{ agent: AgentRow; run: RunRow | null; hooksFingerprint: string } | undefined> {
+  const [raw] = await executeStatement<Record<string, unknown>>(db, AGENT_AND_RUN, [params.projectId, params.agentRef, params.externalSessionId, UUID.test(params.agentRef)]);
+  if (!raw) return undefined;
+  return { agent: AGENT_COLUMNS.read(raw), run: raw.r_id === null ? null : RUN_COLUMNS.read(raw), hooksFingerprint: String(raw.hooks_fingerprint) };
 }
 
 /** Outcomes by which Hookplane itself stopped a session: it stays stopped until the session starts over. */

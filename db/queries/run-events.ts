@@ -10,6 +10,13 @@ export interface NewRunEvent {
   ts?: Date;
 }
 
+/**
+ * A ledger row of a batch; `eventIndex` instead of an `eventSeq`: the row is about the batch's
+ * event at that index, whose seq the statement hands out (a dispatch that ran before its event was
+ * recorded: lib/features/runs/run-event-writer.ts, recordDispatched).
+ */
+export type LedgerRowOfBatch = NewHookInvocation & { eventIndex?: number };
+
 /** What a batch adds to a run's totals: deltas, so concurrent writers of one session never lose one. */
 export interface RunTotalsDelta {
   inputTokens: number;
@@ -32,8 +39,9 @@ const LEDGER_COLUMNS = Object.entries(getTableColumns(hookInvocations))
  * JSON, which refuses a lone surrogate that a text parameter would have turned into U+FFFD: the
  * same replacement is made here, so a hook's odd output is stored as it was before.
  */
-function ledgerJson(row: NewHookInvocation): Record<string, unknown> {
+function ledgerJson(row: LedgerRowOfBatch): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (row.eventIndex !== undefined) out.event_index = row.eventIndex;
   for (const { key, name, isText } of LEDGER_COLUMNS) {
     const value = row[key];
     if (value === undefined) continue;
@@ -79,8 +87,8 @@ const APPEND_RUN_RECORDS = `
   ),
   new_ledger as (
     insert into hook_invocations (${LEDGER_COLUMNS.map((c) => `"${c.name}"`).join(", ")}, created_at)
-    select ${LEDGER_COLUMNS.map((c) => `l."${c.name}"`).join(", ")}, coalesce(l.created_at, now())
-    from input, counter, jsonb_populate_recordset(null::hook_invocations, input.ledger) l
+    select ${LEDGER_COLUMNS.map((c) => (c.name === "event_seq" ? `coalesce(l.event_seq, counter.last_seq - counter.added + (r->>'event_index')::integer + 1)` : `l."${c.name}"`)).join(", ")}, coalesce(l.created_at, now())
+    from input, counter, jsonb_array_elements(input.ledger) r, jsonb_populate_record(null::hook_invocations, r) l
   ),
   new_messages as (
     insert into run_messages (run_id, stage, idx, message)
@@ -113,7 +121,7 @@ export async function appendRunRecords(
   params: {
     runId: string;
     events: NewRunEvent[];
-    ledger?: NewHookInvocation[];
+    ledger?: LedgerRowOfBatch[];
     messages?: { stage: number; idx: number; message: Record<string, unknown> }[];
     totals?: RunTotalsDelta;
     /** The loop's checkpoint (a value, or CheckpointJson); `undefined` leaves it as it is. */
@@ -138,7 +146,7 @@ export async function appendRunRecords(
     totals?.costUsd ?? 0,
     JSON.stringify(totals?.toolsUsed ?? []),
     totals?.blocked ?? false,
-  ]);
+  ], { commitGroup: true });
   if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
   return Number(rows[0].last_seq);
 }

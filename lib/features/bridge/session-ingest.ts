@@ -10,7 +10,7 @@
  * have gone on without the answer. A session that ends abandons what is still pending.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
@@ -20,10 +20,10 @@ import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
-import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
+import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
 import { openRunSession, type RunSession } from "@/lib/features/runs/run-session";
-import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
+import { codeExecutionSettings, ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { recordTranscriptUsage, type TranscriptUsage } from "./transcript-usage";
 
 /** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
@@ -89,7 +89,7 @@ export async function ingestSessionEvent(
   // The token's (or session's) project decides whose agent the session is: a name of another project's agent names nothing here.
   const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId });
   if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
-  const { agent } = found;
+  const { agent, hooksFingerprint } = found;
   const { run } = await getOrStartExternalRun(db, {
     current: found.run,
     projectId: agent.projectId,
@@ -114,7 +114,8 @@ export async function ingestSessionEvent(
   if (run.status === "finished") {
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason(run.outcome, run.reason)) : undefined };
   }
-  const session = await openSession(handle, run, agent, input);
+  // The agent's chain, cached while the fingerprint read with the run holds.
+  const session = await openSession(handle, run, agent, input, hooksFingerprint);
   if (run.cancelRequested) {
     await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("cancelled", null)) : undefined };
@@ -127,28 +128,44 @@ export async function ingestSessionEvent(
   }
 
   if (input.usage) await recordTranscriptUsage(db, session, run.projectId, input.usage);
-  const seq = await session.writer.record(input.type, input.data);
   if (!dispatchAs) {
+    const seq = await session.writer.record(input.type, input.data);
     await session.writer.flush();
     return { runId: run.id, seq };
   }
 
   // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
   const control = { ...(dispatchAs === "session.end" ? {} : { signal }), ...(input.dispatch?.only ? { onlyActions: input.dispatch.only } : {}) };
-  const result = await session.dispatch({ type: dispatchAs, data: input.data, seq }, control);
-  const callerLeft = signal?.aborted === true;
-  // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
-  // (the agent may well have gone on and run the tool: its tool.post will say so).
-  const deniesTool = dispatchAs === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft));
-  if (deniesTool) {
-    await session.writer.record("loop.tool_denied", {
-      toolCallId: input.data.toolCallId,
-      toolName: input.data.toolName,
-      reason: result.reason ?? result.suspended?.abandoned ?? "no decision",
-      by: "hook",
-    });
+  const toolDenied = (result: DispatchResult) => ({
+    toolCallId: input.data.toolCallId,
+    toolName: input.data.toolName,
+    reason: result.reason ?? result.suspended?.abandoned ?? "no decision",
+    by: "hook",
+  });
+
+  let seq: number;
+  let result: DispatchResult;
+  if (mayWaitForPerson(session.hooks) || dispatchAs === "session.end") {
+    // A person may be asked (the approval card shows the call while it waits), or the run ends:
+    // the event is recorded first, its hooks' ledger rows after.
+    seq = await session.writer.record(input.type, input.data);
+    result = await session.dispatch({ type: dispatchAs, data: input.data, seq }, control);
+    const callerLeft = signal?.aborted === true;
+    // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
+    // (the agent may well have gone on and run the tool: its tool.post will say so).
+    if (dispatchAs === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft))) {
+      await session.writer.record("loop.tool_denied", toolDenied(result));
+    }
+    await session.writer.flush();
+  } else {
+    // Nothing in the chain waits for a person: the hooks decide first, and the event, their ledger
+    // rows and a denial are recorded together, one statement and one commit for the call.
+    const arrived = new Date();
+    result = await session.dispatch({ type: dispatchAs, data: input.data }, control);
+    const events = [{ type: input.type, data: input.data, ts: arrived }];
+    if (dispatchAs === "tool.pre" && result.verdict === "block") events.push({ type: "loop.tool_denied", data: toolDenied(result), ts: new Date() });
+    seq = await session.writer.recordDispatched(events);
   }
-  await session.writer.flush();
   if (dispatchAs === "session.end") {
     await finishRun(db, {
       id: run.id,
@@ -163,6 +180,11 @@ export async function ingestSessionEvent(
   return { runId: run.id, seq, result: answer };
 }
 
+/** Whether a chain can hold a call for a person's decision (an `approve` hook, enabled or in shadow). */
+function mayWaitForPerson(hooks: readonly RuntimeHook[]): boolean {
+  return hooks.some((hook) => hook.action.type === "approve");
+}
+
 function stoppedReason(outcome: string | null, reason: string | null): string {
   if (outcome === "budget") return `This session reached its budget in Hookplane${reason ? `: ${reason}` : ""}`;
   return `This session was cancelled in Hookplane${reason && reason !== "cancelled in Hookplane" ? `: ${reason}` : ""}`;
@@ -170,10 +192,28 @@ function stoppedReason(outcome: string | null, reason: string | null): string {
 
 type AgentRef = { id: string; name: string };
 
-async function openSession(handle: DbHandle, run: RunRow, agent: AgentRef, input: Pick<SessionEvent, "sessionId" | "source">): Promise<RunSession> {
-  const workspaceDir = path.join(ensureWorkspacesDir(), run.id);
-  mkdirSync(workspaceDir, { recursive: true });
+/** Workspace folders this process made already (bounded): a session's every call needs its folder to exist, not a mkdir. */
+const madeWorkspaces = new Set<string>();
+
+function sessionWorkspace(runId: string): string {
+  const dir = path.join(codeExecutionSettings().workspacesDir, runId);
+  if (madeWorkspaces.has(dir) && existsSync(dir)) return dir;
+  mkdirSync(path.join(ensureWorkspacesDir(), runId), { recursive: true });
+  if (madeWorkspaces.size >= 10_000) madeWorkspaces.clear();
+  madeWorkspaces.add(dir);
+  return dir;
+}
+
+async function openSession(
+  handle: DbHandle,
+  run: RunRow,
+  agent: AgentRef,
+  input: Pick<SessionEvent, "sessionId" | "source">,
+  hooksFingerprint?: string,
+): Promise<RunSession> {
+  const workspaceDir = sessionWorkspace(run.id);
   return openRunSession({
+    hooksFingerprint,
     db: handle.db,
     run,
     agent,

@@ -16,7 +16,7 @@
  */
 import type { Db } from "@/db/client";
 import type { NewHookInvocation } from "@/db/queries/hook-invocations";
-import { appendRunRecords, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
+import { appendRunRecords, type LedgerRowOfBatch, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
 import type { RunTotals } from "@/db/queries/runs";
 import { recordWrittenEvents } from "./run-metrics";
 
@@ -30,6 +30,12 @@ export interface RunEventWriter {
   emit(type: string, data: Record<string, unknown>): number;
   /** Either mode: records an event and resolves with its seq (shared mode: once it is written). */
   record(type: string, data: Record<string, unknown>): Promise<number>;
+  /**
+   * Shared mode: the events of one dispatch that ran before they were recorded (nothing in it
+   * could wait for a person), written in one statement with the ledger rows queued meanwhile,
+   * which are about the first event; that event's hooks have all run. Resolves with its seq.
+   */
+  recordDispatched(events: { type: string; data: Record<string, unknown>; ts?: Date }[]): Promise<number>;
   /** Queues ledger rows; they go out with the next flush. */
   ledger(rows: NewHookInvocation[]): void;
   /** Writes everything queued, with the extras, in one statement (atomic). */
@@ -73,7 +79,7 @@ function emptyDelta(): RunTotalsDelta {
 export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunEventWriter {
   let lastSeq = params.lastSeq;
   let events: (NewRunEvent & { seq?: number })[] = [];
-  let ledgerRows: NewHookInvocation[] = [];
+  let ledgerRows: LedgerRowOfBatch[] = [];
   let delta: RunTotalsDelta | undefined;
   let flushing: Promise<void> = Promise.resolve();
   let scheduled = false;
@@ -111,7 +117,7 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
   let settled: number[] = [];
   const { observer } = params;
 
-  const write = async (extras: RunRecordExtras = {}) => {
+  const write = async (extras: RunRecordExtras = {}, settlesFirst = false) => {
     const batch = events;
     const rows = ledgerRows;
     const added = delta;
@@ -133,6 +139,12 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       ...(checkpoint && { checkpoint: checkpoint.value }),
     });
     recordWrittenEvents(batch, written, params.startedAt);
+    if (observer && batch.length > 0) {
+      const first = written - batch.length + 1;
+      if (settlesFirst) done.push(first);
+      // Rows written before their event's seq was known point at it now (as the stored rows do).
+      for (const row of rows) if (row.eventIndex !== undefined && row.eventSeq == null) row.eventSeq = first + row.eventIndex;
+    }
     if (observer && (batch.length > 0 || rows.length > 0 || done.length > 0)) {
       // The batch's seqs end at the run's last seq: the counter handed them out together.
       const first = written - batch.length + 1;
@@ -145,10 +157,10 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     return written;
   };
 
-  const enqueue = (extras?: RunRecordExtras): Promise<number> => {
+  const enqueue = (extras?: RunRecordExtras, settlesFirst?: boolean): Promise<number> => {
     const done = flushing.then(() => {
       if (failure) throw failure;
-      return write(extras);
+      return write(extras, settlesFirst);
     });
     flushing = done.then(
       () => undefined,
@@ -184,6 +196,16 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       events.push({ type, data, ts: new Date() });
       lastSeq = await enqueue();
       return lastSeq;
+    },
+    async recordDispatched(batch) {
+      if (params.mode === "owner") throw new Error("recordDispatched is for a shared writer: the owner hands out seqs before it dispatches");
+      for (const row of ledgerRows) if (row.eventSeq == null) row.eventIndex = 0;
+      for (const { type, data, ts } of batch) {
+        observe(type, data);
+        events.push({ type, data, ts: ts ?? new Date() });
+      }
+      lastSeq = await enqueue(undefined, true);
+      return lastSeq - batch.length + 1;
     },
     ledger(rows) {
       if (rows.length === 0) return;

@@ -19,7 +19,7 @@ import type { ApprovalWaiter } from "../approvals/approval-waiter";
 import { createRunHookRuntime, ledgerRows } from "./hook-runtime-factory";
 import { traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createRunEventWriter, type RunEventWriter } from "./run-event-writer";
-import { loadRunHooks } from "./run-hooks";
+import { loadAgentHooks, loadRunHooks } from "./run-hooks";
 import { createRunTraceRecorder, type RunTraceRecorder } from "./telemetry/run-trace-recorder";
 
 export interface RunSessionParams {
@@ -38,6 +38,11 @@ export interface RunSessionParams {
   vars?: Record<string, string>;
   /** The agent's metadata file as last read (herdctl), for hooks' `when`. */
   metadata?: () => Record<string, unknown> | undefined;
+  /**
+   * The fingerprint of the agent's chain, read with the run (a bridged session's run has no
+   * schedule): the chain then comes from this process's cache while the fingerprint holds (run-hooks.ts).
+   */
+  hooksFingerprint?: string;
 }
 
 export interface DispatchRequest {
@@ -91,7 +96,10 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     startedAt: run.startedAt ?? run.createdAt,
     observer: trace?.observe,
   });
-  const hooks = await loadRunHooks(db, { projectId: run.projectId, agentId: agent.id, scheduleId: run.scheduleId });
+  const hooks =
+    params.hooksFingerprint !== undefined && !run.scheduleId
+      ? await loadAgentHooks(db, { projectId: run.projectId, agentId: agent.id, fingerprint: params.hooksFingerprint })
+      : await loadRunHooks(db, { projectId: run.projectId, agentId: agent.id, scheduleId: run.scheduleId });
   // A flow's stage agents bring their own hooks: global, the flow's, the stage agent's, the schedule's.
   const stageHooks = new Map<string, Promise<RuntimeHook[]>>();
   const hooksFor = (stage: DispatchRequest["agent"]): RuntimeHook[] | Promise<RuntimeHook[]> => {

@@ -1,7 +1,8 @@
 /**
- * Serves route handlers over real HTTP from node:http, without Next: for tests and benchmarks that
- * need a real client (the `hookplane` CLI) to talk to the real handlers. A request's signal aborts
- * when the client goes away, as under Next, so held requests (approvals) notice.
+ * Serves route handlers over real HTTP from node:http, without Next: server.ts's direct ingest
+ * path (the hook calls of bridged coding agents), and tests and benchmarks that need a real
+ * client (the `hookplane` CLI) to talk to the real handlers. A request's signal aborts when the
+ * client goes away, as under Next, so held requests (approvals) notice.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -40,31 +41,35 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-async function handle(routes: RouteEntry[], req: IncomingMessage, res: ServerResponse) {
+/** Serves one request with a web handler: node's request in as a web Request, the Response back out. */
+export async function serveWithHandler(handler: Handler, req: IncomingMessage, res: ServerResponse, params: Record<string, string> = {}): Promise<void> {
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-  for (const route of routes) {
-    const params = route.method === req.method ? matchPath(route.path, url.pathname) : undefined;
-    if (!params) continue;
-    const controller = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === "string") headers.set(name, value);
-      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    }
-    const body = await readBody(req);
-    const request = new Request(url, { method: req.method, headers, body: body && body.length > 0 ? new Uint8Array(body) : undefined, signal: controller.signal });
-    const response = await route.handler(request, { params: Promise.resolve(params) });
-    const out = Buffer.from(await response.arrayBuffer());
-    // Every Set-Cookie of the answer (Headers iterates them one by one; an object would keep the last).
-    const cookies = response.headers.getSetCookie();
-    res.writeHead(response.status, { ...Object.fromEntries(response.headers.entries()), ...(cookies.length > 0 && { "set-cookie": cookies }) });
-    res.end(out);
-    return;
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not_found", message: `${req.method} ${url.pathname}` } }));
+  const body = await readBody(req);
+  const request = new Request(url, { method: req.method, headers, body: body && body.length > 0 ? new Uint8Array(body) : undefined, signal: controller.signal });
+  const response = await handler(request, { params: Promise.resolve(params) });
+  const out = Buffer.from(await response.arrayBuffer());
+  // Every Set-Cookie of the answer (Headers iterates them one by one; an object would keep the last).
+  const cookies = response.headers.getSetCookie();
+  res.writeHead(response.status, { ...Object.fromEntries(response.headers.entries()), ...(cookies.length > 0 && { "set-cookie": cookies }) });
+  res.end(out);
+}
+
+async function handle(routes: RouteEntry[], req: IncomingMessage, res: ServerResponse) {
+  const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+  for (const route of routes) {
+    const params = route.method === req.method ? matchPath(route.path, pathname) : undefined;
+    if (params) return serveWithHandler(route.handler, req, res, params);
+  }
+  res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not_found", message: `${req.method} ${pathname}` } }));
 }
 
 /** The request listener of startRouteServer, for a test that puts something in front of it. */

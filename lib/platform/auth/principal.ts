@@ -3,7 +3,8 @@
  * the WebSocket). Used by route handlers, server actions and the stream hub alike.
  */
 import type { Db } from "@/db/client";
-import { getActiveToken, touchToken } from "@/db/queries/api-tokens";
+import { touchToken } from "@/db/queries/api-tokens";
+import { cachedActiveToken, noteTokenUsed } from "@/db/queries/token-cache";
 import { getSessionUser } from "@/db/queries/sessions";
 import { assertTokenProject, PROJECT_COOKIE, PROJECT_HEADER, userProjectAccess, type ProjectChoice } from "./project-access";
 import { lesserRole, type Principal } from "./roles";
@@ -81,13 +82,17 @@ export async function principalFromSessionToken(db: Db, token: string | undefine
  */
 export async function principalFromApiToken(db: Db, token: string | undefined, project: ProjectChoice = {}): Promise<Principal | undefined> {
   if (!token) return undefined;
-  const row = await getActiveToken(db, { tokenHash: hashSecretToken(token) });
+  // Read at most CREDENTIAL_TTL_MS ago, or since the last access notice (db/queries/token-cache.ts).
+  const row = await cachedActiveToken(db, hashSecretToken(token));
   if (!row) return undefined;
   if (row.userId && (row.ownerDisabled !== false || !row.ownerRole)) return undefined;
   assertTokenProject(row.projectSlug, project);
   // Best effort: a failed "last used" stamp must not fail the request. Stamped once a minute at
   // most: a hook bridge calls with its token before every tool call, and the page shows minutes.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) touchToken(db, { id: row.id }).catch(() => {});
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
+    noteTokenUsed(row);
+    touchToken(db, { id: row.id }).catch(() => {});
+  }
   const role = row.ownerRole ? lesserRole(row.role, row.ownerRole) : row.role;
   return {
     kind: "token",

@@ -17,6 +17,7 @@ import type { DbHandle } from "@/db/client";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRun } from "@/db/queries/runs";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
+import { forgetCredentials } from "@/db/queries/token-cache";
 import { logger } from "@/lib/platform/logger";
 import { CHANNELS, type AccessNotice, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
 import { clientMessageSchema, serialize, type ServerMessage } from "./protocol";
@@ -102,6 +103,8 @@ export class StreamHub {
       }),
       await this.handle.listen(CHANNELS.access, (payload) => {
         const notice = safeJson<AccessNotice>(payload);
+        // Every cached credential of this process is read again (credential-cache.ts).
+        forgetCredentials();
         if (notice) for (const sub of this.subscribers) if (standsOn(sub, notice)) void this.recheck(sub);
       }),
     );

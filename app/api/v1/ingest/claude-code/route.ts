@@ -1,11 +1,4 @@
-import { agentIngestRoute } from "@/lib/features/bridge/agent-ingest-route";
-import { claudeHookInputSchema, claudeHookOutput, claudeInputIssues, claudeSessionEvent } from "@/lib/features/bridge/claude-code-protocol";
+import { INGEST_ROUTES } from "@/lib/features/bridge/ingest-routes";
 
-/** Claude Code's hook stdin in, Claude Code's hook JSON out (api.md, External agents). */
-export const POST = agentIngestRoute({
-  command: "hookplane hook claude-code --agent NAME",
-  schema: claudeHookInputSchema,
-  issues: claudeInputIssues,
-  event: (agent, input) => claudeSessionEvent(agent, input),
-  answer: (input, result) => claudeHookOutput(input.hook_event_name, result),
-});
+/** Served from node:http by server.ts too (lib/features/bridge/ingest-direct.ts); this is the same handler under Next. */
+export const POST = INGEST_ROUTES["claude-code"];

@@ -1,11 +1,4 @@
-import { agentIngestRoute } from "@/lib/features/bridge/agent-ingest-route";
-import { cursorHookInputSchema, cursorHookOutput, cursorInputIssues, cursorSessionEvent } from "@/lib/features/bridge/cursor-protocol";
+import { INGEST_ROUTES } from "@/lib/features/bridge/ingest-routes";
 
-/** Cursor's hook stdin in, Cursor's hook JSON out (docs/bridges/other-agents.md). */
-export const POST = agentIngestRoute({
-  command: "hookplane hook cursor --agent NAME",
-  schema: cursorHookInputSchema,
-  issues: cursorInputIssues,
-  event: cursorSessionEvent,
-  answer: (input, result) => cursorHookOutput(input.hook_event_name, result),
-});
+/** Served from node:http by server.ts too (lib/features/bridge/ingest-direct.ts); this is the same handler under Next. */
+export const POST = INGEST_ROUTES["cursor"];

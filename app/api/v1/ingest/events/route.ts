@@ -1,16 +1,4 @@
-import { getDatabase } from "@/db/client";
-import { apiRoute } from "@/lib/platform/api/route";
-import { ingestAnswer, ingestEventSchema } from "@/lib/features/bridge/ingest-requests";
-import { ingestSessionEvent } from "@/lib/features/bridge/session-ingest";
+import { INGEST_ROUTES } from "@/lib/features/bridge/ingest-routes";
 
-/** A canonical event of any runtime's session in, the hooks' decision out (api.md, External agents). */
-export const POST = apiRoute({ role: "operator", body: ingestEventSchema }, async ({ request, principal, body }) => {
-  const handle = await getDatabase();
-  const { runId, seq, result } = await ingestSessionEvent(
-    handle,
-    principal,
-    { agent: body.agent, sessionId: body.sessionId, source: body.source, type: body.event.type, data: body.event.data, title: `${body.source} session ${body.sessionId.slice(0, 8)}` },
-    request.signal,
-  );
-  return ingestAnswer(runId, seq, result);
-});
+/** Served from node:http by server.ts too (lib/features/bridge/ingest-direct.ts); this is the same handler under Next. */
+export const POST = INGEST_ROUTES["events"];

@@ -1,11 +1,4 @@
-import { agentIngestRoute } from "@/lib/features/bridge/agent-ingest-route";
-import { geminiHookInputSchema, geminiHookOutput, geminiInputIssues, geminiSessionEvent } from "@/lib/features/bridge/gemini-cli-protocol";
+import { INGEST_ROUTES } from "@/lib/features/bridge/ingest-routes";
 
-/** Gemini CLI's hook stdin in, Gemini CLI's hook JSON out (docs/bridges/other-agents.md). */
-export const POST = agentIngestRoute({
-  command: "hookplane hook gemini-cli --agent NAME",
-  schema: geminiHookInputSchema,
-  issues: geminiInputIssues,
-  event: geminiSessionEvent,
-  answer: (input, result) => geminiHookOutput(input.hook_event_name, result),
-});
+/** Served from node:http by server.ts too (lib/features/bridge/ingest-direct.ts); this is the same handler under Next. */
+export const POST = INGEST_ROUTES["gemini-cli"];

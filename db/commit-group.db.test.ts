@@ -1,0 +1,61 @@
+/**
+ * Group commit (executeStatement's `commitGroup`, used by appendRunRecords): many appends at once,
+ * to many runs and several to one run, each answered with its own seq and each stored once; one
+ * whose statement fails (a run id that is no uuid) fails alone, and the appends that went in the
+ * same group are all stored. On PGlite they share commits (counted: fewer simple queries than
+ * appends); PostgreSQL's connections share the WAL flush by themselves.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { createAgent } from "./queries/agents";
+import { appendRunRecords } from "./queries/run-events";
+import { createRun } from "./queries/runs";
+import { DEFAULT_PROJECT_ID } from "./schema";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+
+let t: TestDatabase;
+const runIds: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "grouped" }) }))!;
+  for (let i = 0; i < 20; i++) runIds.push((await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: `run ${i}`, source: "test" })).id);
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+test("200 appends at once over 20 runs, one of them broken: each gets its seq, the broken one alone fails, nothing is lost or doubled", async () => {
+  const client = (t.db as unknown as { $client?: { exec?: (q: string) => Promise<unknown> } }).$client;
+  let groups = 0;
+  if (t.kind === "pglite" && client?.exec) {
+    const exec = client.exec.bind(client);
+    client.exec = (q: string) => {
+      groups++;
+      return exec(q);
+    };
+  }
+  const appends = Array.from({ length: 200 }, (_, i) =>
+    appendRunRecords(t.db, { runId: i === 117 ? "not-a-uuid" : runIds[i % 20], events: [{ type: "tool.pre", data: { n: i } }, { type: "tool.post", data: { n: i } }] }),
+  );
+  const results = await Promise.allSettled(appends);
+  const failed = results.flatMap((r, i) => (r.status === "rejected" ? [i] : []));
+  expect(failed).toEqual([117]);
+  expect(String((results[117] as PromiseRejectedResult).reason)).toMatch(/uuid/);
+  // Each run's seqs: gapless from 1, each append's two events adjacent and in its order, once.
+  for (const [r, runId] of runIds.entries()) {
+    const rows = (await t.execute("select seq, type, (data->>'n')::integer as n from run_events where run_id = $1 order by seq", [runId])).rows as { seq: number; type: string; n: number }[];
+    const expected = Array.from({ length: 10 }, (_, k) => r + 20 * k).filter((n) => n !== 117);
+    expect(rows.map((x) => x.seq)).toEqual(Array.from({ length: expected.length * 2 }, (_, k) => k + 1));
+    expect(new Set(rows.map((x) => x.n))).toEqual(new Set(expected));
+    for (let k = 0; k < rows.length; k += 2) expect([rows[k].type, rows[k + 1].type, rows[k + 1].n]).toEqual(["tool.pre", "tool.post", rows[k].n]);
+    // The answer each append got is its own second event's seq.
+    for (const n of expected) expect((results[n] as PromiseFulfilledResult<number>).value).toBe(rows.find((x) => x.n === n && x.type === "tool.post")!.seq);
+    const [{ last_seq }] = (await t.execute("select last_seq from runs where id = $1", [runId])).rows as { last_seq: number }[];
+    expect(last_seq).toBe(expected.length * 2);
+  }
+  if (t.kind === "pglite") {
+    expect(groups).toBeGreaterThan(0);
+    expect(groups).toBeLessThan(100);
+  }
+});
