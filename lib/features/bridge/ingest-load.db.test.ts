@@ -1,0 +1,198 @@
+/**
+ * The bridged hook path under a team's load, on the real production server (`npm start` on the
+ * built tree; PostgreSQL with a pool of 10 connections when DATABASE_URL is set, else the embedded
+ * PGlite on disk): 40 Claude Code sessions at once, each SessionStart, 10 tool calls (PreToolUse,
+ * PostToolUse unless denied; a guard denies one in five), SessionEnd, straight to the ingest
+ * endpoint as the `http` hook type sends them; meanwhile runs are started and read through the API
+ * and WebSocket subscribers follow the stream. No answer is a 5xx (issue 26: on PostgreSQL most were,
+ * `prepared statement "hp_statement_1" does not exist`), every decision is right, and once the
+ * server has stopped the database holds exactly the record: one run per session, seqs gapless, every
+ * event and denial once, one ledger row per call for the guard, pointing at its call.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import WebSocket from "ws";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { openDatabase, type DbHandle } from "@/db/client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+
+const SESSIONS = 40;
+const CALLS = 10;
+const port = 3900 + Math.floor(Math.random() * 500);
+const base = `http://127.0.0.1:${port}`;
+let dataDir: string;
+let pg: TestDatabase | undefined;
+let server: ChildProcess | undefined;
+let output = "";
+const agent = new Agent({ keepAlive: true, maxSockets: 200 });
+
+function startServer(): ChildProcess {
+  const { NODE_ENV: _, ...inherited } = process.env;
+  const env = { ...inherited, PORT: String(port), LOG_LEVEL: "warn", HOOKPLANE_DB_POOL: "10", HOOKPLANE_DATA_DIR: dataDir } as Record<string, string | undefined>;
+  if (pg) env.DATABASE_URL = pg.databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn("npm", ["start"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return child;
+}
+
+async function stopServer() {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server!.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+}
+
+function call(method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(`${base}${url}`, {
+      method,
+      agent,
+      headers: { authorization: `Bearer ${token}`, ...(data && { "content-type": "application/json", "content-length": Buffer.byteLength(data) }), ...headers },
+    }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
+  dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-ingest-load-"));
+  if (process.env.DATABASE_URL) pg = await createTestDatabase();
+  server = startServer();
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await stopServer();
+  agent.destroy();
+  await pg?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every decision right, the record exact", async () => {
+  const setup = await call("POST", "/api/v1/setup", "", { email: "lead@example.com", password: "correct horse battery" });
+  expect(setup.status).toBe(201);
+  const admin: string = setup.body.token;
+  const operator: string = (await call("POST", "/api/v1/tokens", admin, { name: "bridge", role: "operator" })).body.token;
+  expect((await call("POST", "/api/v1/agents", admin, { name: "dev", model: "scripted", tools: [] })).status).toBe(201);
+  const hook = await call("POST", "/api/v1/hooks", admin, {
+    scope: "agent:dev",
+    id: "no-prod",
+    name: "No prod",
+    event: "tool.pre",
+    matcher: "Bash",
+    action: { type: "block", reason: "prod is off-limits", denyIf: "/srv/prod" },
+  });
+  expect(hook.status).toBe(201);
+
+  // Stream subscribers: every session's run shows up on the runs topic while the load goes on.
+  const sockets = await Promise.all(
+    Array.from({ length: 4 }, () => new Promise<{ socket: WebSocket; seen: Set<string> }>((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws?token=${admin}`);
+      const seen = new Set<string>();
+      socket.on("message", (raw) => {
+        const message = JSON.parse(raw.toString());
+        if (message.type === "hello") socket.send(JSON.stringify({ type: "subscribe", topic: "runs" }));
+        if (message.type === "subscribed") resolve({ socket, seen });
+        if (message.type === "run") seen.add(message.run.id);
+      });
+      socket.on("error", reject);
+    })),
+  );
+
+  const statuses: number[] = [];
+  const wrong: string[] = [];
+  const hookCall = async (body: Record<string, unknown>) => {
+    const res = await call("POST", "/api/v1/ingest/claude-code", operator, body, { "x-hookplane-agent": "dev" });
+    statuses.push(res.status);
+    return res;
+  };
+  const session = async (i: number) => {
+    const id = `load-${i}`;
+    const common = { session_id: id, cwd: "/home/dev/project", transcript_path: "/tmp/t.jsonl", permission_mode: "default" };
+    await hookCall({ ...common, hook_event_name: "SessionStart", source: "startup" });
+    for (let c = 0; c < CALLS; c++) {
+      const prod = c % 5 === 4;
+      const tool = { tool_name: "Bash", tool_input: { command: prod ? `cat /srv/prod/secret-${c}` : `echo ${i}-${c}` }, tool_use_id: `toolu_${i}_${c}` };
+      const pre = await hookCall({ ...common, hook_event_name: "PreToolUse", ...tool });
+      const denied = pre.body?.hookSpecificOutput?.permissionDecision === "deny";
+      if (denied !== prod) wrong.push(`${id} call ${c}: ${JSON.stringify(pre.body)}`);
+      if (!denied) await hookCall({ ...common, hook_event_name: "PostToolUse", ...tool, tool_response: { stdout: "ok", stderr: "", interrupted: false } });
+    }
+    await hookCall({ ...common, hook_event_name: "SessionEnd", reason: "other" });
+  };
+  // Beside the sessions: runs started and read, agents listed, through Next's routes.
+  const other: number[] = [];
+  const api = async () => {
+    for (let k = 0; k < 5; k++) {
+      const started = await call("POST", "/api/v1/runs", operator, { agent: "coding-agent", prompt: `fix the build ${k}` });
+      other.push(started.status);
+      const [events, list, agents] = await Promise.all([
+        call("GET", `/api/v1/runs/${started.body?.id}/events?after=0`, operator),
+        call("GET", "/api/v1/runs?limit=20", operator),
+        call("GET", "/api/v1/agents", operator),
+      ]);
+      other.push(events.status, list.status, agents.status);
+    }
+  };
+  await Promise.all([...Array.from({ length: SESSIONS }, (_, i) => session(i)), api(), api()]);
+
+  expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  expect(statuses).toHaveLength(SESSIONS * (2 + CALLS + (CALLS - CALLS / 5)));
+  expect(wrong).toEqual([]);
+  expect(other.filter((s) => s >= 500)).toEqual([]);
+  expect(other.filter((s) => s >= 300)).toEqual([]);
+  for (const { socket, seen } of sockets) {
+    expect(seen.size).toBeGreaterThanOrEqual(SESSIONS);
+    socket.close();
+  }
+  expect(output).not.toMatch(/prepared statement|unhandled API error/);
+
+  // The record, read from the database itself once the server is gone.
+  await stopServer();
+  const db: DbHandle = pg ? await openDatabase({ databaseUrl: pg.databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, "pgdata") });
+  try {
+    const rows = async <T,>(text: string, params?: unknown[]) => (await db.execute(text, params)).rows as T[];
+    const runs = await rows<{ id: string; session: string; status: string; outcome: string; blocked: boolean; last_seq: number; created_by: string }>(
+      "select id, external_session_id as session, status, outcome, blocked, last_seq, created_by from runs where external_session_id like 'load-%' order by external_session_id",
+    );
+    expect(runs).toHaveLength(SESSIONS);
+    expect(new Set(runs.map((r) => r.session)).size).toBe(SESSIONS);
+    const denials = CALLS / 5;
+    for (const run of runs) {
+      expect(run).toMatchObject({ status: "finished", outcome: "completed", blocked: true, created_by: "token:bridge" });
+      const events = await rows<{ seq: number; type: string; call: string | null }>("select seq, type, data->>'toolCallId' as call from run_events where run_id = $1 order by seq", [run.id]);
+      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: events.length }, (_, k) => k + 1));
+      expect(run.last_seq).toBe(events.length);
+      const count = (type: string) => events.filter((e) => e.type === type).length;
+      expect([count("session.start"), count("tool.pre"), count("tool.post"), count("loop.tool_denied"), count("session.end")]).toEqual([1, CALLS, CALLS - denials, denials, 1]);
+      expect(new Set(events.filter((e) => e.type === "tool.pre").map((e) => e.call)).size).toBe(CALLS);
+      const ledger = await rows<{ event_seq: number; verdict: string }>("select event_seq, verdict from hook_invocations where run_id = $1 and hook_key = 'no-prod' order by event_seq", [run.id]);
+      const pres = events.filter((e) => e.type === "tool.pre");
+      expect(ledger.map((l) => l.event_seq)).toEqual(pres.map((e) => e.seq));
+      expect(ledger.filter((l) => l.verdict === "block")).toHaveLength(denials);
+      // Each denial right after its call, naming it.
+      for (const blocked of ledger.filter((l) => l.verdict === "block")) {
+        const pre = events.find((e) => e.seq === blocked.event_seq)!;
+        expect(events.find((e) => e.seq === blocked.event_seq + 1)).toMatchObject({ type: "loop.tool_denied", call: pre.call });
+      }
+    }
+  } finally {
+    await db.close();
+  }
+}, 240_000);
