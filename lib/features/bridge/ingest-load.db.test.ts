@@ -3,7 +3,8 @@
  * built tree; PostgreSQL with a pool of 10 connections when DATABASE_URL is set, else the embedded
  * PGlite on disk): 40 Claude Code sessions at once, each SessionStart, 10 tool calls (PreToolUse,
  * PostToolUse unless denied; a guard denies one in five), SessionEnd, straight to the ingest
- * endpoint as the `http` hook type sends them; meanwhile runs are started and read through the API
+ * endpoint as the `http` hook type sends them (on PostgreSQL, over two web processes: each call of a
+ * session goes to the other one than the last); meanwhile runs are started and read through the API
  * and WebSocket subscribers follow the stream. No answer is a 5xx (issue 26: on PostgreSQL most were,
  * `prepared statement "hp_statement_1" does not exist`), every decision is right, and once the
  * server has stopped the database holds exactly the record: one run per session, seqs gapless, every
@@ -17,19 +18,20 @@ import path from "node:path";
 import WebSocket from "ws";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openDatabase, type DbHandle } from "@/db/client";
+import { CREDENTIAL_TTL_MS } from "@/db/queries/token-cache";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 
 const SESSIONS = 40;
 const CALLS = 10;
-const port = 3900 + Math.floor(Math.random() * 500);
-const base = `http://127.0.0.1:${port}`;
+const firstPort = 3900 + Math.floor(Math.random() * 500);
 let dataDir: string;
 let pg: TestDatabase | undefined;
-let server: ChildProcess | undefined;
+/** One web process on PGlite (it is single-process), two on PostgreSQL. */
+const servers: { child: ChildProcess; base: string }[] = [];
 let output = "";
 const agent = new Agent({ keepAlive: true, maxSockets: 200 });
 
-function startServer(): ChildProcess {
+function startServer(port: number): ChildProcess {
   const { NODE_ENV: _, ...inherited } = process.env;
   const env = { ...inherited, PORT: String(port), LOG_LEVEL: "warn", HOOKPLANE_DB_POOL: "10", HOOKPLANE_DATA_DIR: dataDir } as Record<string, string | undefined>;
   if (pg) env.DATABASE_URL = pg.databaseUrl;
@@ -40,14 +42,20 @@ function startServer(): ChildProcess {
   return child;
 }
 
-async function stopServer() {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server!.once("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
+async function stopServers() {
+  await Promise.all(
+    servers.map(async ({ child }) => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }),
+  );
 }
 
-function call(method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+type Answer = { status: number; body: any };
+
+function call(method: string, url: string, token: string, body?: unknown, headers: Record<string, string> = {}, base = servers[0].base): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = request(`${base}${url}`, {
@@ -68,17 +76,21 @@ beforeAll(async () => {
   if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-ingest-load-"));
   if (process.env.DATABASE_URL) pg = await createTestDatabase();
-  server = startServer();
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
-    await new Promise((r) => setTimeout(r, 200));
+  // The second process starts once the first has migrated the database.
+  for (const port of pg ? [firstPort, firstPort + 1] : [firstPort]) {
+    const base = `http://127.0.0.1:${port}`;
+    servers.push({ child: startServer(port), base });
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+      if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
-  await stopServer();
+  await stopServers();
   agent.destroy();
   await pg?.drop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -103,7 +115,7 @@ test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every
   // Stream subscribers: every session's run shows up on the runs topic while the load goes on.
   const sockets = await Promise.all(
     Array.from({ length: 4 }, () => new Promise<{ socket: WebSocket; seen: Set<string> }>((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws?token=${admin}`);
+      const socket = new WebSocket(`${servers[0].base.replace("http", "ws")}/api/ws?token=${admin}`);
       const seen = new Set<string>();
       socket.on("message", (raw) => {
         const message = JSON.parse(raw.toString());
@@ -117,8 +129,10 @@ test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every
 
   const statuses: number[] = [];
   const wrong: string[] = [];
+  let sent = 0;
   const hookCall = async (body: Record<string, unknown>) => {
-    const res = await call("POST", "/api/v1/ingest/claude-code", operator, body, { "x-hookplane-agent": "dev" });
+    const { base } = servers[sent++ % servers.length];
+    const res = await call("POST", "/api/v1/ingest/claude-code", operator, body, { "x-hookplane-agent": "dev" }, base);
     statuses.push(res.status);
     return res;
   };
@@ -163,8 +177,23 @@ test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every
   }
   expect(output).not.toMatch(/prepared statement|unhandled API error/);
 
-  // The record, read from the database itself once the server is gone.
-  await stopServer();
+  // The operator's token revoked through the first process: the last one refuses it too, within
+  // the bound of its credential cache (at once when it hears the access notice).
+  const tokens = (await call("GET", "/api/v1/tokens", admin)).body.items as { id: string; name: string }[];
+  const bridge = tokens.find((token) => token.name === "bridge")!;
+  expect((await call("DELETE", `/api/v1/tokens/${bridge.id}`, admin)).status).toBeLessThan(300);
+  const last = servers.at(-1)!.base;
+  const refusedBy = Date.now() + CREDENTIAL_TTL_MS + 1_000;
+  const attempt = () => call("POST", "/api/v1/ingest/claude-code", operator, { session_id: "after-revoke", hook_event_name: "SessionStart" }, { "x-hookplane-agent": "dev" }, last);
+  let refused = await attempt();
+  while (refused.status === 200 && Date.now() < refusedBy) {
+    await new Promise((r) => setTimeout(r, 50));
+    refused = await attempt();
+  }
+  expect(refused.status).toBe(401);
+
+  // The record, read from the database itself once the servers are gone.
+  await stopServers();
   const db: DbHandle = pg ? await openDatabase({ databaseUrl: pg.databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, "pgdata") });
   try {
     const rows = async <T,>(text: string, params?: unknown[]) => (await db.execute(text, params)).rows as T[];
