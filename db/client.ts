@@ -163,31 +163,22 @@ function driverOf(target: unknown): DbKind | undefined {
 type Queryable = { query: (query: string | { text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[] }> };
 type PgliteClient = Queryable & { exec: (query: string) => Promise<{ rows: unknown[] }[]> };
 
-export interface StatementOptions {
-  /**
-   * A write that may commit together with others sent meanwhile (group commit). PGlite: statements
-   * sent while one is running wait for it, then go together as one simple query (one implicit
-   * transaction: one commit, one WAL fsync), each answered once the group is durable; if the
-   * group fails, each is run again alone, so one statement's error is its own. PostgreSQL does
-   * this itself: concurrent commits on the pool's connections share the WAL flush.
-   */
-  commitGroup?: boolean;
-}
-
 /**
  * Runs one statement of fixed text ($1, $2, ... parameters) on the hot path, straight on the driver,
  * without building the query through drizzle each time. On PostgreSQL it goes to the client of the
  * drizzle session it is given (the pool, or inside a transaction the transaction's connection),
  * where the pool names it per connection (db/postgres-prepared.ts: a name is only ever used on the
- * connection that prepared it). On PGlite (one connection) it is PREPAREd once and EXECUTEd. A
- * PGlite transaction's client is not reachable, so there the same text goes through drizzle.
+ * connection that prepared it); concurrent commits on the pool's connections share PostgreSQL's
+ * WAL flush by themselves. On PGlite (one connection) it is PREPAREd once and EXECUTEd, together
+ * with the statements sent while the last ones ran (group commit: StatementQueue). A PGlite
+ * transaction's client is not reachable, so there the same text goes through drizzle.
  * Returns the rows as the driver gives them (column names as in SQL).
  */
-export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], options: StatementOptions = {}): Promise<T[]> {
+export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
   if (driverOf(client) === "postgres") return (await (client as Queryable).query({ text, values: params })).rows as T[];
   const pglite = (db as { $client?: unknown }).$client;
-  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as PgliteClient, text, params, options)) as T[];
+  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as PgliteClient, text, params)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
   return queryRows<T>(db, sql.join(chunks));
 }
@@ -215,7 +206,7 @@ const preparedRegistry = ((globalThis as typeof globalThis & { [PREPARED_KEY]?: 
  * prepared parameter types, as it reads text parameters. A value with a NUL cannot be written in a
  * query's text: it goes as a parameter, which PostgreSQL refuses as before.
  */
-async function executeOnPglite(client: PgliteClient, text: string, params: unknown[], options: StatementOptions): Promise<unknown[]> {
+async function executeOnPglite(client: PgliteClient, text: string, params: unknown[]): Promise<unknown[]> {
   if (params.some((p) => typeof p === "string" && p.includes("\u0000"))) return (await client.query(text, params)).rows;
   let names = preparedRegistry.byClient.get(client);
   if (!names) preparedRegistry.byClient.set(client, (names = new Map()));
@@ -228,57 +219,67 @@ async function executeOnPglite(client: PgliteClient, text: string, params: unkno
   }
   // A statement without parameters is executed without the parentheses (`execute name()` is a syntax error).
   const args = params.length > 0 ? `(${params.map(dollarQuoted).join(", ")})` : "";
-  const statement = `execute ${await name}${args}`;
-  return options.commitGroup ? commitGroupOf(client).run(statement) : (await client.query(statement)).rows;
+  return statementQueueOf(client).run(`execute ${await name}${args}`);
 }
 
-const COMMIT_GROUP = Symbol.for("hookplane.pgliteCommitGroup");
+const STATEMENT_QUEUE = Symbol.for("hookplane.pgliteStatementQueue");
 
-/** The commit group of a PGlite database (on the database object: every copy of this module shares it). */
-function commitGroupOf(client: PgliteClient): CommitGroup {
-  const holder = client as PgliteClient & { [COMMIT_GROUP]?: CommitGroup };
-  return (holder[COMMIT_GROUP] ??= new CommitGroup(client));
+/** The statement queue of a PGlite database (on the database object: every copy of this module shares it). */
+function statementQueueOf(client: PgliteClient): StatementQueue {
+  const holder = client as PgliteClient & { [STATEMENT_QUEUE]?: StatementQueue };
+  return (holder[STATEMENT_QUEUE] ??= new StatementQueue(client));
 }
 
-/** Group commit on PGlite (StatementOptions.commitGroup). */
-class CommitGroup {
+/**
+ * Group commit on PGlite. PGlite runs a statement on this thread, synchronously, WAL fsync
+ * included (the thread waits on the disk), so statements never pile up by themselves: each would
+ * commit alone and the process would spend its time waiting on fsyncs. A statement is therefore
+ * held for one turn of the event loop, in which the requests already received send theirs, and
+ * all go together as one simple query: one implicit transaction, one commit and one fsync, each
+ * answered once the group is durable (reads too: one hook call's read and another's write share a
+ * trip). If the group fails, it rolled back whole, and each statement is run again alone, so one
+ * statement's error is its own.
+ */
+class StatementQueue {
   private waiting: { statement: string; resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }[] = [];
-  private running = false;
+  private scheduled = false;
 
   constructor(private readonly client: PgliteClient) {}
 
   run(statement: string): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ statement, resolve, reject });
-      if (!this.running) void this.drain();
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain() {
-    this.running = true;
+    const group = this.waiting.splice(0, MAX_GROUP);
     try {
-      while (this.waiting.length > 0) {
-        const group = this.waiting.splice(0, MAX_GROUP);
-        if (group.length === 1) {
-          const [only] = group;
-          await this.client.query(only.statement).then((r) => only.resolve(r.rows), only.reject);
-          continue;
-        }
-        try {
-          const results = await this.client.exec(group.map((g) => g.statement).join(";\n"));
-          group.forEach((g, i) => g.resolve(results[i]?.rows ?? []));
-        } catch {
-          // The whole group rolled back: each alone, so only the one at fault fails.
-          for (const g of group) await this.client.query(g.statement).then((r) => g.resolve(r.rows), g.reject);
-        }
+      if (group.length === 1) {
+        const [only] = group;
+        await this.client.query(only.statement).then((r) => only.resolve(r.rows), only.reject);
+        return;
+      }
+      try {
+        const results = await this.client.exec(group.map((g) => g.statement).join(";\n"));
+        group.forEach((g, i) => g.resolve(results[i]?.rows ?? []));
+      } catch {
+        // The whole group rolled back: each alone, so only the one at fault fails.
+        for (const g of group) await this.client.query(g.statement).then((r) => g.resolve(r.rows), g.reject);
       }
     } finally {
-      this.running = false;
+      // What came meanwhile goes after another turn, with what that turn brings.
+      if (this.waiting.length > 0) setImmediate(() => void this.drain());
+      else this.scheduled = false;
     }
   }
 }
 
-/** The most statements one group commits (a bound on one simple query's size and on the latency it adds). */
+/** The most statements one group runs (a bound on one simple query's size and on the latency it adds). */
 const MAX_GROUP = 64;
 
 function dollarQuoted(value: unknown): string {

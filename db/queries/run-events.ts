@@ -146,7 +146,7 @@ export async function appendRunRecords(
     totals?.costUsd ?? 0,
     JSON.stringify(totals?.toolsUsed ?? []),
     totals?.blocked ?? false,
-  ], { commitGroup: true });
+  ]);
   if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
   return Number(rows[0].last_seq);
 }
