@@ -118,6 +118,7 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
   });
   const pool = postgres.pool;
   markDriver(pool, "postgres");
+  (pool as { [POOL]?: boolean })[POOL] = true;
   pool.on("connect", (client) => markDriver(client, "postgres"));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
@@ -157,6 +158,18 @@ function markDriver(target: object, kind: DbKind): void {
 
 function driverOf(target: unknown): DbKind | undefined {
   return target && typeof target === "object" ? (target as Marked)[DRIVER] : undefined;
+}
+
+/** Marks the PostgreSQL pool itself (not one of its connections): a statement on it commits alone. */
+const POOL = Symbol.for("hookplane.dbPool");
+
+/**
+ * Whether `db` sends each statement to PostgreSQL's pool in a transaction of its own (not inside a
+ * transaction, and not PGlite): then what must follow its commit can be sent after it.
+ */
+export function commitsAlone(db: Db): boolean {
+  const client = (db as unknown as { session?: { client?: object } }).session?.client;
+  return Boolean(client && (client as { [POOL]?: boolean })[POOL]);
 }
 
 /** What a pg pool or connection and a PGlite database have in common here. */

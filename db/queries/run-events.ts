@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, sql } from "drizzle-orm";
 import { CHANNELS } from "@/lib/platform/stream/channels";
-import { executeStatement, type Db } from "../client";
+import { commitsAlone, executeStatement, type Db } from "../client";
+import { notifyAfterCommit } from "./notify-after-commit";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
 import type { NewHookInvocation } from "./hook-invocations";
 
@@ -61,7 +62,8 @@ const APPEND_RUN_RECORDS = `
     select $1::uuid as run_id, $2::jsonb as events, $3::jsonb as ledger, $4::jsonb as messages,
            $5::boolean as has_checkpoint, $6::jsonb as checkpoint, $7::boolean as has_totals,
            $8::integer as input_tokens, $9::integer as output_tokens, $10::integer as cached_tokens,
-           $11::double precision as cost_usd, $12::jsonb as tools_used, $13::boolean as blocked
+           $11::double precision as cost_usd, $12::jsonb as tools_used, $13::boolean as blocked,
+           $14::boolean as notify
   ),
   counter as (
     update runs set
@@ -95,9 +97,9 @@ const APPEND_RUN_RECORDS = `
     select input.run_id, (m->>'stage')::integer, (m->>'idx')::integer, m->'message'
     from input, counter, jsonb_array_elements(input.messages) m
   )
-  select counter.last_seq,
-         case when counter.added > 0 then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
-         case when input.has_totals then pg_notify('${CHANNELS.runs}', json_build_object('runId', input.run_id)::text) end as runs_notice
+  select counter.last_seq, counter.added, input.has_totals,
+         case when input.notify and counter.added > 0 then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
+         case when input.notify and input.has_totals then pg_notify('${CHANNELS.runs}', json_build_object('runId', input.run_id)::text) end as runs_notice
   from input, counter`;
 
 /**
@@ -132,7 +134,12 @@ export async function appendRunRecords(
   const hasCheckpoint = params.checkpoint !== undefined;
   if (events.length === 0 && ledger.length === 0 && messages.length === 0 && !totals && !hasCheckpoint) return 0;
   const now = new Date();
-  const rows = await executeStatement<{ last_seq: number }>(db, APPEND_RUN_RECORDS, [
+  // On PostgreSQL's pool the notices follow the commit instead of riding in it: a transaction that
+  // NOTIFYs holds the cluster's notify lock through its commit's WAL flush, so concurrent appends
+  // committed one fsync at a time (3x fewer hook calls per second). Inside a transaction, and on
+  // PGlite (one process, its own group commit), they stay in the statement.
+  const afterCommit = commitsAlone(db);
+  const rows = await executeStatement<{ last_seq: number; added: number; has_totals: boolean }>(db, APPEND_RUN_RECORDS, [
     runId,
     JSON.stringify(events.map((e) => ({ type: e.type, ts: e.ts ?? now, data: e.data }))),
     JSON.stringify(ledger.map(ledgerJson)),
@@ -146,9 +153,15 @@ export async function appendRunRecords(
     totals?.costUsd ?? 0,
     JSON.stringify(totals?.toolsUsed ?? []),
     totals?.blocked ?? false,
+    !afterCommit,
   ]);
   if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
-  return Number(rows[0].last_seq);
+  const lastSeq = Number(rows[0].last_seq);
+  if (afterCommit) {
+    if (Number(rows[0].added) > 0) notifyAfterCommit(db, CHANNELS.runEvents, runId, JSON.stringify({ runId, seq: lastSeq }));
+    if (rows[0].has_totals) notifyAfterCommit(db, CHANNELS.runs, runId, JSON.stringify({ runId }));
+  }
+  return lastSeq;
 }
 
 /** Appends events alone (see appendRunRecords). */
