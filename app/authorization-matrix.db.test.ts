@@ -96,7 +96,7 @@ function credentialOfB(route: CatalogRoute): Record<string, string> {
   const role = route.schemas.role;
   if (role === null) return {};
   if (role === "instance") return { cookie: `${SESSION_COOKIE}=${b.adminSession}`, origin: "http://localhost" };
-  return { authorization: `Bearer ${b.tokens[role as Role]}` };
+  return { authorization: `Bearer ${b.tokens[role === "ingest" ? "operator" : (role as Role)]}` };
 }
 
 function callFromB(route: CatalogRoute, extraHeaders: Record<string, string> = {}): Call {

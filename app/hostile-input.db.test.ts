@@ -100,7 +100,7 @@ function credentialFor(route: CatalogRoute): Record<string, string> {
   const role = route.schemas.role;
   if (role === null) return {};
   if (role === "instance") return { cookie: `${SESSION_COOKIE}=${world.adminSession}`, origin: "http://localhost" };
-  return { authorization: `Bearer ${world.tokens[role]}` };
+  return { authorization: `Bearer ${world.tokens[role === "ingest" ? "operator" : role]}` };
 }
 
 /** fast-check's arbitrary of hostile requests for one route. */

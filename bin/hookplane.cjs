@@ -123,6 +123,22 @@ function warn(text) {
 }
 
 /** POSTs `body` as JSON (GETs when it is undefined); resolves {status, text} or rejects with a reason a person can act on. */
+/**
+ * The machine this hook runs on, for the record (the server labels it as reported, not proven):
+ * its host name and the OS user, printable ASCII only (a header cannot carry more).
+ */
+function machineHeaders() {
+  const os = require("node:os");
+  const printable = (value) => String(value).replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+  const headers = { "x-hookplane-host": printable(os.hostname()) };
+  try {
+    headers["x-hookplane-os-user"] = printable(os.userInfo().username);
+  } catch {
+    // No passwd entry for this uid (some containers): the host alone.
+  }
+  return headers;
+}
+
 function post(url, headers, body, timeoutMs, onRequest) {
   return exchange(url, {
     method: body === undefined ? "GET" : "POST",
@@ -239,13 +255,13 @@ async function hookAgent(kind, flags) {
   if (!agent) return fail("Hookplane bridge: no agent named (--agent NAME or HOOKPLANE_AGENT)");
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return fail(`Hookplane bridge: --timeout-ms must be a positive number`);
   const token = process.env.HOOKPLANE_TOKEN;
-  if (!token) return fail("Hookplane bridge: HOOKPLANE_TOKEN is not set (create an operator token in Settings)");
+  if (!token) return fail("Hookplane bridge: HOOKPLANE_TOKEN is not set (create a bridge credential in Settings)");
 
   const url = `${base}/api/v1/ingest/${kind}`;
   body = withTranscriptUsage(body, eventName, kind);
   let response;
   try {
-    response = await post(url, { authorization: `Bearer ${token}`, "x-hookplane-agent": agent }, body, timeoutMs, (req) => watchCaller(req));
+    response = await post(url, { authorization: `Bearer ${token}`, "x-hookplane-agent": agent, ...machineHeaders() }, body, timeoutMs, (req) => watchCaller(req));
   } catch (error) {
     return fail(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`);
   }

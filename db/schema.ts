@@ -197,10 +197,18 @@ export const apiTokens = pgTable("api_tokens", {
   prefix: text("prefix").notNull(),
   role: text("role").$type<Role>().notNull(),
   userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+  /**
+   * `api`: acts with its role on the whole API. `bridge`: a person's coding agents send hook events
+   * for that person with it, and nothing else (lib/platform/auth/bridge-credentials.ts).
+   */
+  kind: text("kind").$type<TokenKind>().notNull().default("api"),
   createdAt: createdAt(),
   lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
 });
+
+export const TOKEN_KINDS = ["api", "bridge"] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 /**
  * Sign-in attempts counted per key (a client address, or an account from one address), to slow
@@ -344,6 +352,19 @@ export const runs = pgTable(
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     createdBy: text("created_by"),
+    /**
+     * Who acted, for a bridged session: `user:<id>` (a person, whatever credential they used) or
+     * `token:<id>` (a token no person owns). A session is one run per (agent, session id, actor):
+     * another person's same session id is another run.
+     */
+    actorKey: text("actor_key"),
+    /** The person acting (null for a token no person owns); kept if they leave. */
+    actorUserId: uuid("actor_user_id"),
+    /** Their email, or the token's label: what the record shows even after the person is gone. */
+    actorLabel: text("actor_label"),
+    /** The machine as its CLI reports it (host name, OS user): untrusted, shown as such. */
+    actorHost: text("actor_host"),
+    actorOsUser: text("actor_os_user"),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -353,6 +374,7 @@ export const runs = pgTable(
     index("runs_created_idx").on(t.createdAt),
     index("runs_project_created_idx").on(t.projectId, t.createdAt),
     index("runs_external_session_idx").on(t.externalSessionId),
+    index("runs_project_actor_created_idx").on(t.projectId, t.actorUserId, t.createdAt),
     // The runs_failed alert reads failed runs by when they ended: only those rows are indexed.
     index("runs_failed_finished_idx").on(t.finishedAt).where(sql`outcome in ('failed', 'timeout')`),
   ],

@@ -7,7 +7,7 @@ import type { Db } from "@/db/client";
 import { createApiToken } from "@/db/queries/api-tokens";
 import { createProject, setMemberRole } from "@/db/queries/projects";
 import { createUser } from "@/db/queries/users";
-import { DEFAULT_PROJECT_ID, type Role } from "@/db/schema";
+import { DEFAULT_PROJECT_ID, type Role, type TokenKind } from "@/db/schema";
 import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
 
 export { DEFAULT_PROJECT_ID };
@@ -29,13 +29,17 @@ export async function addProject(db: Db, params: { slug: string; name?: string }
 }
 
 /** A token's secret, acting in `projectId` (default project) with `role`, owned by `userId` if given. */
-export async function addToken(db: Db, params: { role: Role; projectId?: string; userId?: string; name?: string }): Promise<{ id: string; token: string }> {
+export async function addToken(
+  db: Db,
+  params: { role: Role; projectId?: string; userId?: string; name?: string; kind?: TokenKind },
+): Promise<{ id: string; token: string }> {
   const token = newSecretToken("hp_");
   const row = await createApiToken(db, {
     projectId: params.projectId ?? DEFAULT_PROJECT_ID,
     name: params.name ?? `test-${params.role}`,
     role: params.role,
     userId: params.userId,
+    kind: params.kind,
     tokenHash: hashSecretToken(token),
     prefix: token.slice(0, 10),
   });

@@ -1,16 +1,17 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { apiTokens, projectMembers, projects, users, type Role } from "../schema";
+import { apiTokens, projectMembers, projects, users, type Role, type TokenKind } from "../schema";
 
 export async function createApiToken(
   db: Db,
-  params: { projectId: string; name: string; tokenHash: string; prefix: string; role: Role; userId?: string },
+  params: { projectId: string; name: string; tokenHash: string; prefix: string; role: Role; userId?: string; kind?: TokenKind },
 ) {
   const [row] = await db.insert(apiTokens).values(params).returning({
     id: apiTokens.id,
     name: apiTokens.name,
     prefix: apiTokens.prefix,
     role: apiTokens.role,
+    kind: apiTokens.kind,
     createdAt: apiTokens.createdAt,
   });
   return row;
@@ -32,6 +33,8 @@ export async function getActiveToken(db: Db, params: { tokenHash: string }) {
       lastUsedAt: apiTokens.lastUsedAt,
       ownerRole: sql<Role | null>`case when ${users.instanceAdmin} then 'admin' else ${projectMembers.role} end`,
       ownerDisabled: users.disabled,
+      ownerEmail: users.email,
+      kind: apiTokens.kind,
     })
     .from(apiTokens)
     .innerJoin(projects, eq(projects.id, apiTokens.projectId))
@@ -45,20 +48,51 @@ export async function touchToken(db: Db, params: { id: string }) {
   await db.update(apiTokens).set({ lastUsedAt: new Date() }).where(eq(apiTokens.id, params.id));
 }
 
-export async function listApiTokens(db: Db, params: { projectId: string }) {
+const listedColumns = {
+  id: apiTokens.id,
+  name: apiTokens.name,
+  prefix: apiTokens.prefix,
+  role: apiTokens.role,
+  kind: apiTokens.kind,
+  userId: apiTokens.userId,
+  ownerEmail: users.email,
+  createdAt: apiTokens.createdAt,
+  lastUsedAt: apiTokens.lastUsedAt,
+  revokedAt: apiTokens.revokedAt,
+};
+
+/** The project's tokens, each with its kind and owner (admins list and revoke every person's credentials). */
+export async function listApiTokens(db: Db, params: { projectId: string; kind?: TokenKind; userId?: string }) {
   return db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      role: apiTokens.role,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      revokedAt: apiTokens.revokedAt,
-    })
+    .select(listedColumns)
     .from(apiTokens)
-    .where(eq(apiTokens.projectId, params.projectId))
+    .leftJoin(users, eq(users.id, apiTokens.userId))
+    .where(
+      and(
+        eq(apiTokens.projectId, params.projectId),
+        params.kind ? eq(apiTokens.kind, params.kind) : undefined,
+        params.userId ? eq(apiTokens.userId, params.userId) : undefined,
+      ),
+    )
     .orderBy(desc(apiTokens.createdAt));
+}
+
+/** Revokes one of a person's own tokens of `kind` (undefined: not theirs, or already revoked). */
+export async function revokeOwnToken(db: Db, params: { projectId: string; id: string; userId: string; kind: TokenKind }) {
+  const [row] = await db
+    .update(apiTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(apiTokens.id, params.id),
+        eq(apiTokens.projectId, params.projectId),
+        eq(apiTokens.userId, params.userId),
+        eq(apiTokens.kind, params.kind),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
+    .returning({ id: apiTokens.id });
+  return row;
 }
 
 export async function revokeUserTokens(db: Db, params: { userId: string }) {

@@ -9,7 +9,7 @@ import { CHANNELS } from "@/lib/platform/stream/channels";
 import { executeStatement, type Db } from "../client";
 import { agents, runs } from "../schema";
 import type { AgentRow } from "./agents";
-import { createRun, getRunByExternalSession, setRunStatus, type RunRow } from "./runs";
+import { createRun, getRunByExternalSession, setRunStatus, type RunActor, type RunRow } from "./runs";
 
 /** `select` items for every column of a table, aliased `<prefix><column name>`, and how to read them back into its row. */
 function tableColumns<T extends typeof agents | typeof runs>(table: T, alias: string, prefix: string) {
@@ -45,7 +45,7 @@ const AGENT_AND_RUN = `
       where (h.project_id is null or h.project_id = a.project_id) and h.scope in ('global', 'agent:' || a.id::text)) as hooks_fingerprint
   from agents a
   left join lateral (
-    select * from runs where runs.agent_id = a.id and runs.external_session_id = $3 order by runs.created_at desc limit 1
+    select * from runs where runs.agent_id = a.id and runs.external_session_id = $3 and runs.actor_key = $5 order by runs.created_at desc limit 1
   ) r on true
   where a.project_id = $1 and (a.name = $2 or (a.id::text = $2 and $4::boolean))
   order by (a.name = $2) desc
@@ -54,15 +54,21 @@ const AGENT_AND_RUN = `
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The project's agent a reference names (id or name) and its newest run for an outside session, in
- * one statement, with the fingerprint of the agent's hooks (above). Undefined when the project has
+ * The project's agent a reference names (id or name) and its newest run for an outside session of
+ * this actor, in one statement, with the fingerprint of the agent's hooks (above). Undefined when the project has
  * no such agent.
  */
 export async function getAgentAndExternalRun(
   db: Db,
-  params: { projectId: string; agentRef: string; externalSessionId: string },
+  params: { projectId: string; agentRef: string; externalSessionId: string; actorKey: string },
 ): Promise<{ agent: AgentRow; run: RunRow | null; hooksFingerprint: string } | undefined> {
-  const [raw] = await executeStatement<Record<string, unknown>>(db, AGENT_AND_RUN, [params.projectId, params.agentRef, params.externalSessionId, UUID.test(params.agentRef)]);
+  const [raw] = await executeStatement<Record<string, unknown>>(db, AGENT_AND_RUN, [
+    params.projectId,
+    params.agentRef,
+    params.externalSessionId,
+    UUID.test(params.agentRef),
+    params.actorKey,
+  ]);
   if (!raw) return undefined;
   return { agent: AGENT_COLUMNS.read(raw), run: raw.r_id === null ? null : RUN_COLUMNS.read(raw), hooksFingerprint: String(raw.hooks_fingerprint) };
 }
@@ -87,6 +93,8 @@ export async function getOrStartExternalRun(
     source: string;
     prompt: string;
     createdBy: string;
+    /** Who acts: the session is theirs alone (another actor's same session id is another run). */
+    actor: RunActor;
     keepStopped: boolean;
     reopen?: boolean;
     /** The session's newest run as already read (getAgentAndExternalRun; null: none), so it is not read again. */
@@ -96,12 +104,13 @@ export async function getOrStartExternalRun(
   const stopped = (run: RunRow) => run.status === "finished" && STOPPED_BY_HOOKPLANE.has(run.outcome ?? "");
   const reusable = (run: RunRow | undefined): boolean => Boolean(run && (run.status !== "finished" || (params.keepStopped && stopped(run))));
   // Every hook call of a session lands here: the common case (the run exists) needs no lock.
-  const current = params.current === undefined ? await getRunByExternalSession(db, params) : (params.current ?? undefined);
+  const session = { agentId: params.agentId, externalSessionId: params.externalSessionId, actorKey: params.actor.key };
+  const current = params.current === undefined ? await getRunByExternalSession(db, session) : (params.current ?? undefined);
   if (current && reusable(current)) return { run: current, created: false };
   return db.transaction(async (tx) => {
-    const key = `external-run:${params.agentId}:${params.externalSessionId}`;
+    const key = `external-run:${params.agentId}:${params.actor.key}:${params.externalSessionId}`;
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-    const latest = await getRunByExternalSession(tx, params);
+    const latest = await getRunByExternalSession(tx, session);
     if (latest && reusable(latest)) return { run: latest, created: false };
     if (latest && params.reopen && !stopped(latest)) {
       const [reopened] = await tx
@@ -119,6 +128,7 @@ export async function getOrStartExternalRun(
       source: params.source,
       createdBy: params.createdBy,
       externalSessionId: params.externalSessionId,
+      actor: params.actor,
     });
     await setRunStatus(tx, { id: created.id, status: "running" });
     const [run] = await tx.select().from(runs).where(eq(runs.id, created.id));

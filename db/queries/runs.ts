@@ -28,6 +28,14 @@ export function runToApi(row: RunRow & { agentName?: string | null }) {
     createdAt: row.createdAt,
     startedAt: row.startedAt ?? undefined,
     finishedAt: row.finishedAt ?? undefined,
+    // Who acted in an outside session; the machine is as its CLI reported it.
+    actor: row.actorLabel
+      ? {
+          ...(row.actorUserId && { userId: row.actorUserId }),
+          label: row.actorLabel,
+          ...((row.actorHost || row.actorOsUser) && { machine: { host: row.actorHost ?? undefined, osUser: row.actorOsUser ?? undefined, reported: true } }),
+        }
+      : undefined,
   };
 }
 export type RunApi = ReturnType<typeof runToApi>;
@@ -41,6 +49,23 @@ async function announce(db: Db, runId: string) {
  * itself (read from the agent row, matched on both): an agent of another project leaves it none,
  * and the NOT NULL column refuses the row.
  */
+/** Who acted in an outside session (runs.actor_*: db/schema.ts). */
+export interface RunActor {
+  /** `user:<id>` or `token:<id>`: a session is one run per actor. */
+  key: string;
+  userId?: string;
+  /** The person's email, or the token's label. */
+  label: string;
+  /** Reported by the machine's CLI: untrusted. */
+  host?: string;
+  osUser?: string;
+}
+
+function actorColumns(actor: RunActor | undefined) {
+  if (!actor) return {};
+  return { actorKey: actor.key, actorUserId: actor.userId ?? null, actorLabel: actor.label, actorHost: actor.host ?? null, actorOsUser: actor.osUser ?? null };
+}
+
 export async function createRun(
   db: Db,
   params: {
@@ -55,9 +80,11 @@ export async function createRun(
     vars?: Record<string, string>;
     /** The run's own code hook ids (prompt-level override); undefined defers to the agent's. */
     codeHooks?: string[];
+    actor?: RunActor;
   },
 ) {
-  const { projectId, ...values } = params;
+  const { projectId, actor, ...rest } = params;
+  const values = { ...rest, ...actorColumns(actor) };
   const agentProject = sql<string>`(select ${agents.projectId} from ${agents} where ${agents.id} = ${params.agentId} and ${agents.projectId} = ${projectId})`;
   const [row] = await db
     .insert(runs)
@@ -90,11 +117,21 @@ export async function getRunInAnyProject(db: Db, params: { id: string }) {
   return row ? { ...row.run, agentName: row.agentName } : undefined;
 }
 
-export async function getRunByExternalSession(db: Db, params: { agentId: string; externalSessionId: string }) {
+/**
+ * The newest run of an outside session: of this actor's (another actor's same session id is not
+ * theirs), or with no `actorKey` of anyone's (a test, a tool that reads what a session left).
+ */
+export async function getRunByExternalSession(db: Db, params: { agentId: string; externalSessionId: string; actorKey?: string }) {
   const [row] = await db
     .select()
     .from(runs)
-    .where(and(eq(runs.agentId, params.agentId), eq(runs.externalSessionId, params.externalSessionId)))
+    .where(
+      and(
+        eq(runs.agentId, params.agentId),
+        eq(runs.externalSessionId, params.externalSessionId),
+        params.actorKey === undefined ? undefined : eq(runs.actorKey, params.actorKey),
+      ),
+    )
     .orderBy(desc(runs.createdAt))
     .limit(1);
   return row;
@@ -197,6 +234,8 @@ export interface RunFilters {
   from?: Date;
   to?: Date;
   minCostUsd?: number;
+  /** A person's runs: their user id. */
+  actorUserId?: string;
 }
 
 function filterConditions(f: RunFilters): SQL[] {
@@ -209,6 +248,7 @@ function filterConditions(f: RunFilters): SQL[] {
   if (f.from) where.push(gte(runs.createdAt, f.from));
   if (f.to) where.push(lte(runs.createdAt, f.to));
   if (f.minCostUsd !== undefined) where.push(gte(runs.costUsd, f.minCostUsd));
+  if (f.actorUserId) where.push(eq(runs.actorUserId, f.actorUserId));
   if (f.q) {
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(

@@ -14,6 +14,8 @@ import { listAllMemberships, listMembers, listProjects } from "@/db/queries/proj
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { DeleteSecretButton } from "@/lib/features/secrets/components/delete-secret-button";
 import { RevokeTokenButton } from "@/lib/features/settings/components/revoke-token-button";
+import { CreateBridgeCredentialForm, RevokeBridgeCredentialButton } from "@/lib/features/settings/components/bridge-credentials";
+import { listOwnBridgeCredentials } from "@/lib/platform/auth/bridge-credentials";
 import { ScheduleTable } from "@/lib/features/schedules/components/schedule-table";
 import { SetSecretForm } from "@/lib/features/secrets/components/set-secret-form";
 import { UserSlackIdForm } from "@/lib/features/settings/components/user-slack-id-form";
@@ -112,14 +114,25 @@ async function ProjectAdminSections({ db, principal }: { db: Db; principal: Prin
         )}
         <AddMemberForm project={principal.projectSlug} />
       </Section>
-      <Section title={`API tokens of ${principal.projectSlug}`} description="For scripts and the Claude Code bridge, acting in this project only, never above their maker's role here. A token is shown once and stored hashed." testId="tokens-section">
+      <Section
+        title={`Tokens of ${principal.projectSlug}`}
+        description="API tokens are for scripts, acting in this project only, never above their maker's role here; bridge credentials are each person's, for their coding agents' hook events and nothing else. A token is shown once and stored hashed; revoking one takes effect on its next call."
+        testId="tokens-section"
+      >
         {tokens.length > 0 ? (
-          <DataTable variant="plain" testId="tokens-table" className="mb-4" columns={[{ label: "Name" }, { label: "Prefix" }, { label: "Role" }, { label: "Last used" }, { label: "Actions", hidden: true }]}>
+          <DataTable
+            variant="plain"
+            testId="tokens-table"
+            className="mb-4"
+            columns={[{ label: "Name" }, { label: "Kind" }, { label: "Owner" }, { label: "Prefix" }, { label: "Role" }, { label: "Last used" }, { label: "Actions", hidden: true }]}
+          >
             {tokens.map((t) => (
-              <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800">
+              <tr key={t.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="token-row">
                 <td className="py-1.5">{t.name}</td>
+                <td className="py-1.5 text-xs">{t.kind === "bridge" ? "bridge credential" : "API token"}</td>
+                <td className="py-1.5 text-xs text-zinc-500">{t.ownerEmail ?? "—"}</td>
                 <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
-                <td className="py-1.5">{t.role}</td>
+                <td className="py-1.5">{t.kind === "bridge" ? <span className="text-xs text-zinc-500">hook events only</span> : t.role}</td>
                 <td className="py-1.5 text-zinc-500">{when(t.lastUsedAt)}</td>
                 <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
               </tr>
@@ -292,6 +305,38 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
   );
 }
 
+/** The signed-in person's bridge credentials in this project: every member makes their own. */
+async function BridgeCredentialsSection({ db, principal }: { db: Db; principal: Principal }) {
+  const own = await listOwnBridgeCredentials(db, principal);
+  const baseUrl = getConfig().HOOKPLANE_PUBLIC_URL ?? "http://127.0.0.1:3000";
+  return (
+    <Section
+      title="Your bridge credentials"
+      description={`What your coding agents (Claude Code, Codex, Gemini CLI, Copilot, Cursor) send their hook events to ${principal.projectSlug} with, as you: every call is recorded as yours, and the hooks that govern you see who you are. It reaches nothing else: not the runs of others, not the hooks, not approvals.`}
+      testId="bridge-credentials-section"
+    >
+      {own.length > 0 ? (
+        <DataTable variant="plain" testId="bridge-credentials-table" className="mb-4" columns={[{ label: "Machine" }, { label: "Prefix" }, { label: "Created" }, { label: "Last used" }, { label: "Actions", hidden: true }]}>
+          {own.map((c) => (
+            <tr key={c.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="bridge-credential-row">
+              <td className="py-1.5">{c.name}</td>
+              <td className="py-1.5 font-mono text-xs">{c.prefix}…</td>
+              <td className="py-1.5 text-zinc-500">{when(c.createdAt)}</td>
+              <td className="py-1.5 text-zinc-500">{when(c.lastUsedAt)}</td>
+              <td className="py-1.5 text-right">{c.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeBridgeCredentialButton id={c.id} name={c.name} />}</td>
+            </tr>
+          ))}
+        </DataTable>
+      ) : (
+        <p className="mb-4 text-sm text-zinc-500" data-testid="no-bridge-credentials">
+          None yet. Create one for each machine your coding agents run on.
+        </p>
+      )}
+      <CreateBridgeCredentialForm baseUrl={baseUrl} />
+    </Section>
+  );
+}
+
 export default async function SettingsPage() {
   const principal = await requirePagePrincipal();
   // The same reading the runtime, the tool registry and the code hook loader use.
@@ -314,6 +359,7 @@ export default async function SettingsPage() {
             Members, tokens and secrets of {principal.projectSlug} are managed by its admins. You are {principal.role} here.
           </p>
         )}
+        {principal.userId && <BridgeCredentialsSection db={db} principal={principal} />}
         {principal.instanceAdmin && <InstanceAdminSections db={db} principal={principal} />}
         <Section
           title="Schedules"

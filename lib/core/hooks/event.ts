@@ -30,6 +30,25 @@ export interface HookEvent {
    * agent's, and this is the flow (the run's agent). Hooks scoped to either apply.
    */
   flow?: { id?: string; name: string };
+  /**
+   * Who acts, in an outside agent's session: the person (or the token no person owns) whose
+   * credential sent the event, their role in the project, and the machine as its CLI reports it
+   * (untrusted). `when: "actor.email: /@contractors\\.example$/"`, `when: "actor.role: viewer"`.
+   */
+  actor?: EventActor;
+}
+
+export interface EventActor {
+  /** `user:<id>` or `token:<id>`. */
+  key: string;
+  userId?: string;
+  email?: string;
+  /** The email, or the token's label. */
+  label: string;
+  /** The role in the run's project when the event came. */
+  role?: string;
+  host?: string;
+  osUser?: string;
 }
 
 export type HookContext = Record<string, unknown>;
@@ -53,6 +72,7 @@ export function buildHookContext(event: HookEvent): HookContext {
   };
   if (event.triggerType) context.triggerType = event.triggerType;
   if (event.flow) context.flowName = event.flow.name;
+  if (event.actor) context.actor = event.actor;
   addClaudeCodeFields(context, event);
   if (event.type === "session.end" || event.type === "error") {
     const data = event.data;

@@ -21,14 +21,19 @@ export interface AgentProtocol<S extends z.ZodType> {
   answer: (input: z.infer<S>, result: DispatchResult | undefined) => unknown;
 }
 
+/** The machine a call came from, as the `hookplane` CLI reports it (untrusted: anyone can send these headers). */
+export function machineOf(headers: Headers): { host?: string; osUser?: string } {
+  return { host: headers.get("x-hookplane-host") ?? undefined, osUser: headers.get("x-hookplane-os-user") ?? undefined };
+}
+
 export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>) {
-  return apiRoute({ role: "operator", body: protocol.schema }, async ({ request, principal, body }) => {
+  return apiRoute({ role: "ingest", body: protocol.schema }, async ({ request, principal, body }) => {
     const input = body as z.infer<S>;
     const agent = request.headers.get("x-hookplane-agent")?.trim();
     if (!agent) throw AppError.badRequest(`Name the agent in the X-Hookplane-Agent header (${protocol.command})`);
     const issues = protocol.issues(input);
     if (issues.length > 0) throw AppError.invalid(issues);
-    const { result } = await ingestSessionEvent(await getDatabase(), principal, protocol.event(agent, input), request.signal);
+    const { result } = await ingestSessionEvent(await getDatabase(), principal, { ...protocol.event(agent, input), machine: machineOf(request.headers) }, request.signal);
     return protocol.answer(input, result);
   });
 }

@@ -51,6 +51,7 @@ test("a Claude Code session: its tool calls, the blocked one in error, the trans
   }
   const run = (await getRunByExternalSession(h.t.db, { agentId: h.agentIds.coder, externalSessionId: SESSION }))!;
   expect(run).toMatchObject({ status: "finished", outcome: "completed", source: "claude-code" });
+  expect(run.actorLabel).toMatch(/^token:/);
   const spans = await traceOfRun(receiver, run.id, 4);
   expect(spans.map((s) => s.name).sort()).toEqual(["chat claude-sonnet-4-5", "execute_tool Bash", "execute_tool Bash", "invoke_agent coder"]);
   const rootId = spanIdOf(run.id, 0);
@@ -73,6 +74,9 @@ test("a Claude Code session: its tool calls, the blocked one in error, the trans
     "openinference.span.kind": "AGENT",
     "hookplane.run.id": run.id,
     "hookplane.run.source": "claude-code",
+    // The harness's token belongs to no person: the end user is the token.
+    "enduser.id": run.actorUserId ?? run.actorLabel,
+    "hookplane.actor": run.actorLabel,
     "hookplane.run.outcome": "completed",
     "hookplane.run.reason": "logout",
   });

@@ -6,7 +6,7 @@
  */
 import { getDatabase } from "@/db/client";
 import { apiRoute, type ApiHandler } from "@/lib/platform/api/route";
-import { agentIngestRoute } from "./agent-ingest-route";
+import { agentIngestRoute, machineOf } from "./agent-ingest-route";
 import { claudeHookInputSchema, claudeHookOutput, claudeInputIssues, claudeSessionEvent, codexHookOutput, CODEX_RUNTIME } from "./claude-code-protocol";
 import { copilotHookInputSchema, copilotHookOutput, copilotInputIssues, copilotSessionEvent } from "./copilot-cli-protocol";
 import { cursorHookInputSchema, cursorHookOutput, cursorInputIssues, cursorSessionEvent } from "./cursor-protocol";
@@ -56,12 +56,20 @@ export const INGEST_ROUTES = {
     answer: (input, result) => geminiHookOutput(input.hook_event_name, result),
   }),
   /** A canonical event of any runtime's session in, the hooks' decision out (api.md, External agents). */
-  events: apiRoute({ role: "operator", body: ingestEventSchema }, async ({ request, principal, body }) => {
+  events: apiRoute({ role: "ingest", body: ingestEventSchema }, async ({ request, principal, body }) => {
     const handle = await getDatabase();
     const { runId, seq, result } = await ingestSessionEvent(
       handle,
       principal,
-      { agent: body.agent, sessionId: body.sessionId, source: body.source, type: body.event.type, data: body.event.data, title: `${body.source} session ${body.sessionId.slice(0, 8)}` },
+      {
+        agent: body.agent,
+        sessionId: body.sessionId,
+        source: body.source,
+        type: body.event.type,
+        data: body.event.data,
+        title: `${body.source} session ${body.sessionId.slice(0, 8)}`,
+        machine: machineOf(request.headers),
+      },
       request.signal,
     );
     return ingestAnswer(runId, seq, result);

@@ -20,6 +20,7 @@ import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
+import type { EventActor } from "@/lib/core/hooks/event";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
 import { openRunSession, type RunSession } from "@/lib/features/runs/run-session";
@@ -51,6 +52,8 @@ export interface SessionEvent {
   usage?: TranscriptUsage;
   /** The session goes on after a pause (Claude Code's resume, compact): a run it finished is reopened. */
   continues?: boolean;
+  /** The machine the event came from, as its CLI reports it (`X-Hookplane-Host`, `X-Hookplane-Os-User`): untrusted. */
+  machine?: { host?: string; osUser?: string };
   /**
    * The event is about a tool call the session announced with `tool.pre`, but names it only by
    * tool and input (Claude Code's PermissionRequest has no tool_use_id): it takes that call's id,
@@ -86,8 +89,10 @@ export async function ingestSessionEvent(
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
-  // The token's (or session's) project decides whose agent the session is: a name of another project's agent names nothing here.
-  const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId });
+  const actor = actorOf(principal, input.machine);
+  // The token's (or session's) project decides whose agent the session is: a name of another
+  // project's agent names nothing here; the session is the actor's own (another person's same id is another run).
+  const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId, actorKey: actor.key });
   if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
   const { agent, hooksFingerprint } = found;
   const { run } = await getOrStartExternalRun(db, {
@@ -98,6 +103,7 @@ export async function ingestSessionEvent(
     source: input.source,
     prompt: input.title,
     createdBy: principal.label,
+    actor: { key: actor.key, userId: actor.userId, label: actor.label, host: actor.host, osUser: actor.osUser },
     keepStopped: input.type !== "session.start",
     reopen: input.continues === true,
   });
@@ -115,7 +121,7 @@ export async function ingestSessionEvent(
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason(run.outcome, run.reason)) : undefined };
   }
   // The agent's chain, cached while the fingerprint read with the run holds.
-  const session = await openSession(handle, run, agent, input, hooksFingerprint);
+  const session = await openSession(handle, run, agent, { ...input, actor }, hooksFingerprint);
   if (run.cancelRequested) {
     await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("cancelled", null)) : undefined };
@@ -185,6 +191,37 @@ function mayWaitForPerson(hooks: readonly RuntimeHook[]): boolean {
   return hooks.some((hook) => hook.action.type === "approve");
 }
 
+const MACHINE_FIELD_MAX = 200;
+
+/**
+ * Who acts in a call: the credential's person (whatever credential they used: the session is
+ * theirs), or the token no person owns; their role in the project now; the machine as reported.
+ */
+export function actorOf(principal: Principal, machine: SessionEvent["machine"] = {}): EventActor {
+  const cap = (value: string | undefined) => (value ? value.slice(0, MACHINE_FIELD_MAX) : undefined);
+  return {
+    key: principal.userId ? `user:${principal.userId}` : `token:${principal.id}`,
+    ...(principal.userId && { userId: principal.userId }),
+    ...(principal.email && { email: principal.email }),
+    label: principal.email ?? principal.label,
+    role: principal.role,
+    ...(cap(machine.host) && { host: cap(machine.host) }),
+    ...(cap(machine.osUser) && { osUser: cap(machine.osUser) }),
+  };
+}
+
+/** The actor a stored run names (a session that went quiet is ended on its behalf). */
+function actorOfRun(run: RunRow): EventActor | undefined {
+  if (!run.actorKey) return undefined;
+  return {
+    key: run.actorKey,
+    ...(run.actorUserId && { userId: run.actorUserId }),
+    label: run.actorLabel ?? run.actorKey,
+    ...(run.actorHost && { host: run.actorHost }),
+    ...(run.actorOsUser && { osUser: run.actorOsUser }),
+  };
+}
+
 function stoppedReason(outcome: string | null, reason: string | null): string {
   if (outcome === "budget") return `This session reached its budget in Hookplane${reason ? `: ${reason}` : ""}`;
   return `This session was cancelled in Hookplane${reason && reason !== "cancelled in Hookplane" ? `: ${reason}` : ""}`;
@@ -208,7 +245,7 @@ async function openSession(
   handle: DbHandle,
   run: RunRow,
   agent: AgentRef,
-  input: Pick<SessionEvent, "sessionId" | "source">,
+  input: Pick<SessionEvent, "sessionId" | "source"> & { actor?: EventActor },
   hooksFingerprint?: string,
 ): Promise<RunSession> {
   const workspaceDir = sessionWorkspace(run.id);
@@ -222,7 +259,7 @@ async function openSession(
     // The bridge holds the caller's request while a person decides: its own timeout ends it sooner.
     holdMs: HOLD_FOR_APPROVAL_MS,
     workspaceDir,
-    eventFields: { sessionId: input.sessionId, triggerType: input.source },
+    eventFields: { sessionId: input.sessionId, triggerType: input.source, ...(input.actor && { actor: input.actor }) },
   });
 }
 
@@ -245,7 +282,7 @@ export async function expireIdleSessions(handle: DbHandle, idleMs: number): Prom
     const agent = await getAgent(handle.db, { projectId: run.projectId, ref: run.agentId });
     if (!agent) continue;
     const minutes = Math.round(idleMs / 60_000);
-    const session = await openSession(handle, run, { id: agent.id, name: agent.name }, { sessionId: run.externalSessionId!, source: run.source });
+    const session = await openSession(handle, run, { id: agent.id, name: agent.name }, { sessionId: run.externalSessionId!, source: run.source, actor: actorOfRun(run) });
     await endSession(handle.db, session, { outcome: "timeout", reason: `no event from the session for ${minutes} min` });
     ended++;
   }

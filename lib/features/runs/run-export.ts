@@ -27,6 +27,11 @@ export const RUN_EXPORT_COLUMNS: readonly ExportColumn<RunApi>[] = [
   { header: "scheduleId", value: (r) => r.scheduleId },
   { header: "startedAt", value: (r) => r.startedAt },
   { header: "finishedAt", value: (r) => r.finishedAt },
+  // Who acted in an outside session, and the machine as its CLI reported it (unverified).
+  { header: "actor", value: (r) => r.actor?.label },
+  { header: "actorUserId", value: (r) => r.actor?.userId },
+  { header: "actorHostReported", value: (r) => r.actor?.machine?.host },
+  { header: "actorOsUserReported", value: (r) => r.actor?.machine?.osUser },
 ];
 
 /** The project's runs the filters select. */

@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import type { RunFilters } from "@/db/queries/runs";
 import { RUN_STATUSES } from "@/db/schema";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { getUserByEmail } from "@/db/queries/users";
 import { OUTCOMES } from "@/lib/core/hooks/events";
 
 export const runFiltersSchema = z.object({
@@ -20,12 +21,24 @@ export const runFiltersSchema = z.object({
   from: pgDateSchema.optional(),
   to: pgDateSchema.optional(),
   minCost: z.coerce.number().min(0).optional(),
+  /** A person's runs: their user id or email. */
+  actor: z.string().max(320).optional(),
 });
 export type RunFiltersQuery = z.infer<typeof runFiltersSchema>;
 
 /** The query's agent (name or id, of the project) becomes an id; an unknown agent is a 404, not an empty list. */
 export async function resolveRunFilters(db: Db, projectId: string, query: RunFiltersQuery): Promise<RunFilters> {
-  const { agent, minCost, ...rest } = query;
+  const { agent, minCost, actor, ...rest } = query;
   const agentId = agent ? (await findAgentOr404(db, projectId, agent)).id : undefined;
-  return { ...rest, agentId, minCostUsd: minCost };
+  return { ...rest, agentId, minCostUsd: minCost, ...(actor && { actorUserId: await actorUserIdOf(db, actor) }) };
+}
+
+/**
+ * A person named by user id or email. Someone who is no one here still filters (to nothing): a
+ * list filtered by a person who left shows their runs by id, and an unknown email shows none.
+ */
+async function actorUserIdOf(db: Db, actor: string): Promise<string> {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(actor)) return actor.toLowerCase();
+  const user = await getUserByEmail(db, { email: actor });
+  return user?.id ?? "00000000-0000-0000-0000-000000000000";
 }

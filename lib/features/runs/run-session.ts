@@ -33,7 +33,7 @@ export interface RunSessionParams {
   holdMs: number;
   workspaceDir: string;
   /** Fields every hook event of this run carries besides ids and data. */
-  eventFields?: Pick<HookEvent, "sessionId" | "scheduleId" | "triggerType">;
+  eventFields?: Pick<HookEvent, "sessionId" | "scheduleId" | "triggerType" | "actor">;
   /** Template variables of the entry point; session.end adds the response. */
   vars?: Record<string, string>;
   /** The agent's metadata file as last read (herdctl), for hooks' `when`. */
@@ -80,6 +80,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
           agent: { id: agent.id, name: agent.name, model: agent.model },
           source: run.source,
           externalSessionId: run.externalSessionId,
+          ...(run.actorLabel && { actor: { userId: run.actorUserId, label: run.actorLabel } }),
           captureContent: exporter.captureContent,
         },
         exporter,

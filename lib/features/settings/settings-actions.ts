@@ -1,5 +1,6 @@
 "use server";
 
+import { bridgeCredentialRequestSchema, issueBridgeCredential, revokeOwnBridgeCredential } from "@/lib/platform/auth/bridge-credentials";
 import { z } from "zod";
 import { AppError } from "@/lib/platform/api/app-error";
 import { formAction } from "@/lib/platform/api/action";
@@ -42,6 +43,24 @@ export const revokeTokenAction = formAction(
     const revoked = await revokeApiTokenAudited(db, principal, { id: input.id });
     if (!revoked) throw AppError.notFound("Active token of this project");
     return { ok: true, message: "Token revoked" };
+  },
+);
+
+// A person's own bridge credentials (any member).
+
+export const createBridgeCredentialAction = formAction(
+  { role: "viewer", input: bridgeCredentialRequestSchema, revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    const { token } = await issueBridgeCredential(db, principal, input);
+    return { ok: true, secret: token, message: `Bridge credential created in ${principal.projectSlug}. Copy it now: it is not shown again.` };
+  },
+);
+
+export const revokeBridgeCredentialAction = formAction(
+  { role: "viewer", input: z.object({ id: z.uuid("Unknown credential") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    if (!(await revokeOwnBridgeCredential(db, principal, { id: input.id }))) throw AppError.notFound("Active bridge credential of yours");
+    return { ok: true, message: "Bridge credential revoked" };
   },
 );
 

@@ -71,7 +71,7 @@ export async function principalFromSessionToken(db: Db, token: string | undefine
   if (!user) return undefined;
   const access = await userProjectAccess(db, user, project);
   if (!access) return undefined;
-  return { kind: "user", id: user.id, userId: user.id, label: user.email, instanceAdmin: user.instanceAdmin, ...access };
+  return { kind: "user", id: user.id, userId: user.id, email: user.email, label: user.email, instanceAdmin: user.instanceAdmin, ...access };
 }
 
 /**
@@ -93,16 +93,21 @@ export async function principalFromApiToken(db: Db, token: string | undefined, p
     noteTokenUsed(row);
     touchToken(db, { id: row.id }).catch(() => {});
   }
-  const role = row.ownerRole ? lesserRole(row.role, row.ownerRole) : row.role;
+  // A bridge credential carries its person's role (for their hooks' conditions); it reaches
+  // nothing with it (roles.ts). Any other token the lesser of its own and its owner's.
+  const role = row.kind === "bridge" && row.ownerRole ? row.ownerRole : row.ownerRole ? lesserRole(row.role, row.ownerRole) : row.role;
   return {
     kind: "token",
     id: row.id,
     userId: row.userId ?? undefined,
-    label: `token:${row.name}`,
+    email: row.ownerEmail ?? undefined,
+    // A person's bridge credential acts as that person on the record; other tokens by their name.
+    label: row.kind === "bridge" && row.ownerEmail ? row.ownerEmail : `token:${row.name}`,
     role,
     projectId: row.projectId,
     projectSlug: row.projectSlug,
     instanceAdmin: false,
+    ...(row.kind === "bridge" && { bridge: true }),
   };
 }
 

@@ -28,16 +28,32 @@ export interface Principal {
   /** Keeps the instance: projects, people, providers, instance-wide hooks and settings. Never for a token. */
   instanceAdmin: boolean;
   userId?: string;
+  /** The person's email (a user, or a token's owner). */
+  email?: string;
+  /**
+   * A bridge credential: it sends its person's hook events (the ingest endpoints) and reaches
+   * nothing else, whatever its owner's role (bridge-credentials.ts).
+   */
+  bridge?: boolean;
 }
 
-/** What a request may reach: instance-wide things need an instance admin. */
-export type Access = Role | "instance";
+/**
+ * What a request may reach: instance-wide things need an instance admin; `ingest` (a coding agent's
+ * hook events) a bridge credential, or an operator's token as before bridge credentials existed.
+ */
+export type Access = Role | "instance" | "ingest";
 
 export function principalHas(principal: Principal, needed: Access): boolean {
+  if (needed === "ingest") return principal.bridge === true || roleAtLeast(principal.role, "operator");
+  // A bridge credential reaches the ingest endpoints only: its person's agents cannot read others'
+  // runs or edit the hooks that govern them.
+  if (principal.bridge) return false;
   return needed === "instance" ? principal.instanceAdmin : roleAtLeast(principal.role, needed);
 }
 
 export function accessRefusal(principal: Principal, needed: Access): string {
+  if (principal.bridge) return "A bridge credential only sends its person's hook events (POST /api/v1/ingest/...)";
+  if (needed === "ingest") return `Sending hook events needs a bridge credential or the operator role in project ${principal.projectSlug}; you are ${principal.role}`;
   return needed === "instance"
     ? "This needs an instance admin"
     : `This needs the ${needed} role in project ${principal.projectSlug}; you are ${principal.role}`;

@@ -102,6 +102,14 @@ test("a wrong token is refused at the upgrade", async () => {
   expect(status).toBe(401);
 });
 
+test("a bridge credential is refused at the upgrade: it sends its person's hook events and reads no stream", async () => {
+  const dev = await addPerson(t.db, { email: `dev-${Date.now()}@example.com`, role: "operator" });
+  const bridge = await addToken(t.db, { role: "viewer", kind: "bridge", userId: dev.id, name: "laptop" });
+  const socket = new WebSocket(`${web.url}?token=${bridge.token}`);
+  const status = await new Promise<number | undefined>((resolve) => socket.once("unexpected-response", (_req, res) => resolve(res.statusCode)));
+  expect(status).toBe(403);
+});
+
 test("a subscriber with `after` gets stored events, then live ones, gapless across a reconnect", async () => {
   await appendRunEvents(t.db, { runId, events: events(5) });
   const client = new Subscriber(web.url);

@@ -12,6 +12,7 @@ import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { DbHandle } from "@/db/client";
 import { credentialFromHeaders, principalFromCredential } from "@/lib/platform/auth/principal";
+import { accessRefusal } from "@/lib/platform/auth/roles";
 import { hashSecretToken } from "@/lib/platform/auth/secret-token";
 import { AppError } from "@/lib/platform/api/app-error";
 import { refuseUpgrade } from "@/lib/platform/api/request-guard";
@@ -52,6 +53,8 @@ export function attachWebSocketEndpoint(server: Server, handle: DbHandle, hub: S
     principalFromCredential(handle.db, credential)
       .then((principal) => {
         if (!principal || !credential) return refuseUpgrade(socket, 401, "Sign in or pass ?token=");
+        // A bridge credential sends its person's hook events and reads nothing (roles.ts).
+        if (principal.bridge) return refuseUpgrade(socket, 403, accessRefusal(principal, "viewer"));
         // Rechecked in the project it was opened in: when the membership there ends, the
         // credential no longer holds for this socket (it is not moved to another project).
         const pinned = { ...credential, project: { explicit: principal.projectSlug } };

@@ -42,6 +42,8 @@ export interface RunTraceContext {
   source: string;
   /** An outside agent's own session id (the bridge): the conversation the run is part of. */
   externalSessionId?: string | null;
+  /** The person (or token) behind an outside session: `enduser.id` on the run's span. */
+  actor?: { userId?: string | null; label?: string | null };
   captureContent: boolean;
 }
 
@@ -304,6 +306,9 @@ export function runSpan(ctx: RunTraceContext, run: RunSummary, parts: SpanParts)
       [sc.ATTR_OPENINFERENCE_SPAN_KIND]: "AGENT",
       "hookplane.run.id": ctx.runId,
       "hookplane.run.source": ctx.source,
+      // OpenTelemetry's end user: the person's id, else the token's label.
+      "enduser.id": ctx.actor?.userId ?? ctx.actor?.label ?? undefined,
+      "hookplane.actor": ctx.actor?.label ?? undefined,
       "hookplane.run.outcome": outcome,
       "hookplane.run.reason": reason,
       [ATTR_ERROR_TYPE]: outcome && FAILED_OUTCOMES.has(outcome) ? outcome : undefined,

@@ -1,0 +1,183 @@
+/**
+ * The person behind every bridged call (issue 27, first slice): three people of one project and one
+ * of another, each with their own bridge credential, through the ingest endpoint:
+ * - a bridge credential reaches the ingest endpoints and nothing else (every route under
+ *   app/api/v1, found from the file tree: 403), so a developer's agent cannot switch off its guard;
+ * - each call is recorded as its person's: the run's actor (API, list filter, export), and a
+ *   shared session id stays one run per person;
+ * - a hook can tell people apart (`when: "actor.email: ..."`, `actor.role`), applied on the next call;
+ * - a person removed from the project is refused on their very next call.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { createHook } from "@/db/queries/hooks";
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { removeMemberAudited } from "@/lib/platform/auth/user-service";
+import type { Principal } from "@/lib/platform/auth/roles";
+import { callRoute } from "@/test/api-client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { loadRouteCatalog } from "@/test/hostile/route-catalog";
+import { addPerson, addProject, addToken } from "@/test/people";
+import * as bridgeCredentialsRoute from "@/app/api/v1/bridge-credentials/route";
+import * as runRoute from "@/app/api/v1/runs/[id]/route";
+import * as runsRoute from "@/app/api/v1/runs/route";
+import * as runsExportRoute from "@/app/api/v1/runs/export/route";
+import * as tokensRoute from "@/app/api/v1/tokens/route";
+import { INGEST_ROUTES } from "./ingest-routes";
+
+let t: TestDatabase;
+let agentId: string;
+const people: Record<"alice" | "bob" | "carol", { id: string; email: string; bridge: string; api: string }> = {} as never;
+let admin: string;
+let otherProjectBridge: string;
+
+/** A person's bridge credential, made as the README says: by them, through the API. */
+async function bridgeCredentialOf(apiToken: string, name: string): Promise<string> {
+  const res = await callRoute(bridgeCredentialsRoute.POST, { method: "POST", token: apiToken, body: { name } });
+  expect(res.status).toBe(201);
+  expect(res.body).toMatchObject({ kind: "bridge", name });
+  return res.body.token;
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  const lead = await addPerson(t.db, { email: "lead@example.com", role: "admin" });
+  admin = (await addToken(t.db, { role: "admin", userId: lead.id, name: "lead" })).token;
+  for (const [name, role] of [["alice", "operator"], ["bob", "viewer"], ["carol", "operator"]] as const) {
+    const person = await addPerson(t.db, { email: `${name}@example.com`, role });
+    const api = (await addToken(t.db, { role: "viewer", userId: person.id, name: `${name}-api` })).token;
+    people[name] = { id: person.id, email: person.email, api, bridge: await bridgeCredentialOf(api, `${name}-laptop`) };
+  }
+  const other = await addProject(t.db, { slug: "other" });
+  const dave = await addPerson(t.db, { email: "dave@example.com", role: "operator", projectId: other.id });
+  otherProjectBridge = (await addToken(t.db, { role: "viewer", kind: "bridge", userId: dave.id, projectId: other.id, name: "dave-laptop" })).token;
+  agentId = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "dev" }) }))!.id;
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+function hookCall(token: string, body: Record<string, unknown>, machine: Record<string, string> = {}) {
+  return callRoute(INGEST_ROUTES["claude-code"], { method: "POST", token, headers: { "x-hookplane-agent": "dev", ...machine }, body });
+}
+const bash = (session: string, command: string, id: string) => ({ session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: id });
+const decision = (res: { body: { hookSpecificOutput?: { permissionDecision?: string } } }) => res.body.hookSpecificOutput?.permissionDecision ?? "allow";
+
+test("a bridge credential is refused (403) on every route but the ingest endpoints, whatever its person's role", async () => {
+  const routes = await loadRouteCatalog();
+  const refusedOrNot: string[] = [];
+  for (const route of routes) {
+    if (route.schemas.role === null) continue;
+    const path = route.template.replace(/\[(\w+)\]/g, "00000000-0000-4000-8000-000000000000");
+    const params = Object.fromEntries(route.params.map((p) => [p, "00000000-0000-4000-8000-000000000000"]));
+    const res = await callRoute(route.handler, { method: route.method, path, token: people.alice.bridge, params, body: route.method === "GET" ? undefined : {} });
+    const ingest = route.schemas.role === "ingest";
+    if (ingest ? res.status === 403 || res.status === 401 : res.status !== 403) refusedOrNot.push(`${route.method} ${route.template} → ${res.status}`);
+    if (!ingest) expect(res.body?.error?.message ?? "").toContain("bridge credential");
+  }
+  expect(refusedOrNot).toEqual([]);
+  expect(routes.filter((r) => r.schemas.role === "ingest").map((r) => r.template).sort()).toEqual(Object.keys(INGEST_ROUTES).map((name) => `/api/v1/ingest/${name}`).sort());
+});
+
+test("each call is its person's: one run per person for a shared session id, the actor in the API, its filter and the export", async () => {
+  const machine = { "x-hookplane-host": "alice-mbp", "x-hookplane-os-user": "alice" };
+  expect(decision(await hookCall(people.alice.bridge, bash("shared-session", "ls", "a1"), machine))).toBe("allow");
+  expect(decision(await hookCall(people.bob.bridge, bash("shared-session", "ls", "b1")))).toBe("allow");
+  expect(decision(await hookCall(people.alice.bridge, bash("shared-session", "pwd", "a2"), machine))).toBe("allow");
+  // The same session id from another project's person names nothing here: their project has no agent "dev".
+  expect((await hookCall(otherProjectBridge, bash("shared-session", "ls", "d1"))).status).toBe(404);
+
+  const runs = (await t.execute("select id, actor_user_id, actor_label, actor_host, actor_os_user, last_seq from runs where external_session_id = 'shared-session' order by actor_label")).rows as {
+    id: string;
+    actor_user_id: string;
+    actor_label: string;
+    actor_host: string | null;
+    actor_os_user: string | null;
+    last_seq: number;
+  }[];
+  expect(runs.map((r) => [r.actor_user_id, r.actor_label, r.actor_host, r.actor_os_user, r.last_seq])).toEqual([
+    [people.alice.id, "alice@example.com", "alice-mbp", "alice", 2],
+    [people.bob.id, "bob@example.com", null, null, 1],
+  ]);
+  const alicesRun = await callRoute(runRoute.GET, { path: `/api/v1/runs/${runs[0].id}`, token: admin, params: { id: runs[0].id } });
+  expect(alicesRun.body.actor).toEqual({ userId: people.alice.id, label: "alice@example.com", machine: { host: "alice-mbp", osUser: "alice", reported: true } });
+  const bobs = await callRoute(runsRoute.GET, { path: "/api/v1/runs?actor=bob@example.com", token: admin });
+  expect(bobs.body.items.map((r: { id: string }) => r.id)).toEqual([runs[1].id]);
+  const byId = await callRoute(runsRoute.GET, { path: `/api/v1/runs?actor=${people.alice.id}`, token: admin });
+  expect(byId.body.items.map((r: { id: string }) => r.id)).toEqual([runs[0].id]);
+  const nobody = await callRoute(runsRoute.GET, { path: "/api/v1/runs?actor=nobody@example.com", token: admin });
+  expect(nobody.body.items).toEqual([]);
+  // The export names the person and the machine as reported, filtered the same way.
+  const exported = (format: string) =>
+    runsExportRoute.GET(new Request(`http://localhost/api/v1/runs/export?format=${format}&actor=alice@example.com`, { headers: { authorization: `Bearer ${admin}` } })).then((r) => r.text());
+  const lines = (await exported("ndjson")).trim().split("\n").map((line) => JSON.parse(line));
+  expect(lines.map((l) => [l.id, l.actor])).toEqual([[runs[0].id, alicesRun.body.actor]]);
+  const [header, row, ...more] = (await exported("csv")).trim().split(/\r?\n/);
+  expect(more).toEqual([]);
+  const csv = Object.fromEntries(header.split(",").map((name, i) => [name, row.split(",")[i]]));
+  expect([csv.actor, csv.actorUserId, csv.actorHostReported, csv.actorOsUserReported]).toEqual(["alice@example.com", people.alice.id, "alice-mbp", "alice"]);
+
+  // Admins see every person's bridge credentials, with owner and kind; a person lists their own.
+  const tokens = await callRoute(tokensRoute.GET, { token: admin });
+  const bridges = tokens.body.items.filter((i: { kind: string }) => i.kind === "bridge").map((i: { ownerEmail: string; name: string }) => `${i.ownerEmail} ${i.name}`);
+  expect(bridges.sort()).toEqual(["alice@example.com alice-laptop", "bob@example.com bob-laptop", "carol@example.com carol-laptop"]);
+  const own = await callRoute(bridgeCredentialsRoute.GET, { token: people.bob.api });
+  expect(own.body.items.map((i: { name: string }) => i.name)).toEqual(["bob-laptop"]);
+});
+
+test("a hook tells people apart: a rule for one person, a rule by role, each applied on the next call", async () => {
+  const session = (who: string) => `policy-${who}`;
+  expect(decision(await hookCall(people.bob.bridge, bash(session("bob"), "terraform apply", "p0")))).toBe("allow");
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({
+      id: "bob-no-terraform",
+      scope: `agent:${agentId}`,
+      event: "tool.pre",
+      matcher: "Bash",
+      when: "actor.email: bob@example.com",
+      action: { type: "block", reason: "Bob's access to terraform is revoked", denyIf: "terraform" },
+    }),
+    actor: "test",
+  });
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({ id: "viewers-read-only", scope: `agent:${agentId}`, event: "tool.pre", matcher: "Write", when: "actor.role: viewer", action: { type: "block", reason: "Viewers' agents do not write" } }),
+    actor: "test",
+  });
+  const bobTerraform = await hookCall(people.bob.bridge, bash(session("bob"), "terraform apply", "p1"));
+  expect(decision(bobTerraform)).toBe("deny");
+  expect(JSON.stringify(bobTerraform.body)).toContain("Bob's access to terraform is revoked");
+  expect(decision(await hookCall(people.alice.bridge, bash(session("alice"), "terraform apply", "p2")))).toBe("allow");
+  const write = (who: "alice" | "bob", id: string) =>
+    hookCall(people[who].bridge, { session_id: session(who), hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: "/repo/x", content: "x" }, tool_use_id: id });
+  expect(decision(await write("bob", "w1"))).toBe("deny");
+  expect(decision(await write("alice", "w2"))).toBe("allow");
+
+  // The ledger says whose call each rule decided, through the run it belongs to.
+  const [bobRun] = (await t.execute("select id from runs where external_session_id = $1", [session("bob")])).rows as { id: string }[];
+  const ledger = await listRunHookInvocations(t.db, { runId: bobRun.id });
+  expect(ledger.filter((r) => r.verdict === "block").map((r) => r.hookKey).sort()).toEqual(["bob-no-terraform", "viewers-read-only"]);
+  const [aliceRun] = (await t.execute("select id from runs where external_session_id = $1", [session("alice")])).rows as { id: string }[];
+  const aliceLedger = await listRunHookInvocations(t.db, { runId: aliceRun.id });
+  // Alice's two calls: her terraform passed over by the person's rule (its `when` did not hold), her Write by its matcher.
+  expect(aliceLedger.filter((r) => r.hookKey === "bob-no-terraform").map((r) => [r.matched, r.verdict])).toEqual([
+    [false, null],
+    [false, null],
+  ]);
+  expect(aliceLedger.find((r) => r.hookKey === "bob-no-terraform")?.skipReason).toContain("actor.email");
+});
+
+test("a person removed from the project is refused on their next call; the others go on", async () => {
+  expect((await hookCall(people.carol.bridge, bash("carol-1", "ls", "c1"))).status).toBe(200);
+  const lead: Principal = { kind: "user", id: "lead", userId: undefined, label: "lead@example.com", role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true };
+  await removeMemberAudited(t.db, lead, { projectId: DEFAULT_PROJECT_ID, userId: people.carol.id });
+  const refused = await hookCall(people.carol.bridge, bash("carol-1", "ls", "c2"));
+  expect(refused.status).toBe(401);
+  expect((await hookCall(people.alice.bridge, bash("alice-2", "ls", "a3"))).status).toBe(200);
+});

@@ -1,0 +1,62 @@
+/**
+ * Bridge credentials: what a person's coding agents (Claude Code, Codex, Gemini CLI, Copilot,
+ * Cursor through `hookplane hook ...`) send their hook events with. One acts as its person and
+ * reaches the ingest endpoints only (roles.ts): with it an agent cannot read other people's runs,
+ * edit or delete the hooks that govern it, or decide an approval it waits on. Any member of a
+ * project makes their own; they and the project's admins revoke them; a person removed from the
+ * project (or demoted to nothing) is refused at once (principal.ts reads the owner's membership).
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { announceAccessChange } from "@/db/queries/access-changes";
+import { createApiToken, listApiTokens, revokeOwnToken } from "@/db/queries/api-tokens";
+import { audited } from "@/db/queries/audit";
+import { AppError } from "@/lib/platform/api/app-error";
+import type { Principal } from "./roles";
+import { hashSecretToken, newSecretToken } from "./secret-token";
+
+export const bridgeCredentialRequestSchema = z.object({
+  /** Where it is used ("laptop", "ci-runner-3"): shown in the list. */
+  name: z.string().trim().min(1, "name the credential (the machine it is for)").max(100),
+});
+
+function requirePerson(principal: Principal): string {
+  if (!principal.userId) {
+    throw AppError.forbidden("A bridge credential is a person's: sign in as that person to make or list yours");
+  }
+  return principal.userId;
+}
+
+/** A bridge credential of the signed-in person in the request's project; the secret is shown once. */
+export async function issueBridgeCredential(db: Db, principal: Principal, input: z.infer<typeof bridgeCredentialRequestSchema>) {
+  const userId = requirePerson(principal);
+  const token = newSecretToken("hpb_");
+  const row = await audited(
+    db,
+    { projectId: principal.projectId, actor: principal.label, action: "bridge_credential.create", entityType: "api_token" },
+    // Its stored role is the least: a bridge credential acts with its person's current role in their hooks' conditions, and reaches nothing by it.
+    (tx) => createApiToken(tx, { projectId: principal.projectId, name: input.name, role: "viewer", kind: "bridge", userId, tokenHash: hashSecretToken(token), prefix: token.slice(0, 11) }),
+    (row) => ({ entityId: row.id, after: row }),
+  );
+  return { token, ...row };
+}
+
+/** The signed-in person's bridge credentials in the request's project. */
+export async function listOwnBridgeCredentials(db: Db, principal: Principal) {
+  return listApiTokens(db, { projectId: principal.projectId, kind: "bridge", userId: requirePerson(principal) });
+}
+
+/** Revokes one of the signed-in person's bridge credentials (an admin revokes anyone's through DELETE /api/v1/tokens/{id}). */
+export async function revokeOwnBridgeCredential(db: Db, principal: Principal, params: { id: string }) {
+  const userId = requirePerson(principal);
+  return audited(
+    db,
+    { projectId: principal.projectId, actor: principal.label, action: "bridge_credential.revoke", entityType: "api_token", entityId: params.id },
+    async (tx) => {
+      const row = await revokeOwnToken(tx, { projectId: principal.projectId, id: params.id, userId, kind: "bridge" });
+      if (row) await announceAccessChange(tx, { tokenId: row.id });
+      return row;
+    },
+    (row) => (row ? {} : null),
+  );
+}
