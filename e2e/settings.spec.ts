@@ -55,3 +55,46 @@ test("an admin stores a secret by name only, changes a role, and schedules an ag
   await settings.secretRow("E2E_WEBHOOK_TOKEN").getByTestId("delete-secret").click();
   await expect(settings.secretRow("E2E_WEBHOOK_TOKEN")).toHaveCount(0);
 });
+
+test("a person makes their own bridge credential: their agent's calls are recorded as theirs, and it reaches nothing else", async ({ page, request }, testInfo) => {
+  await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
+  await new SettingsPages(page).open();
+  const section = page.getByTestId("bridge-credentials-section");
+  // Nothing named: the field says so, and nothing is made.
+  await section.getByRole("button", { name: "Create bridge credential" }).click();
+  await expect(section.getByTestId("error-bridge-credential-name")).toBeVisible();
+  await section.getByLabel("For which machine").fill("e2e laptop");
+  await section.getByRole("button", { name: "Create bridge credential" }).click();
+  const secret = (await section.getByTestId("new-bridge-credential").textContent())!.trim();
+  expect(secret).toMatch(/^hpb_/);
+  await expect(section.getByText("export HOOKPLANE_TOKEN=")).toBeVisible();
+  await page.reload();
+  await expect(section.getByTestId("bridge-credential-row").filter({ hasText: "e2e laptop" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("bridge-credentials.png"), fullPage: true });
+
+  // The coding agent's hook call, as `hookplane hook claude-code` sends it.
+  const session = `e2e-bridge-${Date.now()}`;
+  const call = await request.post("/api/v1/ingest/claude-code", {
+    headers: { authorization: `Bearer ${secret}`, "x-hookplane-agent": "coding-agent", "x-hookplane-host": "e2e-host" },
+    data: { session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_e2e" },
+  });
+  expect(call.status()).toBe(200);
+  // It cannot list the hooks that govern it, let alone change them.
+  const hooks = await request.get("/api/v1/hooks", { headers: { authorization: `Bearer ${secret}` } });
+  expect(hooks.status()).toBe(403);
+  expect((await hooks.json()).error.message).toContain("bridge credential");
+
+  // The run is the person's, in the API (read with the browser's session).
+  const runs = await page.request.get(`/api/v1/runs?actor=${encodeURIComponent(admin.email)}`);
+  const run = (await runs.json()).items.find((r: { prompt: string }) => r.prompt.includes(session.slice(0, 8)));
+  expect(run?.actor).toMatchObject({ label: admin.email, machine: { host: "e2e-host", reported: true } });
+
+  // Revoked from the same page: the next call is refused.
+  await section.getByRole("button", { name: "Revoke e2e laptop" }).click();
+  await expect(section.getByTestId("bridge-credential-row").filter({ hasText: "e2e laptop" })).toContainText("revoked");
+  const after = await request.post("/api/v1/ingest/claude-code", {
+    headers: { authorization: `Bearer ${secret}`, "x-hookplane-agent": "coding-agent" },
+    data: { session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_e2e_2" },
+  });
+  expect(after.status()).toBe(401);
+});
