@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 
 export function percentile(sorted: number[], p: number): number {
@@ -91,4 +93,20 @@ export function runServerBench(name: string, main: (t: TestDatabase, dataDir: st
       process.exit(1);
     },
   );
+}
+
+/** A fresh database named `<prefix>_<time>_<random>` on the PostgreSQL server of `serverUrl`, dropped by the returned `drop`. */
+export async function freshPostgres(serverUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
 }

@@ -37,7 +37,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { stop, summarize, waitForHealth } from "./bench-support";
+import { freshPostgres, stop, summarize, waitForHealth } from "./bench-support";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PG_SERVER_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -136,22 +136,6 @@ async function startBare(): Promise<string> {
   hold(() => stopProcess(child));
   const line = new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
   return Promise.race([line, exited(child, "bench/bare-server.mjs")]);
-}
-
-/** A fresh database on the PostgreSQL server, dropped by the returned `drop`. */
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = postgres(PG_SERVER_URL, { max: 1, onnotice: () => {} });
-  const name = `hp_bench_ingest_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(PG_SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
-    },
-  };
 }
 
 /**
@@ -671,7 +655,7 @@ async function benchDeployment(d: Deployment, bareUrl: string): Promise<Row[]> {
     mkdirSync(env.HOOKPLANE_WORKSPACES_DIR);
     let databaseUrl = "";
     if (d.db === "postgres") {
-      const fresh = await freshPostgres();
+      const fresh = await freshPostgres(PG_SERVER_URL, "hp_bench_ingest");
       dropDatabase = hold(fresh.drop);
       databaseUrl = fresh.url;
       // Processes sharing one PostgreSQL share the key that seals stored secrets (README, Environment).

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
+import { freshPostgres } from "./bench-support";
 
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 3);
@@ -41,20 +41,6 @@ async function firstRequest(port: number, began: number): Promise<number> {
   }
 }
 
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-  const name = `hp_bench_start_${Date.now().toString(36)}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 async function web(label: string, env: Record<string, string>) {
   const starts: number[] = [];
@@ -83,7 +69,7 @@ if (!buildIsCurrent()) {
   await new Promise((r) => built.once("exit", r));
 }
 
-const pg = await freshPostgres();
+const pg = await freshPostgres(SERVER_URL, "hp_bench_start");
 try {
   await web("web on PostgreSQL", { DATABASE_URL: pg.url });
   const worker = start(["run", "worker"], { DATABASE_URL: pg.url });
