@@ -94,24 +94,31 @@ export async function settleApproval(
 
 export async function listApprovals(
   db: Db,
-  params: { projectId: string; status?: ApprovalStatus; limit: number; before?: { at: string; id: string } },
+  params: { projectId: string; status?: ApprovalStatus; limit: number; before?: { at: string; id: string }; actorUserId?: string },
 ) {
   const where = [eq(approvals.projectId, params.projectId)];
   if (params.status) where.push(eq(approvals.status, params.status));
+  if (params.actorUserId) where.push(eq(runs.actorUserId, params.actorUserId));
   if (params.before) {
     where.push(
       sql`(${approvals.requestedAt}, ${approvals.id}) < (${params.before.at}::timestamptz, ${params.before.id}::uuid)`,
     );
   }
   const rows = await db
-    .select({ approval: approvals, agentName: agents.name, agentId: agents.id })
+    .select({ approval: approvals, agentName: agents.name, agentId: agents.id, actorUserId: runs.actorUserId, actorLabel: runs.actorLabel })
     .from(approvals)
     .innerJoin(runs, eq(runs.id, approvals.runId))
     .innerJoin(agents, eq(agents.id, runs.agentId))
     .where(and(...where))
     .orderBy(desc(approvals.requestedAt), desc(approvals.id))
     .limit(params.limit);
-  return rows.map((r) => ({ ...r.approval, agentName: r.agentName, agentId: r.agentId }));
+  // Whose agent asked: the person behind the run (an outside agent's session).
+  return rows.map((r) => ({
+    ...r.approval,
+    agentName: r.agentName,
+    agentId: r.agentId,
+    ...(r.actorLabel && { actor: { ...(r.actorUserId && { userId: r.actorUserId }), label: r.actorLabel } }),
+  }));
 }
 
 /** Pending approvals whose timeout passed and whose policy is not to wait. */

@@ -27,6 +27,8 @@ import * as runRoute from "@/app/api/v1/runs/[id]/route";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import * as runsExportRoute from "@/app/api/v1/runs/export/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
+import * as approvalsRoute from "@/app/api/v1/approvals/route";
+import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import { INGEST_ROUTES } from "./ingest-routes";
 
 let t: TestDatabase;
@@ -171,6 +173,30 @@ test("a hook tells people apart: a rule for one person, a rule by role, each app
     [false, null],
   ]);
   expect(aliceLedger.find((r) => r.hookKey === "bob-no-terraform")?.skipReason).toContain("actor.email");
+});
+
+test("an approval names whose agent asked; the approvals list filters by person; the bridge credential cannot decide it", async () => {
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({ id: "ask-deploys", scope: `agent:${agentId}`, event: "tool.pre", matcher: "Bash", when: "tool_input.command: /deploy/", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } }),
+    actor: "test",
+  });
+  const waiting = hookCall(people.alice.bridge, bash("alice-deploy", "make deploy", "d1"));
+  let pending: { id: string; actor?: unknown }[] = [];
+  await expect
+    .poll(async () => {
+      pending = (await callRoute(approvalsRoute.GET, { path: "/api/v1/approvals?status=pending&actor=alice@example.com", token: admin })).body.items;
+      return pending.length;
+    })
+    .toBe(1);
+  expect(pending[0].actor).toEqual({ userId: people.alice.id, label: "alice@example.com" });
+  expect((await callRoute(approvalsRoute.GET, { path: "/api/v1/approvals?status=pending&actor=bob@example.com", token: admin })).body.items).toEqual([]);
+  // Her own agent's credential cannot approve what it waits on.
+  const selfApproval = await callRoute(decisionRoute.POST, { method: "POST", token: people.alice.bridge, params: { id: pending[0].id }, body: { decision: "approve" } });
+  expect(selfApproval.status).toBe(403);
+  const decided = await callRoute(decisionRoute.POST, { method: "POST", token: admin, params: { id: pending[0].id }, body: { decision: "deny", reason: "not today" } });
+  expect(decided.status).toBe(200);
+  expect(decision(await waiting)).toBe("deny");
 });
 
 test("a person removed from the project is refused on their next call; the others go on", async () => {

@@ -37,7 +37,7 @@ export async function resolveRunFilters(db: Db, projectId: string, query: RunFil
  * A person named by user id or email. Someone who is no one here still filters (to nothing): a
  * list filtered by a person who left shows their runs by id, and an unknown email shows none.
  */
-async function actorUserIdOf(db: Db, actor: string): Promise<string> {
+export async function actorUserIdOf(db: Db, actor: string): Promise<string> {
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(actor)) return actor.toLowerCase();
   const user = await getUserByEmail(db, { email: actor });
   return user?.id ?? "00000000-0000-0000-0000-000000000000";
