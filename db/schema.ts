@@ -207,6 +207,24 @@ export const apiTokens = pgTable("api_tokens", {
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
 });
 
+/**
+ * The calls each `limit` hook let through, by key (hook and subject), for its sliding window:
+ * counted and added under one lock per key, across every web process (db/queries/rate-limits.ts).
+ * Rows older than their window are deleted as the key is next counted.
+ */
+export const rateLimitHits = pgTable(
+  "rate_limit_hits",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("rate_limit_hits_key_at_idx").on(t.projectId, t.key, t.at)],
+);
+
 export const TOKEN_KINDS = ["api", "bridge"] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 

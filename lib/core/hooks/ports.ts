@@ -184,3 +184,30 @@ export interface NoticePort {
   /** Slack buttons are interactive (an endpoint verifies their callbacks); otherwise they open the links. */
   slackInteractive: boolean;
 }
+
+/**
+ * Counts the calls a `limit` hook lets through, by key, in a sliding window. `take` lets the call
+ * through (and counts it) when fewer than `max` were let through in the last `windowMs`; either
+ * way it says how many were (including this one when it went through).
+ */
+export interface RateLimitPort {
+  take(request: { key: string; max: number; windowMs: number }, signal?: AbortSignal): Promise<{ allowed: boolean; count: number }>;
+}
+
+/**
+ * A rate limit port in this process's memory: for a hook trial (it counts from zero, on its own)
+ * and for tests. The web processes share the database's (lib/features/runs/rate-limits.ts).
+ */
+export function createMemoryRateLimitPort(now: () => number = Date.now): RateLimitPort {
+  const hits = new Map<string, number[]>();
+  return {
+    async take({ key, max, windowMs }) {
+      const since = now() - windowMs;
+      const kept = (hits.get(key) ?? []).filter((at) => at > since);
+      const allowed = kept.length < max;
+      if (allowed) kept.push(now());
+      hits.set(key, kept);
+      return { allowed, count: kept.length };
+    },
+  };
+}

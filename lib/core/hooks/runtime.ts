@@ -88,6 +88,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
   const discordBaseUrl = (options.discordBaseUrl ?? "https://discord.com/api/v10").replace(/\/+$/, "");
   const executorOptions: ExecutorOptions = {
     approvals: options.approvals,
+    limits: options.limits,
     tools: options.tools,
     secrets: options.secrets,
     codeHooks: options.codeHooks,

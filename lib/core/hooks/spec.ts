@@ -130,6 +130,19 @@ export const discordAction = z.object({
 });
 export const logAction = z.object({ type: z.literal("log"), message: z.string().optional() });
 export const saveJsonAction = z.object({ type: z.literal("save_json"), path: z.string().min(1) });
+/**
+ * `limit`: at most `max` calls let through per `windowMs` (a sliding window: the calls it let
+ * through in the last `windowMs`, counted across every web process), per person (`actor`: all
+ * their sessions and subagents together), per session (`session`), or per agent. Past it, the
+ * call is refused with `reason` (or one naming the limit) and the count; refused calls do not count.
+ */
+export const limitAction = z.object({
+  type: z.literal("limit"),
+  max: z.number().int().min(1).max(1_000_000),
+  windowMs: z.number().int().min(1_000).max(MAX_DURATION_MS),
+  per: z.enum(["actor", "session", "agent"]).default("actor"),
+  reason: z.string().min(1).max(500).optional(),
+});
 export const codeAction = z.object({
   type: z.literal("code"),
   module: z.string().min(1),
@@ -149,6 +162,7 @@ export const hookActionSchema = z.discriminatedUnion("type", [
   logAction,
   saveJsonAction,
   codeAction,
+  limitAction,
 ]);
 export type HookAction = z.infer<typeof hookActionSchema>;
 export type BlockAction = z.infer<typeof blockAction>;
@@ -163,11 +177,12 @@ export type DiscordAction = z.infer<typeof discordAction>;
 export type LogAction = z.infer<typeof logAction>;
 export type SaveJsonAction = z.infer<typeof saveJsonAction>;
 export type CodeAction = z.infer<typeof codeAction>;
+export type LimitAction = z.infer<typeof limitAction>;
 export type HookActionType = HookAction["type"];
 export const ACTION_TYPES = hookActionSchema.options.map((o) => o.shape.type.value) as HookActionType[];
 
 /** Actions that gate: on blocking events their failure blocks unless onFailure says otherwise. */
-export const GATING_ACTIONS: ReadonlySet<HookActionType> = new Set(["block", "approve", "command", "webhook", "code", "tool"]);
+export const GATING_ACTIONS: ReadonlySet<HookActionType> = new Set(["block", "approve", "command", "webhook", "code", "tool", "limit"]);
 
 export const scopeSchema = z
   .string()

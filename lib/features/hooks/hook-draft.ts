@@ -104,6 +104,12 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     { name: "module", label: "Module", kind: "text", hint: "The id of a defineHook module in the operator's hooks folder." },
     actionTimeout("Empty uses the hook timeout."),
   ],
+  limit: [
+    { name: "max", label: "At most (calls)", kind: "number", placeholder: "60" },
+    { name: "windowMs", label: "In any window of (ms)", kind: "number", hint: "Sliding: the calls let through in the last this many ms (60000 is a minute). Refused calls do not count.", placeholder: "60000" },
+    { name: "per", label: "Counted per", kind: "select", options: ["actor", "session", "agent"], hint: "actor: a person's calls across all their sessions and subagents; session: one session's; agent: everyone's." },
+    { name: "reason", label: "Reason", kind: "text", hint: "What the agent is told past the limit; the count is added." },
+  ],
 };
 
 const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure", "dialect"];

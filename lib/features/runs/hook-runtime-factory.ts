@@ -7,7 +7,8 @@ import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
 import type { HookEvent } from "@/lib/core/hooks/event";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
-import type { ApprovalPort, NoticePort, SecretPort, SecretValue, ToolPort } from "@/lib/core/hooks/ports";
+import { createMemoryRateLimitPort, type ApprovalPort, type NoticePort, type RateLimitPort, type SecretPort, type SecretValue, type ToolPort } from "@/lib/core/hooks/ports";
+import { takeRateLimit } from "@/db/queries/rate-limits";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
 import { logger } from "@/lib/platform/logger";
 import type { SecretBox } from "@/lib/features/secrets/secret-box";
@@ -103,6 +104,11 @@ export interface RunRuntimeDeps {
   ledger?: (entries: readonly LedgerEntry[], event: HookEvent) => void;
 }
 
+/** `limit` hooks count in the database, shared by every web process, per project. */
+function databaseRateLimits(db: Db, projectId: string): RateLimitPort {
+  return { take: (request) => takeRateLimit(db, { projectId, ...request }) };
+}
+
 /**
  * A run's hook runtime. Its dispatches and ledger rows are counted in the metrics
  * (run-metrics.ts) when they belong to a run; a hook trial (persistLedger false) is not.
@@ -112,6 +118,8 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
   const runtime = createHookRuntime({
     ...trust,
     approvals: deps.approvals,
+    // A trial (no ledger kept) counts on its own, from zero: it never uses up a real window.
+    limits: !deps.ledger && deps.persistLedger === false ? createMemoryRateLimitPort() : databaseRateLimits(deps.db, deps.projectId),
     notices: deps.notices,
     tools: deps.tools,
     secrets: storeSecretPort(deps.db, deps.projectId),

@@ -452,7 +452,7 @@ export const CONFIG_PATTERNS = {
 /** Read by the `hookplane` command (bin/hookplane.mjs) where the agent runs, not by the server. */
 export const CLI_VARIABLES = {
   HOOKPLANE_URL: "the server (default `http://127.0.0.1:3000`)",
-  HOOKPLANE_TOKEN: "an API token (operator role) for the ingest endpoints",
+  HOOKPLANE_TOKEN: "the `hookplane hook` CLI's credential: a person's bridge credential (or an operator API token)",
   HOOKPLANE_AGENT: "the agent, when `--agent` is not given",
   HOOKPLANE_TIMEOUT_MS: "how long the CLI waits for an answer, when `--timeout-ms` is not given",
   HOOKPLANE_CALLER_CHECK_MS: "how often the CLI checks that its caller still runs (default 500)",

@@ -11,6 +11,7 @@ import { compileBlock } from "./block";
 import { compileCode } from "./code";
 import { compileCommand } from "./command";
 import { compileContext } from "./context";
+import { compileLimit } from "./limit";
 import { compileDiscord, compileSlack } from "./notify";
 import { compileTool } from "./tool";
 import type { CompiledAction } from "./types";
@@ -29,6 +30,7 @@ export const DEFAULT_TIMEOUT_MS: Record<HookActionType, number | undefined> = {
   tool: 30_000,
   save_json: 5_000,
   code: 5_000,
+  limit: 5_000, // one round trip to the counter
 };
 
 /** Throws with a readable message when the action cannot be compiled (bad regex, bad URL). */
@@ -58,6 +60,8 @@ export function compileAction(action: HookAction, hookTimeoutMs: number | undefi
       return compileSlack(action, timeout);
     case "discord":
       return compileDiscord(action, timeout);
+    case "limit":
+      return compileLimit(action, timeout);
     case "log":
       return compileLog(action);
     case "save_json":

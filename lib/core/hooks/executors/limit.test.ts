@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryRateLimitPort } from "../ports";
+import { createHookRuntime } from "../runtime";
+import { hook, toolPre } from "../testing/fakes";
+import { windowText } from "./limit";
+
+const alice = { key: "user:alice", label: "alice@example.com", role: "operator" };
+const bob = { key: "user:bob", label: "bob@example.com", role: "operator" };
+const limit = (per: "actor" | "session" | "agent", extra: Record<string, unknown> = {}) =>
+  hook({ id: "bash-limit", event: "tool.pre", matcher: "Bash", action: { type: "limit", max: 3, windowMs: 60_000, per, ...extra } });
+
+describe("limit", () => {
+  it("lets max calls through per person in the window, refuses the rest naming the count, and counts only what it let through", async () => {
+    let now = 1_000_000;
+    const runtime = createHookRuntime({ limits: createMemoryRateLimitPort(() => now) });
+    const call = (actor: typeof alice, runId = "run-1") => runtime.dispatch([limit("actor")], toolPre("Bash", { command: "ls" }, { actor, runId }));
+    // One person's calls across two sessions count together.
+    const verdicts = [];
+    for (const runId of ["run-1", "run-2", "run-1", "run-2", "run-1"]) verdicts.push((await call(alice, runId)).verdict);
+    expect(verdicts).toEqual(["allow", "allow", "allow", "block", "block"]);
+    const refused = await call(alice);
+    expect(refused.reason).toBe("Rate limit: 3 calls per 1 min for alice@example.com (3 already in the last 1 min)");
+    expect(refused.ledger[0]).toMatchObject({ hookId: "bash-limit", verdict: "block", matched: true });
+    // Another person has a window of their own.
+    expect((await call(bob)).verdict).toBe("allow");
+    // The window slides: a minute after the first calls, they no longer count (refusals never did).
+    now += 60_001;
+    expect((await call(alice)).verdict).toBe("allow");
+    expect((await call(alice)).ledger[0].reason).toBe("2 of 3 in 1 min for alice@example.com");
+  });
+
+  it("per session and per agent count their own subjects; a run with no person counts per session", async () => {
+    const runtime = createHookRuntime({ limits: createMemoryRateLimitPort() });
+    const dispatch = (per: "session" | "agent" | "actor", runId: string, actor?: typeof alice) =>
+      runtime.dispatch([limit(per)], toolPre("Bash", { command: "ls" }, { runId, agentId: "agent-1", ...(actor && { actor }) }));
+    for (let i = 0; i < 3; i++) expect((await dispatch("session", "s-1", alice)).verdict).toBe("allow");
+    expect((await dispatch("session", "s-1", bob)).verdict).toBe("block");
+    expect((await dispatch("session", "s-2", alice)).verdict).toBe("allow");
+    for (let i = 0; i < 3; i++) expect((await dispatch("agent", `a-${i}`, i % 2 ? alice : bob)).verdict).toBe("allow");
+    expect((await dispatch("agent", "a-9", alice)).reason).toContain("for agent price-checker");
+    for (let i = 0; i < 3; i++) expect((await dispatch("actor", "headless")).verdict).toBe("allow");
+    expect((await dispatch("actor", "headless")).reason).toContain("for this session");
+  });
+
+  it("in shadow mode it records what it would refuse and lets the call through; without a counter it fails closed", async () => {
+    const runtime = createHookRuntime({ limits: createMemoryRateLimitPort() });
+    const shadow = hook({ id: "shadow-limit", event: "tool.pre", mode: "shadow", action: { type: "limit", max: 1, windowMs: 60_000 } });
+    expect((await runtime.dispatch([shadow], toolPre("Bash", {}, { actor: alice }))).verdict).toBe("allow");
+    const second = await runtime.dispatch([shadow], toolPre("Bash", {}, { actor: alice }));
+    expect(second.verdict).toBe("allow");
+    expect(second.ledger[0]).toMatchObject({ mode: "shadow", verdict: "block" });
+    const uncounted = await createHookRuntime().dispatch([limit("actor")], toolPre("Bash", {}, { actor: alice }));
+    expect(uncounted.verdict).toBe("block");
+    expect(uncounted.ledger[0]).toMatchObject({ failed: true });
+  });
+
+  it("says its window in the unit it was given", () => {
+    expect([windowText(60_000), windowText(3_600_000), windowText(90_000), windowText(1_500)]).toEqual(["1 min", "1 h", "90 s", "2 s"]);
+  });
+});

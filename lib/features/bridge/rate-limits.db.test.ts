@@ -1,0 +1,86 @@
+/**
+ * Rate limits per person (issue 27): a `limit` hook of 60 calls a minute, a person fanning out
+ * 5 subagents of 20 calls each at once, through the ingest endpoint with their bridge credential:
+ * exactly 60 go through, 40 are refused with the count, each refusal is recorded (a denial event
+ * and a ledger row); another person has a window of their own. Underneath, the counter holds across
+ * web processes: two database handles (two pools on PostgreSQL, as two processes have) taking from
+ * one key at once never let more than `max` through between them.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { installDatabase, openDatabase, type DbHandle } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { createHook } from "@/db/queries/hooks";
+import { takeRateLimit } from "@/db/queries/rate-limits";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { callRoute } from "@/test/api-client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { addPerson, addToken } from "@/test/people";
+import { INGEST_ROUTES } from "./ingest-routes";
+
+let t: TestDatabase;
+let second: DbHandle | undefined;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  // A second web process's own pool on the same PostgreSQL database; PGlite has one process.
+  if (t.databaseUrl) second = await openDatabase({ databaseUrl: t.databaseUrl });
+});
+afterAll(async () => {
+  await second?.close();
+  await t?.drop();
+});
+
+test("two processes taking from one window at once never let more than max through between them", async () => {
+  const handles = [t, second ?? t];
+  const takes = await Promise.all(
+    Array.from({ length: 120 }, (_, i) => takeRateLimit(handles[i % 2].db, { projectId: DEFAULT_PROJECT_ID, key: "global/test/user:x", max: 50, windowMs: 60_000 })),
+  );
+  expect(takes.filter((r) => r.allowed)).toHaveLength(50);
+  // Each allowed take saw its own place in the window; every refusal saw it full.
+  expect(new Set(takes.filter((r) => r.allowed).map((r) => r.count))).toEqual(new Set(Array.from({ length: 50 }, (_, i) => i + 1)));
+  expect(takes.filter((r) => !r.allowed).every((r) => r.count === 50)).toBe(true);
+  const [{ n }] = (await t.execute("select count(*)::integer as n from rate_limit_hits where key = 'global/test/user:x'")).rows as { n: number }[];
+  expect(n).toBe(50);
+});
+
+test("a person's 5 subagents × 20 calls at once under 60 a minute: 60 through, 40 refused with the count and recorded; another person unaffected", async () => {
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "fanout" }) }))!;
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({ id: "bash-60", scope: `agent:${agent.id}`, event: "tool.pre", matcher: "Bash", action: { type: "limit", max: 60, windowMs: 60_000, per: "actor" } }),
+    actor: "test",
+  });
+  const dev = await addPerson(t.db, { email: "dev@example.com", role: "operator" });
+  const other = await addPerson(t.db, { email: "other@example.com", role: "operator" });
+  const devBridge = (await addToken(t.db, { role: "viewer", kind: "bridge", userId: dev.id, name: "dev-laptop" })).token;
+  const otherBridge = (await addToken(t.db, { role: "viewer", kind: "bridge", userId: other.id, name: "other-laptop" })).token;
+  const call = (token: string, session: string, subagent: number, i: number) =>
+    callRoute(INGEST_ROUTES["claude-code"], {
+      method: "POST",
+      token,
+      headers: { "x-hookplane-agent": "fanout" },
+      body: { session_id: session, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `echo ${subagent}-${i}` }, tool_use_id: `t-${subagent}-${i}`, agent_id: `sub-${subagent}`, agent_type: "worker" },
+    });
+  // Two sessions of the same person: the subagents of both count together.
+  const answers = await Promise.all(Array.from({ length: 100 }, (_, k) => call(devBridge, k % 2 ? "dev-a" : "dev-b", k % 5, k)));
+  expect(answers.map((a) => a.status)).toEqual(Array(100).fill(200));
+  const denied = answers.filter((a) => a.body.hookSpecificOutput?.permissionDecision === "deny");
+  expect(denied).toHaveLength(40);
+  for (const answer of denied) expect(answer.body.hookSpecificOutput.permissionDecisionReason).toBe("Rate limit: 60 calls per 1 min for dev@example.com (60 already in the last 1 min)");
+  // Every refusal is on the record: its ledger row and its denial event.
+  const [{ blocks, allows }] = (
+    await t.execute(
+      "select count(*) filter (where verdict = 'block')::integer as blocks, count(*) filter (where verdict = 'allow')::integer as allows from hook_invocations h join runs r on r.id = h.run_id where r.external_session_id in ('dev-a', 'dev-b') and h.hook_key = 'bash-60'",
+    )
+  ).rows as { blocks: number; allows: number }[];
+  expect([blocks, allows]).toEqual([40, 60]);
+  const [{ denials }] = (
+    await t.execute("select count(*)::integer as denials from run_events e join runs r on r.id = e.run_id where r.external_session_id in ('dev-a', 'dev-b') and e.type = 'loop.tool_denied'")
+  ).rows as { denials: number }[];
+  expect(denials).toBe(40);
+  // Another person's calls have their own window.
+  expect((await call(otherBridge, "other-a", 0, 0)).body.hookSpecificOutput?.permissionDecision).not.toBe("deny");
+});
