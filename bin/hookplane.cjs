@@ -9,6 +9,7 @@
  * (lib/transcript-usage.cjs) load only at a turn's end.
  *
  *   hookplane hook claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
+ *   hookplane login [--url URL] [--name MACHINE] | hookplane logout
  *   hookplane audit verify [--json] [--url URL]
  *   hookplane worker
  *
@@ -40,8 +41,14 @@ const USAGE = `Usage:
   hookplane hook claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
       Reads a Claude Code (Codex, Gemini CLI, Copilot CLI) hook's stdin JSON, asks Hookplane,
       prints its JSON answer. Copilot CLI's stdin does not name its event: add --event EVENT.
-      Env: HOOKPLANE_URL (default http://127.0.0.1:3000), HOOKPLANE_TOKEN (operator token),
+      Env: HOOKPLANE_URL (default http://127.0.0.1:3000, or the one login stored), HOOKPLANE_TOKEN
+           (a bridge credential; default the one login stored),
            HOOKPLANE_AGENT (instead of --agent), HOOKPLANE_TIMEOUT_MS (default 590000).
+  hookplane login [--url URL] [--name MACHINE]
+      Signs this machine in as you: prints a link and a code to approve in the browser (single
+      sign-on applies) and stores your bridge credential for this OS user (0600); hook uses it.
+  hookplane logout
+      Revokes that credential and forgets it.
   hookplane audit verify [--json] [--url URL]
       Seals and checks the hash chains of the audit log and the hook ledger; names the first
       broken row. Exit 0 intact, 1 broken, 2 could not check. Env: HOOKPLANE_URL,
@@ -111,6 +118,15 @@ function writeAndExit(fd, text, code) {
     }
   }
   process.exit(code);
+}
+
+/** One line to stdout (1) or stderr (2), at once (login prints its link before it waits). */
+function warnOrPrint(fd, line) {
+  try {
+    writeSync(fd, `${line}\n`);
+  } catch {
+    (fd === 1 ? process.stdout : process.stderr).write(`${line}\n`);
+  }
 }
 
 /** Writes `text` to stderr and goes on (a warning before the answer). */
@@ -235,7 +251,9 @@ function noAnswer(problem, { failOpen, eventName, bridge }) {
 async function hookAgent(kind, flags) {
   const bridge = AGENTS[kind];
   const failOpen = Boolean(flags.failOpen);
-  const base = (flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+  // HOOKPLANE_TOKEN, else what `hookplane login` stored for this OS user.
+  const stored = process.env.HOOKPLANE_TOKEN ? undefined : require("./lib/stored-credential.cjs").readStoredCredential();
+  const base = (flags.url ?? process.env.HOOKPLANE_URL ?? stored?.url ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
   const agent = flags.agent ?? process.env.HOOKPLANE_AGENT;
   const timeoutMs = Number(flags["timeout-ms"] ?? process.env.HOOKPLANE_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS);
   const input = await readStdin();
@@ -254,8 +272,8 @@ async function hookAgent(kind, flags) {
   }
   if (!agent) return fail("Hookplane bridge: no agent named (--agent NAME or HOOKPLANE_AGENT)");
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return fail(`Hookplane bridge: --timeout-ms must be a positive number`);
-  const token = process.env.HOOKPLANE_TOKEN;
-  if (!token) return fail("Hookplane bridge: HOOKPLANE_TOKEN is not set (create a bridge credential in Settings)");
+  const token = process.env.HOOKPLANE_TOKEN ?? stored?.token;
+  if (!token) return fail("Hookplane bridge: not signed in (run hookplane login, or set HOOKPLANE_TOKEN to a bridge credential from Settings)");
 
   const url = `${base}/api/v1/ingest/${kind}`;
   body = withTranscriptUsage(body, eventName, kind);
@@ -404,6 +422,12 @@ async function main() {
   if (command === "hook" && Object.hasOwn(AGENTS, sub ?? "")) return hookAgent(sub, flags);
   if (command === "audit" && sub === "verify") return auditVerify(flags);
   if (command === "worker") return worker();
+  if (command === "login" || command === "logout") {
+    const out = { log: (line) => warnOrPrint(1, line), error: (line) => warnOrPrint(2, line) };
+    const { login, logout } = require("./lib/login.cjs");
+    const code = command === "login" ? await login({ url: flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000", name: flags.name, out }) : await logout({ out });
+    return writeAndExit(1, "", code);
+  }
   // A misspelt hook command must not let a tool call through.
   writeAndExit(2, `hookplane: unknown command "${flags.positional.join(" ")}"\n${USAGE}\n`, 2);
 }

@@ -225,6 +225,28 @@ export const rateLimitHits = pgTable(
   (t) => [index("rate_limit_hits_key_at_idx").on(t.projectId, t.key, t.at)],
 );
 
+/**
+ * `hookplane login` on a developer's machine (OAuth 2.0 device authorization, RFC 8628): the CLI
+ * holds `device_code` (stored hashed) and polls; the person enters `user_code` on /device, signed
+ * in (single sign-on applies), and picks the project; the next poll receives a bridge credential
+ * of theirs, once (lib/platform/auth/device-flow.ts).
+ */
+export const deviceAuthorizations = pgTable("device_authorizations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  deviceCodeHash: text("device_code_hash").notNull().unique(),
+  userCode: text("user_code").notNull().unique(),
+  /** The machine, as the CLI names it (shown to the person approving). */
+  name: text("name").notNull(),
+  status: text("status").$type<"pending" | "approved" | "denied" | "redeemed">().notNull().default("pending"),
+  userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+  projectId: uuid("project_id").references(() => projects.id, { onDelete: "cascade" }),
+  tokenId: uuid("token_id"),
+  createdAt: createdAt(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  decidedAt: timestamp("decided_at", { withTimezone: true }),
+  lastPolledAt: timestamp("last_polled_at", { withTimezone: true }),
+});
+
 export const TOKEN_KINDS = ["api", "bridge"] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 

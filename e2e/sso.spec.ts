@@ -186,3 +186,31 @@ test("a group mapped to a project gives a role there: the person switches to it 
   await expect(fayPage.getByTestId("current-role")).toHaveText("operator");
   await context.close();
 });
+
+test("hookplane login through single sign-on: from the terminal's link, through the provider, back to the code; the machine gets the person's credential in the project they pick", async ({ browser, request }) => {
+  const gus = { login: "gus-sub", email: "gus.sso@example.com" };
+  idp.accounts.set(gus.login, { email: gus.email, emailVerified: true, groups: ["hp-sso-team"] });
+  const started = await (await request.post("/api/v1/device/code", { data: { name: "gus-laptop" } })).json();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const link = new URL(started.verificationUriComplete);
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByTestId("sso-button").filter({ hasText: "Sign in with Test IdP" }).click();
+  await page.locator('input[name="login"]').fill(gus.login);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  // Back where the link pointed, signed in through the provider.
+  await expect(page).toHaveURL(new RegExp(`/device\\?code=${started.userCode}$`));
+  await expect(page.getByTestId("device-machine")).toContainText("gus-laptop");
+  await page.getByLabel("Project").selectOption({ label: "SSO Team (sso-team)" });
+  await page.getByTestId("device-approve").click();
+  await expect(page.getByTestId("device-decided")).toContainText("gus-laptop is signed in as you in sso-team");
+  await context.close();
+
+  await new Promise((resolve) => setTimeout(resolve, started.interval * 1000));
+  const granted = await request.post("/api/v1/device/token", { data: { deviceCode: started.deviceCode } });
+  expect(granted.status()).toBe(200);
+  expect(await granted.json()).toMatchObject({ email: gus.email, project: "sso-team" });
+});

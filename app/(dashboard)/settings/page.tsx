@@ -32,6 +32,7 @@ import { listSchedulesForApi } from "@/lib/features/schedules/schedule-service";
 import { listSecretsWithSources, type SecretSource } from "@/lib/features/secrets/secret-store";
 import { OperatorConfigTable } from "@/lib/features/settings/components/operator-config-table";
 import { configRows, getConfig } from "@/lib/platform/config/config";
+import { publicUrl } from "@/lib/platform/config/public-url";
 import { codeExecutionStatus } from "@/lib/platform/security/code-execution";
 import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { DataTable } from "@/components/ui/data-table";
@@ -308,7 +309,7 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
 /** The signed-in person's bridge credentials in this project: every member makes their own. */
 async function BridgeCredentialsSection({ db, principal }: { db: Db; principal: Principal }) {
   const own = await listOwnBridgeCredentials(db, principal);
-  const baseUrl = getConfig().HOOKPLANE_PUBLIC_URL ?? "http://127.0.0.1:3000";
+  const baseUrl = publicUrl();
   return (
     <Section
       title="Your bridge credentials"

@@ -26,6 +26,12 @@ export const ERROR_STATUS = {
   cannot_export: 422,
   not_replayable: 422,
   too_many_attempts: 429,
+  // The device authorization grant's own answers to a polling CLI (RFC 8628 §3.5).
+  authorization_pending: 400,
+  slow_down: 400,
+  access_denied: 403,
+  expired_token: 400,
+  invalid_grant: 400,
   internal: 500,
   database_unavailable: 503,
 } as const;

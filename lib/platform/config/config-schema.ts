@@ -452,7 +452,8 @@ export const CONFIG_PATTERNS = {
 /** Read by the `hookplane` command (bin/hookplane.mjs) where the agent runs, not by the server. */
 export const CLI_VARIABLES = {
   HOOKPLANE_URL: "the server (default `http://127.0.0.1:3000`)",
-  HOOKPLANE_TOKEN: "the `hookplane hook` CLI's credential: a person's bridge credential (or an operator API token)",
+  HOOKPLANE_TOKEN: "the `hookplane hook` CLI's credential: a person's bridge credential (or an operator API token); default the one `hookplane login` stored",
+  HOOKPLANE_CONFIG_DIR: "where `hookplane login` stores the credential (default `$XDG_CONFIG_HOME/hookplane`, else `~/.config/hookplane`)",
   HOOKPLANE_AGENT: "the agent, when `--agent` is not given",
   HOOKPLANE_TIMEOUT_MS: "how long the CLI waits for an answer, when `--timeout-ms` is not given",
   HOOKPLANE_CALLER_CHECK_MS: "how often the CLI checks that its caller still runs (default 500)",
