@@ -49,6 +49,9 @@ const USAGE = `Usage:
       sign-on applies) and stores your bridge credential for this OS user (0600); hook uses it.
   hookplane logout
       Revokes that credential and forgets it.
+  hookplane spool flush
+      Sends the decisions hook took alone while Hookplane was unreachable (it does so by itself
+      once Hookplane answers again).
   hookplane audit verify [--json] [--url URL]
       Seals and checks the hash chains of the audit log and the hook ledger; names the first
       broken row. Exit 0 intact, 1 broken, 2 could not check. Env: HOOKPLANE_URL,
@@ -227,9 +230,17 @@ const AGENTS = {
   },
 };
 
-/** No answer from Hookplane: block (exit 2) unless told to fail open, or where blocking makes no sense. */
-function noAnswer(problem, { failOpen, eventName, bridge }) {
+/**
+ * No answer from Hookplane: block (exit 2) unless told to fail open, or where blocking makes no
+ * sense. With `offline` (Hookplane unreachable or failing, not refusing), the decision taken
+ * alone is kept in the offline spool and sent once Hookplane answers again.
+ */
+function noAnswer(problem, { failOpen, eventName, bridge, offline }) {
   const neverBlock = eventName !== undefined && !bridge.gating.has(eventName);
+  if (offline) {
+    const decision = failOpen || neverBlock ? "allowed" : "blocked";
+    require("./lib/offline-spool.cjs").spoolDecision({ ...offline, decision, reason: problem });
+  }
   if (failOpen || neverBlock) {
     const why = failOpen
       ? "allowing because --fail-open is set"
@@ -278,15 +289,43 @@ async function hookAgent(kind, flags) {
   const url = `${base}/api/v1/ingest/${kind}`;
   body = withTranscriptUsage(body, eventName, kind);
   let response;
+  const headers = { authorization: `Bearer ${token}`, "x-hookplane-agent": agent, ...machineHeaders() };
+  // Decided alone from here on: kept for Hookplane (the offline spool) when it is down or failing.
+  const offline = () => ({ bridge: kind, agent, payload: JSON.parse(body) });
   try {
-    response = await post(url, { authorization: `Bearer ${token}`, "x-hookplane-agent": agent, ...machineHeaders() }, body, timeoutMs, (req) => watchCaller(req));
+    response = await post(url, headers, body, timeoutMs, (req) => watchCaller(req));
   } catch (error) {
-    return fail(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`);
+    return noAnswer(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`, { failOpen, eventName, bridge, offline: offline() });
   }
   if (response.status !== 200) {
-    return fail(`Hookplane at ${base} answered ${response.status}: ${errorMessageOf(response.text)}`);
+    const problem = `Hookplane at ${base} answered ${response.status}: ${errorMessageOf(response.text)}`;
+    return noAnswer(problem, { failOpen, eventName, bridge, offline: response.status >= 500 ? offline() : undefined });
   }
+  // Hookplane answers again: what was decided offline goes to it, from a process of its own.
+  if (require("./lib/offline-spool.cjs").hasSpooled()) flushInBackground(base, token);
   writeAndExit(1, response.text.endsWith("\n") ? response.text : `${response.text}\n`, 0);
+}
+
+/** `hookplane spool flush` in a detached process that outlives this one: no hook call waits for it. */
+function flushInBackground(base, token) {
+  const { spawn } = require("node:child_process");
+  const child = spawn(process.execPath, [__filename, "spool", "flush"], {
+    detached: true,
+    stdio: "ignore",
+    env: { ...process.env, HOOKPLANE_URL: base, HOOKPLANE_TOKEN: token },
+  });
+  child.unref();
+}
+
+/** `hookplane spool flush`: sends the offline spool (exit 0 when all went, 1 when some wait still). */
+async function spoolFlush(flags) {
+  const stored = process.env.HOOKPLANE_TOKEN ? undefined : require("./lib/stored-credential.cjs").readStoredCredential();
+  const base = (flags.url ?? process.env.HOOKPLANE_URL ?? stored?.url ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+  const token = process.env.HOOKPLANE_TOKEN ?? stored?.token;
+  if (!token) return writeAndExit(2, "hookplane: not signed in (hookplane login, or HOOKPLANE_TOKEN)\n", 2);
+  const { flushSpool } = require("./lib/offline-spool.cjs");
+  const { sent, failed } = await flushSpool({ base, headers: { authorization: `Bearer ${token}`, ...machineHeaders() }, exchange });
+  writeAndExit(1, `hookplane: sent ${sent} decisions taken offline${failed ? "; the rest wait" : ""}\n`, failed ? 1 : 0);
 }
 
 /** The body to send: stdin as it came, plus the transcript's usage at a turn's end. */
@@ -422,6 +461,7 @@ async function main() {
   if (command === "hook" && Object.hasOwn(AGENTS, sub ?? "")) return hookAgent(sub, flags);
   if (command === "audit" && sub === "verify") return auditVerify(flags);
   if (command === "worker") return worker();
+  if (command === "spool" && sub === "flush") return spoolFlush(flags);
   if (command === "login" || command === "logout") {
     const out = { log: (line) => warnOrPrint(1, line), error: (line) => warnOrPrint(2, line) };
     const { login, logout } = require("./lib/login.cjs");

@@ -247,6 +247,28 @@ export const deviceAuthorizations = pgTable("device_authorizations", {
   lastPolledAt: timestamp("last_polled_at", { withTimezone: true }),
 });
 
+/**
+ * Decisions a coding agent's `hookplane` CLI took alone while Hookplane could not be reached
+ * (failing closed, or open where told to), sent when it answered again. The entry's id, made by
+ * the CLI, makes a replay record it once; `received_at` is when Hookplane learned of it (the
+ * `offline_decisions` alert counts those), `decided_at` when the CLI decided.
+ */
+export const offlineDecisions = pgTable(
+  "offline_decisions",
+  {
+    id: uuid("id").primaryKey(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    runId: uuid("run_id"),
+    agentId: uuid("agent_id"),
+    decision: text("decision").$type<"allowed" | "blocked">().notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("offline_decisions_project_received_idx").on(t.projectId, t.receivedAt)],
+);
+
 export const TOKEN_KINDS = ["api", "bridge"] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
@@ -699,7 +721,7 @@ export const settings = pgTable("settings", {
 });
 
 /** What an alert rule watches (lib/features/alerts/alert-rules.ts lists and describes them). */
-export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures";
+export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures" | "offline_decisions";
 export type AlertState = "ok" | "firing";
 
 /**

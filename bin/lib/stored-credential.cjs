@@ -44,4 +44,4 @@ function removeStoredCredential() {
   fs.rmSync(credentialsFile(), { force: true });
 }
 
-module.exports = { credentialsFile, readStoredCredential, writeStoredCredential, removeStoredCredential };
+module.exports = { configDir, credentialsFile, readStoredCredential, writeStoredCredential, removeStoredCredential };

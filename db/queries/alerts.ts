@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { agents, alertEvents, alertRules, approvals, hookInvocations, runs, type AlertDelivery } from "../schema";
+import { agents, alertEvents, alertRules, approvals, hookInvocations, offlineDecisions, runs, type AlertDelivery } from "../schema";
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 export type AlertRuleWithAgent = AlertRuleRow & { agentName: string | null };
@@ -197,6 +197,22 @@ export async function hookFailuresInWindow(db: Db, w: MetricWindow): Promise<num
     .from(hookInvocations)
     .innerJoin(runs, eq(runs.id, hookInvocations.runId))
     .where(and(sql`(${hookInvocations.failed} or ${hookInvocations.timedOut})`, gte(hookInvocations.createdAt, w.from), lt(hookInvocations.createdAt, w.to), runOfRule(w)));
+  return Number(row?.value ?? 0);
+}
+
+/** Decisions coding agents took alone while Hookplane was unreachable, received in the window. */
+export async function offlineDecisionsInWindow(db: Db, w: MetricWindow): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(*)::int` })
+    .from(offlineDecisions)
+    .where(
+      and(
+        eq(offlineDecisions.projectId, w.projectId),
+        gte(offlineDecisions.receivedAt, w.from),
+        lt(offlineDecisions.receivedAt, w.to),
+        w.agentId ? eq(offlineDecisions.agentId, w.agentId) : undefined,
+      ),
+    );
   return Number(row?.value ?? 0);
 }
 

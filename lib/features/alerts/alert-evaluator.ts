@@ -23,6 +23,7 @@ import {
   costInWindow,
   failedRunsInWindow,
   hookFailuresInWindow,
+  offlineDecisionsInWindow,
   insertAlertEvent,
   listEnabledAlertRulesInAllProjects,
   recordAlertValue,
@@ -54,6 +55,8 @@ export async function measureAlert(
       return blockedRunsInWindow(db, window);
     case "hook_failures":
       return hookFailuresInWindow(db, window);
+    case "offline_decisions":
+      return offlineDecisionsInWindow(db, window);
   }
 }
 

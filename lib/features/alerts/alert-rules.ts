@@ -10,7 +10,7 @@ import { egressIssues } from "@/lib/core/hooks/secret-placement";
 import { discordAction, slackAction, webhookAction } from "@/lib/core/hooks/spec";
 
 /** Kept here rather than in db/schema.ts so the browser's form can list them without the ORM. */
-export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures"] as const satisfies readonly AlertKind[];
+export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures", "offline_decisions"] as const satisfies readonly AlertKind[];
 
 export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 export const MAX_COOLDOWN_MINUTES = 7 * 24 * 60;
@@ -23,6 +23,12 @@ export const ALERT_KIND_INFO: Record<AlertKind, { label: string; unit: "usd" | "
   runs_blocked: { label: "Blocked runs", unit: "count", usesWindow: true, describe: "runs in which a hook blocked something in the window" },
   approvals_waiting: { label: "Approvals waiting", unit: "count", usesWindow: false, describe: "approvals still pending after the wait" },
   hook_failures: { label: "Hook failures", unit: "count", usesWindow: true, describe: "hooks of runs that errored or timed out in the window" },
+  offline_decisions: {
+    label: "Decided offline",
+    unit: "count",
+    usesWindow: true,
+    describe: "tool calls and prompts coding agents' hooks let through or refused alone, Hookplane unreachable, reported in the window",
+  },
 };
 
 const emailTarget = z.object({

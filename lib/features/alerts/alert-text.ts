@@ -47,6 +47,8 @@ export function alertMetricText(rule: AlertSubject): string {
       return `blocked runs${ofAgent}`;
     case "hook_failures":
       return `hook failures${ofAgent}`;
+    case "offline_decisions":
+      return `decisions taken offline${ofAgent}`;
     case "approvals_waiting":
       return `approvals${ofAgent} waiting longer than ${formatMinutes(rule.waitMinutes ?? 0)}`;
   }

@@ -26,6 +26,11 @@ export function machineOf(headers: Headers): { host?: string; osUser?: string } 
   return { host: headers.get("x-hookplane-host") ?? undefined, osUser: headers.get("x-hookplane-os-user") ?? undefined };
 }
 
+/** A protocol, typed by its schema (each agent's is its own; a map of them holds `AgentProtocol<z.ZodType>`). */
+export function agentProtocol<S extends z.ZodType>(protocol: AgentProtocol<S>): AgentProtocol<z.ZodType> {
+  return protocol as unknown as AgentProtocol<z.ZodType>;
+}
+
 export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>) {
   return apiRoute({ role: "ingest", body: protocol.schema }, async ({ request, principal, body }) => {
     const input = body as z.infer<S>;

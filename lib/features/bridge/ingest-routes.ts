@@ -6,7 +6,8 @@
  */
 import { getDatabase } from "@/db/client";
 import { apiRoute, type ApiHandler } from "@/lib/platform/api/route";
-import { agentIngestRoute, machineOf } from "./agent-ingest-route";
+import { agentIngestRoute, agentProtocol, machineOf } from "./agent-ingest-route";
+import { offlineIngestRoute } from "./offline-ingest";
 import { claudeHookInputSchema, claudeHookOutput, claudeInputIssues, claudeSessionEvent, codexHookOutput, CODEX_RUNTIME } from "./claude-code-protocol";
 import { copilotHookInputSchema, copilotHookOutput, copilotInputIssues, copilotSessionEvent } from "./copilot-cli-protocol";
 import { cursorHookInputSchema, cursorHookOutput, cursorInputIssues, cursorSessionEvent } from "./cursor-protocol";
@@ -14,9 +15,10 @@ import { geminiHookInputSchema, geminiHookOutput, geminiInputIssues, geminiSessi
 import { ingestAnswer, ingestEventSchema } from "./ingest-requests";
 import { ingestSessionEvent } from "./session-ingest";
 
-export const INGEST_ROUTES = {
+/** Each coding agent's hook protocol: its stdin JSON in, a session event, its hook answer out. */
+const AGENT_PROTOCOLS = {
   /** Claude Code's hook stdin in, Claude Code's hook JSON out (api.md, External agents). */
-  "claude-code": agentIngestRoute({
+  "claude-code": agentProtocol({
     command: "hookplane hook claude-code --agent NAME",
     schema: claudeHookInputSchema,
     issues: claudeInputIssues,
@@ -24,7 +26,7 @@ export const INGEST_ROUTES = {
     answer: (input, result) => claudeHookOutput(input.hook_event_name, result),
   }),
   /** Codex's hook stdin in (Claude Code's protocol, Codex's events), Codex's hook JSON out (docs/bridges/other-agents.md). */
-  codex: agentIngestRoute({
+  codex: agentProtocol({
     command: "hookplane hook codex --agent NAME",
     schema: claudeHookInputSchema,
     issues: claudeInputIssues,
@@ -32,7 +34,7 @@ export const INGEST_ROUTES = {
     answer: (input, result) => codexHookOutput(input.hook_event_name, result),
   }),
   /** Copilot CLI's hook stdin (with the event the bridge names) in, Copilot CLI's hook JSON out. */
-  copilot: agentIngestRoute({
+  copilot: agentProtocol({
     command: "hookplane hook copilot --agent NAME --event EVENT",
     schema: copilotHookInputSchema,
     issues: copilotInputIssues,
@@ -40,7 +42,7 @@ export const INGEST_ROUTES = {
     answer: (input, result) => copilotHookOutput(input.hookEventName, result),
   }),
   /** Cursor's hook stdin in, Cursor's hook JSON out. */
-  cursor: agentIngestRoute({
+  cursor: agentProtocol({
     command: "hookplane hook cursor --agent NAME",
     schema: cursorHookInputSchema,
     issues: cursorInputIssues,
@@ -48,13 +50,23 @@ export const INGEST_ROUTES = {
     answer: (input, result) => cursorHookOutput(input.hook_event_name, result),
   }),
   /** Gemini CLI's hook stdin in, Gemini CLI's hook JSON out. */
-  "gemini-cli": agentIngestRoute({
+  "gemini-cli": agentProtocol({
     command: "hookplane hook gemini-cli --agent NAME",
     schema: geminiHookInputSchema,
     issues: geminiInputIssues,
     event: geminiSessionEvent,
     answer: (input, result) => geminiHookOutput(input.hook_event_name, result),
   }),
+};
+
+export const INGEST_ROUTES = {
+  "claude-code": agentIngestRoute(AGENT_PROTOCOLS["claude-code"]),
+  codex: agentIngestRoute(AGENT_PROTOCOLS.codex),
+  copilot: agentIngestRoute(AGENT_PROTOCOLS.copilot),
+  cursor: agentIngestRoute(AGENT_PROTOCOLS.cursor),
+  "gemini-cli": agentIngestRoute(AGENT_PROTOCOLS["gemini-cli"]),
+  /** What the CLI decided alone while Hookplane was unreachable, sent once it answers again (offline-ingest.ts). */
+  offline: offlineIngestRoute(AGENT_PROTOCOLS),
   /** A canonical event of any runtime's session in, the hooks' decision out (api.md, External agents). */
   events: apiRoute({ role: "ingest", body: ingestEventSchema }, async ({ request, principal, body }) => {
     const handle = await getDatabase();

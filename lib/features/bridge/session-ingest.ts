@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { recordOfflineEvents } from "@/db/queries/offline-decisions";
 import { findAnnouncedToolCallId } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
@@ -220,6 +221,62 @@ function actorOfRun(run: RunRow): EventActor | undefined {
     ...(run.actorHost && { host: run.actorHost }),
     ...(run.actorOsUser && { osUser: run.actorOsUser }),
   };
+}
+
+/** A decision the `hookplane` CLI took alone while Hookplane was unreachable (its offline spool). */
+export interface OfflineDecision {
+  /** Made by the CLI: the same decision sent twice is recorded once. */
+  id: string;
+  decision: "allowed" | "blocked";
+  reason: string;
+  decidedAt: Date;
+}
+
+/**
+ * Records a decision taken offline in the session's run, as its person's, marked `offline` with
+ * who decided (the CLI alone), what and why: the event at the time it happened, and a denial after
+ * a refused tool call. No hook runs (the call is long over). The entry's id and the events go in
+ * one transaction, so a replay, or two CLIs sending the same spool, records it once.
+ */
+export async function recordOfflineDecision(
+  handle: DbHandle,
+  principal: Principal,
+  input: SessionEvent,
+  offline: OfflineDecision,
+): Promise<"recorded" | "duplicate" | "unknown_agent"> {
+  const { db } = handle;
+  const actor = actorOf(principal, input.machine);
+  const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId, actorKey: actor.key });
+  if (!found) return "unknown_agent";
+  const { run } = await getOrStartExternalRun(db, {
+    current: found.run,
+    projectId: found.agent.projectId,
+    agentId: found.agent.id,
+    externalSessionId: input.sessionId,
+    source: input.source,
+    prompt: input.title,
+    createdBy: principal.label,
+    actor: { key: actor.key, userId: actor.userId, label: actor.label, host: actor.host, osUser: actor.osUser },
+    keepStopped: true,
+  });
+  const marker = { decision: offline.decision, reason: offline.reason, decidedAt: offline.decidedAt.toISOString(), by: "hookplane CLI" };
+  const canonical = input.dispatch?.as ?? input.type;
+  const events = [{ type: input.type, data: { ...input.data, offline: marker }, ts: offline.decidedAt }];
+  const refusedCall = canonical === "tool.pre" && offline.decision === "blocked";
+  if (refusedCall) {
+    events.push({ type: "loop.tool_denied", data: { toolCallId: input.data.toolCallId, toolName: input.data.toolName, reason: offline.reason, by: "offline" } as never, ts: offline.decidedAt });
+  }
+  const toolName = canonical === "tool.pre" && typeof input.data.toolName === "string" ? input.data.toolName : undefined;
+  return recordOfflineEvents(db, {
+    id: offline.id,
+    projectId: run.projectId,
+    runId: run.id,
+    agentId: found.agent.id,
+    decision: offline.decision,
+    decidedAt: offline.decidedAt,
+    events,
+    totals: toolName || refusedCall ? { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, toolsUsed: toolName ? [toolName] : [], blocked: refusedCall } : undefined,
+  });
 }
 
 function stoppedReason(outcome: string | null, reason: string | null): string {

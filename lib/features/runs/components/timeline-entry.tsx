@@ -103,12 +103,28 @@ function TimelineToggle({ seq, open, onToggle, status, children }: { seq: number
   );
 }
 
+/** Said on an event a coding agent's CLI decided alone while Hookplane was unreachable (sent later). */
+function OfflineBadge({ events }: { events: RunEvent[] }) {
+  const offline = events.find((e) => e.data.offline && typeof e.data.offline === "object")?.data.offline as { decision?: string; decidedAt?: string } | undefined;
+  if (!offline) return null;
+  return (
+    <span
+      className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+      title={`Hookplane was unreachable: the CLI ${offline.decision ?? "decided"} it alone at ${offline.decidedAt ?? "?"}, and reported it later. No hook ran.`}
+      data-testid="offline-badge"
+    >
+      decided offline
+    </span>
+  );
+}
+
 export function EventEntry({ event, open, onToggle, hooks }: { event: RunEvent; open: boolean; onToggle: () => void; hooks: LedgerRow[] }) {
   return (
     <>
       <TimelineToggle seq={event.seq} open={open} onToggle={onToggle}>
         <span className={`w-40 shrink-0 font-mono text-xs ${TYPE_STYLES[event.type] ?? ""}`}>{event.type}</span>
         <span className="min-w-0 flex-1 truncate">{summarizeEvent(event.type, event.data)}</span>
+        <OfflineBadge events={[event]} />
         <HooksBadge hooks={hooks} />
       </TimelineToggle>
       {open && <EventDetail event={event} hooks={hooks} />}
@@ -135,6 +151,7 @@ export function SpanEntry({ events, open, onToggle, ledgerBySeq }: { events: Run
         </span>
         <span className="min-w-0 flex-1 truncate">{detail}</span>
         {post && <span className="shrink-0 font-mono text-xs text-zinc-400">{Number(post.data.durationMs ?? 0)} ms</span>}
+        <OfflineBadge events={events} />
         <HooksBadge hooks={hooks} />
       </TimelineToggle>
       {open && (
