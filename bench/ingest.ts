@@ -24,7 +24,7 @@
  * at 50 sessions ≥ 40% of bare's calls/s, PGlite ≥ 25%; paced p99 < 25 ms on PostgreSQL; one
  * session's p50 within 5 ms of bare's. Exit 1 only when an answer was wrong or the read-back
  * disagrees.
- *   BENCH_SESSIONS, BENCH_CALLS (default 20), BENCH_DBS (default pglite,postgres),
+ *   BENCH_SESSIONS, BENCH_CALLS (default 20), BENCH_DBS (default pglite,postgres), BENCH_PEOPLE=1,
  *   BENCH_PACED_SESSIONS (default 200), BENCH_PACED_CALLS (default 5), DATABASE_URL.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -181,10 +181,36 @@ async function api<T>(base: string, method: "GET" | "POST", route: string, token
   return JSON.parse(text) as T;
 }
 
-/** The first admin, the bridge's operator token, the agent and its guard, all through the API. */
+/**
+ * BENCH_PEOPLE=1: the calls come from a person's bridge credential instead of an operator token,
+ * and the agent has a per-person rule (`when` on actor.email, never matching this person: the
+ * cost of asking) and a per-person rate limit high enough never to refuse (the cost of counting,
+ * every call, in the database) besides the guard.
+ */
+const PEOPLE = process.env.BENCH_PEOPLE === "1";
+
+/** The first admin, the bridge's credential, the agent and its hooks, all through the API. */
 async function setUp(base: string): Promise<{ admin: string; operator: string }> {
   const { token: admin } = await api<{ token: string }>(base, "POST", "/api/v1/setup", undefined, { email: "bench@example.com", password: "benchmark!" });
-  const { token: operator } = await api<{ token: string }>(base, "POST", "/api/v1/tokens", admin, { name: "bridge", role: "operator" });
+  const { token: operator } = PEOPLE
+    ? await api<{ token: string }>(base, "POST", "/api/v1/bridge-credentials", admin, { name: "bench machine" })
+    : await api<{ token: string }>(base, "POST", "/api/v1/tokens", admin, { name: "bridge", role: "operator" });
+  if (PEOPLE) {
+    await api(base, "POST", "/api/v1/hooks", admin, {
+      scope: `agent:${AGENT}`,
+      id: "contractors-no-bash",
+      event: "tool.pre",
+      matcher: "Bash",
+      when: "actor.email: /@contractors\\.example$/",
+      action: { type: "block", reason: "contractors do not run Bash" },
+    });
+    await api(base, "POST", "/api/v1/hooks", admin, {
+      scope: `agent:${AGENT}`,
+      id: "per-person-limit",
+      event: "tool.pre",
+      action: { type: "limit", max: 1_000_000, windowMs: 60_000, per: "actor" },
+    });
+  }
   await api(base, "POST", "/api/v1/agents", admin, { name: AGENT, model: "scripted", tools: [] });
   await api(base, "POST", "/api/v1/hooks", admin, {
     scope: `agent:${AGENT}`,

@@ -1,26 +1,14 @@
 /**
- * The sliding windows of `limit` hooks (rate_limit_hits): a key's calls are counted and a new one
- * added under a transaction-scoped advisory lock on the key, so web processes on one PostgreSQL
- * never let through more than `max` between them. Each statement after the lock sees what the
- * others committed (READ COMMITTED), and the clock is read after the lock, not at the start.
+ * The sliding windows of `limit` hooks (rate_limit_hits), taken through `hp_take_rate_limit`
+ * (drizzle/0021): under a transaction-scoped advisory lock on the key, the window's hits are
+ * counted and a new one added, so web processes on one PostgreSQL never let through more than
+ * `max` between them. One statement of fixed text a call (prepared once per connection).
  */
-import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../client";
+import { executeStatement, type Db } from "../client";
+
+const TAKE = "select allowed, count from hp_take_rate_limit($1::uuid, $2::text, $3::integer, $4::bigint)";
 
 export async function takeRateLimit(db: Db, params: { projectId: string; key: string; max: number; windowMs: number }): Promise<{ allowed: boolean; count: number }> {
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
-    const lock = `rate-limit:${params.projectId}:${params.key}`;
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lock}, 0))`);
-    const window = sql`clock_timestamp() - ${params.windowMs} * interval '1 millisecond'`;
-    // What fell out of the window goes as the key is counted: the table holds at most `max` a key.
-    await tx.execute(sql`delete from rate_limit_hits where project_id = ${params.projectId} and key = ${params.key} and at <= ${window}`);
-    const [{ count }] = await queryRows<{ count: number }>(
-      tx,
-      sql`select count(*)::integer as count from rate_limit_hits where project_id = ${params.projectId} and key = ${params.key} and at > ${window}`,
-    );
-    if (count >= params.max) return { allowed: false, count };
-    await tx.execute(sql`insert into rate_limit_hits (project_id, key, at) values (${params.projectId}, ${params.key}, clock_timestamp())`);
-    return { allowed: true, count: count + 1 };
-  });
+  const [row] = await executeStatement<{ allowed: boolean; count: number }>(db, TAKE, [params.projectId, params.key, params.max, params.windowMs]);
+  return { allowed: row.allowed === true, count: Number(row.count) };
 }
