@@ -195,6 +195,7 @@ async function setUp(base: string): Promise<{ admin: string; operator: string }>
   const { token: operator } = PEOPLE
     ? await api<{ token: string }>(base, "POST", "/api/v1/bridge-credentials", admin, { name: "bench machine" })
     : await api<{ token: string }>(base, "POST", "/api/v1/tokens", admin, { name: "bridge", role: "operator" });
+  await api(base, "POST", "/api/v1/agents", admin, { name: AGENT, model: "scripted", tools: [] });
   if (PEOPLE) {
     await api(base, "POST", "/api/v1/hooks", admin, {
       scope: `agent:${AGENT}`,
@@ -211,7 +212,6 @@ async function setUp(base: string): Promise<{ admin: string; operator: string }>
       action: { type: "limit", max: 1_000_000, windowMs: 60_000, per: "actor" },
     });
   }
-  await api(base, "POST", "/api/v1/agents", admin, { name: AGENT, model: "scripted", tools: [] });
   await api(base, "POST", "/api/v1/hooks", admin, {
     scope: `agent:${AGENT}`,
     id: GUARD_ID,
