@@ -150,6 +150,8 @@ function machineHeaders() {
   const os = require("node:os");
   const printable = (value) => String(value).replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
   const headers = { "x-hookplane-host": printable(os.hostname()) };
+  // Run by a CI job (GitHub Actions, GitLab, Buildkite... all set CI): the agent runs headless.
+  if (process.env.CI && !/^(0|false)$/i.test(process.env.CI)) headers["x-hookplane-ci"] = "1";
   try {
     headers["x-hookplane-os-user"] = printable(os.userInfo().username);
   } catch {

@@ -49,6 +49,14 @@ export interface EventActor {
   role?: string;
   host?: string;
   osUser?: string;
+  /**
+   * Which of the person's agents acted: `interactive` (the session's own agent), `subagent` (one it
+   * delegated to: `subagent` names it, `parent` the session that delegated), `headless` (run in CI,
+   * as the CLI reports it).
+   */
+  tier?: "interactive" | "subagent" | "headless";
+  subagent?: { id: string; type?: string };
+  parent?: { sessionId: string };
 }
 
 export type HookContext = Record<string, unknown>;

@@ -22,8 +22,12 @@ export interface AgentProtocol<S extends z.ZodType> {
 }
 
 /** The machine a call came from, as the `hookplane` CLI reports it (untrusted: anyone can send these headers). */
-export function machineOf(headers: Headers): { host?: string; osUser?: string } {
-  return { host: headers.get("x-hookplane-host") ?? undefined, osUser: headers.get("x-hookplane-os-user") ?? undefined };
+export function machineOf(headers: Headers): { host?: string; osUser?: string; ci?: boolean } {
+  return {
+    host: headers.get("x-hookplane-host") ?? undefined,
+    osUser: headers.get("x-hookplane-os-user") ?? undefined,
+    ...(headers.get("x-hookplane-ci") === "1" && { ci: true }),
+  };
 }
 
 /** A protocol, typed by its schema (each agent's is its own; a map of them holds `AgentProtocol<z.ZodType>`). */

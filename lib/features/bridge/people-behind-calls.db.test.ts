@@ -199,6 +199,32 @@ test("an approval names whose agent asked; the approvals list filters by person;
   expect(decision(await waiting)).toBe("deny");
 });
 
+test("which of a person's agents acted: a subagent names itself and the session that delegated; CI runs are headless; a rule can tell them apart", async () => {
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({ id: "subagents-no-push", scope: `agent:${agentId}`, event: "tool.pre", matcher: "Bash", when: "actor.tier: subagent", action: { type: "block", reason: "Subagents do not push", denyIf: "git push" } }),
+    actor: "test",
+  });
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({ id: "ci-no-deploys", scope: `agent:${agentId}`, event: "tool.pre", matcher: "Bash", when: "actor.tier: headless", action: { type: "block", reason: "CI does not deploy", denyIf: "kubectl apply" } }),
+    actor: "test",
+  });
+  const session = "tiers";
+  const main = await hookCall(people.alice.bridge, bash(session, "git push origin main", "m1"));
+  expect(decision(main)).toBe("allow");
+  const sub = await hookCall(people.alice.bridge, { ...bash(session, "git push origin main", "s1"), agent_id: "agent-7f3", agent_type: "code-reviewer" });
+  expect(decision(sub)).toBe("deny");
+  expect(JSON.stringify(sub.body)).toContain("Subagents do not push");
+  // The record keeps who delegated to whom: the subagent's call carries it, in the same person's session run.
+  const [run] = (await t.execute("select id from runs where external_session_id = $1", [session])).rows as { id: string }[];
+  const [pre] = (await t.execute("select data from run_events where run_id = $1 and type = 'tool.pre' and data->>'toolCallId' = 's1'", [run.id])).rows as { data: Record<string, unknown> }[];
+  expect(pre.data).toMatchObject({ agentId: "agent-7f3", agentType: "code-reviewer" });
+  const ciCall = await hookCall(people.alice.bridge, bash("ci-session", "kubectl apply -f prod.yml", "c1"), { "x-hookplane-ci": "1" });
+  expect(decision(ciCall)).toBe("deny");
+  expect(decision(await hookCall(people.alice.bridge, bash("laptop-session", "kubectl apply -f prod.yml", "l1")))).toBe("allow");
+});
+
 test("a person removed from the project is refused on their next call; the others go on", async () => {
   expect((await hookCall(people.carol.bridge, bash("carol-1", "ls", "c1"))).status).toBe(200);
   const lead: Principal = { kind: "user", id: "lead", userId: undefined, label: "lead@example.com", role: "admin", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: true };

@@ -53,8 +53,11 @@ export interface SessionEvent {
   usage?: TranscriptUsage;
   /** The session goes on after a pause (Claude Code's resume, compact): a run it finished is reopened. */
   continues?: boolean;
-  /** The machine the event came from, as its CLI reports it (`X-Hookplane-Host`, `X-Hookplane-Os-User`): untrusted. */
-  machine?: { host?: string; osUser?: string };
+  /**
+   * The machine the event came from, as its CLI reports it (`X-Hookplane-Host`, `X-Hookplane-Os-User`,
+   * `X-Hookplane-Ci` when it runs in CI): untrusted.
+   */
+  machine?: { host?: string; osUser?: string; ci?: boolean };
   /**
    * The event is about a tool call the session announced with `tool.pre`, but names it only by
    * tool and input (Claude Code's PermissionRequest has no tool_use_id): it takes that call's id,
@@ -90,7 +93,7 @@ export async function ingestSessionEvent(
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
-  const actor = actorOf(principal, input.machine);
+  const actor = { ...actorOf(principal, input.machine), ...tierOf(input) };
   // The token's (or session's) project decides whose agent the session is: a name of another
   // project's agent names nothing here; the session is the actor's own (another person's same id is another run).
   const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId, actorKey: actor.key });
@@ -209,6 +212,20 @@ export function actorOf(principal: Principal, machine: SessionEvent["machine"] =
     ...(cap(machine.host) && { host: cap(machine.host) }),
     ...(cap(machine.osUser) && { osUser: cap(machine.osUser) }),
   };
+}
+
+/**
+ * Which of the person's agents sent the event: a subagent when the event names one (Claude Code's
+ * `agent_id`, kept as `agentId`), with the session that delegated to it; headless when the CLI
+ * runs in CI; the session's own agent otherwise.
+ */
+function tierOf(input: SessionEvent): Pick<EventActor, "tier" | "subagent" | "parent"> {
+  const subagentId = input.data.agentId;
+  if (typeof subagentId === "string" && subagentId !== "") {
+    const type = typeof input.data.agentType === "string" && input.data.agentType !== "" ? input.data.agentType : undefined;
+    return { tier: "subagent", subagent: { id: subagentId, ...(type && { type }) }, parent: { sessionId: input.sessionId } };
+  }
+  return { tier: input.machine?.ci ? "headless" : "interactive" };
 }
 
 /** The actor a stored run names (a session that went quiet is ended on its behalf). */
