@@ -1,0 +1,14 @@
+/**
+ * Every test file's `hookplane` CLIs (run directly, or by a real coding agent's hooks) keep their
+ * stored credential and offline spool in a folder of that file's own, never in the user's
+ * ~/.config: a fail-closed test's spooled decision must not be sent to another test's server, nor
+ * outlive the run. A test that looks at the folder sets HOOKPLANE_CONFIG_DIR itself.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+
+const dir = mkdtempSync(path.join(tmpdir(), "hookplane-cli-config-"));
+process.env.HOOKPLANE_CONFIG_DIR = dir;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
