@@ -43,7 +43,7 @@ export interface PostgresPool {
   close(): Promise<void>;
 }
 
-/** The pool's settings from the configuration (README: Environment). */
+/** The pool's settings from the configuration (docs/operations.md: Environment). */
 export function poolOptions(config: Config = getConfig()): Omit<PostgresPoolOptions, "onChange" | "onError" | "prepare" | "onStatement"> {
   return {
     max: config.HOOKPLANE_DB_POOL,

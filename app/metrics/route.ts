@@ -6,7 +6,7 @@ import { scrapeMetrics } from "@/lib/platform/metrics/metrics-scrape";
 
 export const dynamic = "force-dynamic";
 
-/** Prometheus's scrape (README: Metrics): the metrics token or an admin. */
+/** Prometheus's scrape (docs/operations.md: Metrics): the metrics token or an admin. */
 export const GET = apiRoute({ role: null }, async ({ db, request }) => {
   await requireMetricsAccess(db, request);
   const { contentType, body } = await scrapeMetrics(await getDatabase(), { cluster: { queue: RUN_QUEUE } });

@@ -290,14 +290,14 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
       </Section>
       <Section
         title="Single sign-on"
-        description="OpenID Connect providers (Okta, Keycloak, Entra ID, Google…): people sign in with the button on the sign-in page; their groups can set their role in each project (README: Single sign-on)."
+        description="OpenID Connect providers (Okta, Keycloak, Entra ID, Google…): people sign in with the button on the sign-in page; their groups can set their role in each project (docs/security.md)."
         testId="sso-section"
       >
         <SsoSettings db={db} />
       </Section>
       <Section
         title="Server configuration"
-        description="The environment as this server read it at start (README: Environment): the value in force and whether the operator set it. Changing one takes a restart."
+        description="The environment as this server read it at start (docs/operations.md: Environment): the value in force and whether the operator set it. Changing one takes a restart."
         testId="operator-config-section"
       >
         <OperatorConfigTable rows={configRows()} />

@@ -2,7 +2,7 @@
  * One evaluation of every enabled alert rule: measure, compare with the threshold, move the state
  * with a conditional UPDATE, record the transition and tell the targets.
  *
- * When a rule notifies (documented in README, Alerts):
+ * When a rule notifies (documented in docs/how-it-works.md, Alerts):
  * - ok → firing when the value is above the threshold: a firing notice, unless the rule last fired
  *   less than a cooldown ago (a rule that resolved and rises again within its cooldown waits, and
  *   fires once the cooldown has passed if the value is still above);

@@ -37,7 +37,7 @@ const people: Record<"alice" | "bob" | "carol", { id: string; email: string; bri
 let admin: string;
 let otherProjectBridge: string;
 
-/** A person's bridge credential, made as the README says: by them, through the API. */
+/** A person's bridge credential, made as docs/coding-agents.md says: by them, through the API. */
 async function bridgeCredentialOf(apiToken: string, name: string): Promise<string> {
   const res = await callRoute(bridgeCredentialsRoute.POST, { method: "POST", token: apiToken, body: { name } });
   expect(res.status).toBe(201);

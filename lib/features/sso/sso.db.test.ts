@@ -297,7 +297,7 @@ describe("signing in through the provider", () => {
     await expect.poll(live.closed, { timeout: 3000 }).toBe(4401);
     expect((await api("/api/v1/runs", { cookie: bob.session })).status).toBe(401);
     expect((await fetch(`${web.base}/agents`, { headers: { cookie: `${SESSION_COOKIE}=${bob.session}` }, redirect: "manual" })).status).toBe(307);
-    // With mappings, the provider's groups decide again at the next sign-in (README: Single sign-on).
+    // With mappings, the provider's groups decide again at the next sign-in (docs/security.md).
     const again = await signInAs("bob-sub");
     expect((await userRow("bob@example.com")).role).toBe("operator");
 

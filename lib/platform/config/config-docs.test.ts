@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CONFIG_PATTERNS, CONFIG_SCHEMA, type VariableSpec } from "./config-schema";
 import { configDocs, DOCS_BEGIN, DOCS_END } from "./config-docs";
 
-const readme = readFileSync("README.md", "utf8");
+const readme = readFileSync("docs/operations.md", "utf8");
 const block = readme.slice(readme.indexOf(DOCS_BEGIN), readme.indexOf(DOCS_END) + DOCS_END.length);
 /** The server table's rows: variable → default cell. */
 const serverRows = new Map(
@@ -14,14 +14,14 @@ const serverRows = new Map(
     .map((m) => [m[1], m[2]]),
 );
 
-describe("the README's environment table", () => {
+describe("docs/operations.md's environment table", () => {
   it("is the one generated from the schema (npm run docs:config)", () => {
     expect(block).toBe(configDocs());
   });
 
   it("lists every variable of the schema with its default", () => {
     for (const [name, spec] of Object.entries(CONFIG_SCHEMA) as [string, VariableSpec][]) {
-      expect(serverRows.has(name), `${name} is missing from README.md`).toBe(true);
+      expect(serverRows.has(name), `${name} is missing from docs/operations.md`).toBe(true);
       const expected = typeof spec.default === "string" ? `\`${spec.default}\`` : spec.defaultText;
       expect(serverRows.get(name), `${name}'s default`).toBe(expected);
     }

@@ -1,6 +1,6 @@
 /**
- * The README's "Environment" tables, written from config-schema.ts: `npm run docs:config`
- * rewrites them, and config-docs.test.ts fails when the README and the schema part ways.
+ * The "Environment" tables of docs/operations.md, written from config-schema.ts: `npm run docs:config`
+ * rewrites them, and config-docs.test.ts fails when those tables and the schema part ways.
  */
 import { CLI_VARIABLES, CONFIG_PATTERNS, CONFIG_SCHEMA, TEST_VARIABLES, type VariableSpec } from "./config-schema";
 
@@ -46,6 +46,6 @@ export function configDocs(): string {
 export function withConfigDocs(readme: string): string {
   const begin = readme.indexOf(DOCS_BEGIN);
   const end = readme.indexOf(DOCS_END);
-  if (begin < 0 || end < begin) throw new Error(`README.md has no ${DOCS_BEGIN} … ${DOCS_END} block`);
+  if (begin < 0 || end < begin) throw new Error(`docs/operations.md has no ${DOCS_BEGIN} … ${DOCS_END} block`);
   return readme.slice(0, begin) + configDocs() + readme.slice(end + DOCS_END.length);
 }

@@ -1,7 +1,7 @@
 /**
  * Every environment variable Hookplane's server, worker and migration runner read: one entry
  * each, with the zod schema its value must pass, its default and what it means. config.ts parses
- * the environment with it once at start; the README's table is generated from it
+ * the environment with it once at start; docs/operations.md's table is generated from it
  * (`npm run docs:config`) and a test checks the two agree. A new variable is one entry here.
  *
  * `default` is the raw value an unset variable takes (parsed by the same schema, so the documented
@@ -20,7 +20,7 @@ export interface VariableSpec {
   schema: z.ZodType<unknown, string>;
   /** The raw value of an unset variable, or a function computing it at start (with `defaultText`). */
   default?: string | (() => string);
-  /** The README's default column when `default` is not it (a computed or "unset" value). */
+  /** The docs' default column when `default` is not it (a computed or "unset" value). */
   defaultText?: string;
   description: string;
   secret?: boolean;
@@ -186,7 +186,7 @@ export const CONFIG_SCHEMA = {
     schema: flag(),
     default: "0",
     description:
-      "`1` lets instance admins sign in with their password while password sign-in is turned off (single sign-on broken: README, Single sign-on); each such sign-in is an audit row `sign_in.break_glass`. Unset it once single sign-on works again",
+      "`1` lets instance admins sign in with their password while password sign-in is turned off (single sign-on broken: docs/security.md, Single sign-on); each such sign-in is an audit row `sign_in.break_glass`. Unset it once single sign-on works again",
   },
   HOOKPLANE_SECRET_KEY: {
     schema: secretKey(),
@@ -259,7 +259,7 @@ export const CONFIG_SCHEMA = {
     schema: token(16),
     defaultText: "unset",
     description:
-      "the Bearer token Prometheus scrapes `GET /metrics` with (compared in constant time; an admin's API token works too). Unset: only admins can read `/metrics` (README: Metrics)",
+      "the Bearer token Prometheus scrapes `GET /metrics` with (compared in constant time; an admin's API token works too). Unset: only admins can read `/metrics` (docs/operations.md, Metrics)",
     secret: true,
   },
   HOOKPLANE_METRICS_PORT: {

@@ -91,7 +91,7 @@ describe("the configuration schema", () => {
     });
     expect([...config.envSecrets.entries()]).toEqual([["SLACK_TOKEN", { variable: "HOOKPLANE_SECRET_SLACK_TOKEN", value: "xoxb-1", hosts: "*.slack.com" }]]);
     expect(config.unknownVariables).toEqual(["HOOKPLANE_DB_POOL_MAX"]);
-    expect(configWarnings(config)).toEqual(["HOOKPLANE_DB_POOL_MAX is set but Hookplane reads no such variable (README: Environment)"]);
+    expect(configWarnings(config)).toEqual(["HOOKPLANE_DB_POOL_MAX is set but Hookplane reads no such variable (docs/operations.md: Environment)"]);
     expect(configWarnings(loadConfig({ HOOKPLANE_PASSWORD_BREAK_GLASS: "1" }))).toEqual([
       "HOOKPLANE_PASSWORD_BREAK_GLASS is set: admins may sign in with a password even while password sign-in is off; unset it once single sign-on works",
     ]);

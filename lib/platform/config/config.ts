@@ -171,7 +171,7 @@ export function configOrExit(): Config {
  */
 export function configWarnings(config: Config): string[] {
   return [
-    ...config.unknownVariables.map((name) => `${name} is set but Hookplane reads no such variable (README: Environment)`),
+    ...config.unknownVariables.map((name) => `${name} is set but Hookplane reads no such variable (docs/operations.md: Environment)`),
     ...(config.HOOKPLANE_PASSWORD_BREAK_GLASS ? ["HOOKPLANE_PASSWORD_BREAK_GLASS is set: admins may sign in with a password even while password sign-in is off; unset it once single sign-on works"] : []),
   ];
 }
@@ -186,7 +186,7 @@ export function logLevel(): string {
   return parsed.success ? parsed.data : CONFIG_SCHEMA.LOG_LEVEL.default;
 }
 
-/** The names the README documents: the schema's, its patterns, the CLI's and the tests'. */
+/** The names docs/operations.md documents: the schema's, its patterns, the CLI's and the tests'. */
 export function documentedNames() {
   return {
     server: Object.keys(CONFIG_SCHEMA) as ConfigName[],
