@@ -5,7 +5,8 @@ import { agents } from "../schema";
 
 export type AgentRow = typeof agents.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether an agent reference may be an id (then it names the agent of that id or that name). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Columns from a validated spec; undefined optional fields become NULL so edits can clear them. */
 const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "script", "metadataFile", "flow", "codeHooks", "retryTools", "retentionDays"] as const;

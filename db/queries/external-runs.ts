@@ -8,7 +8,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { CHANNELS } from "@/lib/platform/stream/channels";
 import { executeStatement, type Db } from "../client";
 import { agents, runs } from "../schema";
-import type { AgentRow } from "./agents";
+import { UUID, type AgentRow } from "./agents";
 import { createRun, getRunByExternalSession, setRunStatus, type RunActor, type RunRow } from "./runs";
 
 /** `select` items for every column of a table, aliased `<prefix><column name>`, and how to read them back into its row. */
@@ -50,8 +50,6 @@ const AGENT_AND_RUN = `
   where a.project_id = $1 and (a.name = $2 or (a.id::text = $2 and $4::boolean))
   order by (a.name = $2) desc
   limit 1`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The project's agent a reference names (id or name) and its newest run for an outside session of

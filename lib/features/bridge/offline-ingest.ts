@@ -10,8 +10,7 @@ import { z } from "zod";
 import { getDatabase } from "@/db/client";
 import { logAudit } from "@/db/queries/audit";
 import { apiRoute } from "@/lib/platform/api/route";
-import type { AgentProtocol } from "./agent-ingest-route";
-import { machineOf } from "./agent-ingest-route";
+import { machineOf, type AgentProtocol } from "./agent-ingest-route";
 import { recordOfflineDecision } from "./session-ingest";
 
 export const MAX_OFFLINE_ENTRIES = 200;

@@ -3,7 +3,7 @@
  * dashboard's links, so a filtered list and its export always select the same runs.
  */
 import { z } from "zod";
-import { pgDateSchema } from "@/lib/core/safe-input";
+import { pgDateSchema, uuidSchema } from "@/lib/core/safe-input";
 import type { Db } from "@/db/client";
 import type { RunFilters } from "@/db/queries/runs";
 import { RUN_STATUSES } from "@/db/schema";
@@ -38,7 +38,7 @@ export async function resolveRunFilters(db: Db, projectId: string, query: RunFil
  * list filtered by a person who left shows their runs by id, and an unknown email shows none.
  */
 export async function actorUserIdOf(db: Db, actor: string): Promise<string> {
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(actor)) return actor.toLowerCase();
+  if (uuidSchema.safeParse(actor).success) return actor.toLowerCase();
   const user = await getUserByEmail(db, { email: actor });
   return user?.id ?? "00000000-0000-0000-0000-000000000000";
 }
