@@ -23,6 +23,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { loadRouteCatalog } from "@/test/hostile/route-catalog";
 import { addPerson, addProject, addToken } from "@/test/people";
 import * as bridgeCredentialsRoute from "@/app/api/v1/bridge-credentials/route";
+import * as bridgeCredentialRevokeRoute from "@/app/api/v1/bridge-credentials/[id]/route";
 import * as runRoute from "@/app/api/v1/runs/[id]/route";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import * as runsExportRoute from "@/app/api/v1/runs/export/route";
@@ -130,6 +131,11 @@ test("each call is its person's: one run per person for a shared session id, the
   expect(bridges.sort()).toEqual(["alice@example.com alice-laptop", "bob@example.com bob-laptop", "carol@example.com carol-laptop"]);
   const own = await callRoute(bridgeCredentialsRoute.GET, { token: people.bob.api });
   expect(own.body.items.map((i: { name: string }) => i.name)).toEqual(["bob-laptop"]);
+  // Another member cannot revoke someone else's credential: 404, and it still works.
+  const alicesId = tokens.body.items.find((i: { kind: string; ownerEmail: string }) => i.kind === "bridge" && i.ownerEmail === "alice@example.com").id;
+  const notTheirs = await callRoute(bridgeCredentialRevokeRoute.DELETE, { method: "DELETE", token: people.bob.api, params: { id: alicesId } });
+  expect(notTheirs.status).toBe(404);
+  expect((await hookCall(people.alice.bridge, bash("shared-session", "whoami", "a9"))).status).toBe(200);
 });
 
 test("a hook tells people apart: a rule for one person, a rule by role, each applied on the next call", async () => {

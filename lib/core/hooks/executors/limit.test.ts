@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryRateLimitPort } from "../ports";
+import { hookSpecSchema } from "../spec";
 import { createHookRuntime } from "../runtime";
 import { hook, toolPre } from "../testing/fakes";
 import { windowText } from "./limit";
@@ -52,6 +53,17 @@ describe("limit", () => {
     const uncounted = await createHookRuntime().dispatch([limit("actor")], toolPre("Bash", {}, { actor: alice }));
     expect(uncounted.verdict).toBe("block");
     expect(uncounted.ledger[0]).toMatchObject({ failed: true });
+  });
+
+  it("refuses a limit that cannot work, at its field", () => {
+    const issues = (action: Record<string, unknown>) =>
+      hookSpecSchema.safeParse({ id: "l", event: "tool.pre", action: { type: "limit", max: 10, windowMs: 60_000, ...action } }).error?.issues.map((i) => i.path.join("."));
+    expect(issues({ max: 0 })).toEqual(["action.max"]);
+    expect(issues({ max: 1.5 })).toEqual(["action.max"]);
+    expect(issues({ windowMs: 10 })).toEqual(["action.windowMs"]);
+    expect(issues({ per: "everyone" })).toEqual(["action.per"]);
+    expect(issues({ reason: "" })).toEqual(["action.reason"]);
+    expect(issues({})).toBeUndefined();
   });
 
   it("says its window in the unit it was given", () => {
