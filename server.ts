@@ -1,41 +1,39 @@
 /**
  * Hookplane's process: Next (dashboard + API) and the WebSocket stream hub on one port.
  * Every request passes the web edge first (security headers, client address, server-action
- * Origin), then lib/platform/api/request-guard.ts (methods, body cap); every upgrade passes the stream
- * endpoint, which hands Next only its dev HMR socket and refuses the rest.
+ * Origin), then lib/platform/api/request-guard.ts (paths Next cannot decode, methods, body cap);
+ * every upgrade passes the stream endpoint, which hands Next only its dev HMR socket and refuses
+ * the rest.
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
+ * Boot, background work and shutdown are assembled in lib/process, as for the worker (worker.ts).
  */
 import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import next from "next";
-import { configOrExit, configWarnings } from "@/lib/platform/config/config";
-import { closeDatabase, getDatabase } from "@/db/client";
 import { getApprovalInAnyProject } from "@/db/queries/approvals";
 import { getRunInAnyProject, runToApi } from "@/db/queries/runs";
 import { seedDemoData } from "@/lib/features/agents/demo/seed-demo";
 import { MAX_BODY_BYTES } from "@/lib/platform/api/route";
-import { guardRequest, refuseUpgrade } from "@/lib/platform/api/request-guard";
+import { guardPathEncoding, guardRequest, refuseUpgrade } from "@/lib/platform/api/request-guard";
 import { logger } from "@/lib/platform/logger";
 import { guardWebRequest, webEdgeOptions } from "@/lib/platform/security/web-edge";
 import { PROJECT_HEADER } from "@/lib/platform/auth/project-access";
+import { REQUEST_PATH_HEADER } from "@/lib/platform/auth/request-path";
 import { projectPathRewrite } from "@/lib/platform/auth/project-slug";
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
-import { startBackground, type Background } from "@/lib/features/runs/background";
 import { serveIngestDirectly } from "@/lib/features/bridge/ingest-direct";
-import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
-import { startTraceExport, stopTraceExport } from "@/lib/platform/telemetry/trace-export";
+import { startBackground } from "@/lib/process/background";
+import { bootProcess, runProcess } from "@/lib/process/boot";
+import { onShutdownSignals } from "@/lib/process/shutdown";
 
 const dev = process.argv.includes("--dev");
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
   // A bad value stops the start here, naming the variable (lib/platform/config).
-  const config = configOrExit();
+  const { config, handle } = await bootProcess("web");
   const { PORT: port, HOSTNAME: hostname } = config;
-  for (const warning of configWarnings(config)) logger.warn(warning);
-  startTraceExport(otelConfigOf(config), logger);
-  const handle = await getDatabase();
   if (await seedDemoData(handle.db)) logger.info("seeded the demo agents");
 
   // Next attaches its own upgrade listener to the server it serves; given this stand-in instead,
@@ -53,7 +51,7 @@ async function main() {
     },
     readApproval: (approvalId) => getApprovalInAnyProject(handle.db, { id: approvalId }),
   });
-  const background: Background = await startBackground(handle, hub);
+  const background = await startBackground(handle, "web");
   await hub.start();
 
   const edge = webEdgeOptions(config, dev);
@@ -72,7 +70,9 @@ async function main() {
     (req, res) => {
       inFlight++;
       res.on("close", () => inFlight--);
-      if (!guardWebRequest(req, res, edge)) return;
+      if (!guardWebRequest(req, res, edge) || !guardPathEncoding(req, res)) return;
+      // What a page was asked for, for its sign-in redirect's `next` (request-path.ts); never a client's say.
+      req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";
       // `/api/v1/projects/<slug>/<rest>` is `/api/v1/<rest>` acting in <slug> (project-access.ts).
       const inProject = req.url ? projectPathRewrite(req.url) : undefined;
       if (inProject) {
@@ -101,10 +101,7 @@ async function main() {
     logger.info({ url: `http://${hostname}:${port}`, db: handle.kind, dev }, "Hookplane is listening");
   });
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+  onShutdownSignals(async (signal) => {
     logger.info({ signal }, "shutting down");
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
     server.close();
@@ -114,17 +111,7 @@ async function main() {
     while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     server.closeAllConnections();
     await background.stop();
-    // The last spans go out (briefly: a collector that does not answer does not hold the exit).
-    await stopTraceExport();
-    await closeDatabase();
-    logger.info("closed");
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  }, "closed");
 }
 
-main().catch((error) => {
-  logger.error({ err: error }, "failed to start");
-  process.exit(1);
-});
+runProcess(main, "failed to start");

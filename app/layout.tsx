@@ -5,6 +5,8 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Hookplane", template: "%s · Hookplane" },
   description: "The control plane for AI agent hooks",
+  // public/: the SVG for browsers that take one, the .ico for those that ask /favicon.ico anyway.
+  icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "32x32" }] },
 };
 
 // Runs before paint so a dark-mode user never sees a light flash.

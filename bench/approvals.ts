@@ -90,7 +90,7 @@ async function main(t: TestDatabase, dataDir: string) {
     ]) {
       await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "bench" });
     }
-    worker = startProcess(["lib/features/runs/queue/worker-main.ts"], {
+    worker = startProcess(["worker.ts"], {
       ...shared,
       HOOKPLANE_WORKER_CONCURRENCY: "4",
       // Parks at once: the run gives its worker slot back and is resumed from its checkpoint.

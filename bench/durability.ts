@@ -33,7 +33,7 @@ import { createRunCheckpointStore } from "@/lib/features/runs/run-checkpoint-sto
 import { createRunEventWriter } from "@/lib/features/runs/run-event-writer";
 import { plainShell } from "@/lib/core/hooks/ports";
 import { createToolRegistry } from "@/lib/features/tools/tool-registry";
-import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { setEnv } from "@/test/config-env";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
@@ -162,7 +162,7 @@ async function soak() {
   installDatabase(handle);
   await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "bench-durability-soak-ws-"));
-  const queue = await startRunQueue(handle, { concurrency: 8, workspacesDir });
+  const queue = await startRunWork(handle, { concurrency: 8, workspacesDir });
   const script = [...Array.from({ length: 5 }, (_, i) => ({ text: `step ${i}`, toolCalls: [{ name: "list_files", input: {} }] })), { text: "done" }];
   const agent = (await createAgent(handle.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "soak", tools: ["list_files"], script }) }))!;
   const started = performance.now();

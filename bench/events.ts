@@ -19,7 +19,7 @@ import type { TestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { createRunEventWriter } from "@/lib/features/runs/run-event-writer";
-import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { peakRssMb, runServerBench, startProcess, startServer, stop, summarize, waitForHealth } from "./bench-support";
 
@@ -111,14 +111,14 @@ async function main(t: TestDatabase, dataDir: string) {
     await t.execute(`update runs set status = 'finished', outcome = 'completed' where id in ('${run1.id}', '${run2.id}', '${run3.id}')`);
 
     // 3 and 4. A worker process: approvals resumed through the API, and 20 concurrent runs.
-    worker = startProcess(["lib/features/runs/queue/worker-main.ts"], {
+    worker = startProcess(["worker.ts"], {
       DATABASE_URL: t.databaseUrl,
       HOOKPLANE_DATA_DIR: dataDir,
       HOOKPLANE_WORKER_CONCURRENCY: "20",
       HOOKPLANE_ALLOW_CODE_EXECUTION: "1",
       HOOKPLANE_WORKSPACES_DIR: workspacesDir,
     });
-    const queue = await startRunQueue(t, { concurrency: 0 });
+    const queue = await startRunWork(t, { concurrency: 0 });
     installRunQueue(queue);
     const asker = (await createAgent(
       t.db,

@@ -25,14 +25,27 @@
  * without, and the largest unsealed backlog seen.
  * Medians over BENCH_ROUNDS rounds (default 3) of BENCH_ROWS rows (default 20,000), after a small
  * warm-up round.
+ * Then the signed record: what signing a head adds to each seal (the Ed25519 signature, and the
+ * chain_seals insert with its guard) against a small seal batch, the periodic sealer's common
+ * case, and against a full one; and a bundle of BENCH_BUNDLE_ROWS rows (default 100,000; 0 skips)
+ * exported through the route's code and checked by the real CLI offline (`hookplane audit verify
+ * --bundle`, a child process), in rows/s beside verifyChain on the database and a bare loop that
+ * only reads and parses the file's lines: the ceiling of any line-by-line checker in node.
+ * BENCH_ONLY_SIGNED=1 runs this part alone.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import readline from "node:readline";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { installDatabase, openDatabase, type DbHandle } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
-import { sealChain, verifyChain } from "@/db/queries/hash-chain";
+import { verifyChain } from "@/db/queries/chain-verification";
+import { sealChain } from "@/db/queries/hash-chain";
+import { chainSeals, hookInvocations } from "@/db/schema";
 import { createHook } from "@/db/queries/hooks";
 import { insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
@@ -40,10 +53,13 @@ import { migrateDatabase } from "@/db/migrate";
 import { createTestDatabase } from "@/test/database";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
+import { chainBundleLines } from "@/lib/features/audit/chain-bundle";
+import { verifyStatement } from "@/lib/core/audit/chain-signature";
+import { ledgerSigningKey, signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { startRun } from "@/lib/features/runs/run-service";
-import { startRunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { summarize } from "./bench-support";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
@@ -54,6 +70,9 @@ const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 5);
 const TARGET_ROWS_PER_S = 800;
 const RUN_COUNT = Number(process.env.BENCH_RUNS ?? 20);
 const TOOL_TURNS = 10;
+const BUNDLE_ROWS = Number(process.env.BENCH_BUNDLE_ROWS ?? 100_000);
+const SMALL_BATCH = 2;
+const SMALL_BATCHES = 300;
 
 interface Target {
   name: string;
@@ -203,7 +222,7 @@ async function runEngine(target: Target, chained: boolean) {
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-chain-"));
   installDatabase(handle);
   let sealer: ReturnType<typeof startChainSealer> | undefined;
-  const queue = await startRunQueue(handle, { concurrency: 10, workspacesDir });
+  const queue = await startRunWork(handle, { concurrency: 10, workspacesDir });
   installRunQueue(queue);
   try {
     await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
@@ -280,6 +299,12 @@ const f1 = (n: number) => n.toFixed(1).padStart(8);
 const pct = (n: number, of: number) => `${n >= of ? "+" : ""}${((n / of - 1) * 100).toFixed(0)}%`;
 
 async function bench(target: Target) {
+  if (process.env.BENCH_ONLY_SIGNED === "1") {
+    console.log(`\n${target.name}: the signed record`);
+    await signing(target);
+    await bundle(target);
+    return;
+  }
   const pools = target === pglite ? 1 : 4;
   const writers = target === pglite ? 1 : 16;
   // A first round pays for warming up (JIT, WASM, the server's caches): run a small one, unreported.
@@ -318,6 +343,8 @@ async function bench(target: Target) {
     );
     console.log(`  the chain per tool turn (2 rows × the seal's CPU per row): ${perTurn.toFixed(0)} µs = ${((perTurn / mb("cpu")) * 100).toFixed(1)}% of a tool turn's CPU before`);
   }
+  await signing(target);
+  await bundle(target);
   if (PACED_SECONDS <= 0) return;
   const quiet = await paced(target, pools, false);
   const sealed = await paced(target, pools, true);
@@ -327,7 +354,148 @@ async function bench(target: Target) {
   );
 }
 
+/**
+ * What the signature adds to a seal. Per batch: one Ed25519 signature and one chain_seals insert
+ * (its guard trigger probes the sealed row). Measured alone, beside the seal of a small batch (the
+ * periodic sealer seals what a second brought) and of a full one (2,000 rows).
+ */
+async function signing(target: Target) {
+  const statement = { kind: "head", table: "hook_invocations", position: 1, hash: "a".repeat(64), signedAt: new Date().toISOString() } as const;
+  const key = ledgerSigningKey();
+  for (let i = 0; i < 200; i++) signWithLedgerKey(statement);
+  const signs: number[] = [];
+  const verifies: number[] = [];
+  for (let i = 0; i < 2_000; i++) {
+    const t0 = performance.now();
+    const { signature } = signWithLedgerKey({ ...statement, position: i });
+    const t1 = performance.now();
+    verifyStatement(key.publicKey, { ...statement, position: i }, signature);
+    verifies.push(performance.now() - t1);
+    signs.push(t1 - t0);
+  }
+  const db = await target.open(1);
+  try {
+    const handle = db.handles[0];
+    // Small batches: SMALL_BATCH rows appended, then sealed, SMALL_BATCHES times.
+    let batches = 0;
+    const small = await measure([handle], () => batches, async () => {
+      for (let i = 0; i < SMALL_BATCHES; i++) {
+        await insertHookInvocations(handle.db, { rows: dispatchRows().slice(0, SMALL_BATCH) });
+        await sealChain(handle.db, { table: "hook_invocations" });
+        batches++;
+      }
+    });
+    // The same inserts, unsealed: what the loop costs besides the seal.
+    let inserts = 0;
+    const insertOnly = await measure([handle], () => inserts, async () => {
+      for (let i = 0; i < SMALL_BATCHES; i++) {
+        await insertHookInvocations(handle.db, { rows: dispatchRows().slice(0, SMALL_BATCH) });
+        inserts++;
+      }
+    });
+    await sealChain(handle.db, { table: "hook_invocations" });
+    // A full batch.
+    await writeLedger([handle], 2_000, 1);
+    let full = 0;
+    const fullBatch = await measure([handle], () => 1, async () => (full = (await sealChain(handle.db, { table: "hook_invocations" })).sealed));
+    if (full !== 2_000) throw new Error(`a full batch sealed ${full} rows`);
+    // The head alone: a signature and the insert, for positions that have no head yet, in one
+    // transaction (in a seal they share the seal's: no commit of their own).
+    const { rows } = await handle.execute(
+      "select chain_seq::int as seq, hash from hook_invocations h where chain_seq is not null and not exists (select 1 from chain_seals s where s.table_name = 'hook_invocations' and s.chain_seq = h.chain_seq) order by chain_seq limit 500",
+    );
+    let heads = 0;
+    const head = await measure([handle], () => heads, () =>
+      handle.db.transaction(async (tx) => {
+        for (const row of rows as { seq: number; hash: string }[]) {
+          const signedAt = new Date();
+          const signature = signWithLedgerKey({ kind: "head", table: "hook_invocations", position: row.seq, hash: row.hash, signedAt: signedAt.toISOString() });
+          await tx.insert(chainSeals).values({ tableName: "hook_invocations", chainSeq: row.seq, hash: row.hash, signedAt, ...signature });
+          heads++;
+        }
+      }),
+    );
+    const sealOnly = { wall: small.wall - insertOnly.wall, cpu: small.cpu - insertOnly.cpu };
+    const us = (n: number) => n.toFixed(0).padStart(6);
+    console.log(`  signed heads: Ed25519 sign ${median(signs).toFixed(3)} ms, verify ${median(verifies).toFixed(3)} ms (node:crypto, median of 2,000)`);
+    console.log(
+      `    one head per seal (sign + chain_seals insert): ${us(head.wall)} µs wall, ${us(head.cpu)} µs CPU; a ${SMALL_BATCH}-row seal batch ${us(sealOnly.wall)} µs wall, ${us(sealOnly.cpu)} µs CPU (the head ${((head.cpu / sealOnly.cpu) * 100).toFixed(0)}% of its CPU); a 2,000-row batch ${(fullBatch.wall / 1000).toFixed(1)} ms wall (the head ${((head.wall / fullBatch.wall) * 100).toFixed(2)}%)`,
+    );
+  } finally {
+    await db.drop();
+  }
+}
+
+/** Rows/s of reading `file` line by line and parsing each: the ceiling of a line-by-line checker in node. */
+async function bareReadRate(file: string, rows: number): Promise<number> {
+  const t0 = performance.now();
+  let parsed = 0;
+  for await (const line of readline.createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity })) {
+    if (JSON.parse(line).type === "row") parsed++;
+  }
+  if (parsed !== rows) throw new Error(`read ${parsed} rows of ${rows}`);
+  return rows / ((performance.now() - t0) / 1000);
+}
+
+/** A bundle of BUNDLE_ROWS rows: exported, then checked offline by the CLI, then by verifyChain. */
+async function bundle(target: Target) {
+  if (BUNDLE_ROWS <= 0) return;
+  const db = await target.open(1);
+  const dir = mkdtempSync(path.join(tmpdir(), "hookplane-bench-bundle-"));
+  try {
+    const handle = db.handles[0];
+    const batch: (typeof hookInvocations.$inferInsert)[] = [];
+    for (let i = 0; i < BUNDLE_ROWS; i += 2) {
+      batch.push(...dispatchRows().map((r) => ({ ...r, approval: i % 10 === 0 ? { status: "approved", by: "ops@example.com", note: "ünïcödé ✓" } : null })));
+      if (batch.length >= 1_000) await handle.db.insert(hookInvocations).values(batch.splice(0));
+    }
+    if (batch.length > 0) await handle.db.insert(hookInvocations).values(batch.splice(0));
+    await sealChain(handle.db, { table: "hook_invocations" });
+    const file = path.join(dir, "bundle.ndjson");
+    const t0 = performance.now();
+    const out = createWriteStream(file);
+    for await (const page of chainBundleLines(handle.db, { table: "hook_invocations" })) {
+      if (!out.write(page.map((line) => `${JSON.stringify(line)}
+`).join(""))) await once(out, "drain");
+    }
+    out.end();
+    await once(out, "finish");
+    const exportS = (performance.now() - t0) / 1000;
+    const keyFile = path.join(dir, "keys.json");
+    writeFileSync(keyFile, JSON.stringify({ keys: [ledgerSigningKey().publicKey] }));
+    const cli = async () => {
+      const started = performance.now();
+      const child = spawn(process.execPath, [path.resolve("bin/hookplane.cjs"), "audit", "verify", "--bundle", file, "--public-key", keyFile, "--json"], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let stdout = "";
+      child.stdout.on("data", (c) => (stdout += c));
+      const [code] = (await once(child, "close")) as [number];
+      const report = JSON.parse(stdout) as { ok: boolean; rows: number };
+      if (code !== 0 || !report.ok || report.rows !== BUNDLE_ROWS) throw new Error(`the CLI said ${code}: ${stdout.slice(0, 300)}`);
+      return BUNDLE_ROWS / ((performance.now() - started) / 1000);
+    };
+    await cli();
+    const cliRates = [await cli(), await cli(), await cli()];
+    const bare = median([await bareReadRate(file, BUNDLE_ROWS), await bareReadRate(file, BUNDLE_ROWS), await bareReadRate(file, BUNDLE_ROWS)]);
+    const v0 = performance.now();
+    const report = await verifyChain(handle.db, { table: "hook_invocations" });
+    if (report.firstBroken || report.rows !== BUNDLE_ROWS) throw new Error(`verify: ${JSON.stringify(report.firstBroken)}`);
+    const serverRate = BUNDLE_ROWS / ((performance.now() - v0) / 1000);
+    const cliRate = median(cliRates);
+    const mb = statSync(file).size / 1e6;
+    console.log(
+      `  bundle of ${BUNDLE_ROWS} rows (${mb.toFixed(1)} MB, ${report.signatures?.heads} signed heads): exported at ${Math.round(BUNDLE_ROWS / exportS)} rows/s; the CLI offline ${Math.round(cliRate)} rows/s (whole process, median of 3) = ${((cliRate / bare) * 100).toFixed(0)}% of a bare read-and-parse loop (${Math.round(bare)} rows/s), ${(cliRate / serverRate).toFixed(2)}× verifyChain on the database (${Math.round(serverRate)} rows/s)`,
+    );
+  } finally {
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
+  // The ledger signing key comes from the instance secret key: a throwaway one, not a key file here.
+  process.env.HOOKPLANE_SECRET_KEY ??= randomBytes(32).toString("base64");
   const url = process.env.DATABASE_URL;
   delete process.env.DATABASE_URL;
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");

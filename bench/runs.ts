@@ -41,8 +41,9 @@ import type { Principal } from "@/lib/platform/auth/roles";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { startRun } from "@/lib/features/runs/run-service";
-import { workerConcurrency } from "@/lib/features/runs/background";
-import { RUN_QUEUE, startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { workerConcurrency } from "@/lib/process/background";
+import { RUN_QUEUE, type RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { installDatabase } from "@/db/client";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
@@ -171,7 +172,7 @@ async function mostWaitingForOneRun(t: TestDatabase): Promise<number> {
 
 /** `npm run worker` on the benchmark's database, its info log piped so its start can be seen. */
 function startWorker(t: TestDatabase, dataDir: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "lib/features/runs/queue/worker-main.ts"], {
+  return spawn(process.execPath, ["--import", "tsx", "worker.ts"], {
     env: { ...process.env, DATABASE_URL: t.databaseUrl, HOOKPLANE_DATA_DIR: dataDir, LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -333,7 +334,7 @@ async function main() {
     const benchUser = await addPerson(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "admin", instanceAdmin: true });
     const { token } = await addToken(t.db, { role: "admin", name: "setup", userId: benchUser.id });
     const concurrency = workerConcurrency();
-    queue = await startRunQueue(t, { concurrency: WORKERS > 0 ? 0 : concurrency, workspacesDir: path.join(dataDir, "workspaces") });
+    queue = await startRunWork(t, { concurrency: WORKERS > 0 ? 0 : concurrency, workspacesDir: path.join(dataDir, "workspaces") });
     installRunQueue(queue);
     sealer = startChainSealer(t.db);
     for (let i = 0; i < WORKERS; i++) workers.push(startWorker(t, dataDir));

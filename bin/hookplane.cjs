@@ -9,8 +9,11 @@
  * (lib/transcript-usage.cjs) load only at a turn's end.
  *
  *   hookplane hook claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
- *   hookplane login [--url URL] [--name MACHINE] | hookplane logout
+ *   hookplane login [--url URL] [--name MACHINE] | hookplane login --with-token [--url URL] | hookplane logout
+ *   hookplane install claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--level user|project|managed] [--dir DIR] [--url URL] [--dry-run]
+ *   hookplane doctor [--agent NAME] [--coding-agent AGENT] [--dir DIR] [--json]
  *   hookplane audit verify [--json] [--url URL]
+ *   hookplane audit verify --bundle FILE [--public-key KEY] [--trust-unsigned] [--json]
  *   hookplane worker
  *
  * Exit codes of `hook claude-code` (Claude Code's convention):
@@ -32,6 +35,11 @@
  * Code above it goes away (Claude Code exited, or killed the hook on its own timeout) while an
  * approval is pending, the CLI drops its request (the server marks the approval abandoned) and
  * exits. stdin's end is no such sign: Claude Code closes it once the payload is written.
+ *
+ * `install` and `doctor` (lib/install.cjs, lib/doctor.cjs, lib/hook-settings.cjs) load only for
+ * those commands. install writes the agent's hooks into a coding agent's settings with node's and
+ * this file's absolute paths, never a bare `hookplane`: where that is not on PATH the shell exits
+ * 127, which Claude Code, Codex and Gemini CLI do not treat as a refusal, so the guard would be off.
  */
 "use strict";
 const { readFileSync, readSync, writeSync } = require("node:fs");
@@ -47,15 +55,38 @@ const USAGE = `Usage:
   hookplane login [--url URL] [--name MACHINE]
       Signs this machine in as you: prints a link and a code to approve in the browser (single
       sign-on applies) and stores your bridge credential for this OS user (0600); hook uses it.
+  hookplane login --with-token [--url URL]
+      Stores the bridge credential read from stdin (checked with Hookplane first) for this OS user,
+      as login does, without a browser: for CI, where an agent may not pass HOOKPLANE_TOKEN to its
+      hooks (Gemini CLI with GITHUB_SHA set strips every variable named like a secret).
   hookplane logout
       Revokes that credential and forgets it.
+  hookplane install claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--level user|project|managed]
+                    [--dir PROJECT_DIR] [--url URL] [--dry-run]
+      Fetches the agent's hooks for that coding agent from Hookplane and merges them into its
+      settings file at that level (default: user; project with --dir; Copilot CLI: project only),
+      keeping everything else in it; the old file is kept as a .bak. The hooks run this CLI by its
+      absolute path and block when it cannot run: a bare \`hookplane\` not on PATH would let every
+      call through. Records the install on the server (the agent's page lists the machine).
+      --dry-run prints the file it would write. Exit 0 done, 1 written but not recorded, 2 not written.
+  hookplane doctor [--agent NAME] [--coding-agent AGENT] [--dir PROJECT_DIR] [--json]
+      Checks this machine: node, the CLI, the credential, every settings file with Hookplane's
+      hooks (gating events bound, commands found, drift from the current export) and a test event
+      decided through the installed hook. Exit 0 all ok, 1 some FAIL, 2 could not check.
   hookplane spool flush
       Sends the decisions hook took alone while Hookplane was unreachable (it does so by itself
       once Hookplane answers again).
   hookplane audit verify [--json] [--url URL]
-      Seals and checks the hash chains of the audit log and the hook ledger; names the first
-      broken row. Exit 0 intact, 1 broken, 2 could not check. Env: HOOKPLANE_URL,
-      HOOKPLANE_TOKEN (an admin token).
+      Seals and checks the hash chains of the audit log and the hook ledger and their signed
+      heads; names the first broken row. Exit 0 intact, 1 broken, 2 could not check.
+      Env: HOOKPLANE_URL, HOOKPLANE_TOKEN (an admin token).
+  hookplane audit verify --bundle FILE [--public-key KEY] [--trust-unsigned] [--json]
+      Checks a chain's bundle (GET /api/v1/audit/bundle) offline, with no server: every row's
+      hash, every signed head, gap and anchor; names the first thing that does not verify.
+      KEY: the instance's /.well-known/hookplane-ledger-keys document (a file or the JSON), a
+      JWK, a PEM key or the raw key as base64url; without it the signatures are checked against
+      the key inside the bundle, which shows it is whole but not whose it is. --trust-unsigned
+      accepts gaps and anchors written before the instance signed them. Exit codes as above.
   hookplane worker
       Works queued runs (needs DATABASE_URL; see npm run worker).`;
 
@@ -67,6 +98,9 @@ function parseArgs(argv) {
     const arg = argv[i];
     if (arg === "--fail-open") flags.failOpen = true;
     else if (arg === "--json") flags.json = true;
+    else if (arg === "--trust-unsigned") flags.trustUnsigned = true;
+    else if (arg === "--dry-run") flags.dryRun = true;
+    else if (arg === "--with-token") flags.withToken = true;
     else if (arg === "--help" || arg === "-h") flags.help = true;
     else if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
@@ -151,7 +185,8 @@ function machineHeaders() {
   const printable = (value) => String(value).replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
   const headers = { "x-hookplane-host": printable(os.hostname()) };
   // Run by a CI job (GitHub Actions, GitLab, Buildkite... all set CI): the agent runs headless.
-  if (process.env.CI && !/^(0|false)$/i.test(process.env.CI)) headers["x-hookplane-ci"] = "1";
+  // Gemini CLI in GitHub Actions gives hooks a stripped environment without CI but with GITHUB_ENV.
+  if ((process.env.CI && !/^(0|false)$/i.test(process.env.CI)) || process.env.GITHUB_ENV) headers["x-hookplane-ci"] = "1";
   try {
     headers["x-hookplane-os-user"] = printable(os.userInfo().username);
   } catch {
@@ -188,7 +223,8 @@ function errorMessageOf(text) {
 const AGENTS = {
   "claude-code": {
     name: "Claude Code",
-    gating: new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"]),
+    // PreSkillShellCommand (2.1.332): a skill's shell line, decided by tool.pre hooks like a Bash call.
+    gating: new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit", "PreSkillShellCommand"]),
     keepsWorking: new Set(["Stop", "SubagentStop"]),
     usageEvents: new Set(["Stop", "SubagentStop", "PreCompact", "SessionEnd"]),
     transcript: (payload, eventName) =>
@@ -207,17 +243,28 @@ const AGENTS = {
     name: "Copilot CLI",
     // Copilot's stdin does not name the event: the hook command does (--event), and it is sent along.
     eventFlag: true,
-    gating: new Set(["preToolUse"]),
+    gating: new Set(["preToolUse", "permissionRequest", "userPromptSubmitted"]),
     keepsWorking: new Set(["agentStop", "subagentStop"]),
-    usageEvents: new Set(["agentStop"]),
-    transcript: (payload) => ({ path: payload.transcriptPath }),
+    // agentStop comes before Copilot writes that turn's usage to its events file; sessionEnd after
+    // it, and names no file: the session's own under COPILOT_HOME (default ~/.copilot).
+    usageEvents: new Set(["agentStop", "sessionEnd"]),
+    transcript: (payload) => ({ path: payload.transcriptPath ?? copilotEventsFile(payload.sessionId) }),
+    // Its events file lags behind its hooks: wait for this hook's own line (copilot-events-settle.cjs).
+    settle: (path, payload, eventName) => require("./lib/copilot-events-settle.cjs").settledEventsText(path, eventName, payload.timestamp),
     // Copilot reads a deny from JSON; its exit codes are not a documented way to refuse.
-    refusal: (eventName, problem) => (eventName === "preToolUse" ? { permissionDecision: "deny", permissionDecisionReason: problem } : undefined),
+    refusal: (eventName, problem) =>
+      eventName === "preToolUse"
+        ? { permissionDecision: "deny", permissionDecisionReason: problem }
+        : eventName === "permissionRequest"
+          ? { behavior: "deny", message: problem }
+          : eventName === "userPromptSubmitted"
+            ? { decision: "block", reason: problem }
+            : undefined,
   },
   cursor: {
     name: "Cursor",
-    gating: new Set(["beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt"]),
-    keepsWorking: new Set(["stop"]),
+    gating: new Set(["beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt", "preToolUse", "subagentStart"]),
+    keepsWorking: new Set(["stop", "subagentStop"]),
     usageEvents: new Set(),
     // Cursor reads its gates' answers from JSON: a refusal is said there.
     refusal: (eventName, problem) =>
@@ -231,6 +278,14 @@ const AGENTS = {
     transcript: (payload) => ({ path: payload.transcript_path }),
   },
 };
+
+/** Copilot CLI's events file of a session: `$COPILOT_HOME/session-state/<id>/events.jsonl`. */
+function copilotEventsFile(sessionId) {
+  if (typeof sessionId !== "string" || !/^[\w.-]+$/.test(sessionId)) return undefined;
+  const path = require("node:path");
+  const home = process.env.COPILOT_HOME || path.join(require("node:os").homedir(), ".copilot");
+  return path.join(home, "session-state", sessionId, "events.jsonl");
+}
 
 /**
  * No answer from Hookplane: block (exit 2) unless told to fail open, or where blocking makes no
@@ -261,8 +316,29 @@ function noAnswer(problem, { failOpen, eventName, bridge, offline }) {
   writeAndExit(2, `${problem} — blocking because --fail-open is not set\n`, 2);
 }
 
+/**
+ * Cursor running the hooks of .claude/settings*.json: Claude Code's command with Cursor's payload
+ * (`conversation_id`, no `session_id`) and either agent's event name. Its gates are Cursor's, and
+ * a refusal is exit 2 with the reason on stderr, which both agents read as a block.
+ */
+const CURSOR_EVENT_OF_CLAUDE = { PreToolUse: "preToolUse", UserPromptSubmit: "beforeSubmitPrompt", Stop: "stop", SubagentStart: "subagentStart", SubagentStop: "subagentStop" };
+const CURSOR_VIA_CLAUDE = { name: "Cursor (running Claude Code's hooks)", gating: AGENTS.cursor.gating, keepsWorking: AGENTS.cursor.keepsWorking, usageEvents: new Set() };
+/**
+ * VS Code's agent hooks, which run Claude Code's settings files, send `hookEventName` and
+ * `sessionId` where Claude Code sends `hook_event_name` and `session_id` (its hooks reference, and
+ * the extension's releases before it switched to Claude Code's names); the rest is snake_case.
+ */
+const isCamelCasePayload = (payload) => typeof payload?.hookEventName === "string" && payload.hook_event_name === undefined && typeof payload.sessionId === "string" && payload.session_id === undefined;
+/**
+ * Qwen Code runs Claude Code's hooks with its own payload shape and applies less of the answer (no
+ * updatedInput): it sets QWEN_CODE_SESSION_ID for its hooks. Compared with the payload's session,
+ * so a Claude Code started from a Qwen shell (the variable inherited) is still Claude Code.
+ */
+const isQwenCall = (payload) => typeof payload?.session_id === "string" && process.env.QWEN_CODE_SESSION_ID === payload.session_id;
+const isCursorPayload = (payload) => typeof payload?.conversation_id === "string" && payload.session_id === undefined;
+
 async function hookAgent(kind, flags) {
-  const bridge = AGENTS[kind];
+  let bridge = AGENTS[kind];
   const failOpen = Boolean(flags.failOpen);
   // HOOKPLANE_TOKEN, else what `hookplane login` stored for this OS user.
   const stored = process.env.HOOKPLANE_TOKEN ? undefined : require("./lib/stored-credential.cjs").readStoredCredential();
@@ -279,7 +355,19 @@ async function hookAgent(kind, flags) {
       eventName = flags.event;
       if (!eventName) return fail(`Hookplane bridge: name the ${bridge.name} event (--event preToolUse, ...): its stdin does not`);
       body = JSON.stringify({ ...payload, hookEventName: eventName });
+    } else if (kind === "claude-code" && isCamelCasePayload(payload)) {
+      // VS Code's agent mode (running .claude/settings.json hooks) names these two in camelCase.
+      const { hookEventName, sessionId, ...rest } = payload;
+      eventName = hookEventName;
+      body = JSON.stringify({ hook_event_name: hookEventName, session_id: sessionId, ...rest });
+    } else if (kind === "claude-code" && isQwenCall(payload)) {
+      eventName = payload.hook_event_name;
+      body = JSON.stringify({ ...payload, hookplane_runtime: "qwen-code" });
     } else eventName = payload?.hook_event_name;
+    if (kind === "claude-code" && isCursorPayload(payload)) {
+      bridge = CURSOR_VIA_CLAUDE;
+      eventName = CURSOR_EVENT_OF_CLAUDE[eventName] ?? eventName;
+    }
   } catch {
     return fail(`Hookplane bridge: stdin is not ${bridge.name}'s hook JSON`);
   }
@@ -289,7 +377,7 @@ async function hookAgent(kind, flags) {
   if (!token) return fail("Hookplane bridge: not signed in (run hookplane login, or set HOOKPLANE_TOKEN to a bridge credential from Settings)");
 
   const url = `${base}/api/v1/ingest/${kind}`;
-  body = withTranscriptUsage(body, eventName, kind);
+  body = await withTranscriptUsage(body, eventName, kind);
   let response;
   const headers = { authorization: `Bearer ${token}`, "x-hookplane-agent": agent, ...machineHeaders() };
   // Decided alone from here on: kept for Hookplane (the offline spool) when it is down or failing.
@@ -305,7 +393,23 @@ async function hookAgent(kind, flags) {
   }
   // Hookplane answers again: what was decided offline goes to it, from a process of its own.
   if (require("./lib/offline-spool.cjs").hasSpooled()) flushInBackground(base, token);
+  if (bridge === CURSOR_VIA_CLAUDE) {
+    const refusal = refusalOf(response.text);
+    if (refusal) return writeAndExit(2, `${refusal}\n`, 2);
+  }
   writeAndExit(1, response.text.endsWith("\n") ? response.text : `${response.text}\n`, 0);
+}
+
+/** The reason of a Cursor answer that refuses (a gate's deny, a prompt not to continue), else undefined. */
+function refusalOf(text) {
+  try {
+    const answer = JSON.parse(text);
+    if (answer?.permission === "deny") return answer.agent_message ?? answer.user_message ?? "Blocked by Hookplane";
+    if (answer?.continue === false) return answer.user_message ?? "Blocked by Hookplane";
+  } catch {
+    // not JSON: printed as it came
+  }
+  return undefined;
 }
 
 /** `hookplane spool flush` in a detached process that outlives this one: no hook call waits for it. */
@@ -330,16 +434,20 @@ async function spoolFlush(flags) {
   writeAndExit(1, `hookplane: sent ${sent} decisions taken offline${failed ? "; the rest wait" : ""}\n`, failed ? 1 : 0);
 }
 
-/** The body to send: stdin as it came, plus the transcript's usage at a turn's end. */
-function withTranscriptUsage(input, eventName, kind) {
+/** The body to send: stdin as it came, plus the transcript's usage (and, for Claude Code, its local hooks' blocks) at a turn's end. */
+async function withTranscriptUsage(input, eventName, kind) {
   const bridge = AGENTS[kind];
   if (!bridge.usageEvents.has(eventName)) return input;
   try {
     const payload = JSON.parse(input);
     const { path, agentId, model } = bridge.transcript(payload, eventName);
     if (typeof path !== "string" || path === "") return input;
+    await bridge.settle?.(path, payload, eventName);
     const messages = require("./lib/transcript-usage.cjs")[kind](path, agentId, model);
-    return messages.length > 0 ? JSON.stringify({ ...payload, hookplane_usage: { transcript: path, messages } }) : input;
+    // Claude Code's transcript also says what the developer's own hooks blocked on this machine.
+    const blocks = kind === "claude-code" ? require("./lib/transcript-hook-blocks.cjs").claudeTranscriptHookBlocks(path) : [];
+    if (messages.length === 0 && blocks.length === 0) return input;
+    return JSON.stringify({ ...payload, ...(messages.length > 0 ? { hookplane_usage: { transcript: path, messages } } : {}), ...(blocks.length > 0 ? { hookplane_local_blocks: blocks } : {}) });
   } catch (error) {
     warn(`hookplane: could not read the transcript for its usage: ${error.code ?? error.message}\n`);
     return input;
@@ -387,23 +495,48 @@ function watchCaller(req) {
 function describeChain(name, chain) {
   const unsealed = chain.unsealed ? ` (${chain.unsealed} appended since, not yet sealed)` : "";
   const lines = [];
+  const signed = chain.signedHead;
   if (!chain.firstBroken) {
     const head = chain.head ? `, head #${chain.head.position} ${chain.head.hash}` : "";
     lines.push(`${name}: intact, ${chain.rows} rows${unsealed}${head}`);
     if (chain.anchor) lines.push(`  starts after retention at #${chain.anchor.position} (days before ${chain.anchor.before})`);
     if (chain.removed) lines.push(`  ${chain.removed.rows} rows of ${chain.removed.runs} deleted runs stepped over (chain_gaps)`);
+    if (signed) {
+      const heads = chain.signatures ? `${chain.signatures.heads} signed heads verified; ` : "";
+      lines.push(`  ${heads}newest signed head #${signed.position}, signed at ${signed.signedAt} by key ${signed.keyId}: ${signed.valid ? "valid" : "DOES NOT VERIFY"}`);
+    }
+    if (chain.signatures?.unsigned) lines.push(`  ${chain.signatures.unsigned} gaps or anchors from before signing, taken on the database's word`);
     return lines;
   }
   const broken = chain.firstBroken;
-  lines.push(`${name}: BROKEN at ${broken.table} row id ${broken.id}, position ${broken.position}: ${broken.problem}`);
+  const row = broken.id === null || broken.id === undefined ? "" : ` row id ${broken.id},`;
+  lines.push(`${name}: BROKEN at ${broken.table}${row} position ${broken.position}: ${broken.problem}`);
   lines.push(`  expected hash ${broken.expectedHash || "(none: the row should not be there)"}`);
-  lines.push(`  stored hash   ${broken.storedHash}`);
+  lines.push(`  stored hash   ${broken.storedHash || "(none)"}`);
   lines.push(`  ${chain.rows} rows in the chain${unsealed}`);
   return lines;
 }
 
+/**
+ * `hookplane audit verify --bundle FILE`: offline, nothing but node and the file (and the key).
+ * Exit 0 when the bundle verifies, 1 when something in it does not, 2 when it could not check.
+ */
+async function auditVerifyBundle(flags) {
+  const { CannotCheck, describeBundle, verifyBundleFile } = require("./lib/chain-bundle-verify.cjs");
+  let report;
+  try {
+    report = await verifyBundleFile(flags.bundle, { publicKey: flags["public-key"], trustUnsigned: Boolean(flags.trustUnsigned) });
+  } catch (error) {
+    if (error instanceof CannotCheck) return writeAndExit(2, `hookplane: could not check ${flags.bundle}: ${error.message}\n`, 2);
+    throw error;
+  }
+  const text = flags.json ? `${JSON.stringify(report, null, 2)}\n` : `${describeBundle(report, flags.bundle)}\n`;
+  writeAndExit(1, text, report.ok ? 0 : 1);
+}
+
 /** `hookplane audit verify`: exit 0 when both chains hold, 1 when one is broken, 2 when it could not check. */
 async function auditVerify(flags) {
+  if (flags.bundle !== undefined) return auditVerifyBundle(flags);
   const base = (flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
   const token = process.env.HOOKPLANE_TOKEN;
   const fail = (message) => writeAndExit(2, `hookplane: ${message}\n`, 2);
@@ -434,7 +567,7 @@ function worker() {
   const root = `${require("node:path").resolve(__dirname, "..")}/`;
   // The compiled worker (npm run build) when there is one; from the sources through tsx otherwise.
   const compiled = `${root}dist/worker.mjs`;
-  const args = existsSync(compiled) ? [compiled] : ["--import", pathToFileURL(require.resolve("tsx")).href, `${root}lib/features/runs/queue/worker-main.ts`];
+  const args = existsSync(compiled) ? [compiled] : ["--import", pathToFileURL(require.resolve("tsx")).href, `${root}worker.ts`];
   const child = spawn(process.execPath, args, {
     stdio: "inherit",
     // Wherever the command runs, the migrations come from the package (and tsx reads the path
@@ -464,10 +597,21 @@ async function main() {
   if (command === "audit" && sub === "verify") return auditVerify(flags);
   if (command === "worker") return worker();
   if (command === "spool" && sub === "flush") return spoolFlush(flags);
+  if (command === "install" || command === "doctor") {
+    const out = { log: (line) => warnOrPrint(1, line), error: (line) => warnOrPrint(2, line) };
+    const ctx = { exchange, machineHeaders, cli: __filename, out };
+    const code = command === "install" ? await require("./lib/install.cjs").install(flags, ctx) : await require("./lib/doctor.cjs").doctor(flags, ctx);
+    return writeAndExit(1, "", code);
+  }
   if (command === "login" || command === "logout") {
     const out = { log: (line) => warnOrPrint(1, line), error: (line) => warnOrPrint(2, line) };
     const { login, logout } = require("./lib/login.cjs");
-    const code = command === "login" ? await login({ url: flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000", name: flags.name, out }) : await logout({ out });
+    const url = flags.url ?? process.env.HOOKPLANE_URL ?? "http://127.0.0.1:3000";
+    if (command === "login" && flags.withToken) {
+      const { loginWithToken } = require("./lib/login.cjs");
+      return writeAndExit(1, "", await loginWithToken({ url, token: (await readStdin()).trim(), out, headers: machineHeaders() }));
+    }
+    const code = command === "login" ? await login({ url, name: flags.name, out }) : await logout({ out });
     return writeAndExit(1, "", code);
   }
   // A misspelt hook command must not let a tool call through.

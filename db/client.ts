@@ -6,38 +6,12 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { PGliteOptions } from "@electric-sql/pglite";
 import { getConfig } from "@/lib/platform/config/config";
+import type { Db, DbHandle, DbKind } from "./db-handle";
 import * as schema from "./schema";
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type DbKind = "pglite" | "postgres";
-
-export interface DbHandle {
-  db: Db;
-  kind: DbKind;
-  /** The PostgreSQL URL, when kind is "postgres". */
-  url?: string;
-  /** Run raw SQL with positional parameters; used by pg-boss's adapter and NOTIFY. */
-  execute(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-  /** LISTEN on a channel; resolves to an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
-  notify(channel: string, payload: string): Promise<void>;
-  /**
-   * False while this process knows the database is down (PostgreSQL: its probe failed), so a
-   * request answers 503 at once instead of waiting. PGlite lives in the process: always true.
-   */
-  available(): boolean;
-  /**
-   * The connections this handle holds now (metrics): PostgreSQL's pool (total, idle, queries
-   * waiting for a connection, its maximum); PGlite is one connection inside the process.
-   */
-  poolStats(): { total: number; idle?: number; waiting?: number; max: number };
-  /** PGlite: one maintenance pass now (vacuum what is due, checkpoint if due); the tables vacuumed. */
-  maintain?(): Promise<string[]>;
-  close(): Promise<void>;
-}
+export type { Db, DbHandle, DbKind } from "./db-handle";
 
 export interface OpenOptions {
   databaseUrl?: string;

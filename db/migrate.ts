@@ -3,7 +3,7 @@
  * keeps concurrent web and worker processes from migrating at the same time.
  */
 import { getConfig } from "@/lib/platform/config/config";
-import type { DbHandle } from "./client";
+import type { DbHandle } from "./db-handle";
 
 const MIGRATION_LOCK = 7_240_114;
 

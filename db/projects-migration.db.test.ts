@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { migrateDatabase } from "@/db/migrate";
-import { verifyChain } from "@/db/queries/hash-chain";
+import { verifyChain } from "@/db/queries/chain-verification";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import type { TestDatabase } from "@/test/database";
 import { databaseThrough, sealByHand } from "@/test/old-migrations";

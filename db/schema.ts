@@ -2,6 +2,7 @@
  * The whole product's schema. One migration set in drizzle/ serves PGlite and PostgreSQL.
  */
 import { sql } from "drizzle-orm";
+import type { EventActor } from "@/lib/core/hooks/event";
 import {
   bigint,
   bigserial,
@@ -25,7 +26,7 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
 /**
- * The hash chain of an append-only table (lib/features/audit/chain-hash.ts): rows are inserted with
+ * The hash chain of an append-only table (lib/core/audit/chain-hash.ts): rows are inserted with
  * both NULL and the sealer fills them, once, in batches (db/queries/hash-chain.ts). A trigger
  * (drizzle/0009_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
  */
@@ -48,6 +49,16 @@ const chainIndexes = (table: string, t: { id: AnyPgColumn; chainSeq: AnyPgColumn
   index(`${table}_unsealed_idx`).on(t.id).where(sql`chain_seq is null`),
   check(`${table}_chain_sealed_ck`, sql`(chain_seq is null) = (hash is null)`),
 ];
+/**
+ * The instance's signature over an anchor or a gap (lib/core/audit/chain-signature.ts), so a
+ * bundle's verifier can tell the ones this instance wrote from invented ones. NULL on those written
+ * before signing existed (drizzle/0026_chain_seals.sql).
+ */
+const statementSignature = () => ({
+  keyId: text("key_id"),
+  /** Ed25519, base64. */
+  signature: text("signature"),
+});
 
 export const ROLES = ["viewer", "operator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -111,6 +122,11 @@ export const users = pgTable("users", {
    * button is tied to a Hookplane user (lib/features/approvals/slack-interactions.ts).
    */
   slackUserId: text("slack_user_id").unique(),
+  /**
+   * The person's groups as their single sign-on provider sent them at their last sign-in: what a
+   * hook's `group:<name>` scope and `actor.groups` read. Empty for password-only people.
+   */
+  ssoGroups: text("sso_groups").array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
 });
 
@@ -147,7 +163,7 @@ export const oidcProviders = pgTable("oidc_providers", {
   name: text("name").notNull().unique(),
   issuer: text("issuer").notNull(),
   clientId: text("client_id").notNull(),
-  /** Sealed with the secret box (lib/features/secrets/secret-box.ts); never leaves the server. */
+  /** Sealed with the secret box (lib/platform/security/secret-box.ts); never leaves the server. */
   clientSecretSealed: text("client_secret_sealed").notNull(),
   scopes: text("scopes").array().notNull(),
   /** The ID token or userinfo claim holding the person's groups (`groups`, `roles`, ...). */
@@ -187,6 +203,44 @@ export const userIdentities = pgTable(
   (t) => [uniqueIndex("user_identities_issuer_subject_uq").on(t.issuer, t.subject), index("user_identities_user_idx").on(t.userId)],
 );
 
+/**
+ * A named non-person that acts (a CI pipeline's coding agent, a scheduled job): it owns tokens, and
+ * every record of what they did names it (`service:<name>`), never a person nor an anonymous token.
+ * One project's; deleting it deletes its tokens.
+ */
+export const serviceAccounts = pgTable(
+  "service_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: projectId(),
+    /** Unique in its project: what records and hook conditions (`actor.service`) name. */
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    createdBy: text("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("service_accounts_project_name_uq").on(t.projectId, t.name)],
+);
+
+/**
+ * Who may change the rules over their own coding agents, and decide their own agents' approvals,
+ * in a project: granted explicitly by another admin (lib/platform/auth/own-governance.ts). No row:
+ * whatever the person's role, the hooks, agents and approvals that govern their own calls are
+ * someone else's to change.
+ */
+export const selfGovernanceGrants = pgTable(
+  "self_governance_grants",
+  {
+    projectId: projectId(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    grantedBy: text("granted_by").notNull(),
+    grantedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
+);
+
 /** A token acts in one project, with the lesser of its role and its owner's role there. */
 export const apiTokens = pgTable("api_tokens", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -202,27 +256,33 @@ export const apiTokens = pgTable("api_tokens", {
    * for that person with it, and nothing else (lib/platform/auth/bridge-credentials.ts).
    */
   kind: text("kind").$type<TokenKind>().notNull().default("api"),
+  /** Owned by a service account (not a person): it acts as that account, with the token's own role. */
+  serviceAccountId: uuid("service_account_id").references(() => serviceAccounts.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
   lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   revokedAt: timestamp("revoked_at", { withTimezone: true }),
 });
 
 /**
- * The calls each `limit` hook let through, by key (hook and subject), for its sliding window:
- * counted and added under one lock per key, across every web process (db/queries/rate-limits.ts).
- * Rows older than their window are deleted as the key is next counted.
+ * The calls each `limit` hook let through, by key (hook and subject), counted in buckets of a 60th
+ * of its window (at least 1 s): taking one sums at most ~61 rows however high the limit, where a row
+ * per call made a limit of a million a minute scan tens of thousands of rows a call. Counted and
+ * added under one lock per key, across every web process (db/queries/rate-limits.ts). A bucket
+ * counts until it lies wholly before the window, so no window ever holds more than `max`; a call
+ * may be refused up to one bucket early. Buckets out of the window go as the key is next counted.
  */
-export const rateLimitHits = pgTable(
-  "rate_limit_hits",
+export const rateLimitBuckets = pgTable(
+  "rate_limit_buckets",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
     projectId: uuid("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
-    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** The bucket's start. */
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    hits: integer("hits").notNull(),
   },
-  (t) => [index("rate_limit_hits_key_at_idx").on(t.projectId, t.key, t.at)],
+  (t) => [primaryKey({ columns: [t.projectId, t.key, t.bucket] })],
 );
 
 /**
@@ -269,6 +329,83 @@ export const offlineDecisions = pgTable(
   (t) => [index("offline_decisions_project_received_idx").on(t.projectId, t.receivedAt)],
 );
 
+/**
+ * A machine where `hookplane install` wrote an agent's hooks into a coding agent's settings: who
+ * (the credential's person, as runs.actor_key), where (host and OS user as reported), which
+ * settings level and file, and the sha256 of the export it installed, so the agent's page can say
+ * which machines drifted from the current export. One row per person, machine, coding agent and
+ * settings file; a re-install updates it.
+ */
+export const agentInstalls = pgTable(
+  "agent_installs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: projectId(),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    actorKey: text("actor_key").notNull(),
+    /** The person's email (or the token's label) when installed: shown without a join. */
+    actorLabel: text("actor_label").notNull(),
+    codingAgent: text("coding_agent").notNull(),
+    host: text("host").notNull().default(""),
+    osUser: text("os_user").notNull().default(""),
+    cliVersion: text("cli_version").notNull().default(""),
+    level: text("level").$type<"user" | "project" | "managed">().notNull(),
+    settingsPath: text("settings_path").notNull(),
+    settingsSha256: text("settings_sha256").notNull(),
+    installedAt: timestamp("installed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("agent_installs_machine_uq").on(t.agentId, t.actorKey, t.codingAgent, t.host, t.osUser, t.settingsPath),
+    index("agent_installs_project_agent_idx").on(t.projectId, t.agentId, t.installedAt),
+  ],
+);
+
+/** One registered hook of a coding agent's session, as its telemetry lists it (Claude Code's `hook_registered`). */
+export interface RegisteredHook {
+  event: string;
+  type: string;
+  source: string;
+  matcher?: string;
+}
+
+/**
+ * A coding agent's session as its own telemetry reports it (Claude Code's OpenTelemetry logs sent
+ * to `/api/v1/ingest/otel/v1/logs`), apart from its hooks: the hooks it registered at start, and
+ * how many tool calls and hook runs it reported. A session whose tool calls never reached
+ * Hookplane as hook events, or that registered no gating hook, ran without Hookplane's guards
+ * (lib/features/bridge/session-sightings.ts). One row per agent, person and session; each batch
+ * of telemetry adds to it.
+ */
+export const codingAgentSightings = pgTable(
+  "coding_agent_sightings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: projectId(),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    actorKey: text("actor_key").notNull(),
+    actorLabel: text("actor_label").notNull(),
+    codingAgent: text("coding_agent").notNull(),
+    externalSessionId: text("external_session_id").notNull(),
+    cliVersion: text("cli_version").notNull().default(""),
+    /** Null until the session's telemetry listed its hooks (an empty list: it registered none). */
+    hookInventory: jsonb("hook_inventory").$type<RegisteredHook[]>(),
+    /** Claude Code's safe mode, in which it runs no hooks. */
+    safeMode: boolean("safe_mode").notNull().default(false),
+    toolCalls: integer("tool_calls").notNull().default(0),
+    hookRuns: integer("hook_runs").notNull().default(0),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("coding_agent_sightings_session_uq").on(t.agentId, t.actorKey, t.codingAgent, t.externalSessionId),
+    index("coding_agent_sightings_project_seen_idx").on(t.projectId, t.lastSeenAt),
+  ],
+);
+
 export const TOKEN_KINDS = ["api", "bridge"] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
@@ -301,6 +438,8 @@ export const agents = pgTable(
     timeoutMs: integer("timeout_ms").notNull(),
     budgetUsd: doublePrecision("budget_usd"),
     dailyBudgetUsd: doublePrecision("daily_budget_usd"),
+    /** What each person's coding agents may spend a UTC day in this agent's bridged sessions. */
+    dailyBudgetPerPersonUsd: doublePrecision("daily_budget_per_person_usd"),
     script: jsonb("script").$type<unknown[]>(),
     metadataFile: text("metadata_file"),
     flow: jsonb("flow").$type<string[]>(),
@@ -513,6 +652,11 @@ export const approvals = pgTable(
     reason: text("reason"),
     /** Copied from the approve hook when asked, so an edit of the hook does not move a pending question. */
     approvers: jsonb("approvers").$type<ApproverGroups>(),
+    /**
+     * The input the approver approved when they edited the call's (`toolInput` stays what was
+     * asked); the call runs with it. Null: approved as asked. Who edited it is `decidedBy`.
+     */
+    approvedInput: jsonb("approved_input").$type<Record<string, unknown>>(),
   },
   (t) => [
     index("approvals_status_idx").on(t.status),
@@ -588,16 +732,26 @@ export const hookInvocations = pgTable(
     /** The verdict did not take effect (shadow mode, or a block on an informational event). */
     ignored: boolean("ignored").notNull().default(false),
     approval: jsonb("approval"),
+    /** What the hook changed in the call, before and after (lib/core/hooks/ledger.ts LedgerModification). */
+    modification: jsonb("modification"),
     exitCode: integer("exit_code"),
     stdout: text("stdout"),
     stderr: text("stderr"),
     output: text("output"),
     durationMs: doublePrecision("duration_ms"),
+    /**
+     * Who acted, on a bridged session's rows (null on an own agent's run): `user:<id>` or
+     * `token:<id>`, as on the run, so the record names the person after the run is gone.
+     */
+    actorKey: text("actor_key"),
+    /** Their label and role at the time, the agent tier, the subagent and the session that delegated to it. */
+    actor: jsonb("actor").$type<LedgerActor>(),
     createdAt: createdAt(),
     ...chainColumns(),
   },
   (t) => [
     primaryKey({ name: "hook_invocations_pkey", columns: [t.id, t.createdAt] }),
+    index("hook_invocations_actor_idx").on(t.projectId, t.actorKey, t.createdAt),
     index("hook_invocations_run_idx").on(t.runId),
     index("hook_invocations_project_idx").on(t.projectId, t.createdAt),
     index("hook_invocations_hook_idx").on(t.hookKey, t.createdAt),
@@ -607,6 +761,9 @@ export const hookInvocations = pgTable(
     ...chainIndexes("hook_invocations", t, t.createdAt),
   ],
 );
+
+/** The person behind a ledger row as the hooks saw them (their key is its own column, their email is the label). */
+export type LedgerActor = Omit<EventActor, "key" | "email">;
 
 /** A project's price overrides over the built-in catalogue. */
 export const modelPrices = pgTable("model_prices", {
@@ -676,6 +833,7 @@ export const chainAnchors = pgTable(
     before: timestamp("before", { withTimezone: true }).notNull(),
     deletedRows: integer("deleted_rows").notNull(),
     createdAt: createdAt(),
+    ...statementSignature(),
   },
   (t) => [uniqueIndex("chain_anchors_table_seq_uq").on(t.tableName, t.chainSeq)],
 );
@@ -696,9 +854,39 @@ export const chainGaps = pgTable(
     lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
     /** The hash of the row at last_seq. */
     hash: text("hash").notNull(),
+    /**
+     * The hash at first_seq - 1, which the first deleted row linked to: signed with the gap, it
+     * binds the rows before the gap to a signature as a signed head would. NULL on gaps written
+     * before signing existed.
+     */
+    prevHash: text("prev_hash"),
     createdAt: createdAt(),
+    ...statementSignature(),
   },
   (t) => [uniqueIndex("chain_gaps_table_seq_uq").on(t.tableName, t.firstSeq)],
+);
+
+/**
+ * A signed head, written with every seal in the sealer's transaction: the chain of `table_name`
+ * reached `chain_seq`, whose hash is `hash`, at `signed_at`, signed by the instance's ledger key
+ * (lib/core/audit/chain-signature.ts has the message). The private key is never in the
+ * database, so whoever can write here can remove a head but not make one that verifies. Append-only:
+ * retention deletes only the heads below its newest anchor, whose rows are gone
+ * (drizzle/0026_chain_seals.sql).
+ */
+export const chainSeals = pgTable(
+  "chain_seals",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tableName: text("table_name").notNull(),
+    chainSeq: bigint("chain_seq", { mode: "number" }).notNull(),
+    hash: text("hash").notNull(),
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull(),
+    keyId: text("key_id").notNull(),
+    /** Ed25519, base64. */
+    signature: text("signature").notNull(),
+  },
+  (t) => [uniqueIndex("chain_seals_table_seq_uq").on(t.tableName, t.chainSeq)],
 );
 
 /** Named notes for the `memory` tool, one set per project. */
@@ -721,7 +909,7 @@ export const settings = pgTable("settings", {
 });
 
 /** What an alert rule watches (lib/features/alerts/alert-rules.ts lists and describes them). */
-export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures" | "offline_decisions";
+export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures" | "offline_decisions" | "unguarded_sessions" | "settings_drift";
 export type AlertState = "ok" | "firing";
 
 /**

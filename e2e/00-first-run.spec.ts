@@ -11,13 +11,15 @@ test("signs up, signs out and in, creates an agent and sees it listed", async ({
   const agents = new AgentPages(page);
 
   await auth.setUpFirstAdmin(admin.email, admin.password);
-  // The three demo agents are seeded on first start.
+  // Setup lands on Home; the three demo agents are seeded on first start.
+  await agents.open();
   await expect(agents.names()).toHaveText(["coding-agent", "price-checker", "researcher"]);
 
   await auth.signOut();
   await page.goto("/agents");
-  await expect(page).toHaveURL(/\/sign-in$/);
-  await auth.signIn(admin.email, admin.password);
+  // Sent to sign in, with the page asked for to come back to.
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fagents$/);
+  await auth.signIn(admin.email, admin.password, "/agents");
 
   // Bad input gets a readable error naming the field, and nothing is created.
   await page.getByTestId("new-agent").click();
@@ -60,11 +62,14 @@ test("a viewer sees agents but cannot edit them", async ({ page }, testInfo) => 
 
   await auth.signIn(viewer.email, viewer.password);
   await expect(page.getByTestId("current-role")).toHaveText("viewer");
+  await new AgentPages(page).open();
   await expect(page.getByTestId("agent-name")).toHaveCount(4);
   await expect(page.getByTestId("new-agent")).toHaveCount(0);
 
   await page.getByTestId("agent-row").filter({ hasText: "release-bot" }).click();
   await expect(page.getByTestId("read-only-notice")).toBeVisible();
+  // An agent's page opens on its runs; its settings are a tab away, read only.
+  await page.getByTestId("agent-tab-settings").click();
   await expect(page.getByTestId("agent-name-input")).toBeDisabled();
   await expect(page.getByTestId("save-agent")).toHaveCount(0);
   await expect(page.getByTestId("delete-agent")).toHaveCount(0);

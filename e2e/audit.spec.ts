@@ -17,6 +17,7 @@ test("search the audit: find the no-prod block in the ledger, download the expor
   await signInAsAdmin(page);
 
   // A run whose first write the seeded no-prod hook blocks.
+  await page.getByTestId("nav-agents").click();
   await page.getByTestId("agent-row").filter({ hasText: "coding-agent" }).click();
   await page.getByTestId("start-run-form").getByLabel("Start a run").fill('Set replicas to 3, "now"');
   await page.getByTestId("start-run").click();

@@ -6,6 +6,7 @@ const admin = { email: "admin@example.com", password: "correct horse battery" };
 test("a finished run's cost shows on the costs page; the price table says which price a model gets", async ({ page }, testInfo) => {
   await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
 
+  await page.getByTestId("nav-agents").click();
   await page.getByTestId("agent-row").filter({ hasText: "coding-agent" }).click();
   await page.getByTestId("start-run-form").getByLabel("Start a run").fill("Tidy the README");
   await page.getByTestId("start-run").click();

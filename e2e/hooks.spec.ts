@@ -24,6 +24,7 @@ test("creates a guard on an agent with inline validation, reorders it, edits it 
   await signInAsAdmin(page);
 
   // From the agent's page: "Add hook" opens the editor with the agent's scope prefilled.
+  await page.getByTestId("nav-agents").click();
   await page.getByTestId("agent-row").filter({ hasText: "coding-agent" }).click();
   await expect(page.getByTestId("agent-hook")).toContainText(["No writes under /srv/prod"]);
   await page.getByTestId("add-agent-hook").click();

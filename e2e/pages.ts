@@ -1,7 +1,11 @@
 /**
  * Page objects for the journeys: each knows its testids so specs read as the user's steps.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+/** Home, where setup and sign-in land: the dashboard's root. */
+export const HOME_URL = /^https?:\/\/[^/]+\/$/;
 
 type WriteOptions = NonNullable<Parameters<APIRequestContext["post"]>[1]>;
 
@@ -28,16 +32,20 @@ export class AuthPages {
     await form.getByLabel("Email").fill(email);
     await form.getByLabel("Password").fill(password);
     await form.getByTestId("submit").click();
-    await expect(this.page).toHaveURL(/\/agents$/);
+    await expect(this.page).toHaveURL(HOME_URL);
   }
 
-  async signIn(email: string, password: string) {
-    await this.page.goto("/sign-in");
+  /**
+   * Signs in from a fresh sign-in page, landing on Home; or, given `next`, on the sign-in page the
+   * browser was sent to (`/sign-in?next=...`), landing on `next`.
+   */
+  async signIn(email: string, password: string, next?: string) {
+    if (next === undefined) await this.page.goto("/sign-in");
     const form = this.page.getByTestId("sign-in-form");
     await form.getByLabel("Email").fill(email);
     await form.getByLabel("Password").fill(password);
     await form.getByTestId("submit").click();
-    await expect(this.page).toHaveURL(/\/agents$/);
+    await expect(this.page).toHaveURL(next === undefined ? HOME_URL : new RegExp(`${next.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`));
   }
 
   /** Specs run alone start on a fresh server: the first one in creates the admin. */
@@ -173,9 +181,23 @@ export class AuditPages {
 export class SettingsPages {
   constructor(private readonly page: Page) {}
 
+  /** The project's page: members, tokens, service accounts, secrets. */
   async open() {
     await this.page.getByTestId("nav-settings").click();
     await expect(this.page).toHaveURL(/\/settings$/);
+  }
+
+  /** Another settings page, through its tab: `credentials`, `instance` or `server`. */
+  async openTab(tab: "credentials" | "instance" | "server") {
+    if (!/\/settings(\/|$)/.test(this.page.url())) await this.open();
+    await this.page.getByTestId(`settings-tab-${tab}`).click();
+    await expect(this.page).toHaveURL(new RegExp(`/settings/${tab}$`));
+  }
+
+  /** Schedules have a page of their own. */
+  async openSchedules() {
+    await this.page.getByTestId("nav-schedules").click();
+    await expect(this.page).toHaveURL(/\/schedules$/);
   }
 
   async setSecret(name: string, value: string) {
@@ -197,4 +219,25 @@ export class SettingsPages {
   scheduleForm() {
     return this.page.getByTestId("create-schedule-form");
   }
+}
+
+/** What the page must never show while these journeys run: a console error or a server error. */
+export function watchForErrors(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (msg) => {
+    // The favicon's 404 is issue 29 item 8, another branch's; every other console error counts.
+    if (msg.type() === "error" && !msg.location().url.endsWith("/favicon.ico")) problems.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on("response", (res) => {
+    if (res.status() >= 500) problems.push(`${res.status()} ${res.url()}`);
+  });
+  return problems;
+}
+
+/** The serious and critical accessibility violations axe finds on the page as it stands (rule ids and their first targets). */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
 }

@@ -24,7 +24,7 @@ test("a second project keeps its agents and its people apart from the default on
 
   // Settings → Projects: a bad slug is refused on its field, a good one is created.
   const settings = new SettingsPages(page);
-  await settings.open();
+  await settings.openTab("instance");
   const create = page.getByTestId("create-project-form");
   await create.getByLabel("Slug").fill("Team B!");
   await page.getByTestId("create-project").click();
@@ -54,6 +54,9 @@ test("a second project keeps its agents and its people apart from the default on
   // The operator belongs to that project only: no switcher, its name shown, an empty list.
   await auth.signIn(member.email, member.password);
   await expect(page.getByTestId("current-project")).toContainText("Team B");
+  // Signed in, they are Home; the project's agents are a click away, and there are none.
+  await page.getByTestId("nav-agents").click();
+  await expect(page).toHaveURL(/\/agents$/);
   await expect(page.getByTestId("empty-state")).toBeVisible();
   await expect(agents.names()).toHaveCount(0);
   const api = dashboardApi(page);

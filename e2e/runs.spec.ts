@@ -5,6 +5,7 @@ const admin = { email: "admin@example.com", password: "correct horse battery" };
 
 test("start a run from the agent page and watch it live: the guard blocks, the cost adds up", async ({ page }, testInfo) => {
   await new AuthPages(page).signIn(admin.email, admin.password);
+  await page.getByTestId("nav-agents").click();
   await page.getByTestId("agent-row").filter({ hasText: "coding-agent" }).click();
   await page.getByTestId("start-run-form").getByLabel("Start a run").fill("Bump the replicas to 3");
   await page.getByTestId("start-run").click();

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { startTestIdentityProvider, type TestIdentityProvider } from "../test/oidc-provider";
-import { AuthPages, SettingsPages } from "./pages";
+import { AuthPages, HOME_URL, SettingsPages } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 const CLIENT_SECRET = "e2e-oidc-client-secret-5d1c";
@@ -35,14 +35,14 @@ async function signInWithProvider(page: Page) {
   await page.locator('input[name="login"]').fill(person.login);
   await page.locator('input[name="password"]').fill("any password");
   await page.getByRole("button", { name: "Sign-in" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(HOME_URL);
   await expect(page.getByTestId("current-user")).toHaveText(person.email);
 }
 
 test("an admin configures a provider in Settings; a person signs in through it with the role their groups map to, and signs out", async ({ page }, testInfo) => {
   const auth = new AuthPages(page);
   await auth.signInOrSetUp(admin.email, admin.password);
-  await new SettingsPages(page).open();
+  await new SettingsPages(page).openTab("instance");
   const section = page.getByTestId("sso-section");
   await expect(section.getByTestId("sso-callback-url")).toHaveText(`${test.info().project.use.baseURL}/auth/oidc/callback`);
 
@@ -75,7 +75,8 @@ test("an admin configures a provider in Settings; a person signs in through it w
   await expect(page.getByTestId("current-role")).toHaveText("operator");
   await auth.signOut();
   await page.goto("/agents");
-  await expect(page).toHaveURL(/\/sign-in$/);
+  // Sent to sign in, with the page asked for to come back to.
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fagents$/);
 
   // Signing out of Hookplane leaves the provider's own session: forget it, so the provider asks again.
   // Cancelling at its login page then ends on the sign-in page with words, and no session.
@@ -114,7 +115,7 @@ test("a demoted person's open page loses access at once: by their groups at a la
   idp.accounts.set(person.login, { email: person.email, emailVerified: true, groups: ["hp-eng"] });
   await other.goto("/sign-in");
   await other.getByTestId("sso-button").click();
-  await expect(other).toHaveURL(/\/agents$/);
+  await expect(other).toHaveURL(HOME_URL);
   await expect(other.getByTestId("current-role")).toHaveText("operator");
   await other.getByTestId("nav-approvals").click();
   await expect(other.getByRole("heading", { name: "Approvals" })).toBeVisible();
@@ -142,7 +143,7 @@ test("a group mapped to a project gives a role there: the person switches to it 
   const auth = new AuthPages(page);
   await auth.signIn(admin.email, admin.password);
   const settings = new SettingsPages(page);
-  await settings.open();
+  await settings.openTab("instance");
   const projects = page.getByTestId("projects-section");
   const create = projects.getByTestId("create-project-form");
   await create.getByLabel("Slug").fill("SSO Team");
@@ -174,7 +175,7 @@ test("a group mapped to a project gives a role there: the person switches to it 
   await fayPage.locator('input[name="login"]').fill(fay.login);
   await fayPage.locator('input[name="password"]').fill("any password");
   await fayPage.getByRole("button", { name: "Sign-in" }).click();
-  await expect(fayPage).toHaveURL(/\/agents$/);
+  await expect(fayPage).toHaveURL(HOME_URL);
   await expect(fayPage.getByTestId("current-role")).toHaveText("viewer");
   const switcher = fayPage.getByTestId("project-switcher");
   await expect(switcher.locator("option")).toHaveText(["Default (viewer)", "SSO Team (operator)"]);

@@ -32,6 +32,12 @@ test("a viewer sees every section and can change nothing", async ({ page }, test
   await page.getByTestId("nav-settings").click();
   await expect(page.getByTestId("users-table")).toHaveCount(0);
   await expect(page.getByTestId("create-token-form")).toHaveCount(0);
+  // The instance's page is for instance admins: no tab, and asked for by address, not found.
+  await expect(page.getByTestId("settings-tab-instance")).toHaveCount(0);
+  // (Settings streams behind its loading skeleton, so the answer has begun before the page says not found.)
+  await page.goto("/settings/instance");
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(page.getByTestId("projects-section")).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("viewer-settings.png"), fullPage: true });
 
   // And around the UI, every write is refused by the API.

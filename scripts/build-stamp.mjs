@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
 const STAMP = path.join(root, ".next", "hookplane-build.json");
-const SOURCES = ["app", "components", "lib", "db", "drizzle", "public", "server.ts", "next.config.ts", "tsconfig.json", "package.json", "postcss.config.mjs", "scripts"];
+const SOURCES = ["app", "components", "lib", "db", "drizzle", "public", "server.ts", "worker.ts", "next.config.ts", "tsconfig.json", "package.json", "postcss.config.mjs", "scripts"];
 const SKIP = /(^|\/)(node_modules|\.next|dist)(\/|$)|\.test\.tsx?$/;
 
 export function sourceFingerprint(dir = root) {

@@ -42,6 +42,8 @@ export interface BridgeHarness {
   t: TestDatabase;
   server: RouteServer;
   operator: string;
+  /** Another operator's token: who decides the approvals the agent's calls raise. */
+  approver: string;
   agentIds: Record<string, string>;
   /** A hook payload through the ingest route, in process, as the agent's bridge would send it. */
   send(agent: string, payload: unknown): ReturnType<typeof callRoute>;
@@ -49,7 +51,7 @@ export interface BridgeHarness {
   cliEnv(): { HOOKPLANE_URL: string; HOOKPLANE_TOKEN: string };
   /** Waits for a pending approval `match` accepts. */
   pendingApproval(match: (approval: ApprovalRow) => boolean, wait?: { timeout?: number; limit?: number }): Promise<ApprovalRow>;
-  decide(id: string, body: { decision: "approve" | "deny"; reason?: string }): ReturnType<typeof callRoute>;
+  decide(id: string, body: { decision: "approve" | "deny"; reason?: string; input?: Record<string, unknown> }): ReturnType<typeof callRoute>;
 }
 
 /** The guards most agents' tests put on their gates agent: `rm -rf` blocked in the shell tool... */
@@ -61,7 +63,7 @@ export const TESTS_FIRST_HOOK: HookInput = { id: "tests-first", event: "turn.end
  * Registers beforeAll/afterAll in the calling scope (a file, or a describe that may be skipped) and
  * returns the harness, filled in once beforeAll has run.
  */
-export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<string, AgentSetup>; prices?: boolean }): BridgeHarness {
+export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<string, AgentSetup>; prices?: boolean; routes?: RouteEntry[] }): BridgeHarness {
   const h = {
     agentIds: {},
     send: (agent, payload) => callRoute(options.ingest.handler, { method: "POST", token: h.operator, headers: { "x-hookplane-agent": agent }, body: payload }),
@@ -71,7 +73,8 @@ export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<s
       await expect.poll(async () => (found = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit })).find(match)), { timeout, interval: 100 }).toBeTruthy();
       return found!;
     },
-    decide: (id, body) => callRoute(decisionRoute.POST, { method: "POST", token: h.operator, params: { id }, body }),
+    // Another person decides: the agent's own credential never decides what its calls asked (own-governance.ts).
+    decide: (id, body) => callRoute(decisionRoute.POST, { method: "POST", token: h.approver, params: { id }, body }),
   } as BridgeHarness;
 
   beforeAll(async () => {
@@ -79,13 +82,14 @@ export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<s
     installDatabase(h.t);
     if (options.prices) await seedPricesIfEmpty(h.t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
     h.operator = (await addToken(h.t.db, { role: "operator", name: "operator" })).token;
+    h.approver = (await addToken(h.t.db, { role: "operator", name: "approver" })).token;
     for (const [name, setup] of Object.entries(options.agents)) {
       const { spec = {}, hooks = [] } = Array.isArray(setup) ? { hooks: setup } : setup;
       const row = (await createAgent(h.t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name, ...spec }) }))!;
       h.agentIds[name] = row.id;
       for (const hook of hooks) await createHook(h.t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...hook, scope: `agent:${row.id}` }), actor: "test" });
     }
-    h.server = await startRouteServer([options.ingest]);
+    h.server = await startRouteServer([options.ingest, ...(options.routes ?? [])]);
   }, 60_000);
 
   afterAll(async () => {

@@ -5,9 +5,16 @@
  * login page (any password). Consent is granted without a page, as a company's provider does for
  * its own applications. `signInThroughProvider` drives a browser's round trip with fetch: start
  * link, provider's login form, callback.
+ *
+ * It signs ID tokens with an RSA key of its own (published at its jwks_uri), which
+ * `rotateSigningKey` replaces as a provider's key rotation does: a new key with a new `kid` signs,
+ * the old one stays published. `replaceIdToken` stands in front of its token endpoint like a
+ * proxy, handing the client another ID token than the one the provider issued.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from "jose";
 import Provider, { type KoaContextWithOIDC } from "oidc-provider";
 
 export interface TestAccount {
@@ -22,7 +29,28 @@ export interface TestIdentityProvider {
   clientSecret: string;
   /** By login (= `sub`); change an entry and the next sign-in sees it. */
   accounts: Map<string, TestAccount>;
+  /** The key that signs ID tokens now, and its `kid`. */
+  signingKey(): SigningKey;
+  /** A new signing key with a new `kid`; the previous ones stay published. */
+  rotateSigningKey(): Promise<SigningKey>;
+  /** Set: what the token endpoint answers instead of each ID token it issued (unset: the real one). */
+  replaceIdToken?: (idToken: string) => Promise<string>;
+  /** How many times the JWKS was fetched. */
+  jwksFetches: number;
   close(): Promise<void>;
+}
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+/** An RS256 key with a fresh `kid`, as a provider publishes one. */
+export async function newSigningKey(): Promise<SigningKey & { privateJwk: JWK }> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+  const kid = randomUUID();
+  return { kid, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" }, privateJwk: { ...(await exportJWK(privateKey)), kid, alg: "RS256", use: "sig" } };
 }
 
 export async function startTestIdentityProvider(options: { redirectUris: string[]; clientId?: string; clientSecret?: string; port?: number }): Promise<TestIdentityProvider> {
@@ -32,40 +60,64 @@ export async function startTestIdentityProvider(options: { redirectUris: string[
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: options.redirectUris, response_types: ["code"], grant_types: ["authorization_code"] }],
-    pkce: { required: () => true },
-    scopes: ["openid", "email", "profile", "groups"],
-    claims: { openid: ["sub"], email: ["email", "email_verified"], groups: ["groups"] },
-    cookies: { keys: ["test provider cookie key"] },
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
-    features: { devInteractions: { enabled: true } },
-    async findAccount(_ctx: KoaContextWithOIDC, sub: string) {
-      const account = accounts.get(sub);
-      if (!account) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, email: account.email, email_verified: account.emailVerified, groups: account.groups }) };
-    },
-    // Consent without a page: grant what the client asked.
-    async loadExistingGrant(ctx: KoaContextWithOIDC) {
-      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
-      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
-      grant.addOIDCScope(String(ctx.oidc.params?.scope ?? "openid"));
-      await grant.save();
-      return grant;
-    },
-  });
-  server.on("request", provider.callback());
-  return {
+  const keys = [await newSigningKey()];
+  const build = () => {
+    const provider = new Provider(issuer, {
+      // The first key signs. HS256 is declared as some providers do (for clients that ask for it),
+      // so a token HMAC'd with the public key passes the declared-alg check and must fail Hookplane's own.
+      jwks: { keys: keys.map((k) => k.privateJwk) },
+      enabledJWA: { idTokenSigningAlgValues: ["RS256", "HS256"] },
+      clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: options.redirectUris, response_types: ["code"], grant_types: ["authorization_code"] }],
+      pkce: { required: () => true },
+      scopes: ["openid", "email", "profile", "groups"],
+      claims: { openid: ["sub"], email: ["email", "email_verified"], groups: ["groups"] },
+      cookies: { keys: ["test provider cookie key"] },
+      ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
+      features: { devInteractions: { enabled: true } },
+      async findAccount(_ctx: KoaContextWithOIDC, sub: string) {
+        const account = accounts.get(sub);
+        if (!account) return undefined;
+        return { accountId: sub, claims: async () => ({ sub, email: account.email, email_verified: account.emailVerified, groups: account.groups }) };
+      },
+      // Consent without a page: grant what the client asked.
+      async loadExistingGrant(ctx: KoaContextWithOIDC) {
+        const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
+        if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+        const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+        grant.addOIDCScope(String(ctx.oidc.params?.scope ?? "openid"));
+        await grant.save();
+        return grant;
+      },
+    });
+    provider.use(async (ctx, next) => {
+      if (ctx.path === "/jwks") idp.jwksFetches++;
+      await next();
+      const body = ctx.body as { id_token?: unknown } | undefined;
+      if (ctx.path === "/token" && idp.replaceIdToken && typeof body?.id_token === "string") ctx.body = { ...body, id_token: await idp.replaceIdToken(body.id_token) };
+    });
+    return provider.callback();
+  };
+  // Sessions, grants and codes live in oidc-provider's module-wide memory: a rebuilt provider keeps them.
+  let handler = build();
+  server.on("request", (req, res) => handler(req, res));
+  const idp: TestIdentityProvider = {
     issuer,
     clientId,
     clientSecret,
     accounts,
+    jwksFetches: 0,
+    signingKey: () => keys[0],
+    async rotateSigningKey() {
+      keys.unshift(await newSigningKey());
+      handler = build();
+      return keys[0];
+    },
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
   };
+  return idp;
 }
 
 /** Cookies per origin, as a browser keeps them (enough for these flows: no paths, no expiry). */

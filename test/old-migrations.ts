@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import canonicalize from "canonicalize";
 import type { DbHandle } from "@/db/client";
-import { GENESIS_HASH } from "@/lib/features/audit/chain-hash";
+import { GENESIS_HASH } from "@/lib/core/audit/chain-hash";
 import { setEnv } from "@/test/config-env";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 

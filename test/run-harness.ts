@@ -17,7 +17,8 @@ import { agentSpecSchema, type AgentSpecInput } from "@/lib/core/agent/agent-spe
 import type { Principal } from "@/lib/platform/auth/roles";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { hookSpecSchema, type HookSpecInput } from "@/lib/core/hooks/spec";
-import { startRunQueue, type RunQueue, type RunQueueOptions } from "@/lib/features/runs/queue/run-queue";
+import type { RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork, type RunWorkOptions } from "@/lib/process/run-work";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { DEFAULT_PROJECT_ID, type Role } from "@/db/schema";
 
@@ -32,23 +33,23 @@ export interface RunHarness {
   t: TestDatabase;
   queue: RunQueue;
   workspacesDir: string;
-  restartQueue(options?: Partial<RunQueueOptions>): Promise<void>;
+  restartQueue(options?: Partial<RunWorkOptions>): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function createRunHarness(options: Partial<RunQueueOptions> = {}): Promise<RunHarness> {
+export async function createRunHarness(options: Partial<RunWorkOptions> = {}): Promise<RunHarness> {
   const t = await createTestDatabase();
   installDatabase(t);
   await seedPricesIfEmpty(t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-runs-"));
-  const queueOptions: RunQueueOptions = { concurrency: 4, leaseMs: 3_000, sweepMs: 200, approvalHoldMs: 5_000, workspacesDir, ...options };
+  const queueOptions: RunWorkOptions = { concurrency: 4, leaseMs: 3_000, sweepMs: 200, approvalHoldMs: 5_000, workspacesDir, ...options };
   const harness: RunHarness = {
     t,
-    queue: await startRunQueue(t, queueOptions),
+    queue: await startRunWork(t, queueOptions),
     workspacesDir,
     async restartQueue(next = {}) {
       await harness.queue.stop();
-      harness.queue = await startRunQueue(t, { ...queueOptions, ...next });
+      harness.queue = await startRunWork(t, { ...queueOptions, ...next });
       installRunQueue(harness.queue);
     },
     async close() {

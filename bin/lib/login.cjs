@@ -68,6 +68,35 @@ async function login({ url, name, out }) {
   return 1;
 }
 
+/**
+ * `hookplane login --with-token`: stores a bridge credential a person already has (a CI secret)
+ * as login stores the one the browser approves, once Hookplane accepts it: an empty event posted to
+ * the generic ingest route is refused as invalid (422) only after the credential and its role
+ * passed (401, 403 otherwise). Resolves the exit code: 0 stored, 1 refused (nothing stored), 2
+ * could not check.
+ */
+async function loginWithToken({ url, token, out, headers = {} }) {
+  const base = url.replace(/\/+$/, "");
+  if (!token) {
+    out.error("hookplane: no credential on stdin (echo \"$TOKEN\" | hookplane login --with-token)");
+    return 2;
+  }
+  let answer;
+  try {
+    answer = await exchange(`${base}/api/v1/ingest/events`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers }, body: "{}", timeoutMs: 15_000 });
+  } catch (error) {
+    out.error(`hookplane: Hookplane unreachable at ${base}: ${error.code ?? error.message}; nothing stored`);
+    return 2;
+  }
+  if (answer.status !== 400 && answer.status !== 422) {
+    out.error(`hookplane: Hookplane at ${base} answered ${answer.status}: ${parse(answer.text)?.error?.message ?? answer.text.slice(0, 200)}; nothing stored`);
+    return 1;
+  }
+  const file = writeStoredCredential({ url: base, token, createdAt: new Date().toISOString(), via: "with-token" });
+  out.log(`Stored the credential for ${base} in ${file} (readable by you only).`);
+  return 0;
+}
+
 async function logout({ out }) {
   const stored = readStoredCredential();
   if (!stored) {
@@ -87,8 +116,8 @@ async function logout({ out }) {
     return 2;
   }
   removeStoredCredential();
-  out.log(parse(revoked.text)?.revoked ? `Signed out: the credential of ${stored.email} is revoked.` : "Signed out (the credential was revoked already).");
+  out.log(parse(revoked.text)?.revoked ? `Signed out: the credential of ${stored.email ?? stored.url} is revoked.` : "Signed out (the credential was revoked already).");
   return 0;
 }
 
-module.exports = { login, logout };
+module.exports = { login, loginWithToken, logout };

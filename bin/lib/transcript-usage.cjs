@@ -4,11 +4,11 @@
  * other call does without it (its start-up is on the agent's critical path).
  */
 "use strict";
-const { readFileSync } = require("node:fs");
+const { transcriptText } = require("./transcript-text.cjs");
 
 /** The JSON lines of a transcript that may hold usage; a line being written as we read is skipped. */
 function* transcriptEntries(path, marker) {
-  for (const line of readFileSync(path, "utf8").split("\n")) {
+  for (const line of transcriptText(path).split("\n")) {
     if (!line.includes(marker)) continue;
     try {
       yield JSON.parse(line);
@@ -26,7 +26,13 @@ const count = (x) => (Number.isInteger(x) && x >= 0 ? x : 0);
  */
 function claudeTranscriptUsage(path, agentId) {
   const messages = [];
-  for (const entry of transcriptEntries(path, '"usage"')) {
+  // '"usage' finds Claude Code's `usage` and the `usageMetadata` of Qwen Code, whose hooks use this bridge.
+  for (const entry of transcriptEntries(path, '"usage')) {
+    const qwen = qwenEntryUsage(entry);
+    if (qwen) {
+      messages.push({ ...qwen, ...(agentId ? { agent_id: agentId } : {}) });
+      continue;
+    }
     const m = entry?.message;
     if (entry?.type !== "assistant" || !m?.id || !m.usage || typeof m.model !== "string" || m.model === "<synthetic>") continue;
     const u = m.usage;
@@ -41,6 +47,25 @@ function claudeTranscriptUsage(path, agentId) {
     });
   }
   return messages;
+}
+
+/**
+ * A Qwen Code 0.24 transcript line (`~/.qwen/projects/<project>/chats/<session>.jsonl`): an
+ * `assistant` line per model call with Gemini's `usageMetadata` (the prompt count includes the
+ * cached part; thoughts are billed as output), under the line's `uuid`. Else undefined.
+ */
+function qwenEntryUsage(entry) {
+  const u = entry?.usageMetadata;
+  if (entry?.type !== "assistant" || !u || typeof entry.uuid !== "string" || typeof entry.model !== "string") return undefined;
+  const cached = Math.min(count(u.cachedContentTokenCount), count(u.promptTokenCount));
+  return {
+    id: entry.uuid,
+    model: entry.model,
+    input_tokens: count(u.promptTokenCount) - cached,
+    output_tokens: count(u.candidatesTokenCount) + count(u.thoughtsTokenCount),
+    cache_read_input_tokens: cached,
+    cache_creation_input_tokens: 0,
+  };
 }
 
 /**

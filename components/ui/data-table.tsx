@@ -27,7 +27,10 @@ export function DataTable({
 }) {
   const boxed = variant === "boxed";
   return (
-    <div className={clsx("overflow-x-auto", boxed && "rounded-lg border border-zinc-200 dark:border-zinc-800", className)}>
+    // Focusable: on a narrow screen the table scrolls sideways inside this box, and a keyboard must
+    // reach that too. Relative: a hidden heading (sr-only, absolutely placed) stays inside the box
+    // instead of widening the whole page.
+    <div tabIndex={0} className={clsx("relative overflow-x-auto", boxed && "rounded-lg border border-zinc-200 dark:border-zinc-800", className)}>
       <table className={clsx("w-full text-left text-sm", boxed && "bg-white dark:bg-zinc-900")} data-testid={testId}>
         <thead className={clsx("text-xs text-zinc-500", boxed && "bg-zinc-50 dark:bg-zinc-800/50")}>
           <tr>

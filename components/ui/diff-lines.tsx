@@ -1,5 +1,5 @@
 import { clsx } from "clsx";
-import type { DiffLine } from "@/lib/features/hooks/line-diff";
+import type { DiffLine } from "@/components/ui/line-diff";
 
 export type ShownLine = DiffLine | { kind: "folded"; count: number };
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { CHANNELS, type AccessNotice } from "@/lib/platform/stream/channels";
+import { CHANNELS, type AccessNotice } from "@/db/notify-channels";
 import type { Db } from "../client";
 import { forgetCredentials } from "./token-cache";
 

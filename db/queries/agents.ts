@@ -9,7 +9,7 @@ export type AgentRow = typeof agents.$inferSelect;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Columns from a validated spec; undefined optional fields become NULL so edits can clear them. */
-const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "script", "metadataFile", "flow", "codeHooks", "retryTools", "retentionDays"] as const;
+const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "metadataFile", "flow", "codeHooks", "retryTools", "retentionDays"] as const;
 
 function toColumns(spec: Partial<AgentSpec>, replace = false) {
   const columns: Partial<typeof agents.$inferInsert> = {};
@@ -32,6 +32,7 @@ export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt:
     timeoutMs: row.timeoutMs,
     budgetUsd: row.budgetUsd ?? undefined,
     dailyBudgetUsd: row.dailyBudgetUsd ?? undefined,
+    dailyBudgetPerPersonUsd: row.dailyBudgetPerPersonUsd ?? undefined,
     script: (row.script as AgentSpec["script"]) ?? undefined,
     metadataFile: row.metadataFile ?? undefined,
     flow: row.flow ?? undefined,

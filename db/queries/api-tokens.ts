@@ -1,10 +1,10 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { apiTokens, projectMembers, projects, users, type Role, type TokenKind } from "../schema";
+import { apiTokens, projectMembers, projects, serviceAccounts, users, type Role, type TokenKind } from "../schema";
 
 export async function createApiToken(
   db: Db,
-  params: { projectId: string; name: string; tokenHash: string; prefix: string; role: Role; userId?: string; kind?: TokenKind },
+  params: { projectId: string; name: string; tokenHash: string; prefix: string; role: Role; userId?: string; kind?: TokenKind; serviceAccountId?: string },
 ) {
   const [row] = await db.insert(apiTokens).values(params).returning({
     id: apiTokens.id,
@@ -34,10 +34,14 @@ export async function getActiveToken(db: Db, params: { tokenHash: string }) {
       ownerRole: sql<Role | null>`case when ${users.instanceAdmin} then 'admin' else ${projectMembers.role} end`,
       ownerDisabled: users.disabled,
       ownerEmail: users.email,
+      ownerGroups: users.ssoGroups,
       kind: apiTokens.kind,
+      serviceAccountId: apiTokens.serviceAccountId,
+      serviceAccountName: serviceAccounts.name,
     })
     .from(apiTokens)
     .innerJoin(projects, eq(projects.id, apiTokens.projectId))
+    .leftJoin(serviceAccounts, eq(serviceAccounts.id, apiTokens.serviceAccountId))
     .leftJoin(users, eq(users.id, apiTokens.userId))
     .leftJoin(projectMembers, and(eq(projectMembers.projectId, apiTokens.projectId), eq(projectMembers.userId, apiTokens.userId)))
     .where(and(eq(apiTokens.tokenHash, params.tokenHash), isNull(apiTokens.revokedAt)));
@@ -56,6 +60,8 @@ const listedColumns = {
   kind: apiTokens.kind,
   userId: apiTokens.userId,
   ownerEmail: users.email,
+  serviceAccountId: apiTokens.serviceAccountId,
+  serviceAccountName: serviceAccounts.name,
   createdAt: apiTokens.createdAt,
   lastUsedAt: apiTokens.lastUsedAt,
   revokedAt: apiTokens.revokedAt,
@@ -67,6 +73,7 @@ export async function listApiTokens(db: Db, params: { projectId: string; kind?: 
     .select(listedColumns)
     .from(apiTokens)
     .leftJoin(users, eq(users.id, apiTokens.userId))
+    .leftJoin(serviceAccounts, eq(serviceAccounts.id, apiTokens.serviceAccountId))
     .where(
       and(
         eq(apiTokens.projectId, params.projectId),

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lt, ne, sql, type SQL } from "drizzle-orm";
-import { CHANNELS } from "@/lib/platform/stream/channels";
+import { CHANNELS } from "@/db/notify-channels";
 import type { Db } from "../client";
 import { agents, approvals, runs, type ApprovalStatus, type ApproverGroups } from "../schema";
 
@@ -50,12 +50,12 @@ export async function getOrCreateApproval(
 
 async function findApproval(db: Db, where: SQL | undefined) {
   const [row] = await db
-    .select({ approval: approvals, agentName: agents.name, agentId: agents.id })
+    .select({ approval: approvals, agentName: agents.name, agentId: agents.id, runActorKey: runs.actorKey, runActorUserId: runs.actorUserId })
     .from(approvals)
     .innerJoin(runs, eq(runs.id, approvals.runId))
     .innerJoin(agents, eq(agents.id, runs.agentId))
     .where(where);
-  return row ? { ...row.approval, agentName: row.agentName, agentId: row.agentId } : undefined;
+  return row ? { ...row.approval, agentName: row.agentName, agentId: row.agentId, runActorKey: row.runActorKey, runActorUserId: row.runActorUserId } : undefined;
 }
 
 /** An approval of the project; undefined for another project's (the route answers 404). */
@@ -75,7 +75,15 @@ export async function getApprovalInAnyProject(db: Db, params: { id: string }) {
 /** Settles a pending approval; undefined when it was already settled (the caller answers 409). */
 export async function settleApproval(
   db: Db,
-  params: { id: string; status: Exclude<ApprovalStatus, "pending">; decidedBy?: string; decidedVia: string; reason?: string },
+  params: {
+    id: string;
+    status: Exclude<ApprovalStatus, "pending">;
+    decidedBy?: string;
+    decidedVia: string;
+    reason?: string;
+    /** The input the approver approved, when they edited it. */
+    approvedInput?: Record<string, unknown>;
+  },
 ) {
   const [row] = await db
     .update(approvals)
@@ -84,6 +92,7 @@ export async function settleApproval(
       decidedBy: params.decidedBy ?? null,
       decidedVia: params.decidedVia,
       reason: params.reason ?? null,
+      ...(params.approvedInput !== undefined && { approvedInput: params.approvedInput }),
       decidedAt: new Date(),
     })
     .where(and(eq(approvals.id, params.id), eq(approvals.status, "pending")))

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, isNull, like, lt, lte, or, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
-import { deleteChainDaysBefore } from "./hash-chain";
+import { deleteChainDaysBefore } from "./chain-retention";
 
 export interface AuditEntry {
   /** The project the change was made in; null: the instance's own (people, projects, providers, instance settings). */

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
-import { agents, hookInvocations, runEvents, runs } from "../schema";
+import { agents, hookInvocations, projectMembers, runEvents, runs, users } from "../schema";
 
 /** Recent recorded events of one type in a project, to try a hook against (optionally of one agent). */
 export async function listRecentEvents(db: Db, params: { projectId: string; type: string; agentId?: string; limit: number }) {
@@ -38,7 +38,15 @@ export async function listEventsOfRuns(db: Db, params: { runIds: string[]; types
 export async function listEffectiveBlocks(db: Db, params: { runIds: string[] }) {
   if (params.runIds.length === 0) return [];
   return db
-    .select({ runId: hookInvocations.runId, eventSeq: hookInvocations.eventSeq, hookKey: hookInvocations.hookKey, reason: hookInvocations.reason })
+    .select({
+      runId: hookInvocations.runId,
+      eventSeq: hookInvocations.eventSeq,
+      hookKey: hookInvocations.hookKey,
+      reason: hookInvocations.reason,
+      action: hookInvocations.action,
+      scope: hookInvocations.scope,
+      failed: hookInvocations.failed,
+    })
     .from(hookInvocations)
     .where(
       and(
@@ -48,4 +56,27 @@ export async function listEffectiveBlocks(db: Db, params: { runIds: string[] }) 
         sql`${hookInvocations.mode} is distinct from 'shadow'`,
       ),
     );
+}
+
+/**
+ * Who acted in each of some runs (bridged sessions only), as a hook would see them now: their key,
+ * label, current role in the run's project and single sign-on groups. Replaying a draft bound to a
+ * person or a group needs them.
+ */
+export async function listRunActors(db: Db, params: { runIds: string[] }) {
+  if (params.runIds.length === 0) return [];
+  return db
+    .select({
+      runId: runs.id,
+      key: runs.actorKey,
+      userId: runs.actorUserId,
+      label: runs.actorLabel,
+      email: users.email,
+      groups: users.ssoGroups,
+      role: projectMembers.role,
+    })
+    .from(runs)
+    .leftJoin(users, eq(users.id, runs.actorUserId))
+    .leftJoin(projectMembers, and(eq(projectMembers.projectId, runs.projectId), eq(projectMembers.userId, runs.actorUserId)))
+    .where(and(inArray(runs.id, params.runIds), isNotNull(runs.actorKey)));
 }

@@ -5,7 +5,7 @@
  */
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { CHANNELS } from "@/lib/platform/stream/channels";
+import { CHANNELS } from "@/db/notify-channels";
 import { executeStatement, type Db } from "../client";
 import { agents, runs } from "../schema";
 import { UUID, type AgentRow } from "./agents";
@@ -33,7 +33,7 @@ const RUN_COLUMNS = tableColumns(runs, "r", "r_");
 
 /**
  * The session's agent, its newest run and the fingerprint of the hooks it obeys (instance-wide and
- * the project's `global`, the agent's own): every hook call of a bridged session reads these, so
+ * the project's `global`, its group and person rules, the agent's own): every hook call of a bridged session reads these, so
  * they are one statement of fixed text, prepared once per connection (executeStatement). The
  * fingerprint changes with any change to those hooks (added, removed, edited, enabled, moved), so
  * a cached chain is never used after a change (lib/features/runs/run-hooks.ts).
@@ -42,7 +42,13 @@ const AGENT_AND_RUN = `
   select ${AGENT_COLUMNS.select}, ${RUN_COLUMNS.select},
     (select coalesce(md5(string_agg(h.id::text || ':' || h.version || ':' || h.enabled || ':' || h.position || ':' || md5(h.spec::text), ',' order by h.id)), '')
        from hooks h
-      where (h.project_id is null or h.project_id = a.project_id) and h.scope in ('global', 'agent:' || a.id::text)) as hooks_fingerprint
+      where (h.project_id is null or h.project_id = a.project_id)
+        and (h.scope in ('global', 'agent:' || a.id::text) or h.scope like 'group:%' or h.scope like 'person:%')) as hooks_fingerprint,
+    -- The person's spend today in this agent's sessions, read only where a per-person budget asks.
+    case when a.daily_budget_per_person_usd is null then null else
+      (select coalesce(sum(x.cost_usd), 0)::float8 from runs x
+        where x.agent_id = a.id and x.actor_key = $5 and x.created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC')
+    end as person_spent_today
   from agents a
   left join lateral (
     select * from runs where runs.agent_id = a.id and runs.external_session_id = $3 and runs.actor_key = $5 order by runs.created_at desc limit 1
@@ -59,7 +65,7 @@ const AGENT_AND_RUN = `
 export async function getAgentAndExternalRun(
   db: Db,
   params: { projectId: string; agentRef: string; externalSessionId: string; actorKey: string },
-): Promise<{ agent: AgentRow; run: RunRow | null; hooksFingerprint: string } | undefined> {
+): Promise<{ agent: AgentRow; run: RunRow | null; hooksFingerprint: string; personSpentToday: number | null } | undefined> {
   const [raw] = await executeStatement<Record<string, unknown>>(db, AGENT_AND_RUN, [
     params.projectId,
     params.agentRef,
@@ -68,7 +74,12 @@ export async function getAgentAndExternalRun(
     params.actorKey,
   ]);
   if (!raw) return undefined;
-  return { agent: AGENT_COLUMNS.read(raw), run: raw.r_id === null ? null : RUN_COLUMNS.read(raw), hooksFingerprint: String(raw.hooks_fingerprint) };
+  return {
+    agent: AGENT_COLUMNS.read(raw),
+    run: raw.r_id === null ? null : RUN_COLUMNS.read(raw),
+    hooksFingerprint: String(raw.hooks_fingerprint),
+    personSpentToday: raw.person_spent_today === null || raw.person_spent_today === undefined ? null : Number(raw.person_spent_today),
+  };
 }
 
 /** Outcomes by which Hookplane itself stopped a session: it stays stopped until the session starts over. */

@@ -1,5 +1,7 @@
 /**
- * The hash chains of the append-only tables: sealing, verification and retention.
+ * The hash chains of the append-only tables: how rows are hashed and sealed, and the signed heads.
+ * Verification is chain-verification.ts, retention chain-retention.ts; what is hashed and signed
+ * needs no database and lives in lib/core/audit.
  *
  * Why a sealer rather than hashing in the INSERT: each link needs the previous row's hash, so
  * hashing at insert time would make every writer (several worker processes, ~800 ledger rows/s at
@@ -13,18 +15,25 @@
  * cost per row.
  *
  * Hashing happens in JS over the values as read back (not as written), so one implementation of
- * canonical JSON (lib/features/audit/chain-hash.ts) serves PGlite and PostgreSQL alike.
+ * canonical JSON (lib/core/audit/chain-hash.ts) serves PGlite and PostgreSQL alike.
+ *
+ * Every seal also signs the head it reached (chain_seals, in the same transaction), and retention's
+ * anchors and a deleted run's gaps are signed when written, with the instance's ledger key
+ * (lib/core/audit/chain-signature.ts says what and why). A hash chain alone shows a changed row
+ * only until someone recomputes the hashes after it; a signed head cannot be recomputed without the
+ * key, which is never in the database.
  */
-import { performance } from "node:perf_hooks";
-import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { chainHash, GENESIS_HASH } from "@/lib/features/audit/chain-hash";
+import { chainHash, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
+import type { ChainedTable } from "@/lib/core/audit/chain-report";
+import { ledgerSigningKey, signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
 import { queryRows, type Db } from "../client";
-import { restAfter, withoutFlushWait } from "../statement-pacing";
-import { auditLog, chainAnchors, chainGaps, hookInvocations } from "../schema";
+import { auditLog, chainAnchors, chainGaps, chainSeals, hookInvocations } from "../schema";
 
-export const CHAINED_TABLES = ["audit_log", "hook_invocations"] as const;
-export type ChainedTable = (typeof CHAINED_TABLES)[number];
+// The chained tables and the report types are plain data in lib/core; their names stay importable from here.
+export { CHAINED_TABLES } from "@/lib/core/audit/chain-report";
+export type { BrokenLink, ChainedTable, ChainReport, SignedHeadReport } from "@/lib/core/audit/chain-report";
 
 type ChainTable = typeof auditLog | typeof hookInvocations;
 
@@ -49,9 +58,19 @@ const HASHED: Record<ChainedTable, { table: ChainTable; lock: number; columns: P
       hookInvocations.verdict, hookInvocations.reason, hookInvocations.mode, hookInvocations.action, hookInvocations.failed,
       hookInvocations.timedOut, hookInvocations.ignored, hookInvocations.approval, hookInvocations.exitCode,
       hookInvocations.stdout, hookInvocations.stderr, hookInvocations.output, hookInvocations.durationMs, hookInvocations.createdAt,
+      hookInvocations.actorKey, hookInvocations.actor, hookInvocations.modification,
     ],
   },
 };
+
+/**
+ * Hashed columns added after rows were sealed without them (drizzle/0022_ledger_actor.sql,
+ * 0031_modify_verb.sql): a null
+ * one is left out of the hashed content, as if the column did not exist, so every older row still
+ * verifies; a value is hashed like any column, so who acted cannot be changed or removed unseen.
+ */
+export const HASHED_WHEN_PRESENT_COLUMNS = [hookInvocations.actorKey.name, hookInvocations.actor.name, hookInvocations.modification.name] as const;
+const HASHED_WHEN_PRESENT: ReadonlySet<string> = new Set(HASHED_WHEN_PRESENT_COLUMNS);
 /** The columns the chain itself fills. */
 export const CHAIN_COLUMNS = ["chain_seq", "hash"] as const;
 
@@ -65,15 +84,21 @@ export function hashedColumnNames(table: ChainedTable): string[] {
   return HASHED[table].columns.map((c) => c.name);
 }
 
+/** The drizzle table of a chain (the bundle export reads it: db/queries/chain-bundle.ts). */
+export function chainTable(table: ChainedTable): ChainTable {
+  return HASHED[table].table;
+}
+
 const SEAL_BATCH = 2_000;
-const VERIFY_PAGE = 2_000;
+/** Rows a verification reads per page (chain-verification.ts). */
+export const VERIFY_PAGE = 2_000;
 
 /**
  * How each column is read for hashing, keyed by its SQL name. jsonb as text (parsed in JS: the
  * drivers differ in how they hand jsonb over), timestamps as UTC text with microseconds (a JS Date
  * would drop them, and the session time zone would change the text).
  */
-function contentFields(table: ChainedTable): Record<string, SQL | PgColumn> {
+export function contentFields(table: ChainedTable): Record<string, SQL | PgColumn> {
   return Object.fromEntries(
     HASHED[table].columns.map((column) => {
       if (column.columnType === "PgJsonb") return [column.name, sql<string | null>`${column}::text`];
@@ -85,10 +110,12 @@ function contentFields(table: ChainedTable): Record<string, SQL | PgColumn> {
   );
 }
 
-function contentOf(table: ChainedTable, row: Record<string, unknown>): Record<string, unknown> {
+/** A row's hashed content, as chainHash takes it, from what contentFields read. */
+export function contentOf(table: ChainedTable, row: Record<string, unknown>): Record<string, unknown> {
   const content: Record<string, unknown> = {};
   for (const column of HASHED[table].columns) {
     const value = row[column.name];
+    if ((value === null || value === undefined) && HASHED_WHEN_PRESENT.has(column.name)) continue;
     content[column.name] = column.columnType === "PgJsonb" && typeof value === "string" ? JSON.parse(value) : (value ?? null);
   }
   return content;
@@ -114,6 +141,21 @@ export async function latestChainAnchor(db: Db, params: { table: ChainedTable })
   return anchor;
 }
 
+/**
+ * Writes retention's anchor, signed, and forgets the signed heads below it: they signed rows that
+ * are gone now, so nothing is left to check them against (the database refuses any other DELETE).
+ * A head exactly at the anchor stays: it vouches for the anchor's hash.
+ */
+export async function insertChainAnchor(
+  tx: Db,
+  params: { table: ChainedTable; position: number; hash: string; before: Date; deletedRows: number },
+): Promise<void> {
+  const { table, position, hash, before } = params;
+  const signature = signWithLedgerKey({ kind: "anchor", table, position, hash, before: before.toISOString() });
+  await tx.insert(chainAnchors).values({ tableName: table, chainSeq: position, hash, before, deletedRows: params.deletedRows, ...signature });
+  await tx.delete(chainSeals).where(and(eq(chainSeals.tableName, table), lt(chainSeals.chainSeq, position)));
+}
+
 async function latestChainGap(db: Db, table: ChainedTable) {
   const [gap] = await db.select().from(chainGaps).where(eq(chainGaps.tableName, table)).orderBy(desc(chainGaps.lastSeq)).limit(1);
   return gap;
@@ -123,7 +165,7 @@ async function latestChainGap(db: Db, table: ChainedTable) {
  * The last link: the newest sealed row, or what took its place when it was deleted: retention's
  * anchor (every sealed row went) or a deleted run's gap (the newest rows were that run's).
  */
-async function chainHead(db: Db, table: ChainedTable): Promise<{ seq: number; hash: string }> {
+export async function chainHead(db: Db, table: ChainedTable): Promise<{ seq: number; hash: string }> {
   const t = HASHED[table].table;
   const [last] = await db.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(isNotNull(t.chainSeq)).orderBy(desc(t.chainSeq)).limit(1);
   const anchor = await latestChainAnchor(db, { table });
@@ -137,9 +179,25 @@ async function chainHead(db: Db, table: ChainedTable): Promise<{ seq: number; ha
   return links.reduce((a, b) => (b.seq > a.seq ? b : a));
 }
 
-/** One batch under the lock; undefined when another process holds it and `wait` is off. */
+/**
+ * The signed head: the chain reached `position` with `hash`, now. A head already signed at that
+ * position (a row unsealed and sealed again by hand) is kept: verify then compares it with the row.
+ */
+async function insertSignedHead(tx: Db, table: ChainedTable, head: { position: number; hash: string }): Promise<void> {
+  const signedAt = new Date();
+  const signature = signWithLedgerKey({ kind: "head", table, position: head.position, hash: head.hash, signedAt: signedAt.toISOString() });
+  await tx
+    .insert(chainSeals)
+    .values({ tableName: table, chainSeq: head.position, hash: head.hash, signedAt, ...signature })
+    .onConflictDoNothing();
+}
+
+/** One batch under the lock, its head signed; undefined when another process holds it and `wait` is off. */
 async function sealBatch(db: Db, table: ChainedTable, wait: boolean): Promise<number | undefined> {
   const t = HASHED[table].table;
+  // The key first: a process that cannot load it (HOOKPLANE_SECRET_KEY, secret.key) seals nothing
+  // rather than rows no head vouches for.
+  ledgerSigningKey();
   return db.transaction(async (tx) => {
     if (!(await lockChain(tx, table, wait))) return undefined;
     const rows = await tx.select(contentFields(table)).from(t).where(isNull(t.chainSeq)).orderBy(asc(t.id)).limit(SEAL_BATCH);
@@ -162,7 +220,42 @@ async function sealBatch(db: Db, table: ChainedTable, wait: boolean): Promise<nu
       update ${t} set chain_seq = v.seq, hash = v.hash
       from unnest(${`{${ids.join(",")}}`}::bigint[], ${`{${seqs.join(",")}}`}::bigint[], ${`{${hashes.join(",")}}`}::text[], ${`{${times.join(",")}}`}::timestamptz[]) as v(id, seq, hash, created_at)
       where ${t.id} = v.id and ${t.createdAt} = v.created_at`);
+    await insertSignedHead(tx, table, { position: seq, hash });
     return rows.length;
+  });
+}
+
+/** Whether sealed rows lie past the newest signed head: rows sealed before signing existed, or by hand. */
+export async function hasUnsignedRows(db: Db, params: { table: ChainedTable }): Promise<boolean> {
+  const t = HASHED[params.table].table;
+  const [last] = await db.select({ seq: t.chainSeq }).from(t).where(isNotNull(t.chainSeq)).orderBy(desc(t.chainSeq)).limit(1);
+  if (!last) return false;
+  const seal = await latestChainSeal(db, params);
+  return !seal || seal.chainSeq < last.seq!;
+}
+
+/**
+ * Signs `head`, a head verifyChain has just walked to and found intact, when no signed head covers
+ * it: rows sealed before signing existed (an upgraded instance whose ledger is quiet). Only that
+ * exact row, still holding that hash: signing whatever is newest would vouch for a row sealed by
+ * hand since, unchecked. False when it signed nothing.
+ */
+export async function signVerifiedHead(db: Db, params: { table: ChainedTable; head: { position: number; hash: string } }): Promise<boolean> {
+  const { table, head } = params;
+  const t = HASHED[table].table;
+  ledgerSigningKey();
+  return db.transaction(async (tx) => {
+    await lockChain(tx, table, true);
+    const [signed] = await tx
+      .select({ seq: chainSeals.chainSeq })
+      .from(chainSeals)
+      .where(and(eq(chainSeals.tableName, table), gte(chainSeals.chainSeq, head.position)))
+      .limit(1);
+    if (signed) return false;
+    const [row] = await tx.select({ hash: t.hash }).from(t).where(eq(t.chainSeq, head.position)).limit(1);
+    if (row?.hash !== head.hash) return false;
+    await insertSignedHead(tx, table, head);
+    return true;
   });
 }
 
@@ -184,193 +277,39 @@ export async function sealChain(db: Db, params: { table: ChainedTable; skipIfBus
   }
 }
 
-export interface BrokenLink {
-  table: ChainedTable;
-  id: number;
-  /** The row's chain_seq. */
-  position: number;
-  /** What the hash should be given its predecessor's stored hash and its own content. */
-  expectedHash: string;
-  storedHash: string;
-  problem: string;
-}
+type Seal = typeof chainSeals.$inferSelect;
 
-export interface ChainReport {
-  /** Sealed rows (the chain). */
-  rows: number;
-  /** Rows appended since the last seal, not covered by this check. */
-  unsealed: number;
-  /** The newest link: note it elsewhere to detect a later removal of the newest rows. */
-  head?: { position: number; hash: string };
-  /** Where the chain starts after retention. */
-  anchor?: { position: number; hash: string; before: string };
-  /** Positions whose rows went with a deleted run (chain_gaps), walked over by their recorded hash. */
-  removed?: { rows: number; runs: number };
-  firstBroken?: BrokenLink;
-}
-
-type Gap = typeof chainGaps.$inferSelect;
-
-/** The gaps that start in [from, to], oldest first (deleted runs' positions: db/queries/run-removal.ts). */
-async function gapsBetween(db: Db, table: ChainedTable, from: number, to: number): Promise<Gap[]> {
+export async function sealsBetween(db: Db, params: { table: ChainedTable; from: number; to: number }): Promise<Seal[]> {
   return db
     .select()
+    .from(chainSeals)
+    .where(and(eq(chainSeals.tableName, params.table), gte(chainSeals.chainSeq, params.from), lte(chainSeals.chainSeq, params.to)))
+    .orderBy(asc(chainSeals.chainSeq));
+}
+
+export async function latestChainSeal(db: Db, params: { table: ChainedTable }): Promise<Seal | undefined> {
+  const [seal] = await db.select().from(chainSeals).where(eq(chainSeals.tableName, params.table)).orderBy(desc(chainSeals.chainSeq)).limit(1);
+  return seal;
+}
+
+/**
+ * The hash the chain holds at each of `positions`: a row's, or where its row is gone, the hash a
+ * gap ending there or the anchor there kept (GENESIS_HASH at 0). A position with none is left out.
+ */
+export async function chainHashesAt(db: Db, params: { table: ChainedTable; positions: number[] }): Promise<Map<number, string>> {
+  const { table, positions } = params;
+  const t = HASHED[table].table;
+  const hashes = new Map<number, string>();
+  if (positions.length === 0) return hashes;
+  if (positions.includes(0)) hashes.set(0, GENESIS_HASH);
+  const list = `{${positions.join(",")}}`;
+  const rows = await db.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(sql`${t.chainSeq} = any(${list}::bigint[])`);
+  const gaps = await db
+    .select({ seq: chainGaps.lastSeq, hash: chainGaps.hash })
     .from(chainGaps)
-    .where(and(eq(chainGaps.tableName, table), gte(chainGaps.firstSeq, from), lte(chainGaps.firstSeq, to)))
-    .orderBy(asc(chainGaps.firstSeq));
-}
-
-/**
- * Walks the sealed rows in chain order from the oldest remaining one (linked to retention's
- * anchor, or to GENESIS_HASH) and names the first that does not link: a changed row (its content
- * no longer hashes to what is stored) or the row after a gap (a deleted row). The positions of a
- * deleted run's rows are stepped over by the hash its chain_gaps row kept: the row after them must
- * link to it, so only those rows, and only as a whole, can have gone.
- */
-export async function verifyChain(db: Db, params: { table: ChainedTable }): Promise<ChainReport> {
-  const { table } = params;
-  const t = HASHED[table].table;
+    .where(and(eq(chainGaps.tableName, table), sql`${chainGaps.lastSeq} = any(${list}::bigint[])`));
   const anchor = await latestChainAnchor(db, { table });
-  let expectedSeq = (anchor?.chainSeq ?? 0) + 1;
-  let previous = anchor?.hash ?? GENESIS_HASH;
-  let firstBroken: BrokenLink | undefined;
-  let after = anchor?.chainSeq ?? Number.MIN_SAFE_INTEGER;
-  const removedRuns = new Set<string>();
-  let removedRows = 0;
-  /** Steps over the gaps that start where the chain stands now. */
-  const skipGaps = (gaps: Gap[]) => {
-    while (gaps.length > 0 && gaps[0].firstSeq < expectedSeq) gaps.shift();
-    while (gaps.length > 0 && gaps[0].firstSeq === expectedSeq) {
-      const gap = gaps.shift()!;
-      previous = gap.hash;
-      removedRows += gap.lastSeq - gap.firstSeq + 1;
-      removedRuns.add(gap.runId);
-      expectedSeq = gap.lastSeq + 1;
-    }
-  };
-  const fields = { ...contentFields(table), __seq: t.chainSeq, __hash: t.hash };
-  while (!firstBroken) {
-    const page = (await db
-      .select(fields)
-      .from(t)
-      .where(and(isNotNull(t.chainSeq), gt(t.chainSeq, after)))
-      .orderBy(asc(t.chainSeq))
-      .limit(VERIFY_PAGE)) as (Record<string, unknown> & { __seq: number; __hash: string })[];
-    const last = page.length < VERIFY_PAGE ? Number.MAX_SAFE_INTEGER : page[page.length - 1].__seq;
-    const gaps = await gapsBetween(db, table, expectedSeq, last);
-    for (const row of page) {
-      const position = row.__seq;
-      skipGaps(gaps);
-      const expectedHash = chainHash(previous, contentOf(table, row));
-      const problem =
-        position !== expectedSeq
-          ? position - 1 === expectedSeq
-            ? `the row at position ${expectedSeq} is missing`
-            : `the rows at positions ${expectedSeq}–${position - 1} are missing`
-          : expectedHash !== row.__hash
-            ? "its content does not match its hash: the row (or its hash) was changed after it was sealed"
-            : undefined;
-      if (problem) {
-        firstBroken = { table, id: row.id as number, position, expectedHash, storedHash: row.__hash, problem };
-        break;
-      }
-      previous = row.__hash;
-      expectedSeq++;
-    }
-    // Gaps after the newest row: a deleted run's rows were the newest.
-    if (!firstBroken && page.length < VERIFY_PAGE) skipGaps(gaps);
-    if (page.length < VERIFY_PAGE) break;
-    after = page[page.length - 1].__seq;
-  }
-  // The rows before the anchor were deleted by retention; rows below it that are still here are
-  // not part of the chain the verifier walks, and are a break of their own.
-  if (!firstBroken && anchor) {
-    const [early] = await db
-      .select({ id: t.id, seq: t.chainSeq, hash: t.hash })
-      .from(t)
-      .where(lte(t.chainSeq, anchor.chainSeq))
-      .orderBy(asc(t.chainSeq))
-      .limit(1);
-    if (early) {
-      firstBroken = {
-        table,
-        id: early.id,
-        position: early.seq!,
-        expectedHash: "",
-        storedHash: early.hash!,
-        problem: `retention deleted the rows up to position ${anchor.chainSeq}, yet this one is still here`,
-      };
-    }
-  }
-  const [counts] = await db
-    .select({ sealed: count(t.chainSeq), all: count() })
-    .from(t);
-  const head = await chainHead(db, table);
-  return {
-    rows: counts.sealed,
-    unsealed: counts.all - counts.sealed,
-    ...(head.seq > 0 ? { head: { position: head.seq, hash: head.hash } } : {}),
-    ...(anchor ? { anchor: { position: anchor.chainSeq, hash: anchor.hash, before: anchor.before.toISOString() } } : {}),
-    ...(removedRows > 0 ? { removed: { rows: removedRows, runs: removedRuns.size } } : {}),
-    ...(firstBroken ? { firstBroken } : {}),
-  };
-}
-
-/** The UTC midnight at or before `date`: retention deletes whole days only. */
-export function startOfUtcDay(date: Date): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-}
-
-/** Rows retention deletes in one transaction when it deletes row by row. */
-export const CHAIN_DELETE_BATCH = 1_000;
-
-/**
- * Retention: deletes the oldest rows created before the UTC midnight at or before `before`, as a
- * prefix of the chain, after recording in chain_anchors the hash the oldest remaining row links
- * to. The database's trigger accepts exactly this and no other DELETE. A row of an old day sealed
- * after a newer one (its transaction committed late) is kept until the chain before it goes too.
- * In batches of `batchRows`, each its own short transaction with its own anchor, so the sealer (which
- * waits for the chain's lock) and the database's other work are never held up for long.
- */
-export async function deleteChainDaysBefore(
-  db: Db,
-  params: { table: ChainedTable; before: Date; batchRows?: number },
-): Promise<{ deleted: number; before: Date; anchor?: { position: number; hash: string } }> {
-  const { table } = params;
-  const t = HASHED[table].table;
-  const before = startOfUtcDay(params.before);
-  const batchRows = params.batchRows ?? CHAIN_DELETE_BATCH;
-  await sealChain(db, { table });
-  let deleted = 0;
-  let anchor: { position: number; hash: string } | undefined;
-  for (;;) {
-    const started = performance.now();
-    const batch = await withoutFlushWait(db, async (tx) => {
-      await lockChain(tx, table, true);
-      const previous = await latestChainAnchor(tx, { table });
-      const [firstKept] = await tx
-        .select({ seq: t.chainSeq })
-        .from(t)
-        .where(and(isNotNull(t.chainSeq), gte(t.createdAt, before)))
-        .orderBy(asc(t.chainSeq))
-        .limit(1);
-      // The batch ends at its last present row before the first one kept (a position in between
-      // may be a deleted run's gap, which has no row to anchor to).
-      const eligible = and(isNotNull(t.chainSeq), firstKept ? lt(t.chainSeq, firstKept.seq!) : undefined);
-      const present = () => tx.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(eligible);
-      const [nth] = await present().orderBy(asc(t.chainSeq)).offset(batchRows - 1).limit(1);
-      const last = nth ?? (await present().orderBy(desc(t.chainSeq)).limit(1)).at(0);
-      if (!last || last.seq! <= (previous?.chainSeq ?? 0)) return undefined;
-      const [{ n }] = await tx.select({ n: count() }).from(t).where(lte(t.chainSeq, last.seq!));
-      await tx.insert(chainAnchors).values({ tableName: table, chainSeq: last.seq!, hash: last.hash!, before, deletedRows: n });
-      await tx.delete(t).where(lte(t.chainSeq, last.seq!));
-      return { n, anchor: { position: last.seq!, hash: last.hash! } };
-    });
-    if (!batch) break;
-    deleted += batch.n;
-    anchor = batch.anchor;
-    await restAfter(started);
-    if (batch.n < batchRows) break;
-  }
-  return { deleted, before, ...(anchor ? { anchor } : {}) };
+  for (const found of [...rows, ...gaps]) hashes.set(found.seq!, found.hash!);
+  if (anchor && positions.includes(anchor.chainSeq)) hashes.set(anchor.chainSeq, anchor.hash);
+  return hashes;
 }

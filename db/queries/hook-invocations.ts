@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runs } from "../schema";
-import { deleteChainDaysBefore } from "./hash-chain";
+import { deleteChainDaysBefore } from "./chain-retention";
 
 /** A ledger row as written: its chain position and hash are the sealer's (db/queries/hash-chain.ts). */
 export type NewHookInvocation = Omit<typeof hookInvocations.$inferInsert, "chainSeq" | "hash">;
@@ -45,6 +45,8 @@ export interface HookLedgerFilters {
   matched?: boolean;
   agentId?: string;
   runId?: string;
+  /** `user:<id>` or `token:<id>`: one person's (or one token's) rows. */
+  actorKey?: string;
   from?: Date;
   to?: Date;
   /** Text in the reason, skip reason, output or the command's stdout/stderr. */
@@ -59,6 +61,7 @@ function ledgerConditions(f: HookLedgerFilters): SQL[] {
   if (f.matched !== undefined) where.push(eq(hookInvocations.matched, f.matched));
   if (f.agentId) where.push(eq(runs.agentId, f.agentId));
   if (f.runId) where.push(eq(hookInvocations.runId, f.runId));
+  if (f.actorKey) where.push(eq(hookInvocations.actorKey, f.actorKey));
   if (f.from) where.push(gte(hookInvocations.createdAt, f.from));
   if (f.to) where.push(lte(hookInvocations.createdAt, f.to));
   if (f.q) {
@@ -94,3 +97,46 @@ export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit
   return rows.map((r) => ({ ...r.entry, agentId: r.agentId, agentName: r.agentName }));
 }
 export type HookLedgerRow = Awaited<ReturnType<typeof listHookLedger>>[number];
+
+/**
+ * The newest blocks that took effect in a project (a shadow block or one on an informational event
+ * did not), with their run's agent: the home page's "recent blocks". Reads the partial index that
+ * holds only such rows.
+ */
+export async function listRecentBlocks(db: Db, params: { projectId: string; since: Date; limit: number }) {
+  const rows = await db
+    .select({
+      id: hookInvocations.id,
+      runId: hookInvocations.runId,
+      hookKey: hookInvocations.hookKey,
+      event: hookInvocations.event,
+      reason: hookInvocations.reason,
+      createdAt: hookInvocations.createdAt,
+      agentName: agents.name,
+      toolName: sql<string | null>`(select e.data->>'toolName' from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`,
+    })
+    .from(hookInvocations)
+    .leftJoin(runs, eq(runs.id, hookInvocations.runId))
+    .leftJoin(agents, eq(agents.id, runs.agentId))
+    .where(
+      and(
+        eq(hookInvocations.projectId, params.projectId),
+        gte(hookInvocations.createdAt, params.since),
+        eq(hookInvocations.verdict, "block"),
+        // Spelled as the partial index's predicate, so the planner uses it.
+        sql`not ${hookInvocations.ignored}`,
+      ),
+    )
+    .orderBy(desc(hookInvocations.createdAt), desc(hookInvocations.id))
+    .limit(params.limit);
+  return rows;
+}
+
+/** How many blocks took effect in a project since `since` (the partial index again). */
+export async function countBlocksSince(db: Db, params: { projectId: string; since: Date }): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(hookInvocations)
+    .where(and(eq(hookInvocations.projectId, params.projectId), gte(hookInvocations.createdAt, params.since), eq(hookInvocations.verdict, "block"), sql`not ${hookInvocations.ignored}`));
+  return row.n;
+}

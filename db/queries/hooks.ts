@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, like, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { HookSpec } from "@/lib/core/hooks/spec";
 import type { Db } from "../client";
 import { hookVersions, hooks } from "../schema";
@@ -55,12 +55,14 @@ export function hookToResource(row: HookRow): HookResource {
 /** Instance-wide hooks come before a project's own, in lists as in runs. */
 const ownerRank = sql<number>`(case when ${hooks.projectId} is null then 0 else 1 end)`;
 
-/** Execution order of scopes (hook-model.md): global, then agent, then schedule. */
-const scopeRank = sql<number>`(case when ${hooks.scope} = 'global' then 0 when ${hooks.scope} like 'agent:%' then 1 else 2 end)`;
+/** Execution order of scopes (hook-model.md, Precedence): global, group, person, agent, schedule. */
+const scopeRank = sql<number>`(case when ${hooks.scope} = 'global' then 0 when ${hooks.scope} like 'group:%' then 1 when ${hooks.scope} like 'person:%' then 2 when ${hooks.scope} like 'agent:%' then 3 else 4 end)`;
 
 export function scopeRankOf(scope: string): number {
   if (scope === "global") return 0;
-  return scope.startsWith("agent:") ? 1 : 2;
+  if (scope.startsWith("group:")) return 1;
+  if (scope.startsWith("person:")) return 2;
+  return scope.startsWith("agent:") ? 3 : 4;
 }
 
 /** The sort key of a hook in a list, and so the content of a list cursor. */
@@ -170,16 +172,23 @@ export async function deleteHook(db: Db, params: { projectId: HookOwner; id: str
  * The hooks a run of `projectId` meets for the given scopes, in execution order: the instance-wide
  * ones first, then the project's own; within each, by the order of `scopes`, then position.
  */
+/**
+ * The hooks of `scopes` and every group and person rule of the project (which of those hold for a
+ * call is the runtime's question: it knows the person behind it), in execution order.
+ */
 export async function listHooksForScopes(db: Db, params: { projectId: string; scopes: string[] }) {
   if (params.scopes.length === 0) return [];
   const rows = await db
     .select()
     .from(hooks)
-    .where(and(inArray(hooks.scope, params.scopes), visibleIn(params.projectId)))
+    .where(and(or(inArray(hooks.scope, params.scopes), like(hooks.scope, "group:%"), like(hooks.scope, "person:%")), visibleIn(params.projectId)))
     .orderBy(asc(hooks.position));
   const owner = (row: HookRow) => (row.projectId === null ? 0 : 1);
-  const rank = (scope: string) => params.scopes.indexOf(scope);
-  return rows.sort((a, b) => owner(a) - owner(b) || rank(a.scope) - rank(b.scope) || a.position - b.position);
+  const rank = (scope: string) => {
+    const given = params.scopes.indexOf(scope);
+    return given >= 0 ? scopeRankOf(scope) * 1000 + given : scopeRankOf(scope) * 1000;
+  };
+  return rows.sort((a, b) => owner(a) - owner(b) || rank(a.scope) - rank(b.scope) || a.scope.localeCompare(b.scope) || a.position - b.position);
 }
 
 /**
@@ -254,4 +263,13 @@ export async function deleteHooksOfScope(db: Db, params: { projectId: string; sc
     .delete(hooks)
     .where(and(eq(hooks.scope, params.scope), eq(hooks.projectId, params.projectId)))
     .returning();
+}
+
+/** The groups a project's rules are bound to (`group:<name>`), so the editor offers them again. */
+export async function listGroupScopes(db: Db, params: { projectId: string }): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ scope: hooks.scope })
+    .from(hooks)
+    .where(and(eq(hooks.projectId, params.projectId), like(hooks.scope, "group:%")));
+  return rows.map((r) => r.scope.slice("group:".length));
 }

@@ -13,7 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../client";
-import { startOfUtcDay } from "./hash-chain";
+import { startOfUtcDay } from "./chain-retention";
 
 export const PARTITION_KEYS = { run_events: "ts", hook_invocations: "created_at" } as const;
 export type PartitionedTable = keyof typeof PARTITION_KEYS;

@@ -1,5 +1,5 @@
 import { asc, count, eq } from "drizzle-orm";
-import type { ModelPrice } from "@/lib/features/costs/price-table";
+import type { ModelPrice } from "@/lib/core/costs/price-table";
 import type { Db } from "../client";
 import { modelPrices } from "../schema";
 

@@ -85,7 +85,7 @@ export async function setMemberRole(db: Db, params: { projectId: string; userId:
 
 export async function listMembers(db: Db, params: { projectId: string }) {
   return db
-    .select({ userId: users.id, email: users.email, role: projectMembers.role, disabled: users.disabled, createdAt: projectMembers.createdAt })
+    .select({ userId: users.id, email: users.email, role: projectMembers.role, disabled: users.disabled, ssoGroups: users.ssoGroups, createdAt: projectMembers.createdAt })
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
     .where(eq(projectMembers.projectId, params.projectId))

@@ -1,8 +1,9 @@
 /**
- * The sliding windows of `limit` hooks (rate_limit_hits), taken through `hp_take_rate_limit`
- * (drizzle/0021): under a transaction-scoped advisory lock on the key, the window's hits are
- * counted and a new one added, so web processes on one PostgreSQL never let through more than
- * `max` between them. One statement of fixed text a call (prepared once per connection).
+ * The sliding windows of `limit` hooks (rate_limit_buckets), taken through `hp_take_rate_limit`
+ * (drizzle/0028): under a transaction-scoped advisory lock on the key, the window's buckets (a 60th
+ * of the window each, at least 1 s) are summed and the call added to the current one, so web
+ * processes on one PostgreSQL never let through more than `max` in any window between them, at a
+ * cost that does not grow with `max`. One statement of fixed text a call (prepared once per connection).
  */
 import { executeStatement, type Db } from "../client";
 

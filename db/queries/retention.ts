@@ -11,8 +11,8 @@ import { performance } from "node:perf_hooks";
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "../client";
 import { restAfter, withoutFlushWait, yieldToEventLoop } from "../statement-pacing";
-import { chainAnchors } from "../schema";
-import { latestChainAnchor, lockChain, sealChain, startOfUtcDay } from "./hash-chain";
+import { startOfUtcDay } from "./chain-retention";
+import { insertChainAnchor, latestChainAnchor, lockChain, sealChain } from "./hash-chain";
 import { rewriteEventPartition, survivorShare, worthRewriting } from "./partition-rewrite";
 import { countPartitionRows, dropPartition, listPartitions, withPartitionDdl, type Partition, type PartitionedTable } from "./partitions";
 
@@ -289,7 +289,7 @@ async function dropChainPrefixPartition(tx: Db, partition: Partition): Promise<n
   const previous = await latestChainAnchor(tx, { table });
   if (previous && previous.chainSeq >= last) return undefined;
   const [row] = await queryRows<{ hash: string }>(tx, sql`select hash from only ${name} where chain_seq = ${last}`);
-  await tx.insert(chainAnchors).values({ tableName: table, chainSeq: last, hash: row.hash, before: partition.upper!, deletedRows: stats.n });
+  await insertChainAnchor(tx, { table, position: last, hash: row.hash, before: partition.upper!, deletedRows: stats.n });
   await dropPartition(tx, { name: partition.name });
   return stats.n;
 }

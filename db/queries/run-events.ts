@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, sql } from "drizzle-orm";
-import { CHANNELS } from "@/lib/platform/stream/channels";
+import { CHANNELS } from "@/db/notify-channels";
 import { commitsAlone, executeStatement, type Db } from "../client";
 import { notifyAfterCommit } from "./notify-after-commit";
 import { hookInvocations, runEvents, runMessages, runs } from "../schema";
@@ -202,7 +202,8 @@ export async function listRunEventsTail(db: Db, params: { runId: string; limit: 
  * The id of the newest tool call a run announced (`tool.pre`) for this tool with this input: for
  * an outside agent's event about the call that does not name it (Claude Code's PermissionRequest).
  */
-export async function findAnnouncedToolCallId(db: Db, params: { runId: string; toolName: string; toolInput: unknown }): Promise<string | undefined> {
+export async function findAnnouncedToolCallId(db: Db, params: { runId: string; toolName: string; toolInput: unknown; contained?: boolean }): Promise<string | undefined> {
+  const input = JSON.stringify(params.toolInput ?? {});
   const [row] = await db
     .select({ toolCallId: sql<string | null>`${runEvents.data}->>'toolCallId'` })
     .from(runEvents)
@@ -211,7 +212,8 @@ export async function findAnnouncedToolCallId(db: Db, params: { runId: string; t
         eq(runEvents.runId, params.runId),
         eq(runEvents.type, "tool.pre"),
         sql`${runEvents.data}->>'toolName' = ${params.toolName}`,
-        sql`${runEvents.data}->'toolInput' = ${JSON.stringify(params.toolInput ?? {})}::jsonb`,
+        // `contained`: the announced input holds this one (an agent that repeats only part of it).
+        params.contained ? sql`${runEvents.data}->'toolInput' @> ${input}::jsonb` : sql`${runEvents.data}->'toolInput' = ${input}::jsonb`,
       ),
     )
     .orderBy(desc(runEvents.seq))
@@ -219,15 +221,33 @@ export async function findAnnouncedToolCallId(db: Db, params: { runId: string; t
   return row?.toolCallId ?? undefined;
 }
 
-/** Which of `messageIds` a run already recorded as model.post (usage read from an outside agent's transcript). */
-export async function listRecordedModelMessages(db: Db, params: { runId: string; messageIds: string[] }): Promise<Set<string>> {
-  if (params.messageIds.length === 0) return new Set();
-  const rows = await db
-    .select({ id: sql<string>`${runEvents.data}->>'messageId'` })
+/** The type of the newest of a run's events whose type is one of `types` (undefined when none is). */
+export async function findLatestEventType(db: Db, params: { runId: string; types: string[] }): Promise<string | undefined> {
+  const [row] = await db
+    .select({ type: runEvents.type })
     .from(runEvents)
-    .where(and(eq(runEvents.runId, params.runId), eq(runEvents.type, "model.post"), inArray(sql`${runEvents.data}->>'messageId'`, params.messageIds)));
+    .where(and(eq(runEvents.runId, params.runId), inArray(runEvents.type, params.types)))
+    .orderBy(desc(runEvents.seq))
+    .limit(1);
+  return row?.type;
+}
+
+/** Which of `messageIds` a run already recorded as model.post (usage read from an outside agent's transcript). */
+/**
+ * Which of `keys` a run already recorded as `type` events, by the event's `field`: a report that
+ * repeats (a transcript read again at every turn's end) is recorded once. Model calls are
+ * `model.post` by `messageId`; a local hook's blocks `hook.local` by `toolCallId`.
+ */
+export async function listRecordedEventKeys(db: Db, params: { runId: string; type: "model.post" | "hook.local"; field: "messageId" | "toolCallId"; keys: string[] }): Promise<Set<string>> {
+  if (params.keys.length === 0) return new Set();
+  const key = sql<string>`${runEvents.data}->>${params.field}`;
+  const rows = await db
+    .select({ id: key })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, params.runId), eq(runEvents.type, params.type), inArray(key, params.keys)));
   return new Set(rows.map((r) => r.id));
 }
+
 
 // ---- a run's record read back as spans (lib/features/runs/telemetry) ------------------------
 

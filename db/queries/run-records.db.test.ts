@@ -3,7 +3,7 @@
  * the tables and the notices each sends, exactly, on both databases.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { CHANNELS } from "@/lib/platform/stream/channels";
+import { CHANNELS } from "@/db/notify-channels";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { createAgent } from "./agents";
 import { getOrCreateApproval, getApproval } from "./approvals";

@@ -4,12 +4,15 @@
  * leave the middle of it: each run of consecutive positions they held becomes a chain_gaps row
  * (first and last position, the last one's hash), which the next row links to and verify steps over
  * (db/queries/hash-chain.ts). The database's guard accepts exactly that shape: rows of a run that is
- * gone, each inside a gap of that run (drizzle/0015_retention.sql).
+ * gone, each inside a gap of that run (drizzle/0015_retention.sql). Each gap is signed with the
+ * instance's ledger key (lib/core/audit/chain-signature.ts).
  */
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
+import { signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
 import type { Db } from "../client";
 import { approvals, chainGaps, hookInvocations, runEvents, runMessages, runs } from "../schema";
-import { lockChain } from "./hash-chain";
+import { gapStatement } from "@/lib/core/audit/chain-statements";
+import { chainHashesAt, lockChain } from "./hash-chain";
 import type { RunRow } from "./runs";
 
 export interface RemovedRun {
@@ -63,9 +66,23 @@ export async function removeFinishedRun(tx: Db, params: { projectId: string; run
     .where(eq(hookInvocations.runId, params.runId))
     .orderBy(asc(hookInvocations.chainSeq));
   const gaps = islands(sealed.map((r) => ({ seq: r.seq!, hash: r.hash! })));
+  // What each gap's first row linked to (another run's row, an earlier gap, the anchor), kept and
+  // signed with the gap so the rows before it stay bound to a signature.
+  const linkedFrom = await chainHashesAt(tx, { table: "hook_invocations", positions: gaps.map((g) => g.first - 1) });
   for (let i = 0; i < gaps.length; i += 500) {
     await tx.insert(chainGaps).values(
-      gaps.slice(i, i + 500).map((g) => ({ tableName: "hook_invocations", runId: params.runId, firstSeq: g.first, lastSeq: g.last, hash: g.hash })),
+      gaps.slice(i, i + 500).map((g) => ({
+        tableName: "hook_invocations",
+        runId: params.runId,
+        firstSeq: g.first,
+        lastSeq: g.last,
+        hash: g.hash,
+        prevHash: linkedFrom.get(g.first - 1) ?? null,
+        // Signed, so a bundle's verifier can tell this gap from one invented to hide rows.
+        ...signWithLedgerKey(
+          gapStatement({ tableName: "hook_invocations", firstSeq: g.first, lastSeq: g.last, prevHash: linkedFrom.get(g.first - 1) ?? null, hash: g.hash, runId: params.runId }),
+        ),
+      })),
     );
   }
   if (sealed.length > 0) await tx.execute(sql`delete from hook_invocations where run_id = ${params.runId}`);

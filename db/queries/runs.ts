@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { CHANNELS } from "@/lib/platform/stream/channels";
+import { CHANNELS } from "@/db/notify-channels";
 import { executeStatement, type Db } from "../client";
 import { agents, runs, type RunStatus } from "../schema";
 
@@ -12,6 +12,10 @@ export function runToApi(row: RunRow & { agentName?: string | null }) {
     agentName: row.agentName ?? undefined,
     scheduleId: row.scheduleId ?? undefined,
     source: row.source,
+    // A coding agent's session bridged in: its input lives in that CLI, so it cannot be re-run here.
+    bridged: row.externalSessionId !== null,
+    /** The run this one re-ran. */
+    parentRunId: row.parentRunId ?? undefined,
     status: row.status,
     outcome: row.outcome ?? undefined,
     reason: row.reason ?? undefined,

@@ -73,3 +73,17 @@ export async function countInstanceAdmins(db: Db): Promise<number> {
   const [row] = await db.select({ n: count() }).from(users).where(and(eq(users.instanceAdmin, true), eq(users.disabled, false)));
   return row.n;
 }
+
+/**
+ * The groups single sign-on sent at the person's last sign-in (hooks' `group:` scopes read them);
+ * true when they changed.
+ */
+export async function setUserSsoGroups(db: Db, params: { id: string; groups: string[] }): Promise<boolean> {
+  const groups = [...new Set(params.groups)].sort();
+  const changed = await db
+    .update(users)
+    .set({ ssoGroups: groups })
+    .where(and(eq(users.id, params.id), sql`${users.ssoGroups} is distinct from ${`{${groups.map((g) => JSON.stringify(g)).join(",")}}`}::text[]`))
+    .returning({ id: users.id });
+  return changed.length > 0;
+}

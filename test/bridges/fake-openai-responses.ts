@@ -41,7 +41,8 @@ export function scriptedResponse(body: { input?: Item[]; tools?: Tool[] }): { te
   const user = [...input].reverse().find((i) => i.role === "user" && textOf(i.content).trim() !== "");
   const text = textOf(user?.content);
   const lines = text.split("\n").filter((l) => l.trim() !== "" && !l.trimStart().startsWith("<"));
-  const prompt = lines[lines.length - 1] ?? "";
+  // The scripted line, wherever hooks' context put it (Copilot CLI appends a system reminder after the prompt).
+  const prompt = [...lines].reverse().find((l) => /bash: |\bfail\b/i.test(l)) ?? lines[lines.length - 1] ?? "";
   let m: RegExpMatchArray | null;
   const tools = body.tools ?? [];
   if (/\bfail\b/i.test(prompt)) return { call: shellCall(tools, "exit 3") };

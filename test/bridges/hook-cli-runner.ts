@@ -15,9 +15,9 @@ export interface CliResult {
   json: () => Record<string, unknown>;
 }
 
-export function runHookplaneCli(args: string[], stdin: unknown, env: Record<string, string | undefined>): Promise<CliResult> {
+export function runHookplaneCli(args: string[], stdin: unknown, env: Record<string, string | undefined>, cli = CLI): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [cli, ...args], {
       env: { ...process.env, HOOKPLANE_AGENT: undefined, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -1,9 +1,10 @@
 /**
  * Test support: the scenarios a real agent CLI whose shell tool Hookplane gates runs the same way
- * (Codex, Copilot CLI), with the gates agent of useBridgeHarness holding shellGateHooks: `rm -rf`
- * blocked with "No rm -rf here", `touch` asked of a person. A blocked command never runs and its session is a run of the
- * agent; an approved command runs, a denied one does not; with Hookplane down the command is
- * blocked (fail closed). Each agent's test keeps its project files and how its CLI is started.
+ * (Codex, Copilot CLI, Qwen Code, Factory's droid), with the gates agent of useBridgeHarness
+ * holding shellGateHooks: `rm -rf` blocked with "No rm -rf here", `touch` asked of a person. A
+ * blocked command never runs and its session is a run of the agent; an approved command runs, a
+ * denied one does not; with Hookplane down the command is blocked (fail closed). Each agent's
+ * test keeps its project files and how its CLI is started.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
@@ -34,6 +35,8 @@ export interface GatedCli {
   downCommand?: (marker: string) => string;
   /** What the CLI's output says with Hookplane down, where it says it. */
   downSays?: RegExp;
+  /** What the model is told with Hookplane down, where the CLI passes the hook's refusal on. */
+  downModelSays?: RegExp;
 }
 
 export function shellGateScenarios(h: BridgeHarness, cli: GatedCli) {
@@ -44,7 +47,8 @@ export function shellGateScenarios(h: BridgeHarness, cli: GatedCli) {
     const out = await cli.run(dir, `bash: rm -rf ${target}`);
     expect(out.code, out.output).toBe(0);
     expect(existsSync(target)).toBe(true);
-    const run = (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).find((r) => r.source === cli.source && r.blocked);
+    // By its tool too: agents that share a source (those speaking Claude Code's format) run here side by side.
+    const run = (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).find((r) => r.source === cli.source && r.blocked && r.toolsUsed.includes(cli.shellTool));
     expect(run).toMatchObject({ agentId: h.agentIds.gates, toolsUsed: [cli.shellTool] });
     expect(cli.modelSaw()).toContain("No rm -rf here");
   }, 120_000);
@@ -58,7 +62,10 @@ export function shellGateScenarios(h: BridgeHarness, cli: GatedCli) {
       expect((await h.decide(approval.id, { decision })).status).toBe(200);
       const out = await done;
       expect(out.code, out.output).toBe(0);
-      expect(existsSync(marker), decision).toBe(decision === "approve");
+      // Copilot's shell tool runs the command in its own shell session, which on a loaded machine
+      // may still be starting when the CLI reports the turn: give an approved command a moment.
+      if (decision === "approve") await expect.poll(() => existsSync(marker), { timeout: 5_000, message: `approved, never ran:\n${out.output}\nmodel saw: ${cli.modelSaw().slice(-2000)}` }).toBe(true);
+      else expect(existsSync(marker), out.output).toBe(false);
     }
   }, 180_000);
 
@@ -68,5 +75,6 @@ export function shellGateScenarios(h: BridgeHarness, cli: GatedCli) {
     const out = await cli.run(dir, `bash: ${cli.downCommand?.(marker) ?? `touch ${marker}`}`, { HOOKPLANE_URL: `http://127.0.0.1:${await closedPort()}` });
     expect(existsSync(marker), out.output).toBe(false);
     if (cli.downSays) expect(out.output).toMatch(cli.downSays);
+    if (cli.downModelSays) expect(cli.modelSaw()).toMatch(cli.downModelSays);
   }, 120_000);
 }

@@ -53,7 +53,12 @@ export function openTerminal(command: string, args: string[], { cwd, env, column
     async waitFor(text, timeout = 60_000) {
       let shown = "";
       const found = () => (shown = screen()) && (typeof text === "string" ? shown.includes(text) : text.test(shown));
-      await expect.poll(found, { timeout, interval: 200, message: `waiting for ${text} on the screen` }).toBeTruthy();
+      try {
+        await expect.poll(found, { timeout, interval: 200, message: `waiting for ${text} on the screen` }).toBeTruthy();
+      } catch (error) {
+        // What the terminal showed instead is what a failure needs to be read.
+        throw new Error(`${(error as Error).message}\nthe screen:\n${shown}`);
+      }
       return shown;
     },
     async waitForExit(timeout = 30_000) {

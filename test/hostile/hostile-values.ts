@@ -159,6 +159,30 @@ export const hostileId = fc.oneof(
   fc.string({ maxLength: 60 }),
 );
 
+/**
+ * A path segment as it goes on the wire (percent-encoded) whose encoding does not decode: a lone
+ * or truncated `%`, non-hex digits, bytes that are not UTF-8 (a lone continuation, an overlong
+ * `/`, a truncated sequence, a surrogate, past U+10FFFF). Next's router threw on these (issue 30).
+ */
+export const MALFORMED_PERCENT_ENCODINGS = ["%", "%zz", "%FF%FE", "%ED%A0%80", "%C0%AF", "%E2%82", "%80", "%F4%90%80%80", "abc%", "%%41", "%u0041", "%2"] as const;
+
+/** Path segments on the wire that do decode, to what no id or name should be: NUL, traversal, SQL, a long one. */
+export const HOSTILE_PATH_SEGMENTS = [
+  "%00",
+  "a%00b",
+  "%2500",
+  "%2e%2e",
+  "..%2f..%2fetc%2fpasswd",
+  "%5c..%5c",
+  "%27%20OR%201%3D1%20--",
+  "%0d%0aSet-Cookie:%20x=1",
+  "%F0%9F%92%A9",
+  "%EF%BF%BF",
+  "not-a-uuid",
+  "00000000-0000-4000-8000-000000000000",
+  "a".repeat(400),
+] as const;
+
 /** The keys of an object schema (through optional, default, pipe and union wrappers). */
 export function schemaKeys(schema: z.ZodType | undefined, depth = 0): string[] {
   if (!schema || depth > 8) return [];

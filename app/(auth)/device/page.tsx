@@ -4,6 +4,7 @@ import { DeviceApprovalForm } from "@/lib/platform/auth/components/device-approv
 import { getCurrentPrincipal } from "@/lib/platform/auth/current-principal";
 import { describePendingDevice } from "@/lib/platform/auth/device-flow";
 import { listProjectsOf } from "@/lib/platform/auth/project-service";
+import { signInPath } from "@/lib/platform/auth/redirect-target";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in a machine" };
@@ -13,7 +14,7 @@ export default async function DevicePage({ searchParams }: { searchParams: Promi
   const { code } = await searchParams;
   const here = `/device${code ? `?code=${encodeURIComponent(code)}` : ""}`;
   const principal = await getCurrentPrincipal();
-  if (!principal) redirect(`/sign-in?next=${encodeURIComponent(here)}`);
+  if (!principal) redirect(signInPath(here));
   const { db } = await getDatabase();
   const [pending, projects] = await Promise.all([code ? describePendingDevice(db, code) : undefined, listProjectsOf(db, principal)]);
   return (

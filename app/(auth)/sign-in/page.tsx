@@ -29,7 +29,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if ((await countUsers(db)) === 0) redirect("/setup");
   const search = await searchParams;
   // Only a path of ours is carried into the form; the action checks it again.
-  const target = search.next === undefined ? undefined : safeRedirectPath(search.next, "/agents");
+  const target = search.next === undefined ? undefined : safeRedirectPath(search.next, "/");
   const [providers, passwords, failure] = await Promise.all([listSignInProviders(db), passwordSignInState(db), failureMessage(db, search)]);
   const showPasswords = passwords.enabled || passwords.breakGlass;
   return (

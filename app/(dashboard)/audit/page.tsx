@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { listHooks } from "@/db/queries/hooks";
+import { listMembers } from "@/db/queries/projects";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 
 export const metadata = { title: "Audit" };
@@ -18,6 +19,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const tab = auditTabOf((await searchParams).tab, principal.instanceAdmin);
   const { db } = await getDatabase();
   const agents = (await listAgents(db, { projectId: principal.projectId, limit: 500 })).map((a) => a.name);
+  const people = tab === "ledger" || tab === "sessions" ? (await listMembers(db, { projectId: principal.projectId })).map((m) => m.email) : [];
   const hookKeys = tab === "ledger" ? [...new Set((await listHooks(db, { projectId: principal.projectId })).map((h) => h.key))].sort() : [];
   return (
     <>
@@ -27,8 +29,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       />
       <AuditTabs current={tab} isAdmin={principal.instanceAdmin} />
       <Suspense>
-        {tab === "sessions" && <SessionSearch agents={agents} />}
-        {tab === "ledger" && <LedgerSearch agents={agents} hookKeys={hookKeys} />}
+        {tab === "sessions" && <SessionSearch agents={agents} people={people} />}
+        {tab === "ledger" && <LedgerSearch agents={agents} hookKeys={hookKeys} people={people} />}
         {tab === "changes" && <ConfigChangeLog instanceAdmin={principal.instanceAdmin} />}
         {tab === "integrity" && principal.instanceAdmin && <IntegrityPanel />}
       </Suspense>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { FlashToast } from "@/components/ui/flash-toast";
 import { HookFilters } from "@/lib/features/hooks/components/hook-filters";
 import { HookList } from "@/lib/features/hooks/components/hook-list";
+import { loadEnforcementContext, withEnforcement } from "@/lib/features/hooks/hook-enforcement";
 import { KillSwitchBanner } from "@/lib/features/hooks/components/kill-switch-banner";
 import { buttonClass } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
@@ -12,6 +13,7 @@ import { AppError } from "@/lib/platform/api/app-error";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
+import { loadHookHealth } from "@/lib/features/hooks/hook-health";
 import { resolveHookScope } from "@/lib/features/hooks/hook-scope";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
 
@@ -38,11 +40,13 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
     }
   }
 
-  const [rows, killSwitch, context] = await Promise.all([
+  const [rows, killSwitch, context, enforcement] = await Promise.all([
     scopeProblem ? Promise.resolve([]) : listHooks(db, { projectId: principal.projectId, scope, event }),
     getKillSwitchState(db),
     loadScopeContext(db, principal.projectId),
+    loadEnforcementContext(db, principal.projectId),
   ]);
+  const health = await loadHookHealth(db, { projectId: principal.projectId, hooks: rows });
   return (
     <>
       <FlashToast param="deleted" message="Hook deleted" />
@@ -64,7 +68,7 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
           This link filters on a scope that does not exist: {scopeProblem}.
         </p>
       )}
-      <HookList hooks={rows.map(hookToResource)} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} instanceAdmin={principal.instanceAdmin} filtered={Boolean(event || scope || scopeProblem)} />
+      <HookList hooks={rows.map((row) => ({ ...withEnforcement(hookToResource(row), enforcement), health: health[row.id] }))} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} instanceAdmin={principal.instanceAdmin} filtered={Boolean(event || scope || scopeProblem)} />
     </>
   );
 }

@@ -31,7 +31,7 @@ export async function POST(request: Request, context: Context): Promise<Response
       const value = form.get(name);
       return typeof value === "string" ? value : undefined;
     };
-    const result = await confirmDecisionLink(db, token, { confirm: text("confirm"), reason: text("reason") });
+    const result = await confirmDecisionLink(db, token, { confirm: text("confirm"), reason: text("reason"), input: text("input") });
     if (result.decided && result.state.kind === "open") return renderDecided(result.decided, result.state.approval);
     return await renderLinkState(db, token, result.state);
   } catch (error) {

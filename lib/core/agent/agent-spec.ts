@@ -10,13 +10,22 @@ export const toolCallSchema = z.object({
   input: z.record(z.string(), z.unknown()).default({}),
 });
 
-/** One turn of the `scripted` model: what it answers to one model call. */
-export const scriptTurnSchema = z.object({
+const scriptAnswerSchema = z.object({
+  /** `{{prompt}}` stands for the run's prompt, so a scripted answer is about what it was asked. */
   text: z.string().optional(),
   toolCalls: z.array(toolCallSchema).optional(),
   usage: z
     .object({ inputTokens: pgIntSchema.min(0), outputTokens: pgIntSchema.min(0) })
     .optional(),
+});
+
+/**
+ * One turn of the `scripted` model: what it answers to one model call. `ifError` is played instead
+ * when a tool call of the turn before came back as an error (denied by a hook or a person, or
+ * failed), so a script can agree with what its hooks did instead of claiming a write that never happened.
+ */
+export const scriptTurnSchema = scriptAnswerSchema.extend({
+  ifError: scriptAnswerSchema.optional(),
 });
 export type ScriptTurn = z.infer<typeof scriptTurnSchema>;
 
@@ -25,6 +34,14 @@ export const agentNameSchema = z
   .min(1)
   .max(80)
   .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, "name is letters, digits, '_', '-' and '.', starting with a letter or digit");
+
+/**
+ * Whether a path segment can name an agent: its id or its name. Anything else names none, and is
+ * answered without a query (a NUL in it would be an error of the database's, not a 404).
+ */
+export function isAgentRef(value: string): boolean {
+  return z.uuid().safeParse(value).success || agentNameSchema.safeParse(value).success;
+}
 
 export const modelSchema = z
   .string()
@@ -46,16 +63,26 @@ export const retentionDaysSchema = z
   .min(0, "0 keeps forever; otherwise a number of days")
   .max(36_500, "at most 36500 days (100 years); 0 keeps forever");
 
+/** The most model calls a Hookplane agent may make in a run (no run is unbounded). */
+export const MAX_TURNS_LIMIT = 1000;
+/** What an agent gets when it says nothing. */
+export const DEFAULT_MAX_TURNS = 20;
+
 export const agentSpecSchema = z.object({
   name: agentNameSchema,
   description: z.string().max(2000).optional(),
   model: modelSchema.default("scripted"),
   instructions: z.string().max(100_000).optional(),
   tools: z.array(z.string().min(1)).default([]),
-  maxTurns: z.number().int().min(1).max(1000).default(20),
+  maxTurns: z.number().int().min(1).max(MAX_TURNS_LIMIT).default(DEFAULT_MAX_TURNS),
   timeoutMs: z.number().int().min(1000).max(24 * 3600 * 1000).default(600_000),
   budgetUsd: z.number().min(0).optional(),
   dailyBudgetUsd: z.number().min(0).optional(),
+  /**
+   * Per person, per UTC day, over their coding agents' sessions of this agent (bridged): past it,
+   * their next tool call is refused until 00:00 UTC, with the spend in the reason.
+   */
+  dailyBudgetPerPersonUsd: z.number().min(0).optional(),
   script: z.array(scriptTurnSchema).optional(),
   /** herdctl's metadata file, read from the run's workspace: confined to it, at save and at run time. */
   metadataFile: z

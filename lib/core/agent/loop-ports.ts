@@ -35,6 +35,13 @@ export interface DispatchResult {
   /** Outcome notes (`hook x blocked shell: ...`), for the next model call. */
   reminders?: string[];
   output?: string;
+  /** tool.pre: the input the call must run with, when hooks changed it. */
+  toolInput?: Record<string, unknown>;
+  /** tool.post: what the model reads instead of the tool's output. */
+  toolOutput?: { value: unknown };
+  modifiedBy?: string[];
+  /** tool.pre: a hook wants the agent's own user asked; this loop has none, so the call is refused. */
+  askUser?: { hookId: string; reason: string };
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ToolCallRecord {
   /** After tool.pre (or the agent's tool allowlist) decided. */
   verdict?: "allowed" | "denied";
   reason?: string;
+  /** The input the call runs with when tool.pre's hooks changed it (a modify hook, an approver's edit). */
+  input?: Record<string, unknown>;
   /**
    * Set, and saved durably, just before the tool runs: a resumed loop that finds it without a
    * result knows the call started and may have done its work (at most once, see lib/core/agent/README.md).

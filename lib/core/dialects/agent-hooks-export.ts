@@ -86,6 +86,12 @@ export function exportAgentHooks(dialect: AgentHooksDialect, config: DialectConf
     });
   }
 
+  // Asked to record sessions, they are bridged before any hook needs the bridge (the loop below
+  // adds the rest of the session events).
+  if (options.recordSessions) {
+    const key = `${format.sessionEvents[0]}\u0000${options.agent ?? ""}`;
+    if (!bridged.has(key)) bridged.set(key, { event: format.sessionEvents[0], agent: options.agent, waitMs: 0 });
+  }
   if (bridged.size > 0) {
     for (const bridge of [...bridged.values()]) {
       for (const event of format.sessionEvents) {

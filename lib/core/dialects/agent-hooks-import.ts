@@ -5,9 +5,9 @@
  * table per agent: its event names, how a hook entry is written (nested under a matcher group or
  * flat), its command field and its timeout's unit.
  *
- * Import: command hooks become Hookplane command hooks on the canonical event (they then run on
- * the Hookplane server with Hookplane's event JSON, which uses Claude Code's field names: said in a
- * warning where the agent's own differ); the Hookplane bridge (`hookplane hook <agent>`) is
+ * Import: command hooks become Hookplane command hooks on the canonical event that keep running on
+ * the developer's machine (`runsOn: "agent"`, runs-on.ts: the export writes them back natively into
+ * the settings `hookplane install` puts next to the bridge, so they get the agent's own stdin); the Hookplane bridge (`hookplane hook <agent>`) is
  * recognised and skipped. Export: command hooks are written natively; hooks the agent cannot run
  * (block, approve, context, webhook, notices, ...) are written as the bridge on their event, plus
  * the session events, so the guard holds in the agent.
@@ -17,13 +17,16 @@ import { AGENT_HOOKS_FORMATS, CURSOR_TOOL, type AgentHooksDialect } from "./agen
 import { agentOfBridge, BRIDGE_COMMAND } from "./bridge-command";
 import { kebabCase } from "./hook-ids";
 import { ImportContext } from "./import-context";
+import { joinDuplicateHookLists } from "./json-duplicate-keys";
 import { parseJsonSource } from "./source-text";
 import type { ImportOptions, ImportResult } from "./types";
 
 export function importAgentHooks(dialect: AgentHooksDialect, content: string, options: ImportOptions = {}): ImportResult {
   const format = AGENT_HOOKS_FORMATS[dialect];
   const ctx = new ImportContext(dialect);
-  const root = ctx.reader(parseJsonSource(content, dialect), "");
+  const parsed = parseJsonSource(content, dialect);
+  joinDuplicateHookLists(content, parsed, format.name, ctx);
+  const root = ctx.reader(parsed, "");
   if (!root) return ctx.finish();
   const scope = options.agent ? `agent:${options.agent}` : "global";
   if (format.versioned) {
@@ -40,7 +43,7 @@ export function importAgentHooks(dialect: AgentHooksDialect, content: string, op
       continue;
     }
     if (typeof mapped !== "string") {
-      ctx.warn(path, `${format.name}'s ${eventName}: ${mapped.none}; its hooks were not imported`);
+      ctx.notImported(path, `${format.name}'s ${eventName}: ${mapped.none}; its hooks were not imported`);
       continue;
     }
     let position = 0;
@@ -64,7 +67,7 @@ export function importAgentHooks(dialect: AgentHooksDialect, content: string, op
         position++;
         const type = hook.string("type") ?? "command";
         if (type !== "command") {
-          ctx.warn(hook.at("type"), `${format.name} "${type}" hooks have no Hookplane action (only "command" is imported); not imported`);
+          ctx.notImported(hook.at("type"), `${format.name} "${type}" hooks have no Hookplane action (only "command" is imported); not imported`);
           continue;
         }
         const command = hook.string(format.commandField, { required: true });
@@ -80,9 +83,6 @@ export function importAgentHooks(dialect: AgentHooksDialect, content: string, op
           ctx.warn(item.path, `the Hookplane bridge${agent ? ` (agent ${agent})` : ""}: the hooks it runs live in Hookplane; not imported as a command`);
           continue;
         }
-        if (format.ownStdin) {
-          ctx.warn(hook.at(format.commandField), `runs on the Hookplane server with Hookplane's event JSON (Claude Code's field names), not ${format.ownStdin}`);
-        }
         const spec: HookSpecInput = {
           id: ctx.hookId(scope, `${kebabCase(eventName)}-${position}`),
           ...(name ? { name } : {}),
@@ -92,6 +92,8 @@ export function importAgentHooks(dialect: AgentHooksDialect, content: string, op
           action: { type: "command", command },
           timeoutMs: timeout !== undefined ? Math.round(timeout * format.timeoutUnitMs) : format.defaultTimeoutMs,
           onFailure: "continue",
+          // It ran on the developer's machine with the agent's own payload: it stays there (runs-on.ts).
+          runsOn: "agent",
         };
         ctx.addHook(spec, item.path);
       }

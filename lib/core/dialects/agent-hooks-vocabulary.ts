@@ -26,8 +26,6 @@ interface AgentHooksFormat {
   exportEvents: Partial<Record<EventName, string>>;
   /** Bridged whenever anything is: the session's run starts, gets its cost, and ends. */
   sessionEvents: readonly string[];
-  /** The agent's own stdin uses other names than Hookplane's event JSON. */
-  ownStdin?: string;
 }
 
 const none = (why: string) => ({ none: why });
@@ -83,7 +81,6 @@ export const AGENT_HOOKS_FORMATS: Record<AgentHooksDialect, AgentHooksFormat> = 
     toolEvents: new Set(["BeforeTool", "AfterTool"]),
     exportEvents: { "tool.pre": "BeforeTool", "tool.post": "AfterTool", "user.prompt.submit": "BeforeAgent", "turn.end": "AfterAgent", "session.start": "SessionStart", "session.end": "SessionEnd", "model.pre": "BeforeModel", "model.post": "AfterModel" },
     sessionEvents: ["SessionStart", "AfterAgent", "SessionEnd"],
-    ownStdin: "Gemini CLI's event names (BeforeTool, ...)",
   },
   copilot: {
     name: "Copilot CLI",
@@ -108,7 +105,6 @@ export const AGENT_HOOKS_FORMATS: Record<AgentHooksDialect, AgentHooksFormat> = 
     toolEvents: new Set(),
     exportEvents: { "tool.pre": "preToolUse", "tool.post": "postToolUse", "user.prompt.submit": "userPromptSubmitted", "session.start": "sessionStart", "session.end": "sessionEnd", "turn.end": "agentStop", "agent.stop": "subagentStop", error: "errorOccurred" },
     sessionEvents: ["sessionStart", "agentStop", "sessionEnd"],
-    ownStdin: "Copilot CLI's camelCase fields (toolName, toolArgs)",
   },
   cursor: {
     name: "Cursor",
@@ -132,7 +128,6 @@ export const AGENT_HOOKS_FORMATS: Record<AgentHooksDialect, AgentHooksFormat> = 
     toolEvents: new Set(),
     exportEvents: { "tool.pre": "beforeShellExecution", "tool.post": "afterShellExecution", "user.prompt.submit": "beforeSubmitPrompt", "turn.end": "stop", "session.start": "sessionStart", "session.end": "sessionEnd" },
     sessionEvents: ["stop"],
-    ownStdin: "Cursor's fields (command, file_path, conversation_id)",
   },
 };
 

@@ -26,17 +26,19 @@ describe("import: the files the real CLIs ran", () => {
       // Copilot's capture bound two events its reference does not name (subagentStart, preCompact): warned as unknown.
       mapped.filter(([name]) => JSON.parse(readFixture(FILES[dialect])).hooks[name]).map(([, e]) => e).sort(),
     );
-    for (const hook of result.hooks) expect(hook).toMatchObject({ scope: "global", onFailure: "continue", action: { type: "command" } });
+    for (const hook of result.hooks) expect(hook).toMatchObject({ scope: "global", onFailure: "continue", action: { type: "command" }, runsOn: "agent" });
     const unmapped = Object.keys(JSON.parse(readFixture(FILES[dialect])).hooks).filter((name) => typeof format.events[name] !== "string");
     for (const name of unmapped) expect(result.warnings.map((w) => w.path), name).toContain(`hooks.${name}`);
   });
 
   it("reads each format's timeout unit and matcher", () => {
     const gemini = importConfig("gemini-cli", JSON.stringify({ hooks: { BeforeTool: [{ matcher: "write_.*", hooks: [{ type: "command", command: "./g.sh", timeout: 1500, name: "guard" }] }] } }));
-    expect(gemini.hooks).toEqual([{ id: "before-tool-1", name: "guard", dialect: "gemini-cli", event: "tool.pre", scope: "global", matcher: "write_.*", action: { type: "command", command: "./g.sh" }, timeoutMs: 1500, onFailure: "continue" }]);
+    expect(gemini.hooks).toEqual([{ id: "before-tool-1", name: "guard", dialect: "gemini-cli", event: "tool.pre", scope: "global", matcher: "write_.*", action: { type: "command", command: "./g.sh" }, timeoutMs: 1500, onFailure: "continue", runsOn: "agent" }]);
     const copilot = importConfig("copilot", JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", bash: "./c.sh", powershell: "./c.ps1", timeoutSec: 7 }] } }), { agent: "coder" });
     expect(copilot.hooks).toMatchObject([{ event: "tool.pre", scope: "agent:coder", timeoutMs: 7000, action: { command: "./c.sh" } }]);
-    expect(copilot.warnings.map((w) => w.path)).toEqual(["hooks.preToolUse[0].powershell", "hooks.preToolUse[0].bash"]);
+    // It runs where Copilot runs it, with Copilot's own stdin: only the PowerShell variant has no place.
+    expect(copilot.hooks[0].runsOn).toBe("agent");
+    expect(copilot.warnings.map((w) => w.path)).toEqual(["hooks.preToolUse[0].powershell"]);
     const cursor = importConfig("cursor", readFixture(FILES.cursor));
     expect(cursor.hooks.map((h) => [h.event, h.matcher, h.timeoutMs])).toEqual([
       ["tool.pre", "Shell", 30_000],
@@ -48,7 +50,7 @@ describe("import: the files the real CLIs ran", () => {
 
   it("an unknown event is named with the nearest one; malformed entries fail at their path", () => {
     const result = importConfig("gemini-cli", JSON.stringify({ hooks: { BeforeTools: [{ hooks: [{ type: "command", command: "x" }] }] } }));
-    expect(result.warnings[0]).toEqual({ path: "hooks.BeforeTools", message: expect.stringContaining('did you mean "BeforeTool"') });
+    expect(result.warnings[0]).toEqual({ path: "hooks.BeforeTools", message: expect.stringContaining('did you mean "BeforeTool"'), enforcement: "not_imported" });
     expect(() => importConfig("copilot", JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", timeoutSec: "9" }] } }))).toThrow();
   });
 });
@@ -77,7 +79,7 @@ describe("export", () => {
     const again = importConfig(dialect, exported.content);
     const strip = (list: HookSpecInput[]) => list.map(({ id: _id, ...rest }) => rest);
     // Re-imported, each hook also says which agent's contract it keeps.
-    expect(strip(again.hooks)).toEqual(strip(hooks).map((h) => ({ ...h, dialect })));
+    expect(strip(again.hooks)).toEqual(strip(hooks).map((h) => ({ ...h, dialect, runsOn: "agent" })));
   });
 
   const guards: HookSpecInput[] = [
@@ -94,6 +96,16 @@ describe("export", () => {
     expect(copilot.hooks.agentStop).toEqual([{ type: "command", bash: "hookplane hook copilot --agent coder --event agentStop" }]);
     const cursor = JSON.parse(exportConfig("cursor", { agents: [], hooks: guards.slice(0, 1), schedules: [] }, { agent: "coder" }).content);
     expect(Object.keys(cursor.hooks).sort()).toEqual(["beforeMCPExecution", "beforeReadFile", "beforeShellExecution", "stop"]);
+  });
+
+  it.each(["codex", "gemini-cli", "copilot", "cursor"] as const)("%s: with recordSessions, an agent with no hook yet still has its session events bridged", (dialect) => {
+    const empty = { agents: [], hooks: [], schedules: [] };
+    expect(JSON.parse(exportConfig(dialect, empty, { agent: "coder" }).content).hooks).toEqual({});
+    const recorded = JSON.parse(exportConfig(dialect, empty, { agent: "coder", recordSessions: true }).content).hooks;
+    expect(Object.keys(recorded).sort()).toEqual([...AGENT_HOOKS_FORMATS[dialect].sessionEvents].sort());
+    expect(JSON.stringify(recorded)).toContain(`hookplane hook ${dialect} --agent coder`);
+    const config = { agents: [], hooks: guards, schedules: [] };
+    expect(exportConfig(dialect, config, { agent: "coder", recordSessions: true })).toEqual(exportConfig(dialect, config, { agent: "coder" }));
   });
 
   it.each(["codex", "gemini-cli", "copilot", "cursor"] as const)("%s: re-imported, the bridge is skipped", (dialect) => {

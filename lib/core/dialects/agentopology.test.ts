@@ -48,7 +48,7 @@ describe("agentopology import: the seed's examples", () => {
 
   it("per-agent hooks are scoped to their agent; the agent comes along", () => {
     const result = at("per-agent.at");
-    expect(result.agents).toEqual([{ name: "deployer", model: "anthropic:claude-opus-4-1", tools: ["Bash"] }]);
+    expect(result.agents).toEqual([{ name: "deployer", model: "anthropic:claude-opus-4-1", tools: ["Bash"], maxTurns: 1000 }]);
     expect(result.hooks).toEqual([
       {
         id: "pre-deploy-check",
@@ -65,8 +65,8 @@ describe("agentopology import: the seed's examples", () => {
   it("the full example: agents, a linear flow, SessionStart/ToolUse/Error hooks", () => {
     const result = at("full-example.at");
     expect(result.agents).toEqual([
-      { name: "researcher", model: "anthropic:claude-sonnet-4-5", tools: ["WebSearch", "Read"] },
-      { name: "writer", model: "anthropic:claude-sonnet-4-5", tools: ["Write"] },
+      { name: "researcher", model: "anthropic:claude-sonnet-4-5", tools: ["WebSearch", "Read"], maxTurns: 1000 },
+      { name: "writer", model: "anthropic:claude-sonnet-4-5", tools: ["Write"], maxTurns: 1000 },
       { name: "monitored-pipeline", description: "Flow of topology monitored-pipeline", flow: ["researcher", "writer"] },
     ]);
     expect(result.hooks.map((h) => [h.id, h.event, h.timeoutMs])).toEqual([
@@ -93,7 +93,7 @@ describe("agentopology import: the seed's examples", () => {
         onFailure: "continue",
       },
     ]);
-    expect(result.warnings.map((w) => w.path)).toEqual(["topology.release.agent.builder.model"]);
+    expect(result.warnings.map((w) => w.path)).toEqual(["topology.release.agent.builder.model", "topology.release.agent.builder"]);
   });
 });
 
@@ -116,7 +116,7 @@ describe("agentopology import: malformed input", () => {
   it("suggests the nearest event for an unknown one", () => {
     const result = importConfig("agentopology", 'hooks {\n  hook h {\n    on: PreToolUze\n    run: "x"\n  }\n}');
     expect(result.hooks).toEqual([]);
-    expect(result.warnings[0]).toEqual({ path: "hooks.h.on", message: expect.stringContaining('did you mean "PreToolUse"') });
+    expect(result.warnings[0]).toEqual({ path: "hooks.h.on", message: expect.stringContaining('did you mean "PreToolUse"'), enforcement: "not_imported" });
   });
 });
 
@@ -130,8 +130,9 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
         tools: ["Read", "Grep", "mcp__tracker__search"],
         instructions:
           'You classify incidents (P0-P3) — severity first, then ownership.\nNever guess: if unsure, say "unknown" {and stop}.\n# Output format\n- one line per finding',
+        maxTurns: 1000,
       },
-      { name: "router", tools: ["*"] },
+      { name: "router", tools: ["*"], maxTurns: 1000 },
     ]);
     expect(result.hooks).toEqual([
       {
@@ -175,8 +176,10 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
       { path: "topology.triage-desk.agent.classifier.permissions", message: 'agent field "permissions" has no Hookplane equivalent; ignored (line 13)' },
       { path: "topology.triage-desk.agent.classifier.outputs", message: 'agent field "outputs" has no Hookplane equivalent; ignored (line 19)' },
       { path: "topology.triage-desk.agent.classifier.rate-limit", message: 'agent field "rate-limit" has no Hookplane equivalent; ignored (line 20)' },
+      { path: "topology.triage-desk.agent.classifier", message: expect.stringContaining("no max-turns: AgenTopology's bindings set no turn limit") },
       { path: "topology.triage-desk.agent.classifier.hooks.guard-bash.timeout", message: expect.stringContaining("timeout 5000 has no unit; read as milliseconds (5000ms)") },
       { path: "topology.triage-desk.agent.router.model", message: expect.stringContaining("model inherit") },
+      { path: "topology.triage-desk.agent.router", message: expect.stringContaining("gets the highest, 1000 model calls per run") },
       { path: "topology.triage-desk.agent.router.outputs", message: '"outputs" block has no Hookplane equivalent; ignored (line 40)' },
       { path: "topology.triage-desk.flow", message: expect.stringContaining("only a single chain") },
       { path: "topology.triage-desk.hooks.agent-done.extensions", message: '"extensions" block in a hook has no Hookplane equivalent; ignored (line 64)' },
@@ -206,7 +209,7 @@ describe("agentopology import: the grammar as the spec and AgenTopology's parser
 
   it("a raw block may hold any text; only its braces must balance", () => {
     const source = 'agent a {\n  prompt {\n    Use f(x) — or "g" (maybe); cost: $5 # not a comment here\n  }\n}';
-    expect(importConfig("agentopology", source).agents).toEqual([{ name: "a", tools: ["*"], instructions: 'Use f(x) — or "g" (maybe); cost: $5 # not a comment here' }]);
+    expect(importConfig("agentopology", source).agents).toEqual([{ name: "a", tools: ["*"], instructions: 'Use f(x) — or "g" (maybe); cost: $5 # not a comment here', maxTurns: 1000 }]);
     const unbalanced = parseError(() => importConfig("agentopology", "agent a {\n  prompt {\n    text {\n  }\n}"));
     expect(unbalanced.issues[0].message).toMatch(/a `}` is missing for the block opened on line 1/);
   });
@@ -288,6 +291,27 @@ describe("agentopology import: timeouts beyond Hookplane's limit", () => {
     ]);
     expect(parseError(() => importConfig("agentopology", hook("700000000"))).issues).toEqual([
       { path: "hooks.h.timeout", message: "a timeout is more than 0 and at most 604800000 milliseconds (7 days); got 700000000 milliseconds" },
+    ]);
+  });
+});
+
+describe("agentopology: findings from real files", () => {
+  it("a hook whose on: is a list is a corrupt file: refused once, with its path and line", () => {
+    const source = 'topology t : [pipeline] {\n  hooks {\n    hook both {\n      on: [PreToolUse, PostToolUse]\n      run: "./audit.sh"\n    }\n  }\n}\n';
+    expect(parseError(() => importConfig("agentopology", source)).issues).toEqual([{ path: "topology.t.hooks.both.on", message: "expected a single value, got a list (line 4)" }]);
+    // A hook without on (or without run) is still refused as missing.
+    expect(parseError(() => importConfig("agentopology", 'hooks {\n  hook h {\n    run: "x"\n  }\n}\n')).issues).toEqual([{ path: "hooks.h.on", message: 'is required (hook "h", line 2)' }]);
+  });
+
+  it("max-turns is the agent's maxTurns; without it the agent has no limit there, so Hookplane's highest (warned); a corrupt one is refused at its path", () => {
+    const result = importConfig("agentopology", "agent a {\n  max-turns: 12\n}\nagent b {\n  model: opus\n}\n");
+    expect(result.agents.map((a) => [a.name, a.maxTurns])).toEqual([["a", 12], ["b", 1000]]);
+    expect(result.warnings.map((w) => w.path)).toEqual(["agent.b.model", "agent.b"]);
+    expect(parseError(() => importConfig("agentopology", "agent a {\n  max-turns: ten\n}\n")).issues).toEqual([
+      { path: "agent.a.max-turns", message: 'expected a whole number of turns (1 or more), got "ten" (line 2)' },
+    ]);
+    expect(parseError(() => importConfig("agentopology", "agent a {\n  max-turns: 2000\n}\n")).issues).toEqual([
+      { path: "agent.a.max-turns", message: "a Hookplane agent makes at most 1000 model calls per run; got 2000 (line 2)" },
     ]);
   });
 });

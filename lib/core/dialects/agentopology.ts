@@ -17,7 +17,7 @@
  * AgenTopology compiles to Claude Code hooks, where only an explicit block stops anything,
  * hence onFailure continue.
  */
-import type { AgentSpecInput } from "@/lib/core/agent/agent-spec";
+import { MAX_TURNS_LIMIT, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import type { EventName } from "@/lib/core/hooks/events";
 import type { HookAction } from "@/lib/core/hooks/spec";
 import { canonicalModel } from "./agent-models";
@@ -169,6 +169,13 @@ function readAgent(block: AtBlock, path: string, ctx: ImportContext): void {
       else agent.tools = item.value.items.map((v, i) => scalar(v, joinPath(fieldPath, i), ctx)).filter((t): t is string => t !== undefined);
     } else if (item.key === "description") {
       agent.description = scalar(item.value, fieldPath, ctx);
+    } else if (item.key === "max-turns") {
+      const text = scalar(item.value, fieldPath, ctx);
+      const turns = Number(text);
+      if (text === undefined) continue;
+      if (!/^\d+$/.test(text) || turns < 1) ctx.fail(fieldPath, `expected a whole number of turns (1 or more), got "${text}" (line ${item.line})`);
+      else if (turns > MAX_TURNS_LIMIT) ctx.fail(fieldPath, `a Hookplane agent makes at most ${MAX_TURNS_LIMIT} model calls per run; got ${turns} (line ${item.line})`);
+      else agent.maxTurns = turns;
     } else {
       ctx.warn(fieldPath, `agent field "${item.key}" has no Hookplane equivalent; ignored (line ${item.line})`);
     }
@@ -176,6 +183,12 @@ function readAgent(block: AtBlock, path: string, ctx: ImportContext): void {
   // No `tools`: the agent gets every tool (the claude-code binding writes no tools list, so the
   // subagent inherits all of them).
   agent.tools ??= ["*"];
+  // No max-turns: the bindings write none, so the agent runs without a limit there; a Hookplane
+  // agent always has one, so it gets the highest.
+  if (agent.maxTurns === undefined) {
+    agent.maxTurns = MAX_TURNS_LIMIT;
+    ctx.warn(path, `no max-turns: AgenTopology's bindings set no turn limit; a Hookplane agent always has one (20 unless it says otherwise), so it gets the highest, ${MAX_TURNS_LIMIT} model calls per run. Set max-turns to choose`);
+  }
   ctx.addAgent(agent, path);
   readBody(nested, path, `agent:${name}`, undefined, ctx);
 }
@@ -300,8 +313,9 @@ function readHook(name: string, items: AtItem[], path: string, line: number, sco
   const run = text("run");
   const type = text("type") ?? "command";
   const matcher = text("matcher");
-  if (on === undefined) ctx.fail(joinPath(path, "on"), `is required (hook "${name}", line ${line})`);
-  if (run === undefined || run.trim() === "") ctx.fail(joinPath(path, "run"), `is required (hook "${name}", line ${line})`);
+  // A value that is there but no single value (`on: [A, B]`) was refused as such already.
+  if (!fields.has("on")) ctx.fail(joinPath(path, "on"), `is required (hook "${name}", line ${line})`);
+  if (!fields.has("run") || run?.trim() === "") ctx.fail(joinPath(path, "run"), `is required (hook "${name}", line ${line})`);
   if (type !== "command" && type !== "prompt") ctx.fail(joinPath(path, "type"), `expected command or prompt, got "${type}"`);
 
   const event = on === undefined ? undefined : EVENTS[on];

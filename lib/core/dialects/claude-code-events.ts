@@ -1,7 +1,8 @@
 /**
  * Claude Code's hook events and what each is in Hookplane's model, shared by the importer, the
- * exporter and detection. The list is the one Claude Code 2.1.197 validates settings against (read
- * from its binary; test/fixtures/bridges/claude-code/SOURCE.md).
+ * exporter and detection. The list is the one Claude Code 2.1.332 validates settings against (read
+ * from its binary: the `hooks` keys it accepts; 2.1.197's 30 plus PreModelSwitch, PostModelSwitch,
+ * DirectoryAdded and PreSkillShellCommand).
  */
 import type { EventName } from "@/lib/core/hooks/events";
 
@@ -21,6 +22,8 @@ export const CLAUDE_CODE_EVENTS = [
   "SubagentStop",
   "PreCompact",
   "PostCompact",
+  "PreModelSwitch",
+  "PostModelSwitch",
   "PermissionRequest",
   "PermissionDenied",
   "Setup",
@@ -35,7 +38,9 @@ export const CLAUDE_CODE_EVENTS = [
   "InstructionsLoaded",
   "CwdChanged",
   "FileChanged",
+  "DirectoryAdded",
   "MessageDisplay",
+  "PreSkillShellCommand",
 ] as const;
 export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
 
@@ -71,9 +76,24 @@ export const CLAUDE_TO_CANONICAL: Record<ClaudeCodeEvent, EventName | { none: st
   CwdChanged: { none: "Hookplane has no working-directory event" },
   FileChanged: { none: "Hookplane has no file-watch event" },
   MessageDisplay: { none: "Hookplane has no event for displayed messages" },
+  // 2.1.332: a switch of the session's model (PreModelSwitch may refuse it), a folder added with
+  // /add-dir, and a skill's `!command` shell line (a Bash or PowerShell call that is no tool call).
+  PreModelSwitch: { none: "Hookplane has no model-switch event (model.pre is each model call, not a switch of the session's model); the bridge records it" },
+  PostModelSwitch: { none: "Hookplane has no model-switch event; the bridge records it" },
+  DirectoryAdded: { none: "Hookplane has no event for a folder added to the session (/add-dir); the bridge records it" },
+  PreSkillShellCommand: {
+    none: "a skill's shell line is not a tool call: on tool.pre the hook would run before every Bash call, not only skills' (the bridge sends skills' shell lines to tool.pre hooks, so a Bash guard holds for them)",
+  },
 };
 
 /** Events whose matcher is a tool name (or a permission rule such as `Write(docs/**)`). */
-export const CLAUDE_TOOL_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+export const CLAUDE_TOOL_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied", "PreSkillShellCommand"]);
+/**
+ * Events on which Claude Code ignores `onFailure: "block"` (its schema's own words): a turn's or
+ * task's end, where exit 2 means "keep working", not "refuse".
+ */
+export const CLAUDE_ON_FAILURE_IGNORED: ReadonlySet<string> = new Set(["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"]);
+/** SessionStart's sources (its matcher): 2.1.332 adds `fork` (a session forked from another's transcript, under a new id). */
+export const CLAUDE_SESSION_SOURCES = ["startup", "resume", "clear", "compact", "fork"] as const;
 /** Events whose matcher is a subagent's type. */
 export const CLAUDE_AGENT_EVENTS: ReadonlySet<string> = new Set(["SubagentStart", "SubagentStop"]);

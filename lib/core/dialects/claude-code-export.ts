@@ -2,28 +2,64 @@
  * Claude Code, the exporter (its importer: claude-code-import.ts): `settings.json` (`{hooks: {PreToolUse: [{matcher, hooks: [{type, command, timeout}]}]}}`)
  * and a plugin's `hooks.json` (the same `hooks` object with an optional `description`).
  *
- * Semantics carried over: timeouts are seconds (default 600); a command blocks only by exiting 2,
- * any other failure lets the action go on, hence `onFailure: "continue"`. Events: every one Claude
+ * Semantics carried over: timeouts are seconds (default 600); a command blocks by exiting 2, and
+ * any other failure lets the action go on (`onFailure: "continue"`) unless the hook says
+ * `onFailure: "block"` (Claude Code 2.1.295+; ignored on Stop, SubagentStop, TaskCompleted,
+ * TeammateIdle and async hooks). Exec-form `args` become quoted shell words. Events: every one Claude
  * Code has (claude-code-events.ts); Stop is a turn's end, SubagentStop an agent's stop, and
  * PostToolUseFailure a tool.post with `when: isError`. A matcher may be a permission rule
- * (`Write(docs/prds/**)`): the tool becomes the matcher and the specifier a `when` on its input.
+ * (`Write(docs/prds/**)`): the tool becomes the matcher and the specifier a `when` on its input;
+ * `if` narrows one hook the same way. SessionStart's matcher (the source), SessionEnd's (the
+ * reason) and StopFailure's (the error) become a `when` on that field, so nothing runs wider.
  *
  * Exports that enforce: hooks Claude Code cannot run itself (block, approve, context, webhook,
  * notices, ...) are exported as the bridge hook `hookplane hook claude-code --agent NAME` on their
  * event (or, with `bridge: "http"`, Claude Code's http hook pointed at the ingest endpoint), so the
  * guard holds in every session; importing a file with the bridge in it skips the bridge.
  */
-import { CLAUDE_AGENT_EVENTS, CLAUDE_TOOL_EVENTS, type ClaudeCodeEvent } from "./claude-code-events";
+import { isBlockingEvent } from "@/lib/core/hooks/events";
+import type { WebhookAction } from "@/lib/core/hooks/spec";
+import { CLAUDE_AGENT_EVENTS, CLAUDE_ON_FAILURE_IGNORED, CLAUDE_TOOL_EVENTS, type ClaudeCodeEvent } from "./claude-code-events";
+import { permissionRuleOf } from "./claude-permission-rule";
 import { DEFAULT_TIMEOUT_S, EXPORT_EVENT, FAILED_TOOL } from "./claude-code-vocabulary";
 import { ExportContext, allHooks, eventOf, inAgentExport, scopeOf } from "./export-context";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
 
-type ClaudeCommandHook = { type: "command"; command: string; timeout?: number };
-type ClaudeHttpHook = { type: "http"; url: string; headers: Record<string, string>; allowedEnvVars: string[]; timeout?: number };
+type OnFailure = { onFailure?: "block" };
+
+/** A webhook as Claude Code's http hook: `${secret:NAME}` in a header becomes `$NAME`, allowed in allowedEnvVars. */
+function httpEntry(action: WebhookAction): Omit<ClaudeHttpHook, "timeout" | "onFailure"> {
+  const names = new Set<string>();
+  const headers = Object.fromEntries(
+    Object.entries(action.headers ?? {}).map(([key, value]) => [key, value.replace(/\$\{secret:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => (names.add(name), `\${${name}}`))]),
+  );
+  return { type: "http", url: action.url, headers, allowedEnvVars: [...names] };
+}
+type ClaudeCommandHook = { type: "command"; command: string; timeout?: number; if?: string } & OnFailure;
+type ClaudeHttpHook = { type: "http"; url: string; headers: Record<string, string>; allowedEnvVars: string[]; timeout?: number; if?: string } & OnFailure;
 type ClaudeHookGroup = { matcher?: string; hooks: (ClaudeCommandHook | ClaudeHttpHook)[] };
 
 /** Bridged whenever anything is: a session's run starts, gets its cost at each turn's end, and finishes. */
 const SESSION_EVENTS: readonly ClaudeCodeEvent[] = ["SessionStart", "Stop", "SessionEnd"];
+
+/**
+ * The events whose bridge entry fails closed: those where a refusal stops something (the CLI's own
+ * exit-2 set, bin/hookplane.cjs). With `onFailure: "block"` (Claude Code 2.1.295+) a bridge that
+ * cannot run at all (the CLI missing from PATH, exit 127; Hookplane unreachable over http) refuses
+ * instead of letting the call through. Older Claude Code ignores the field.
+ */
+const FAIL_CLOSED_EVENTS: ReadonlySet<ClaudeCodeEvent> = new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"]);
+const failClosed = (event: ClaudeCodeEvent): OnFailure => (FAIL_CLOSED_EVENTS.has(event) ? { onFailure: "block" } : {});
+
+/**
+ * A `when` the importer wrote for a matcher over an event's own field (SessionStart's source,
+ * SessionEnd's reason, StopFailure's error): written back as that matcher.
+ */
+const MATCHER_WHEN: Partial<Record<ClaudeCodeEvent, RegExp>> = {
+  SessionStart: /^source: \/\^\(\?:(.+)\)\$\/$/,
+  SessionEnd: /^reason: \/\^\(\?:(.+)\)\$\/$/,
+  StopFailure: /^message: \/\^\(\?:(.+)\)\$\/$/,
+};
 
 /** The CLI's own default wait (bin/hookplane.cjs), under Claude Code's default hook timeout. */
 const BRIDGE_DEFAULT_WAIT_MS = 590_000;
@@ -44,10 +80,11 @@ function bridgeEntry(bridge: Bridge, options: ExportOptions): ClaudeCommandHook 
       headers: { Authorization: "Bearer $HOOKPLANE_TOKEN", ...(bridge.agent ? { "X-Hookplane-Agent": bridge.agent } : {}) },
       allowedEnvVars: ["HOOKPLANE_TOKEN"],
       ...(timeout ? { timeout } : {}),
+      ...failClosed(bridge.event),
     };
   }
   const args = ["hookplane", "hook", "claude-code", ...(bridge.agent ? ["--agent", shellArg(bridge.agent)] : []), ...(longer ? ["--timeout-ms", String(bridge.waitMs + 5_000)] : [])];
-  return { type: "command", command: args.join(" "), ...(timeout ? { timeout } : {}) };
+  return { type: "command", command: args.join(" "), ...(timeout ? { timeout } : {}), ...failClosed(bridge.event) };
 }
 
 export function exportClaudeCode(config: DialectConfig, options: ExportOptions = {}): ExportResult {
@@ -64,7 +101,10 @@ export function exportClaudeCode(config: DialectConfig, options: ExportOptions =
     }
     if (ctx.skipsInactive(hook)) continue;
     const canonical = eventOf(hook);
-    if (hook.action.type !== "command") {
+    const action = hook.action;
+    // An http hook imported from Claude Code goes back as one (Claude Code POSTs, reads the answer).
+    const nativeHttp = action.type === "webhook" && hook.dialect === "claude-code" && (action.method ?? "POST") === "POST";
+    if (action.type !== "command" && !nativeHttp) {
       // Hookplane runs it: the bridge hands Claude Code's event over and answers with the verdict.
       if (canonical.startsWith("approval.")) continue; // fires in Hookplane around an approval the bridge asks for
       const event = EXPORT_EVENT[canonical];
@@ -88,14 +128,21 @@ export function exportClaudeCode(config: DialectConfig, options: ExportOptions =
       continue;
     }
     if (hook.name) ctx.warnHook(hook, "name", "Claude Code hooks have no names; exported without it");
-    if (hook.when && !failed) ctx.warnHook(hook, "when", "Claude Code hooks have no condition; exported without it");
-    if (hook.onOutcomes) ctx.warnHook(hook, "onOutcomes", "Claude Code hooks cannot filter by outcome; exported without it");
-    if (hook.action.secrets?.length) ctx.warnHook(hook, "action.secrets", "Claude Code passes no secrets; exported without them");
-    if (hook.onFailure === "block") {
-      ctx.warnHook(hook, "onFailure", "in Claude Code only exit code 2 blocks; a failing or timed-out command lets the action continue");
-    }
     let matcher = hook.matcher;
-    if (matcher !== undefined && !CLAUDE_TOOL_EVENTS.has(eventName) && !CLAUDE_AGENT_EVENTS.has(eventName)) {
+    const fieldMatcher = hook.when ? MATCHER_WHEN[eventName]?.exec(hook.when)?.[1] : undefined;
+    // A when read from a permission rule (a rule-form matcher or an `if`) goes back as that `if`.
+    const rule = hook.when && !failed && matcher !== undefined && CLAUDE_TOOL_EVENTS.has(eventName) ? permissionRuleOf(matcher, hook.when) : undefined;
+    if (fieldMatcher !== undefined && matcher === undefined) matcher = fieldMatcher;
+    else if (hook.when && !failed && rule === undefined) ctx.warnHook(hook, "when", "Claude Code hooks have no condition but a permission rule (if); exported without it");
+    if (hook.onOutcomes) ctx.warnHook(hook, "onOutcomes", "Claude Code hooks cannot filter by outcome; exported without it");
+    if (action.type === "command" && action.secrets?.length) ctx.warnHook(hook, "action.secrets", "Claude Code passes no secrets; exported without them");
+    // Hookplane's own default: a command on an event that can block fails closed.
+    const failureBlocks = hook.onFailure !== undefined ? hook.onFailure === "block" : isBlockingEvent(canonical);
+    let onFailure: OnFailure = {};
+    if (failureBlocks && CLAUDE_ON_FAILURE_IGNORED.has(eventName)) {
+      ctx.warnHook(hook, "onFailure", `Claude Code ignores onFailure "block" on ${eventName}: a failing or timed-out command lets the turn end (only exit code 2 keeps it working)`);
+    } else if (failureBlocks) onFailure = { onFailure: "block" };
+    if (matcher !== undefined && fieldMatcher === undefined && !CLAUDE_TOOL_EVENTS.has(eventName) && !CLAUDE_AGENT_EVENTS.has(eventName)) {
       ctx.warnHook(hook, "matcher", `Claude Code's ${eventName} does not match tool or agent names; exported without the matcher`);
       matcher = undefined;
     }
@@ -108,12 +155,20 @@ export function exportClaudeCode(config: DialectConfig, options: ExportOptions =
     }
     const groups = (events[eventName] ??= []);
     const last = groups[groups.length - 1];
-    const entry = { type: "command" as const, command: hook.action.command, ...(timeout !== undefined ? { timeout } : {}) };
+    const timing = { ...(rule !== undefined ? { if: rule } : {}), ...(timeout !== undefined ? { timeout } : {}), ...onFailure };
+    const entry: ClaudeCommandHook | ClaudeHttpHook =
+      action.type === "command" ? { type: "command", command: action.command, ...timing } : { ...httpEntry(action as WebhookAction), ...timing };
     // Consecutive hooks with the same matcher share a group, as people write them by hand.
     if (last && last.matcher === matcher) last.hooks.push(entry);
     else groups.push({ ...(matcher !== undefined ? { matcher } : {}), hooks: [entry] });
   }
 
+  // Asked to record sessions, its start is bridged before any hook needs the bridge (the loop
+  // below adds the rest of the session).
+  if (options.recordSessions) {
+    const key = `${SESSION_EVENTS[0]}\u0000${options.agent ?? ""}`;
+    if (!bridges.has(key)) bridges.set(key, { event: SESSION_EVENTS[0], agent: options.agent, waitMs: BRIDGE_DEFAULT_WAIT_MS });
+  }
   // A bridged agent's session is recorded whole: its start, each turn's end (which carries the
   // transcript's usage, for cost and budgets) and its end, even where no hook binds to them.
   for (const bridge of [...bridges.values()]) {
@@ -133,8 +188,8 @@ export function exportClaudeCode(config: DialectConfig, options: ExportOptions =
     ctx.warn(
       "hooks",
       options.bridge === "http"
-        ? "hooks Claude Code cannot run itself are enforced through Claude Code's http hook to Hookplane; Claude Code lets the action go on when Hookplane cannot be reached or answers an error (fail open). Set HOOKPLANE_TOKEN in its environment"
-        : "hooks Claude Code cannot run itself are enforced through the bridge `hookplane hook claude-code`: install the hookplane CLI and set HOOKPLANE_URL and HOOKPLANE_TOKEN; it blocks when Hookplane cannot be reached (fail closed)",
+        ? "hooks Claude Code cannot run itself are enforced through Claude Code's http hook to Hookplane, with onFailure \"block\" on PreToolUse, PermissionRequest and UserPromptSubmit: from Claude Code 2.1.295 a call is refused when Hookplane cannot be reached or answers an error (fail closed); older versions ignore onFailure and let it go on (fail open). Set HOOKPLANE_TOKEN in its environment"
+        : "hooks Claude Code cannot run itself are enforced through the bridge `hookplane hook claude-code`: install the hookplane CLI and set HOOKPLANE_URL and HOOKPLANE_TOKEN; it blocks when Hookplane cannot be reached (fail closed), and its onFailure \"block\" (Claude Code 2.1.295+) blocks when the CLI cannot run at all",
     );
   }
   return { content: `${JSON.stringify({ hooks: events }, null, 2)}\n`, warnings: ctx.warnings };

@@ -16,6 +16,8 @@ import { ProfileSchema } from "@/test/framework-schemas/loom/schema";
 import { exportConfig, importConfig, type DialectConfig, type DialectName, type ExportDialectName } from "./index";
 
 const ROOT = path.join(import.meta.dirname, "../../../test/fixtures/dialects");
+/** The coding agents whose command hooks ran on the developer's machine, and keep running there. */
+const CODING_AGENTS = new Set(["claude-code", "codex", "gemini-cli", "copilot", "cursor"]);
 
 /** `file`: the configuration file's name in a case folder (the first that exists). */
 const FILES: Record<string, { file: string[]; parse: (text: string) => Record<string, unknown>; exportable: boolean }> = {
@@ -78,7 +80,8 @@ describe.each(Object.keys(FILES))("corpus: %s", (dialect) => {
     const got = canonical(imported);
     expect(got.agents).toEqual(expected.agents);
     // Every hook keeps its framework's runtime contract (lib/core/hooks/dialect-contracts.ts).
-    expect(got.hooks).toEqual(expected.hooks.map((hook) => ({ ...hook, dialect })));
+    // A coding agent's command hook keeps running on the developer's machine (lib/core/hooks/runs-on.ts).
+    expect(got.hooks).toEqual(expected.hooks.map((hook) => ({ ...hook, dialect, ...(CODING_AGENTS.has(dialect) && hook.action.type === "command" ? { runsOn: "agent" } : {}) })));
     expect(got.schedules).toEqual(expected.schedules);
     for (const warning of warnings) expect(warning.message, warning.path).not.toBe("");
     if (!exportable) return;

@@ -41,3 +41,22 @@ describe("detectDialect", () => {
     expect(detectDialect("{ not json").dialect).toBeNull();
   });
 });
+
+describe("detectDialect on JSON that is cut off or broken", () => {
+  const settings = JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }] } }, null, 2);
+
+  it("says a truncated file ends early, at its last line, instead of 'not JSON, YAML or .at'", () => {
+    const cut = settings.slice(0, settings.indexOf('"command": "guard"'));
+    const detection = detectDialect(cut);
+    expect(detection.dialect).toBeNull();
+    expect(detection.why).toBe(`JSON ends early at line ${cut.trimEnd().split("\n").length}: an object, list or string is not closed (is the file cut off?)`);
+  });
+
+  it("places a wrong character at its line and column", () => {
+    expect(detectDialect('{\n  "hooks": {,\n}').why).toBe("invalid JSON at line 2, column 13");
+  });
+
+  it("still says neither for text that is no JSON at all", () => {
+    expect(detectDialect("::: [").why).toBe("neither JSON, YAML nor .at source");
+  });
+});

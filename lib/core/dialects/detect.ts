@@ -6,6 +6,7 @@ import { parse as parseYaml } from "yaml";
 import { AGENT_HOOKS_FORMATS } from "./agent-hooks-vocabulary";
 import { CLAUDE_CODE_EVENTS } from "./claude-code-events";
 import { isPlainObject, type PlainObject } from "./field-reader";
+import { describeJsonProblem } from "./json-error-position";
 import type { DialectName, SourceFiles } from "./types";
 
 export type DialectDetection = {
@@ -51,7 +52,12 @@ export function detectDialect(content: string | SourceFiles): DialectDetection {
   }
 
   const doc = parseStructured(content);
-  if (!doc) return result(null, 0, "neither JSON, YAML nor .at source");
+  if (!doc) {
+    // Text that starts like JSON is JSON gone wrong, most often cut off: say where, not "not JSON".
+    const text = content.replace(/^\uFEFF/, "");
+    const json = /^\s*[{[]/.test(text) ? describeJsonProblem(text) : undefined;
+    return result(null, 0, json?.message ?? "neither JSON, YAML nor .at source");
+  }
   if (doc.hookplane !== undefined) return result("hookplane", 0.99, "the `hookplane:` version marker");
   if (isPlainObject(doc.files) && Object.values(doc.files).some((s) => typeof s === "string" && DEFINE_HOOK.test(s))) {
     return result("standard-agents", 0.95, "{files} whose sources call defineHook(");

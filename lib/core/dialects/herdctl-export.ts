@@ -8,6 +8,7 @@
  * `on_events` becomes onOutcomes, `when` is kept; shell timeouts default to 30 s and webhook
  * timeouts to 10 s; `${ENV}` in webhook headers and channels becomes `${secret:ENV}`.
  */
+import { DEFAULT_MAX_TURNS } from "@/lib/core/agent/agent-spec";
 import { type EventName } from "@/lib/core/hooks/events";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import { stringify } from "yaml";
@@ -17,7 +18,7 @@ import { ExportContext, eventOf, partitionHooksForAgent, resolveSingleAgent } fr
 import { kebabCase } from "./hook-ids";
 import { secretToEnvReferences } from "./secret-references";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
-import { HERDCTL_OUTCOMES, DEFAULT_TIMEOUT_MS } from "./herdctl-vocabulary";
+import { HERDCTL_OUTCOMES, DEFAULT_TIMEOUT_MS, HERDCTL_UNLIMITED_TURNS } from "./herdctl-vocabulary";
 
 const EVENT_BUCKETS: Partial<Record<EventName, string>> = { "session.end": "after_run", "error": "on_error" };
 
@@ -35,14 +36,17 @@ export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}
     if (model) doc.model = model;
     else ctx.warn("agent.model", `herdctl runs Claude models only; "${agent.model}" not exported`);
   }
-  if (agent.maxTurns !== undefined) doc.max_turns = agent.maxTurns;
+  // An agent's limit always holds: left unset it is Hookplane's default, written as such (herdctl
+  // would otherwise run it without a limit); the highest limit stands for herdctl's "none".
+  const maxTurns = agent.maxTurns ?? DEFAULT_MAX_TURNS;
+  if (maxTurns !== HERDCTL_UNLIMITED_TURNS) doc.max_turns = maxTurns;
   // herdctl has no run timeout (session.timeout is how long a session may be resumed).
   if (agent.timeoutMs !== undefined) ctx.warn("agent.timeoutMs", "herdctl has no run timeout; not exported");
   if (agent.metadataFile !== undefined) doc.metadata_file = agent.metadataFile;
   if (agent.instructions !== undefined) doc.system_prompt = agent.instructions;
   // All tools is herdctl's default (no allowed_tools); an empty list is written, it means none.
   if (agent.tools !== undefined && !agent.tools.includes("*")) doc.allowed_tools = agent.tools;
-  for (const field of ["budgetUsd", "dailyBudgetUsd", "script", "flow"] as const) {
+  for (const field of ["budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "flow"] as const) {
     if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `herdctl has no ${field}; not exported`);
   }
 

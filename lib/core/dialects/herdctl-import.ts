@@ -19,7 +19,7 @@ import { ImportContext } from "./import-context";
 import { envToSecretReferences } from "./secret-references";
 import { parseYamlSource } from "./source-text";
 import type { ImportOptions, ImportResult } from "./types";
-import { HERDCTL_OUTCOMES, DEFAULT_TIMEOUT_MS } from "./herdctl-vocabulary";
+import { HERDCTL_OUTCOMES, DEFAULT_TIMEOUT_MS, HERDCTL_UNLIMITED_TURNS } from "./herdctl-vocabulary";
 
 const BUCKET_EVENTS: Record<string, EventName> = { after_run: "session.end", on_error: "error" };
 
@@ -112,7 +112,16 @@ function readAgent(root: ObjectReader, name: string, ctx: ImportContext): AgentS
   if (instructions !== undefined) agent.instructions = instructions;
   // No allowed_tools: the agent has Claude Code's tools, all of them.
   agent.tools = tools ?? ["*"];
-  if (maxTurns !== undefined) agent.maxTurns = maxTurns;
+  if (maxTurns !== undefined && maxTurns > HERDCTL_UNLIMITED_TURNS) {
+    ctx.fail(root.has("max_turns") ? "max_turns" : "session.max_turns", `a Hookplane agent makes at most ${HERDCTL_UNLIMITED_TURNS} model calls per run; got ${maxTurns}`);
+  } else if (maxTurns !== undefined) agent.maxTurns = maxTurns;
+  else {
+    agent.maxTurns = HERDCTL_UNLIMITED_TURNS;
+    ctx.warn(
+      "max_turns",
+      `no max_turns: herdctl sets no turn limit; a Hookplane agent always has one (20 unless it says otherwise), so it gets the highest, ${HERDCTL_UNLIMITED_TURNS} model calls per run. Set max_turns to choose`,
+    );
+  }
   if (metadataFile !== undefined) agent.metadataFile = metadataFile;
   return agent;
 }
@@ -199,7 +208,7 @@ function readHook(item: ListItem, bucket: string, event: EventName, scope: strin
     else ctx.fail(`${hook.at("on_events")}[${index}]`, `unknown event "${outcome}" (known: ${HERDCTL_OUTCOMES.join(", ")})`);
   }
   if (onEvents && event !== "session.end") {
-    ctx.warn(hook.at("on_events"), "on_events filters outcomes of a finished run; on an on_error hook it has no Hookplane equivalent and was ignored");
+    ctx.changed(hook.at("on_events"), "on_events filters outcomes of a finished run; on an on_error hook it has no Hookplane equivalent and was ignored");
   }
   if (!action) return undefined;
   return {

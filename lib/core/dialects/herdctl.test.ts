@@ -11,7 +11,8 @@ describe("herdctl import: the seed's examples", () => {
   it("quick example: shell (30 s default) and a conditional discord hook with an env channel", () => {
     const result = importConfig("herdctl", readFixture("herdctl/quick-example.yaml"));
     // No allowed_tools: Claude Code's tools, all of them.
-    expect(result.agents).toEqual([{ name: "price-checker", description: "Monitors product prices", metadataFile: "metadata.json", tools: ["*"] }]);
+    // No max_turns: herdctl runs without a limit, so the agent gets Hookplane's highest (warned).
+    expect(result.agents).toEqual([{ name: "price-checker", description: "Monitors product prices", metadataFile: "metadata.json", tools: ["*"], maxTurns: 1000 }]);
     expect(result.hooks).toEqual([
       {
         id: "log-output",
@@ -167,7 +168,10 @@ describe("herdctl import: malformed input", () => {
     expect(parseError(() => importConfig("herdctl", "description: x\n")).issues).toEqual([{ path: "name", message: "is required" }]);
     const result = importConfig("herdctl", "name: a\nmodel: claude-sonnet-4-5\nhooks:\n  after_runs:\n    - type: shell\n      command: x\n");
     expect(result.hooks).toEqual([]);
-    expect(result.warnings).toEqual([{ path: "hooks.after_runs", message: expect.stringContaining('did you mean "after_run"') }]);
+    expect(result.warnings).toEqual([
+      { path: "max_turns", message: expect.stringContaining("herdctl sets no turn limit") },
+      { path: "hooks.after_runs", message: expect.stringContaining('did you mean "after_run"'), enforcement: "not_imported" },
+    ]);
     expect(result.agents[0].model).toBe("anthropic:claude-sonnet-4-5");
   });
 });
@@ -229,7 +233,8 @@ describe("herdctl export", () => {
     expect(result.agents).toEqual([{ name: "a", tools: ["*"], maxTurns: 5 }]);
     expect(result.warnings).toContainEqual({ path: "session.timeout", message: expect.stringContaining("how long a session may be resumed") });
     const exported = exportConfig("herdctl", { agents: [{ name: "a", tools: ["*"], timeoutMs: 600_000 }], hooks: [], schedules: [] });
-    expect(exported.content).toBe("name: a\n");
+    // Hookplane's default limit (20) is written: herdctl would run the agent without one.
+    expect(exported.content).toBe("name: a\nmax_turns: 20\n");
     expect(exported.warnings).toEqual([{ path: "agent.timeoutMs", message: "herdctl has no run timeout; not exported" }]);
   });
 
@@ -255,5 +260,25 @@ describe("herdctl export", () => {
       "hooks.budget.id",
       "hooks.budget.onOutcomes",
     ]);
+  });
+});
+
+describe("herdctl max_turns", () => {
+  it("no max_turns is no limit in herdctl: imported as Hookplane's highest limit with a warning, and exported again as no max_turns", () => {
+    const result = importConfig("herdctl", "name: free\n");
+    expect(result.agents).toEqual([{ name: "free", tools: ["*"], maxTurns: 1000 }]);
+    expect(result.warnings).toContainEqual({ path: "max_turns", message: expect.stringMatching(/herdctl sets no turn limit; .* gets the highest, 1000 model calls per run/) });
+    expect(exportConfig("herdctl", result).content).toBe("name: free\n");
+    // A limit the file sets is kept as it is, with no warning about it.
+    const limited = importConfig("herdctl", "name: bounded\nmax_turns: 7\n");
+    expect(limited.agents[0].maxTurns).toBe(7);
+    expect(limited.warnings.map((w) => w.path)).not.toContain("max_turns");
+    expect(exportConfig("herdctl", limited).content).toBe("name: bounded\nmax_turns: 7\n");
+  });
+
+  it("a corrupt max_turns is refused at its path", () => {
+    expect(parseError(() => importConfig("herdctl", "name: a\nmax_turns: lots\n")).issues).toEqual([{ path: "max_turns", message: expect.stringMatching(/number/) }]);
+    expect(parseError(() => importConfig("herdctl", "name: a\nmax_turns: 0\n")).issues).toEqual([{ path: "max_turns", message: expect.any(String) }]);
+    expect(parseError(() => importConfig("herdctl", "name: a\nmax_turns: 5000\n")).issues).toEqual([{ path: "max_turns", message: expect.stringMatching(/1000/) }]);
   });
 });

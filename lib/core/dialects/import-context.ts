@@ -44,6 +44,16 @@ export class ImportContext implements IssueSink {
     this.warnings.push({ path, message });
   }
 
+  /** A hook (or guard) of the file that Hookplane will not run: the import preview lists it as not enforced. */
+  notImported(path: string, message: string): void {
+    this.warnings.push({ path, message, enforcement: "not_imported" });
+  }
+
+  /** A hook imported, but not as the file says (a condition or limit dropped): listed as not enforced as written. */
+  changed(path: string, message: string): void {
+    this.warnings.push({ path, message, enforcement: "changed" });
+  }
+
   fail(path: string, message: string, position?: { line: number; column?: number }): void {
     this.issues.push({ path, message, ...position });
   }
@@ -79,7 +89,7 @@ export class ImportContext implements IssueSink {
   /** Warn about an event name the dialect does not know, suggesting the closest one it does. */
   unknownEvent(path: string, name: string, known: readonly string[], what = "hook"): void {
     const hint = nearestName(name, known);
-    this.warn(
+    this.notImported(
       path,
       `unknown event "${name}"${hint ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")}); its ${what}s were not imported`,
     );

@@ -76,3 +76,26 @@ export function jsonErrorOffset(text: string): number | undefined {
     throw offset;
   }
 }
+
+/** 1-based line and column of a character offset. */
+export function positionAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, offset));
+  const lines = before.split("\n");
+  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
+}
+
+/**
+ * What is wrong with a JSON text, said for a person: a text that stops before its objects and
+ * lists are closed (a truncated paste or download) "ends early at line N"; anything else is
+ * invalid at a line and column. Undefined when the text is valid JSON.
+ */
+export function describeJsonProblem(text: string): { message: string; line: number; column: number } | undefined {
+  const offset = jsonErrorOffset(text);
+  if (offset === undefined) return undefined;
+  if (offset >= text.trimEnd().length) {
+    const at = positionAt(text, text.trimEnd().length);
+    return { message: `JSON ends early at line ${at.line}: an object, list or string is not closed (is the file cut off?)`, ...at };
+  }
+  const at = positionAt(text, offset);
+  return { message: `invalid JSON at line ${at.line}, column ${at.column}`, ...at };
+}

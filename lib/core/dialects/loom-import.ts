@@ -18,15 +18,18 @@ import { parseDuration } from "./durations";
 import type { ObjectReader } from "./field-reader";
 import { kebabCase } from "./hook-ids";
 import { ImportContext } from "./import-context";
+import { joinDuplicateHookLists } from "./json-duplicate-keys";
 import { parseJsonSource } from "./source-text";
 import type { ImportOptions, ImportResult } from "./types";
-import { BUCKET_EVENTS, COMMAND_TIMEOUT_MS, HITL_TIMEOUT_MS, LOOM_DEFAULT_MODEL, LOOM_DEFAULT_MAX_TURNS, LOOM_DEFAULT_TIMEOUT } from "./loom-vocabulary";
+import { LOOM_PLAN_TOOLS, LOOM_PRESET_TOOLS, LOOM_SUBAGENT_TOOLS, loomToolGlob, BUCKET_EVENTS, COMMAND_TIMEOUT_MS, HITL_TIMEOUT_MS, LOOM_DEFAULT_MODEL, LOOM_DEFAULT_MAX_TURNS, LOOM_DEFAULT_TIMEOUT } from "./loom-vocabulary";
 
 const ACTIONS = ["log", "webhook", "save_json", "approve", "command"];
 
 export function importLoom(content: string, options: ImportOptions = {}): ImportResult {
   const ctx = new ImportContext("loom");
-  const root = ctx.reader(parseJsonSource(content, "loom"), "");
+  const parsed = parseJsonSource(content, "loom");
+  joinDuplicateHookLists(content, parsed, "Loom", ctx);
+  const root = ctx.reader(parsed, "");
   if (!root) return ctx.finish();
 
   const name = root.string("name", { required: !options.agent }) ?? options.agent ?? "agent";
@@ -83,20 +86,8 @@ function readAgent(root: ObjectReader, name: string, ctx: ImportContext): { agen
   if (Array.isArray(root.value.tools)) {
     agent.tools = root.stringList("tools");
   } else {
-    const tools = root.object("tools");
-    const allow = tools?.stringList("allow");
-    const preset = tools?.string("preset") ?? "full";
-    const presetPath = tools?.at("preset") ?? "tools.preset";
-    if (allow !== undefined && allow.length > 0) {
-      agent.tools = allow;
-      if (preset !== "full") ctx.warn(presetPath, `Hookplane has no "${preset}" tool preset; the allow list is taken as the agent's tools`);
-    } else if (preset === "none") agent.tools = [];
-    else {
-      // An empty allow list keeps every tool of the preset (Loom's applyToolPolicy).
-      if (preset !== "full") ctx.warn(presetPath, `Hookplane has no "${preset}" tool preset; the agent gets all tools, as with "full"`);
-      agent.tools = ["*"];
-    }
-    tools?.warnUnread((key) => `Loom tools.${key} has no Hookplane equivalent (agents list their allowed tools); ignored`);
+    const hasSubagents = Array.isArray(root.value.subagents) && root.value.subagents.length > 0;
+    agent.tools = readTools(root.object("tools"), hasSubagents, ctx);
   }
 
   const execution = root.object("execution");
@@ -186,4 +177,39 @@ export function loomWebhookUrlRefusal(url: string): string | undefined {
   }
   if (parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname))) return undefined;
   return `webhook URLs must be https (http only for localhost); got ${url} (Loom refuses the profile)`;
+}
+
+/**
+ * `tools: {preset, allow, deny}` as Loom's assembler applies it: the preset's built-in tools (plus
+ * agent_spawn and orchestrate when the profile has subagents, the plan tools when `allow` names
+ * one), kept where `allow` (globs) matches when it is not empty, less what `deny` matches (deny
+ * wins). `full` is every tool (`["*"]`): an allow list is then the agent's tools, and a deny list
+ * Hookplane cannot subtract from "all" is warned about (the agent keeps those tools).
+ */
+function readTools(tools: ObjectReader | undefined, hasSubagents: boolean, ctx: ImportContext): string[] {
+  const allow = tools?.stringList("allow") ?? [];
+  const deny = tools?.stringList("deny") ?? [];
+  const preset = tools?.string("preset") ?? "full";
+  const presetPath = tools?.at("preset") ?? "tools.preset";
+  const denied = (name: string) => deny.some((pattern) => loomToolGlob(pattern)(name));
+  tools?.warnUnread((key) => `Loom tools.${key} has no Hookplane equivalent (agents list their allowed tools); ignored`);
+  let result: string[];
+  if (preset === "none") result = [];
+  else if (preset === "full") {
+    if (allow.length === 0) {
+      if (deny.length > 0) {
+        ctx.changed(tools!.at("deny"), `Loom removes ${deny.map((d) => `"${d}"`).join(", ")} from every tool; a Hookplane agent lists the tools it has, not the ones it lacks, so it keeps all tools (list them in allow to narrow it)`);
+      }
+      return ["*"];
+    }
+    result = allow;
+  } else if (LOOM_PRESET_TOOLS[preset]) {
+    const base = [...LOOM_PRESET_TOOLS[preset], ...(hasSubagents ? LOOM_SUBAGENT_TOOLS : [])];
+    if (allow.some((a) => (LOOM_PLAN_TOOLS as readonly string[]).includes(a))) base.push(...LOOM_PLAN_TOOLS.filter((t) => !base.includes(t)));
+    result = allow.length === 0 ? base : base.filter((name) => allow.some((pattern) => loomToolGlob(pattern)(name)));
+  } else {
+    ctx.fail(presetPath, `expected full, coding, readonly or none (Loom's presets), got "${preset}"`);
+    return [];
+  }
+  return result.filter((name) => !denied(name));
 }

@@ -60,7 +60,44 @@ describe("loom import: agent.json", () => {
     ]);
     expect(result.hooks[2].action).toEqual({ type: "approve", timeoutMs: 600_000, onTimeout: "deny" });
     // The command's warning: Loom passes it the whole process environment, Hookplane does not.
-    expect(result.warnings.map((w) => w.path)).toEqual(["displayName", "tools.preset", "tools.deny", "security.permissionMode", "hooks.onToolCall[0].command"]);
+    // preset coding with an allow list: the allowed tools of the preset (deny browser_* removes none of them).
+    expect(result.warnings.map((w) => w.path)).toEqual(["displayName", "security.permissionMode", "hooks.onToolCall[0].command"]);
+  });
+});
+
+describe("loom import: tool presets as Loom's assembler builds them", () => {
+  const toolsOf = (tools: unknown, extra: Record<string, unknown> = {}) => importConfig("loom", JSON.stringify({ name: "p", tools, ...extra }));
+
+  it("coding and readonly are their tools (subagents add agent_spawn and orchestrate); allow keeps the matching ones; deny wins", () => {
+    expect(toolsOf({ preset: "readonly" }).agents[0].tools).toEqual(["readFile", "listFiles", "glob", "grep"]);
+    expect(toolsOf({ preset: "coding" }).agents[0].tools).toEqual(["readFile", "writeFile", "editFile", "listFiles", "glob", "grep", "shell_execute", "request_credential", "plan_draft", "plan_submit"]);
+    expect(toolsOf({ preset: "readonly" }, { subagents: [{ name: "helper" }] }).agents[0].tools).toEqual(["readFile", "listFiles", "glob", "grep", "agent_spawn", "orchestrate"]);
+    // allow is globs over the preset's tools ("." matches "_" too); a tool outside the preset is not added.
+    expect(toolsOf({ preset: "readonly", allow: ["read*", "shell.*", "web_fetch"] }).agents[0].tools).toEqual(["readFile"]);
+    // Naming a plan tool in allow brings the plan tools in (Loom's planExplicitlyAllowed), then allow filters.
+    expect(toolsOf({ preset: "readonly", allow: ["readFile", "plan_draft"] }).agents[0].tools).toEqual(["readFile", "plan_draft"]);
+    expect(toolsOf({ preset: "coding", deny: ["shell_*", "plan.*"] }).agents[0].tools).toEqual(["readFile", "writeFile", "editFile", "listFiles", "glob", "grep", "request_credential"]);
+    const quiet = toolsOf({ preset: "coding", allow: [], deny: [] });
+    expect(quiet.warnings.map((w) => w.path)).not.toContain("tools.preset");
+  });
+
+  it("full with a deny list keeps all tools, and says so (a Hookplane agent cannot list what it lacks); with an allow list the deny is applied", () => {
+    const all = toolsOf({ preset: "full", deny: ["shell_execute"] });
+    expect(all.agents[0].tools).toEqual(["*"]);
+    // Listed in the import preview as not enforced as the file says.
+    expect(all.warnings).toContainEqual({ path: "tools.deny", message: expect.stringMatching(/removes "shell_execute" from every tool; .* keeps all tools/), enforcement: "changed" });
+    expect(toolsOf({ allow: ["readFile", "shell_execute"], deny: ["shell_*"] }).agents[0].tools).toEqual(["readFile"]);
+  });
+
+  it("carried presets export as Loom reads them back: the same tools", () => {
+    const imported = toolsOf({ preset: "readonly", deny: ["grep"] });
+    const exported = JSON.parse(exportConfig("loom", imported).content);
+    expect(exported.tools).toEqual({ allow: ["readFile", "listFiles", "glob"] });
+    expect(importConfig("loom", JSON.stringify(exported)).agents[0].tools).toEqual(imported.agents[0].tools);
+  });
+
+  it("a preset Loom does not have is a corrupt profile, refused at its path", () => {
+    expect(parseError(() => toolsOf({ preset: "safe" })).issues).toEqual([{ path: "tools.preset", message: 'expected full, coding, readonly or none (Loom\'s presets), got "safe"' }]);
   });
 });
 

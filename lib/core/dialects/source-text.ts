@@ -4,15 +4,10 @@
  */
 import { parseDocument } from "yaml";
 import { DialectParseError } from "./dialect-error";
-import { jsonErrorOffset } from "./json-error-position";
+import { describeJsonProblem, positionAt } from "./json-error-position";
 import type { DialectName } from "./types";
 
-/** 1-based line and column of a character offset. */
-export function positionAt(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, offset));
-  const lines = before.split("\n");
-  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
-}
+export { positionAt };
 
 export function parseJsonSource(content: string, dialect: DialectName): unknown {
   // Editors on Windows save JSON with a byte order mark; JSON.parse refuses it.
@@ -24,17 +19,10 @@ export function parseJsonSource(content: string, dialect: DialectName): unknown 
     return JSON.parse(content);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    // Node reports either "at position N" or "(line L column C)" depending on the version.
-    const lineColumn = /line (\d+) column (\d+)/.exec(message);
-    const position = /position (\d+)/.exec(message);
-    const at = lineColumn
-      ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) }
-      : position
-        ? positionAt(content, Number(position[1]))
-        : positionAt(content, jsonErrorOffset(content) ?? content.length);
-    throw new DialectParseError(dialect, [
-      { path: "", message: `invalid JSON at line ${at.line}, column ${at.column}: ${message}`, ...at },
-    ]);
+    // Node's own text differs by version ("at position N", "(line L column C)", none): the
+    // scanner places the problem the same way everywhere, and says a cut-off text is one.
+    const problem = describeJsonProblem(content) ?? { message: "invalid JSON", ...positionAt(content, content.length) };
+    throw new DialectParseError(dialect, [{ path: "", message: `${problem.message}: ${message}`, line: problem.line, column: problem.column }]);
   }
 }
 

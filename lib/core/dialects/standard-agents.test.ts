@@ -21,7 +21,7 @@ describe("standard-agents import", () => {
   it("warns about transform types and types without a canonical event", () => {
     const result = importConfig("standard-agents", folder, { agent: "support" });
     expect(result.warnings).toEqual([
-      { path: 'files["agents/hooks/message-log.ts"].type', message: expect.stringMatching(/^after_create_message has no Hookplane event.*\(line 3\)$/) },
+      { path: 'files["agents/hooks/message-log.ts"].type', message: expect.stringMatching(/^after_create_message has no Hookplane event.*\(line 3\)$/), enforcement: "not_imported" },
       { path: 'files["agents/hooks/redact-history.ts"].type', message: expect.stringMatching(/prefilter_llm_history is a transform hook/) },
       { path: 'files["agents/hooks/tool-failure.ts"].type', message: expect.stringMatching(/after_tool_call_failure is a transform hook/) },
     ]);

@@ -102,7 +102,7 @@ export function importStandardAgents(content: string | SourceFiles, options: Imp
         continue;
       }
       if (hookType.event === null) {
-        ctx.warn(at("type"), `${type} has no Hookplane event; "${id}" was not imported as a hook (install the module as operator code)` + line);
+        ctx.notImported(at("type"), `${type} has no Hookplane event; "${id}" was not imported as a hook (install the module as operator code)` + line);
         continue;
       }
       if (hookType.transform) {

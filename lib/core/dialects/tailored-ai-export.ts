@@ -10,12 +10,13 @@
  * `skipIf` on a beforeRun hook skips the loop; `when` on `hooks.on` entries matches payload
  * fields exactly or by `/regex/` (the `tool` field becomes the matcher, `agent` the scope).
  */
+import { DEFAULT_MAX_TURNS } from "@/lib/core/agent/agent-spec";
 import type { EventName } from "@/lib/core/hooks/events";
 import { type HookSpecInput } from "@/lib/core/hooks/spec";
 import { stringify } from "yaml";
 import { ExportContext, allHooks, eventOf, scopeOf } from "./export-context";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
-import { ON_EVENTS, toolWhen } from "./tailored-ai-vocabulary";
+import { ON_EVENTS, TAI_DEFAULT_TOOL_ROUNDS, toolWhen } from "./tailored-ai-vocabulary";
 
 const EXPORT_ON_EVENTS = Object.fromEntries(
   Object.entries(ON_EVENTS).filter(([, event]) => event !== null).map(([name, event]) => [event, name]),
@@ -44,7 +45,10 @@ export function exportTailoredAi(config: DialectConfig, options: ExportOptions =
     if (agent.instructions !== undefined) entry.instructions = agent.instructions;
     // All tools is Tailored AI's default: no `tools` key.
     if (agent.tools !== undefined && !agent.tools.includes("*")) entry.tools = agent.tools;
-    for (const field of ["maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "script", "flow", "metadataFile", "retryTools"] as const) {
+    // Each tool round is a model call; Tailored AI's default (10) is left out, Hookplane's (20) written.
+    const maxTurns = agent.maxTurns ?? DEFAULT_MAX_TURNS;
+    if (maxTurns !== TAI_DEFAULT_TOOL_ROUNDS) entry.maxToolRounds = maxTurns;
+    for (const field of ["timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "flow", "metadataFile", "retryTools"] as const) {
       if (agent[field] !== undefined) ctx.warn(`agents.${agent.name}.${field}`, `Tailored AI agents have no ${field}; not exported`);
     }
     agents[agent.name] = entry;

@@ -10,7 +10,7 @@
  * `skipIf` on a beforeRun hook skips the loop; `when` on `hooks.on` entries matches payload
  * fields exactly or by `/regex/` (the `tool` field becomes the matcher, `agent` the scope).
  */
-import type { AgentSpecInput } from "@/lib/core/agent/agent-spec";
+import { MAX_TURNS_LIMIT, type AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import type { EventName } from "@/lib/core/hooks/events";
 import type { HookAction } from "@/lib/core/hooks/spec";
 import { canonicalModel } from "./agent-models";
@@ -19,7 +19,7 @@ import { joinPath } from "./field-reader";
 import { ImportContext } from "./import-context";
 import { parseYamlSource } from "./source-text";
 import type { ImportOptions, ImportResult } from "./types";
-import { ON_EVENTS } from "./tailored-ai-vocabulary";
+import { ON_EVENTS, TAI_DEFAULT_TOOL_ROUNDS } from "./tailored-ai-vocabulary";
 
 const RUN_SLOTS = { beforeRun: "session.start", afterRun: "session.end" } as const satisfies Record<string, EventName>;
 
@@ -34,6 +34,7 @@ export function importTailoredAi(content: string, _options: ImportOptions = {}):
   const root = ctx.reader(parseYamlSource(content, "tailored-ai"), "");
   if (!root) return ctx.finish();
 
+  const rounds = deploymentToolRounds(root.value, ctx);
   const agentNames = new Set<string>();
   for (const key of ["profiles", "agents"] as const) {
     for (const { key: name, value, path } of root.object(key)?.entries() ?? []) {
@@ -43,7 +44,7 @@ export function importTailoredAi(content: string, _options: ImportOptions = {}):
       }
       agentNames.add(name);
       const profile = ctx.reader(value, path);
-      if (profile) readAgent(profile, name, ctx);
+      if (profile) readAgent(profile, name, rounds, ctx);
     }
   }
 
@@ -63,17 +64,45 @@ export function importTailoredAi(content: string, _options: ImportOptions = {}):
     if (usesDefault && !defaultAgent.added) {
       // Tailored AI runs such a job with its default agent: the `agent` section's provider and
       // instructions, and every enabled tool.
-      ctx.addAgent({ name: defaultAgent.name, description: "Tailored AI's default agent (cron jobs that name none)", ...defaultAgentSettings(root.value), tools: ["*"] }, "agent");
+      ctx.addAgent(
+        { name: defaultAgent.name, description: "Tailored AI's default agent (cron jobs that name none)", ...defaultAgentSettings(root.value), tools: ["*"], maxTurns: rounds },
+        "agent",
+      );
       defaultAgent.added = true;
     }
   }
   cron?.warnUnread();
 
-  root.warnUnread((key) => `Tailored AI section "${key}" is not about agents or hooks; ignored`);
+  root.warnUnread((key) =>
+    key === "agent"
+      ? `Tailored AI's agent section: its maxToolRounds is every agent's limit (maxTurns) and its provider and instructions the default agent's; its other settings have no Hookplane equivalent and are ignored`
+      : `Tailored AI section "${key}" is not about agents or hooks; ignored`,
+  );
   return ctx.finish();
 }
 
-function readAgent(profile: ObjectReader, name: string, ctx: ImportContext): void {
+/** A tool-round limit Hookplane can hold (at most MAX_TURNS_LIMIT model calls), or an error at its path. */
+function toolRounds(value: unknown, path: string, ctx: ImportContext): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    ctx.fail(path, `expected a whole number of tool rounds (1 or more), got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  if (value > MAX_TURNS_LIMIT) {
+    ctx.fail(path, `a Hookplane agent makes at most ${MAX_TURNS_LIMIT} model calls per run; got ${value}`);
+    return undefined;
+  }
+  return value;
+}
+
+/** The `agent` section's maxToolRounds: every agent's limit unless it sets its own. */
+function deploymentToolRounds(root: Record<string, unknown>, ctx: ImportContext): number {
+  const section = root.agent;
+  const value = section && typeof section === "object" ? (section as Record<string, unknown>).maxToolRounds : undefined;
+  return toolRounds(value, "agent.maxToolRounds", ctx) ?? TAI_DEFAULT_TOOL_ROUNDS;
+}
+
+function readAgent(profile: ObjectReader, name: string, deploymentRounds: number, ctx: ImportContext): void {
   const agent: AgentSpecInput = { name };
   const description = profile.string("description");
   if (description !== undefined) agent.description = description;
@@ -87,6 +116,10 @@ function readAgent(profile: ObjectReader, name: string, ctx: ImportContext): voi
   if (instructions !== undefined) agent.instructions = instructions;
   // No `tools`: Tailored AI gives the agent every enabled tool.
   agent.tools = profile.stringList("tools") ?? ["*"];
+  // Each tool round is one model call: the agent stops where Tailored AI stops it.
+  const own = profile.number("maxToolRounds", { integer: true, positive: true });
+  const rounds = own === undefined ? undefined : toolRounds(own, profile.at("maxToolRounds"), ctx);
+  if (own === undefined || rounds !== undefined) agent.maxTurns = rounds ?? deploymentRounds;
   ctx.addAgent(agent, profile.path);
 
   const hooks = profile.object("hooks");
@@ -145,15 +178,18 @@ function readToolAction(hook: ObjectReader, ctx: ImportContext): HookAction | un
   const argsReader = hook.object("args");
   const args = argsReader ? { ...argsReader.value } : {};
   const skipIf = hook.string("skipIf");
-  if (skipIf !== undefined) checkRegex(skipIf, hook.at("skipIf"), ctx);
-  return tool === undefined ? undefined : { type: "tool", tool, args, ...(skipIf !== undefined ? { skipIf } : {}) };
+  const validSkip = skipIf !== undefined && checkRegex(skipIf, hook.at("skipIf"), ctx);
+  return tool === undefined ? undefined : { type: "tool", tool, args, ...(validSkip ? { skipIf } : {}) };
 }
 
-function checkRegex(pattern: string, path: string, ctx: ImportContext): void {
+/** False (with the error at `path`) when the pattern is no regex. */
+function checkRegex(pattern: string, path: string, ctx: ImportContext): boolean {
   try {
     new RegExp(pattern);
+    return true;
   } catch (error) {
     ctx.fail(path, `invalid regex: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
   }
 }
 
@@ -181,7 +217,7 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
   }
   const event = ON_EVENTS[eventName];
   if (event === null) {
-    ctx.warn(path, `${eventName} is a phase of the Tailored AI process, not of a run; no Hookplane event, not imported`);
+    ctx.notImported(path, `${eventName} is a phase of the Tailored AI process, not of a run; no Hookplane event, not imported`);
     return;
   }
   const items: ListItem[] = Array.isArray(value)
@@ -206,10 +242,11 @@ function readOnEvent(entry: { key: string; value: unknown; path: string }, scope
     }
     const denyIf = hook.string("denyIf");
     if (denyIf !== undefined) {
-      checkRegex(denyIf, hook.at("denyIf"), ctx);
-      if (action?.type === "tool") Object.assign(action, { denyIf });
+      const valid = checkRegex(denyIf, hook.at("denyIf"), ctx);
+      // A bad pattern is reported once, at denyIf (not again by the hook schema).
+      if (action?.type === "tool" && valid) Object.assign(action, { denyIf });
       else if (action) {
-        ctx.warn(
+        ctx.changed(
           hook.at("denyIf"),
           `denyIf (refuse when the hook's output matches /${denyIf}/) is read on tool hooks only; a ${action.type} hook refuses by its exit code, so it was not imported`,
         );
@@ -259,7 +296,7 @@ function readHandlerAction(hook: ObjectReader, ctx: ImportContext): HandlerActio
     return { action: { type: "command", command }, ...(timeoutMs !== undefined ? { timeoutMs } : {}), claudeProtocol: true };
   }
   if (type !== "script") {
-    ctx.warn(hook.at("type"), `"${type}" is a handler of a Tailored AI plugin; Hookplane has no equivalent, not imported`);
+    ctx.notImported(hook.at("type"), `"${type}" is a handler of a Tailored AI plugin; Hookplane has no equivalent, not imported`);
     hook.ignore("options", `options of the "${type}" handler; not imported with it`);
     return undefined;
   }
@@ -347,7 +384,7 @@ function readWhen(hook: ObjectReader, scopeAgent: string | undefined, ctx: Impor
     } else if (result.condition === undefined) {
       result.condition = `${key}: /${regex ?? `^${escapeRegex(text)}$`}/`;
     } else {
-      ctx.warn(path, "Hookplane hooks take one when condition; this further field was ignored");
+      ctx.changed(path, "Hookplane hooks take one when condition; this further field was ignored");
     }
   }
   return result;

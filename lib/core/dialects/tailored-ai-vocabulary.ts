@@ -1,6 +1,12 @@
 /** What the tailored-ai importer and exporter share: its names, defaults and mappings. */
 import type { EventName } from "@/lib/core/hooks/events";
 
+/**
+ * Tailored AI's loop calls the model at most `maxToolRounds` times (an agent's own, else the
+ * `agent` section's, else 10): Hookplane's maxTurns, model calls per run.
+ */
+export const TAI_DEFAULT_TOOL_ROUNDS = 10;
+
 /** Runtime events of `hooks.on` → canonical; null = process lifecycle phases with no run around them. */
 export const ON_EVENTS: Record<string, EventName | null> = {
   "agent.pre_tool_use": "tool.pre",

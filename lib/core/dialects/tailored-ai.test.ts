@@ -8,7 +8,8 @@ describe("tailored-ai import: the seed's profile and cron job", () => {
   const result = importConfig("tailored-ai", readFixture("tailored-ai/profiles-and-cron.yaml"));
 
   it("profile hooks: beforeRun → session.start, afterRun → session.end tool actions, fail closed", () => {
-    expect(result.agents).toEqual([{ name: "researcher", instructions: "You are a research assistant.", tools: ["web_search", "web_fetch", "memory"] }]);
+    // No maxToolRounds: Tailored AI's default, 10 model calls per run.
+    expect(result.agents).toEqual([{ name: "researcher", instructions: "You are a research assistant.", tools: ["web_search", "web_fetch", "memory"], maxTurns: 10 }]);
     expect(result.hooks).toEqual([
       {
         id: "before-run-1",
@@ -149,6 +150,7 @@ describe("tailored-ai import: what the framework allows and means", () => {
         model: "openai:gpt-4o-mini",
         instructions: "Be brief.",
         tools: ["*"],
+        maxTurns: 10,
       },
     ]);
     expect(result.schedules.map((s) => [s.name, s.agent])).toEqual([["digest", "default"], ["again", "default"]]);
@@ -161,8 +163,8 @@ describe("tailored-ai import: what the framework allows and means", () => {
   it("an agent without tools has all tools; an empty list has none; provider qualifies the model", () => {
     const result = importConfig("tailored-ai", "agents:\n  a: { model: claude-sonnet-4-5, provider: anthropic }\n  b: { tools: [] }\n");
     expect(result.agents).toEqual([
-      { name: "a", model: "anthropic:claude-sonnet-4-5", tools: ["*"] },
-      { name: "b", tools: [] },
+      { name: "a", model: "anthropic:claude-sonnet-4-5", tools: ["*"], maxTurns: 10 },
+      { name: "b", tools: [], maxTurns: 10 },
     ]);
     const exported = exportConfig("tailored-ai", { agents: result.agents, hooks: [], schedules: [] }).content;
     expect(exported).toBe("agents:\n  a:\n    model: anthropic:claude-sonnet-4-5\n  b:\n    tools: []\n");
@@ -214,7 +216,7 @@ describe("tailored-ai import: what the framework allows and means", () => {
 
 describe("tailored-ai export", () => {
   const config: DialectConfig = {
-    agents: [{ name: "nova", model: "openai:gpt-4o", instructions: "Ops.", tools: ["exec", "memory"] }],
+    agents: [{ name: "nova", model: "openai:gpt-4o", instructions: "Ops.", tools: ["exec", "memory"], maxTurns: 12 }],
     hooks: [
       { id: "before-run-1", dialect: "tailored-ai", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "memory", args: { file: "a.md" }, skipIf: "^$" }, onFailure: "block" },
       { id: "before-run-2", dialect: "tailored-ai", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "inbox", args: {} }, onFailure: "continue" },
@@ -263,7 +265,6 @@ describe("tailored-ai export", () => {
       schedules: [{ name: "every-hour", agent: "nova", intervalMs: 3_600_000, prompt: "p" }],
     });
     expect(warnings.map((w) => w.path)).toEqual([
-      "agents.nova.maxTurns",
       "hooks.global-start.scope",
       "hooks.cmd-start.action",
       "hooks.model.event",
@@ -271,5 +272,56 @@ describe("tailored-ai export", () => {
       "hooks.timed.when",
       "schedules.every-hour",
     ]);
+  });
+});
+
+describe("tailored-ai maxToolRounds", () => {
+  it("each tool round is one model call: an agent's own limit, else the agent section's, else 10; exported back", () => {
+    const source = "agent:\n  maxToolRounds: 25\nagents:\n  own: { maxToolRounds: 4 }\n  inherited: {}\ncron:\n  jobs:\n    - { name: j, schedule: '0 * * * *', prompt: p }\n";
+    const result = importConfig("tailored-ai", source);
+    expect(result.agents.map((a) => [a.name, a.maxTurns])).toEqual([["own", 4], ["inherited", 25], ["default", 25]]);
+    expect(result.warnings.map((w) => w.path)).not.toContain("agents.own.maxToolRounds");
+    const exported = exportConfig("tailored-ai", { agents: [{ name: "ten", maxTurns: 10 }, { name: "unset" }, { name: "many", maxTurns: 300 }], hooks: [], schedules: [] });
+    // 10 is Tailored AI's own default: left out; Hookplane's default (20) and others are written.
+    expect(exported.content).toBe("agents:\n  ten: {}\n  unset:\n    maxToolRounds: 20\n  many:\n    maxToolRounds: 300\n");
+    expect(importConfig("tailored-ai", exported.content).agents.map((a) => a.maxTurns)).toEqual([10, 20, 300]);
+  });
+
+  it("a corrupt or too large maxToolRounds is refused at its path", () => {
+    expect(parseError(() => importConfig("tailored-ai", "agents:\n  a: { maxToolRounds: many }\n")).issues).toEqual([{ path: "agents.a.maxToolRounds", message: expect.any(String) }]);
+    expect(parseError(() => importConfig("tailored-ai", "agents:\n  a: { maxToolRounds: 5000 }\n")).issues).toEqual([
+      { path: "agents.a.maxToolRounds", message: "a Hookplane agent makes at most 1000 model calls per run; got 5000" },
+    ]);
+    expect(parseError(() => importConfig("tailored-ai", "agent:\n  maxToolRounds: 0\nagents:\n  a: {}\n")).issues).toEqual([{ path: "agent.maxToolRounds", message: expect.stringContaining("1 or more") }]);
+  });
+});
+
+describe("tailored-ai denyIf on hooks.on", () => {
+  it("carried on a tool hook; on a script handler (which refuses by exit code) it is reported as not enforced, never dropped silently", () => {
+    const source = [
+      "agents:",
+      "  nova:",
+      "    hooks:",
+      "      on:",
+      "        agent.pre_tool_use:",
+      "          - tool: policy_check",
+      "            denyIf: BLOCK",
+      "          - type: script",
+      "            options: { command: ./guard.sh }",
+      "            denyIf: NO",
+    ].join("\n");
+    const result = importConfig("tailored-ai", source);
+    expect(result.hooks.map((h) => h.action)).toEqual([{ type: "tool", tool: "policy_check", args: {}, denyIf: "BLOCK" }, { type: "command", command: "./guard.sh" }]);
+    expect(result.warnings.find((w) => w.path.endsWith("[1].denyIf"))).toEqual({
+      path: 'agents.nova.hooks.on["agent.pre_tool_use"][1].denyIf',
+      message: expect.stringMatching(/denyIf .* is read on tool hooks only/),
+      enforcement: "changed",
+    });
+    expect(result.warnings.some((w) => w.path.endsWith("[0].denyIf"))).toBe(false);
+  });
+
+  it("a denyIf that is no regex is refused at its path", () => {
+    const error = parseError(() => importConfig("tailored-ai", "agents:\n  a:\n    hooks:\n      on:\n        agent.pre_tool_use:\n          - tool: t\n            denyIf: '(unclosed'\n"));
+    expect(error.issues).toEqual([{ path: 'agents.a.hooks.on["agent.pre_tool_use"][0].denyIf', message: expect.stringMatching(/^invalid regex/) }]);
   });
 });

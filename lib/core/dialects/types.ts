@@ -25,8 +25,13 @@ export type DialectName = (typeof DIALECT_NAMES)[number];
 export const EXPORT_DIALECTS = ["hookplane", "claude-code", "herdctl", "loom", "tailored-ai", "codex", "gemini-cli", "copilot", "cursor"] as const;
 export type ExportDialectName = (typeof EXPORT_DIALECTS)[number];
 
-/** Something that was read but could not be carried over exactly; `path` points into the source. */
-export type DialectWarning = { path: string; message: string };
+/**
+ * Something that was read but could not be carried over exactly; `path` points into the source.
+ * `enforcement` marks what the import preview lists as not enforced: `not_imported`, a hook (or
+ * guard) of the file Hookplane will not run at all; `changed`, one it runs but not as the file
+ * says (a condition or a limit dropped, so it is wider or weaker).
+ */
+export type DialectWarning = { path: string; message: string; enforcement?: "not_imported" | "changed" };
 
 /**
  * A schedule as imported. Its own hooks (scope `schedule:<name>`) live here and NOT in the
@@ -64,6 +69,12 @@ export type ExportOptions = {
   bridge?: "command" | "http";
   /** The Hookplane URL an `http` bridge calls (default http://127.0.0.1:3000). */
   hookplaneUrl?: string;
+  /**
+   * The coding agents' files only: bridge the session events even when no hook needs the bridge,
+   * so every session is recorded as a run from the start (an agent being connected, with no hook
+   * yet, still shows its sessions, their cost and the first event arriving).
+   */
+  recordSessions?: boolean;
 };
 
 export type ExportResult = { content: string; warnings: DialectWarning[] };

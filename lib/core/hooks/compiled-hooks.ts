@@ -22,8 +22,13 @@ export interface CompiledHook {
   readonly actionType: HookActionType;
   readonly enabled: boolean;
   readonly shadow: boolean;
-  /** `agent:<x>` / `schedule:<x>` applies only to that agent or schedule. */
-  readonly scopeTarget: { kind: "agent" | "schedule"; id: string } | undefined;
+  /**
+   * `agent:<x>` / `schedule:<x>` applies only to that agent or schedule; `group:<x>` to the calls of
+   * people in that single sign-on group, `person:<user id>` to one person's calls.
+   */
+  readonly scopeTarget: { kind: ScopeTargetKind; id: string } | undefined;
+  /** A person's rule an admin marked as an exception (spec.ts): it waives broader blocks and approvals. */
+  readonly exception: boolean;
   readonly matcher: NameMatcher | undefined;
   readonly when: WhenCondition | undefined;
   readonly outcomes: ReadonlySet<string> | undefined;
@@ -39,7 +44,15 @@ export interface CompiledHookSet {
   readonly byEvent: ReadonlyMap<EventName, readonly CompiledHook[]>;
 }
 
-const SCOPE_RANK = { global: 0, agent: 1, schedule: 2 } as const;
+/**
+ * Execution order and precedence: the instance's and the project's global hooks, then a group's,
+ * then a person's, then an agent's, then a schedule's (Tailored AI appends job hooks after profile
+ * hooks). Deny wins whatever the order: the first block ends the chain, unless a person's rule
+ * marked as an exception matches the call (runtime.ts).
+ */
+const SCOPE_RANK = { global: 0, group: 1, person: 2, agent: 3, schedule: 4 } as const;
+type ScopeTargetKind = "agent" | "schedule" | "group" | "person";
+const TARGET_KINDS: ReadonlySet<string> = new Set<ScopeTargetKind>(["agent", "schedule", "group", "person"]);
 
 const hookCache = new WeakMap<RuntimeHook, CompiledHook>();
 const setCache = new WeakMap<readonly RuntimeHook[], CompiledHookSet>();
@@ -93,7 +106,8 @@ export function compileHook(hook: RuntimeHook): CompiledHook {
     actionType,
     enabled: hook.enabled !== false,
     shadow: hook.mode === "shadow",
-    scopeTarget: kind === "agent" || kind === "schedule" ? { kind: kind as "agent" | "schedule", id: scope.slice(colon + 1) } : undefined,
+    scopeTarget: TARGET_KINDS.has(kind) ? { kind: kind as ScopeTargetKind, id: scope.slice(colon + 1) } : undefined,
+    exception: hook.exception === true,
     matcher,
     when,
     outcomes: hook.onOutcomes ? new Set<string>(hook.onOutcomes) : undefined,
@@ -109,5 +123,5 @@ export function compileHook(hook: RuntimeHook): CompiledHook {
 
 function scopeRank(scope: string): number {
   const kind = scope.split(":", 1)[0] as keyof typeof SCOPE_RANK;
-  return SCOPE_RANK[kind] ?? 3;
+  return SCOPE_RANK[kind] ?? SCOPE_RANK.agent;
 }

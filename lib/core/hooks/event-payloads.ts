@@ -80,6 +80,8 @@ export const FACT_PAYLOADS = {
   "loop.tool_result_removed": z.looseObject({ toolCallId: z.string(), toolName: z.string() }),
   /** A call that started before a crash or shutdown and left no result: run again (it only reads) or not. */
   "loop.tool_interrupted": z.looseObject({ toolCallId: z.string(), toolName: z.string(), retried: z.boolean() }),
+  /** Hooks (a modify hook, an approver's edit) changed a call: the input it ran with, or the output the model saw. */
+  "loop.tool_modified": z.looseObject({ toolCallId: z.unknown(), toolName: z.unknown(), kind: z.enum(["input", "output"]), by: z.array(z.string()) }),
   "code_hook.error": z.looseObject({}),
   "code_hook.missing": z.looseObject({}),
 } as const;

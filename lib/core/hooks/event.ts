@@ -39,12 +39,16 @@ export interface HookEvent {
 }
 
 export interface EventActor {
-  /** `user:<id>` or `token:<id>`. */
+  /** `user:<id>`, `service:<id>` (a service account) or `token:<id>`. */
   key: string;
+  /** A service account's name: CI or a job acts, not a person (`when: "actor.service: ci-deploy"`). */
+  service?: string;
   userId?: string;
   email?: string;
   /** The email, or the token's label. */
   label: string;
+  /** The person's groups from single sign-on, as the identity provider last sent them. */
+  groups?: string[];
   /** The role in the run's project when the event came. */
   role?: string;
   host?: string;

@@ -3,8 +3,12 @@
  * carry. Two dialects are understood:
  * - Loom: `{continue: false, reason}`, `{output}`, `{additionalContext}`;
  * - Claude Code: `{hookSpecificOutput: {permissionDecision: allow|deny|ask, permissionDecisionReason,
- *   additionalContext}}`, `{decision: "block", reason}` and `{continue: false, stopReason}`.
+ *   additionalContext, updatedInput, updatedToolOutput | updatedMCPToolOutput}}`, `{decision: "block",
+ *   reason}` and `{continue: false, stopReason}`.
+ * `updatedInput` (an object: the whole new tool input) and `updatedToolOutput` are also read at the
+ * top level; the runtime applies them on tool.pre and tool.post, and records them as changes.
  */
+import { isPlainObject } from "./merge-patch";
 import type { ActionResult } from "./executors/types";
 
 export type HookAnswer = ActionResult;
@@ -22,8 +26,10 @@ export function readHookAnswer(value: unknown): HookAnswer {
   const context = text(o.additionalContext);
   if (context) answer.context = context;
 
+  readModification(answer, o);
   const specific = o.hookSpecificOutput;
   if (specific && typeof specific === "object") {
+    readModification(answer, specific as Record<string, unknown>);
     const s = specific as Record<string, unknown>;
     const reason = text(s.permissionDecisionReason);
     if (s.permissionDecision === "deny") {
@@ -38,6 +44,12 @@ export function readHookAnswer(value: unknown): HookAnswer {
     if (extra) answer.context = answer.context ? `${answer.context}\n${extra}` : extra;
   }
   return answer;
+}
+
+function readModification(answer: HookAnswer, o: Record<string, unknown>) {
+  if (isPlainObject(o.updatedInput)) answer.modify = { ...answer.modify, input: o.updatedInput };
+  const output = o.updatedToolOutput !== undefined ? o.updatedToolOutput : o.updatedMCPToolOutput;
+  if (output !== undefined) answer.modify = { ...answer.modify, output };
 }
 
 /** Parses stdout or a response body that looks like JSON; undefined for plain text or bad JSON. */

@@ -5,61 +5,10 @@
 import type { LedgerEntry } from "./ledger";
 import type { HookEvent } from "./event";
 
-export type OnTimeout = "deny" | "allow" | "wait";
-
-export interface ApprovalRequest {
-  runId: string;
-  hookId: string;
-  toolName?: string;
-  toolInput?: unknown;
-  toolCallId?: string;
-  timeoutMs: number;
-  onTimeout: OnTimeout;
-  message?: string;
-  /** Only these people and roles may decide (the approve hook's `approvers`). */
-  approvers?: { users?: string[]; roles?: string[] };
-}
-
-/** Where an approval stands once nobody is waiting on it any more. */
-export type SettledApprovalStatus = "approved" | "denied" | "timed_out" | "abandoned";
-
-export interface ApprovalDecision {
-  decision: "approve" | "deny";
-  decidedBy?: string;
-  reason?: string;
-  /** True when nobody decided in time and the onTimeout policy answered. Not a person's "no". */
-  timedOut: boolean;
-  /** What a durable port knows besides the answer, for the ledger: pending → status, who, when, through what. */
-  approvalId?: string;
-  status?: SettledApprovalStatus;
-  decidedVia?: string;
-  requestedAt?: string;
-  decidedAt?: string;
-}
-
-/** Nobody has decided yet and the caller should not wait here: the run suspends on `approvalId`. */
-export interface ApprovalPending {
-  pending: true;
-  approvalId: string;
-}
-
-export type ApprovalAnswer = ApprovalDecision | ApprovalPending;
-
-export function isPending(answer: ApprovalAnswer): answer is ApprovalPending {
-  return (answer as ApprovalPending).pending === true;
-}
-
-/**
- * Asks a person. The port owns the durable wait (a row in the approval inbox, the dashboard, the
- * API) and applies `onTimeout`. It answers with the decision, or `pending` when the run should
- * stop waiting in memory and suspend (resumed when the decision comes). A decision may be
- * `abandoned`: nobody waits for it any more (the caller left), and it can no longer be decided.
- * The runtime also enforces `timeoutMs` itself in case a port never answers. `signal` aborts when
- * the run is cancelled or the caller stops waiting.
- */
-export interface ApprovalPort {
-  request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer>;
-}
+// The approval port has its own module (the ledger's rows carry its decisions, and the ledger is a
+// port's argument here): its names stay importable from the ports.
+export { isPending } from "./approval-port";
+export type { ApprovalAnswer, ApprovalDecision, ApprovalPending, ApprovalPort, ApprovalRequest, OnTimeout, SettledApprovalStatus } from "./approval-port";
 
 export interface ToolCallOptions {
   /**
@@ -141,8 +90,13 @@ export interface DecisionLinkSet {
   recipient: string;
   /** Who the links are for, as a person reads it (`alice@example.com`, `#ops`). */
   label: string;
-  approve: { url: string; token: string };
-  deny: { url: string; token: string };
+  /**
+   * `url`: the decision link (its page decides as the recipient). `buttonValue`: what an
+   * interactive Slack button carries, which decides only inside a request Slack signed and opens
+   * no page: a button's value is readable by everyone in the channel.
+   */
+  approve: { url: string; buttonValue: string };
+  deny: { url: string; buttonValue: string };
 }
 
 /** What a notice about an approval may carry besides the event: links back and decision links. */
@@ -155,6 +109,12 @@ export interface ApprovalNoticeInfo {
   approvers: { label: string; slackUserId?: string }[];
   /** The approval names approvers: a link for a channel would be refused, so notices mention them. */
   restricted: boolean;
+  /**
+   * The value of an interactive Slack message's "Edit & approve" button, when the call's input
+   * can be rewritten before approving: a tool call whose agent applies a rewritten input and whose
+   * input holds no stored secret (the editor would show it). Absent otherwise: no button.
+   */
+  editButtonValue?: string;
 }
 
 /** A chat message posted about an approval, kept so it can say how the approval ended. */
@@ -178,7 +138,8 @@ export interface NoticePort {
   /** Hides every secret value the store holds, in any text about to leave. */
   masker(): Promise<(text: string) => string>;
   /** Links for a notice about `approvalId` sent to `recipient`; undefined when the approval is gone. */
-  approvalNotice(approvalId: string, recipient: string, options: { perApprover: boolean }): Promise<ApprovalNoticeInfo | undefined>;
+  /** `editButton`: an interactive Slack message asks, so `editButtonValue` is worked out (it costs a look at the run and the secrets). */
+  approvalNotice(approvalId: string, recipient: string, options: { perApprover: boolean; editButton?: boolean }): Promise<ApprovalNoticeInfo | undefined>;
   /** Keeps a posted message so the one reaction to the approval's settlement can update it. */
   posted(notice: PostedApprovalNotice): Promise<void>;
   /** Slack buttons are interactive (an endpoint verifies their callbacks); otherwise they open the links. */

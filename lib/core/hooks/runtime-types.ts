@@ -77,6 +77,11 @@ export interface HookProgress {
   context?: string[];
   outputs?: string[];
   reminders?: string[];
+  /** The call as the hooks before it left it (modify hooks, an approver's edit). */
+  toolInput?: Record<string, unknown>;
+  toolOutput?: { value: unknown };
+  modifiedBy?: string[];
+  askUser?: DispatchResult["askUser"];
 }
 
 /** What a hook that started an outside effect and never settled is recorded as (at most once). */
@@ -135,4 +140,16 @@ export interface DispatchResult {
   ledger: LedgerEntry[];
   /** The approval that decided this dispatch, if any. */
   approval?: ApprovalDecision & { hookId: string };
+  /**
+   * Set when hooks changed the tool input (tool.pre: a `modify` hook, an approver's edit, a
+   * command's `updatedInput`): the whole input the call must run with. An agent that cannot run
+   * the call with it must block the call, never run it unmodified.
+   */
+  toolInput?: Record<string, unknown>;
+  /** Set when hooks changed the tool output (tool.post): what the model must see instead. */
+  toolOutput?: { value: unknown };
+  /** The hooks that changed the call, in chain order. */
+  modifiedBy?: string[];
+  /** A hook (`ask`) wants the agent's own user to confirm the call; an agent that cannot ask blocks it. */
+  askUser?: { hookId: string; reason: string };
 }

@@ -12,7 +12,7 @@
 import { hostMatches, normalizeHost } from "@/lib/core/outbound/host-patterns";
 import { splitUserinfo, staticUrlIssue } from "./outbound-url";
 import type { SecretValue } from "./ports";
-import type { HookAction } from "./spec";
+import type { HookAction } from "./hook-actions";
 import { secretReferences } from "./template";
 
 export interface EgressIssue {

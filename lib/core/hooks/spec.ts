@@ -5,10 +5,15 @@
  */
 import { z } from "zod";
 import { EVENT_NAMES, OUTCOMES, isBlockingEvent, nearestName, type EventName } from "./events";
-import { regexError } from "./linear-regex";
+import { durationMs, hookActionSchema } from "./hook-actions";
 import { compileMatcher } from "./matcher";
 import { egressIssues } from "./secret-placement";
 import { compileWhen } from "./when";
+import { RUNS_ON } from "./runs-on";
+
+// The actions have their own module, so secret-placement.ts (which this spec calls) can read their
+// type without importing the spec: their names stay importable from here.
+export * from "./hook-actions";
 
 export const eventNameSchema = z.string().superRefine((value, ctx) => {
   if ((EVENT_NAMES as string[]).includes(value)) return;
@@ -18,16 +23,6 @@ export const eventNameSchema = z.string().superRefine((value, ctx) => {
     message: `unknown event "${value}"${hint ? `; did you mean "${hint}"?` : ""} (known: ${EVENT_NAMES.join(", ")})`,
   });
 }) as unknown as z.ZodType<EventName>;
-
-/** The longest timeout a hook or action may have (importers name it in their file's own unit). */
-export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
-const durationMs = z.number().int().min(1).max(MAX_DURATION_MS);
-
-/** A pattern run by RE2 (linear time): a bad one is reported at parse time, at its own field. */
-export const regexSchema = z.string().superRefine((value, ctx) => {
-  const error = regexError(value);
-  if (error) ctx.addIssue({ code: "custom", message: error });
-});
 
 /** Runs `compile` and turns what it throws into an issue on this field. */
 function compiles(compile: (value: string) => unknown) {
@@ -40,153 +35,12 @@ function compiles(compile: (value: string) => unknown) {
   };
 }
 
-export const blockAction = z.object({
-  type: z.literal("block"),
-  reason: z.string().min(1).default("Blocked by hook"),
-  /** Regex over the JSON of the tool input; the block applies only when it matches. */
-  denyIf: regexSchema.optional(),
-});
-/** The roles of Hookplane's users, as an approver group may name them. */
-export const APPROVER_ROLES = ["admin", "operator", "viewer"] as const;
-
-/**
- * Who may decide: people by email (or by the part before the `@`, a username) and whole roles.
- * Left out, any operator may decide, as before.
- */
-export const approversSchema = z
-  .object({
-    users: z.array(z.string().trim().min(1).max(320).toLowerCase()).max(100).optional(),
-    roles: z.array(z.enum(APPROVER_ROLES)).max(3).optional(),
-  })
-  .strict()
-  .refine((a) => (a.users?.length ?? 0) + (a.roles?.length ?? 0) > 0, "name at least one user or role, or leave approvers out");
-export type Approvers = z.infer<typeof approversSchema>;
-
-export const approveAction = z.object({
-  type: z.literal("approve"),
-  timeoutMs: durationMs.default(30 * 60 * 1000),
-  onTimeout: z.enum(["deny", "allow", "wait"]).default("deny"),
-  /** Loom's tool globs: the approval applies only to these tools. */
-  tools: z.array(z.string().min(1)).optional(),
-  message: z.string().optional(),
-  /** Only these people decide (API, dashboard, links, Slack); the notices go to them. */
-  approvers: approversSchema.optional(),
-});
-/**
- * `allow`: lets a tool call through without asking: the `approve` hooks after it on the same
- * event are not run (recorded as not asked). Block hooks still run. With `input`, only a call
- * whose input is exactly that JSON (key order aside). What "Approve and always allow this" writes,
- * in shadow mode first.
- */
-export const allowAction = z.object({
-  type: z.literal("allow"),
-  input: z.unknown().optional(),
-  reason: z.string().max(500).optional(),
-});
-export const contextAction = z.object({ type: z.literal("context"), text: z.string().min(1) });
-export const toolAction = z.object({
-  type: z.literal("tool"),
-  tool: z.string().min(1),
-  args: z.record(z.string(), z.unknown()).default({}),
-  /** Regex over the tool output; a match skips the remaining hooks (and the loop on session.start). */
-  skipIf: regexSchema.optional(),
-  /**
-   * Regex over the tool output; a match refuses (blocks) with the output as the reason, and stops
-   * the chain (Tailored AI `hooks.on` `denyIf`). Checked before skipIf.
-   */
-  denyIf: regexSchema.optional(),
-  timeoutMs: durationMs.optional(),
-});
-const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name is letters, digits and '_'");
-
-export const commandAction = z.object({
-  type: z.literal("command"),
-  command: z.string().min(1),
-  /** Secrets this command may see, exposed as environment variables of the same name. */
-  secrets: z.array(secretName).optional(),
-  /** Default 5 s (Loom); a timeout is a failure and follows onFailure (blocks by default on gates). */
-  timeoutMs: durationMs.optional(),
-});
-export const webhookAction = z.object({
-  type: z.literal("webhook"),
-  url: z.string().min(1),
-  method: z.enum(["POST", "PUT"]).default("POST"),
-  headers: z.record(z.string(), z.string()).default({}),
-  timeoutMs: durationMs.optional(),
-});
-export const slackAction = z.object({
-  type: z.literal("slack"),
-  channel: z.string().min(1),
-  /** The secret holding the bot token; its hosts must include Slack's API host. */
-  tokenSecret: secretName,
-  timeoutMs: durationMs.optional(),
-});
-export const discordAction = z.object({
-  type: z.literal("discord"),
-  channel: z.string().min(1),
-  /** The secret holding the bot token; its hosts must include Discord's API host. */
-  tokenSecret: secretName,
-  timeoutMs: durationMs.optional(),
-});
-export const logAction = z.object({ type: z.literal("log"), message: z.string().optional() });
-export const saveJsonAction = z.object({ type: z.literal("save_json"), path: z.string().min(1) });
-/**
- * `limit`: at most `max` calls let through per `windowMs` (a sliding window: the calls it let
- * through in the last `windowMs`, counted across every web process), per person (`actor`: all
- * their sessions and subagents together), per session (`session`), or per agent. Past it, the
- * call is refused with `reason` (or one naming the limit) and the count; refused calls do not count.
- */
-export const limitAction = z.object({
-  type: z.literal("limit"),
-  max: z.number().int().min(1).max(1_000_000),
-  windowMs: z.number().int().min(1_000).max(MAX_DURATION_MS),
-  per: z.enum(["actor", "session", "agent"]).default("actor"),
-  reason: z.string().min(1).max(500).optional(),
-});
-export const codeAction = z.object({
-  type: z.literal("code"),
-  module: z.string().min(1),
-  timeoutMs: durationMs.optional(),
-});
-
-export const hookActionSchema = z.discriminatedUnion("type", [
-  blockAction,
-  approveAction,
-  allowAction,
-  contextAction,
-  toolAction,
-  commandAction,
-  webhookAction,
-  slackAction,
-  discordAction,
-  logAction,
-  saveJsonAction,
-  codeAction,
-  limitAction,
-]);
-export type HookAction = z.infer<typeof hookActionSchema>;
-export type BlockAction = z.infer<typeof blockAction>;
-export type ApproveAction = z.infer<typeof approveAction>;
-export type AllowAction = z.infer<typeof allowAction>;
-export type ContextAction = z.infer<typeof contextAction>;
-export type ToolAction = z.infer<typeof toolAction>;
-export type CommandAction = z.infer<typeof commandAction>;
-export type WebhookAction = z.infer<typeof webhookAction>;
-export type SlackAction = z.infer<typeof slackAction>;
-export type DiscordAction = z.infer<typeof discordAction>;
-export type LogAction = z.infer<typeof logAction>;
-export type SaveJsonAction = z.infer<typeof saveJsonAction>;
-export type CodeAction = z.infer<typeof codeAction>;
-export type LimitAction = z.infer<typeof limitAction>;
-export type HookActionType = HookAction["type"];
-export const ACTION_TYPES = hookActionSchema.options.map((o) => o.shape.type.value) as HookActionType[];
-
-/** Actions that gate: on blocking events their failure blocks unless onFailure says otherwise. */
-export const GATING_ACTIONS: ReadonlySet<HookActionType> = new Set(["block", "approve", "command", "webhook", "code", "tool", "limit"]);
-
 export const scopeSchema = z
   .string()
-  .regex(/^(global|agent:.+|schedule:.+)$/, 'scope is "global", "agent:<id or name>" or "schedule:<id>"');
+  .regex(
+    /^(global|agent:.+|schedule:.+|group:.+|person:.+)$/,
+    'scope is "global", "agent:<id or name>", "schedule:<id>", "group:<single sign-on group>" or "person:<email or user id>"',
+  );
 
 const hookIdSchema = z
   .string()
@@ -218,6 +72,17 @@ export const hookSpecSchema = z.object({
   timeoutMs: durationMs.optional(),
   onFailure: z.enum(["block", "continue"]).optional(),
   dialect: z.enum(HOOK_DIALECTS).optional(),
+  /**
+   * Where it runs (runs-on.ts): `agent` is the machine the agent runs on (a coding agent's command
+   * hook, kept in its installed settings); absent or `server` is Hookplane's server.
+   */
+  runsOn: z.enum(RUNS_ON).optional(),
+  /**
+   * A person's `allow` rule that wins over broader denies (docs/hook-model.md, Precedence): for the
+   * calls it matches, the block and approve hooks of every other scope are waived. Only an admin
+   * may set it.
+   */
+  exception: z.boolean().optional(),
 });
 export type HookSpecInput = z.input<typeof hookSpecSchema>;
 export type HookSpec = z.infer<typeof hookSpecSchema>;
@@ -237,6 +102,23 @@ export function parseHookSpec(input: unknown): z.ZodSafeParseResult<HookSpec> {
   return { success: false, error: new z.ZodError(issues) } as z.ZodSafeParseResult<HookSpec>;
 }
 
+/** What a `modify` hook may change depends on its event: the input before a call, the output after it. */
+function modifyIssues(spec: HookSpec): z.core.$ZodIssue[] {
+  const action = spec.action;
+  if (action.type !== "modify") return [];
+  const issue = (path: string, message: string): z.core.$ZodIssue => ({ code: "custom", path: ["action", path], message, input: undefined });
+  if (action.input === undefined && action.output === undefined && action.redact === undefined) {
+    return [issue("type", "modify needs input (a merge patch, on tool.pre), output or redact (on tool.post)")];
+  }
+  const issues: z.core.$ZodIssue[] = [];
+  if (action.input !== undefined && spec.event !== "tool.pre") issues.push(issue("input", `input rewrites a tool call before it runs: it belongs on tool.pre, not ${spec.event}`));
+  for (const field of ["output", "redact"] as const) {
+    if (action[field] !== undefined && spec.event !== "tool.post") issues.push(issue(field, `${field} changes what a tool returned: it belongs on tool.post, not ${spec.event}`));
+  }
+  if (action.output !== undefined && action.redact !== undefined) issues.push(issue("redact", "give output (a replacement) or redact (patterns), not both"));
+  return issues;
+}
+
 function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
   if (spec.action.type === "approve" && !isBlockingEvent(spec.event)) {
@@ -253,6 +135,26 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
       path: ["action", "type"],
       message: `allow lets a tool call through without asking: it belongs on tool.pre, not ${spec.event}`,
       input: spec.action.type,
+    });
+  }
+  issues.push(...modifyIssues(spec));
+  if (spec.action.type === "ask" && spec.event !== "tool.pre") {
+    issues.push({ code: "custom", path: ["action", "type"], message: `ask has the agent ask its user before a tool call: it belongs on tool.pre, not ${spec.event}`, input: spec.action.type });
+  }
+  if (spec.exception && (spec.action.type !== "allow" || !spec.scope.startsWith("person:"))) {
+    issues.push({
+      code: "custom",
+      path: ["exception"],
+      message: 'an exception is a person\'s allow rule: scope "person:<email or user id>", action allow, event tool.pre',
+      input: spec.exception,
+    });
+  }
+  if (spec.runsOn === "agent" && spec.action.type !== "command") {
+    issues.push({
+      code: "custom",
+      path: ["runsOn"],
+      message: `only a command hook runs on the agent's machine (from its installed settings); a ${spec.action.type} hook runs on the server`,
+      input: spec.runsOn,
     });
   }
   if (spec.onOutcomes && spec.event !== "session.end") {

@@ -4,8 +4,7 @@ import { z } from "zod";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { agentFromForm } from "@/lib/features/agents/agent-form-data";
 import { createAgentAudited, deleteAgentAudited, updateAgentAudited } from "@/lib/features/agents/agent-service";
-import { formAction } from "@/lib/platform/api/action";
-import { AppError } from "@/lib/platform/api/app-error";
+import { formAction, readWithIssues } from "@/lib/platform/api/action";
 
 /** Creates an agent, or replaces the one named by the hidden `id` field. */
 export const saveAgentAction = formAction(
@@ -14,8 +13,8 @@ export const saveAgentAction = formAction(
     input: agentSpecSchema,
     read: (raw) => {
       const { value, scriptError } = agentFromForm(raw instanceof FormData ? raw : new FormData());
-      if (scriptError) throw new AppError("validation_failed", scriptError, [{ path: "script", message: scriptError }]);
-      return value;
+      // The rest of the form is still checked: bad JSON in the script is one problem among several.
+      return scriptError ? readWithIssues(value, [{ path: "script", message: scriptError }]) : value;
     },
     revalidate: ["/agents"],
   },

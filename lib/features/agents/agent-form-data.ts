@@ -49,6 +49,7 @@ export function agentFromForm(form: FormData): { value: Record<string, unknown>;
       timeoutMs: numberOrRaw(form, "timeoutMs"),
       budgetUsd: numberOrRaw(form, "budgetUsd"),
       dailyBudgetUsd: numberOrRaw(form, "dailyBudgetUsd"),
+      dailyBudgetPerPersonUsd: numberOrRaw(form, "dailyBudgetPerPersonUsd"),
       metadataFile: text(form, "metadataFile"),
       flow: list(text(form, "flow")),
       codeHooks: list(text(form, "codeHooks")),

@@ -8,6 +8,7 @@ import { deleteHooksOfScope } from "@/db/queries/hooks";
 import { AppError } from "@/lib/platform/api/app-error";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { mayConfigureAction } from "@/lib/features/hooks/hook-service";
+import { assertNotOwnGovernance } from "@/lib/platform/auth/own-governance";
 import { SHELL_TOOL, toolsRunCode } from "@/lib/core/hooks/trust";
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 
@@ -76,6 +77,8 @@ export async function updateAgentAudited(
   patch: Partial<AgentSpec>,
   options: { replace?: boolean } = {},
 ) {
+  const target = await findAgentOr404(db, principal.projectId, ref);
+  await assertNotOwnGovernance(db, principal, [{ kind: "agent", agentId: target.id, name: target.name }]);
   const { updated } = await audited(
     db,
     { projectId: principal.projectId, actor: principal.label, action: "agent.update", entityType: "agent" },
@@ -98,6 +101,8 @@ export async function updateAgentAudited(
 }
 
 export async function deleteAgentAudited(db: Db, principal: Principal, ref: string) {
+  const target = await findAgentOr404(db, principal.projectId, ref);
+  await assertNotOwnGovernance(db, principal, [{ kind: "agent", agentId: target.id, name: target.name }]);
   await audited(
     db,
     { projectId: principal.projectId, actor: principal.label, action: "agent.delete", entityType: "agent" },

@@ -22,7 +22,7 @@ function ruleFromForm(raw: FormData | Record<string, unknown>) {
     return value === undefined ? undefined : Number(value);
   };
   const kind = text("kind");
-  const usesWindow = (ALERT_KINDS as readonly string[]).includes(kind ?? "") ? ALERT_KIND_INFO[kind as AlertKind].usesWindow : true;
+  const parameter = (ALERT_KINDS as readonly string[]).includes(kind ?? "") ? ALERT_KIND_INFO[kind as AlertKind].parameter : "window";
   let targets: unknown = [];
   try {
     targets = JSON.parse(text("targets") ?? "[]");
@@ -33,8 +33,8 @@ function ruleFromForm(raw: FormData | Record<string, unknown>) {
     name: text("name") ?? "",
     kind,
     agent: text("agent") ?? null,
-    windowMinutes: usesWindow ? (number("windowMinutes") ?? null) : null,
-    waitMinutes: usesWindow ? null : (number("waitMinutes") ?? null),
+    windowMinutes: parameter === "window" ? (number("windowMinutes") ?? null) : null,
+    waitMinutes: parameter === "wait" ? (number("waitMinutes") ?? null) : null,
     threshold: number("threshold"),
     cooldownMinutes: number("cooldownMinutes"),
     targets,

@@ -30,7 +30,9 @@ import {
   setAlertEventDeliveries,
   type AlertRuleWithAgent,
 } from "@/db/queries/alerts";
+import { countUnguardedSessions } from "@/db/queries/coding-agent-sightings";
 import type { AlertTarget } from "@/db/schema";
+import { countDriftedInstalls } from "@/lib/features/config-io/agent-installs";
 import { logger } from "@/lib/platform/logger";
 import { secretMasker } from "@/lib/features/approvals/approval-notices";
 import { sendAlertNotices, type AlertNoticeDeps } from "./alert-notices";
@@ -42,6 +44,7 @@ export async function measureAlert(
   rule: Pick<AlertRuleWithAgent, "projectId" | "kind" | "agentId" | "windowMinutes" | "waitMinutes">,
   now: Date,
 ): Promise<number> {
+  if (rule.kind === "settings_drift") return countDriftedInstalls(db, { projectId: rule.projectId, agentId: rule.agentId });
   if (rule.kind === "approvals_waiting") {
     return approvalsWaitingSince(db, { projectId: rule.projectId, askedBefore: new Date(now.getTime() - (rule.waitMinutes ?? 0) * 60_000), agentId: rule.agentId });
   }
@@ -57,6 +60,8 @@ export async function measureAlert(
       return hookFailuresInWindow(db, window);
     case "offline_decisions":
       return offlineDecisionsInWindow(db, window);
+    case "unguarded_sessions":
+      return countUnguardedSessions(db, window);
   }
 }
 

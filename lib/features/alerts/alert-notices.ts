@@ -16,7 +16,7 @@ import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { sendOutbound } from "@/lib/core/outbound/outbound-request";
 import { noticeHttp as configuredNoticeHttp, secretMasker } from "@/lib/features/approvals/approval-notices";
 import type { ReachConfig } from "@/lib/features/approvals/reach-config";
-import { storeSecretPort } from "@/lib/features/runs/hook-runtime-factory";
+import { storeSecretPort } from "@/lib/features/secrets/secret-port";
 import type { SmtpConfig } from "./alert-config";
 import { targetLabel, type AlertTargetInput } from "./alert-rules";
 import type { AlertTransition } from "./alert-text";

@@ -10,24 +10,39 @@ import { egressIssues } from "@/lib/core/hooks/secret-placement";
 import { discordAction, slackAction, webhookAction } from "@/lib/core/hooks/spec";
 
 /** Kept here rather than in db/schema.ts so the browser's form can list them without the ORM. */
-export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures", "offline_decisions"] as const satisfies readonly AlertKind[];
+export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures", "offline_decisions", "unguarded_sessions", "settings_drift"] as const satisfies readonly AlertKind[];
 
 export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 export const MAX_COOLDOWN_MINUTES = 7 * 24 * 60;
 export const MAX_TARGETS = 10;
 
 /** What each kind measures, for people (the form, the docs) and for the notice's line. */
-export const ALERT_KIND_INFO: Record<AlertKind, { label: string; unit: "usd" | "count"; usesWindow: boolean; describe: string }> = {
-  cost: { label: "Cost", unit: "usd", usesWindow: true, describe: "USD spent by the runs started in the window (what the Costs page shows)" },
-  runs_failed: { label: "Failed runs", unit: "count", usesWindow: true, describe: "runs that ended failed or timed out in the window" },
-  runs_blocked: { label: "Blocked runs", unit: "count", usesWindow: true, describe: "runs in which a hook blocked something in the window" },
-  approvals_waiting: { label: "Approvals waiting", unit: "count", usesWindow: false, describe: "approvals still pending after the wait" },
-  hook_failures: { label: "Hook failures", unit: "count", usesWindow: true, describe: "hooks of runs that errored or timed out in the window" },
+/** The one parameter a kind takes: a window it sums over, a wait (approvals), or none (a state now). */
+export type AlertParameter = "window" | "wait" | "none";
+
+export const ALERT_KIND_INFO: Record<AlertKind, { label: string; unit: "usd" | "count"; parameter: AlertParameter; describe: string }> = {
+  cost: { label: "Cost", unit: "usd", parameter: "window", describe: "USD spent by the runs started in the window (what the Costs page shows)" },
+  runs_failed: { label: "Failed runs", unit: "count", parameter: "window", describe: "runs that ended failed or timed out in the window" },
+  runs_blocked: { label: "Blocked runs", unit: "count", parameter: "window", describe: "runs in which a hook blocked something in the window" },
+  approvals_waiting: { label: "Approvals waiting", unit: "count", parameter: "wait", describe: "approvals still pending after the wait" },
+  hook_failures: { label: "Hook failures", unit: "count", parameter: "window", describe: "hooks of runs that errored or timed out in the window" },
   offline_decisions: {
     label: "Decided offline",
     unit: "count",
-    usesWindow: true,
+    parameter: "window",
     describe: "tool calls and prompts coding agents' hooks let through or refused alone, Hookplane unreachable, reported in the window",
+  },
+  unguarded_sessions: {
+    label: "Sessions without hooks",
+    unit: "count",
+    parameter: "window",
+    describe: "coding-agent sessions seen through their own telemetry in the window that ran without Hookplane's guards (no PreToolUse hook, safe mode, or tool calls that never reached Hookplane)",
+  },
+  settings_drift: {
+    label: "Drifted installs",
+    unit: "count",
+    parameter: "none",
+    describe: "machines whose installed hook settings are not the agent's current export (run hookplane install again)",
   },
 };
 
@@ -68,13 +83,11 @@ const ruleFields = {
 
 /** The parameters each kind needs, at their own paths. */
 function kindParameters(rule: { kind: AlertKind; windowMinutes?: number; waitMinutes?: number }, ctx: z.RefinementCtx) {
-  if (ALERT_KIND_INFO[rule.kind].usesWindow) {
-    if (rule.windowMinutes === undefined) ctx.addIssue({ code: "custom", path: ["windowMinutes"], message: `a ${rule.kind} rule needs a window (minutes)` });
-    if (rule.waitMinutes !== undefined) ctx.addIssue({ code: "custom", path: ["waitMinutes"], message: "only an approvals_waiting rule has a wait" });
-  } else {
-    if (rule.waitMinutes === undefined) ctx.addIssue({ code: "custom", path: ["waitMinutes"], message: "an approvals_waiting rule needs a wait (minutes)" });
-    if (rule.windowMinutes !== undefined) ctx.addIssue({ code: "custom", path: ["windowMinutes"], message: "an approvals_waiting rule has a wait, not a window" });
-  }
+  const parameter = ALERT_KIND_INFO[rule.kind].parameter;
+  if (parameter === "window" && rule.windowMinutes === undefined) ctx.addIssue({ code: "custom", path: ["windowMinutes"], message: `a ${rule.kind} rule needs a window (minutes)` });
+  if (parameter !== "window" && rule.windowMinutes !== undefined) ctx.addIssue({ code: "custom", path: ["windowMinutes"], message: `a ${rule.kind} rule has no window` });
+  if (parameter === "wait" && rule.waitMinutes === undefined) ctx.addIssue({ code: "custom", path: ["waitMinutes"], message: "an approvals_waiting rule needs a wait (minutes)" });
+  if (parameter !== "wait" && rule.waitMinutes !== undefined) ctx.addIssue({ code: "custom", path: ["waitMinutes"], message: "only an approvals_waiting rule has a wait" });
 }
 
 export const alertRuleSchema = z

@@ -113,14 +113,14 @@ async function ruleValues(db: Db, projectId: string, input: AlertRuleInput, smtp
     if (target.type === "email" && !smtp) issues.push({ path: `targets[${i}].type`, message: "email needs an SMTP server: set HOOKPLANE_SMTP_HOST (and its port, sender and credentials)" });
   });
   if (issues.length) throw AppError.invalid(issues);
-  const usesWindow = ALERT_KIND_INFO[input.kind].usesWindow;
+  const parameter = ALERT_KIND_INFO[input.kind].parameter;
   return {
     name: input.name,
     kind: input.kind,
     agentId: agent?.id ?? null,
     agentName: agent?.name ?? null,
-    windowMinutes: usesWindow ? (input.windowMinutes ?? null) : null,
-    waitMinutes: usesWindow ? null : (input.waitMinutes ?? null),
+    windowMinutes: parameter === "window" ? (input.windowMinutes ?? null) : null,
+    waitMinutes: parameter === "wait" ? (input.waitMinutes ?? null) : null,
     threshold: input.threshold,
     cooldownMinutes: input.cooldownMinutes,
     targets: input.targets as AlertTarget[],
@@ -155,9 +155,9 @@ export function mergeAlertPatch(row: AlertRuleWithAgent, patch: AlertRulePatch):
   const merged = asInput(row);
   for (const [key, value] of Object.entries(patch)) if (value !== undefined) merged[key] = value ?? undefined;
   if (patch.kind && patch.kind !== row.kind) {
-    const usesWindow = ALERT_KIND_INFO[patch.kind].usesWindow;
-    if (usesWindow && patch.waitMinutes === undefined) merged.waitMinutes = undefined;
-    if (!usesWindow && patch.windowMinutes === undefined) merged.windowMinutes = undefined;
+    const parameter = ALERT_KIND_INFO[patch.kind].parameter;
+    if (parameter !== "wait" && patch.waitMinutes === undefined) merged.waitMinutes = undefined;
+    if (parameter !== "window" && patch.windowMinutes === undefined) merged.windowMinutes = undefined;
   }
   return merged;
 }

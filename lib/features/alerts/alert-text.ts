@@ -49,6 +49,10 @@ export function alertMetricText(rule: AlertSubject): string {
       return `hook failures${ofAgent}`;
     case "offline_decisions":
       return `decisions taken offline${ofAgent}`;
+    case "unguarded_sessions":
+      return `coding-agent sessions without Hookplane's hooks${ofAgent}`;
+    case "settings_drift":
+      return `machines with drifted hook settings${ofAgent}`;
     case "approvals_waiting":
       return `approvals${ofAgent} waiting longer than ${formatMinutes(rule.waitMinutes ?? 0)}`;
   }
@@ -57,7 +61,7 @@ export function alertMetricText(rule: AlertSubject): string {
 const LEAD: Record<AlertTransition, string> = { firing: "Alert", reminder: "Still firing", resolved: "Resolved" };
 
 export function alertLine(rule: AlertSubject, transition: AlertTransition, value: number, threshold: number): string {
-  const window = ALERT_KIND_INFO[rule.kind].usesWindow && rule.windowMinutes ? ` over the last ${formatMinutes(rule.windowMinutes)}` : "";
+  const window = ALERT_KIND_INFO[rule.kind].parameter === "window" && rule.windowMinutes ? ` over the last ${formatMinutes(rule.windowMinutes)}` : "";
   const comparison = transition === "resolved" ? "is back at or below" : "is above";
   return `${LEAD[transition]} ${rule.name}: ${alertMetricText(rule)} ${formatAlertValue(rule.kind, value)}${window} ${comparison} ${formatAlertValue(rule.kind, threshold)}`;
 }

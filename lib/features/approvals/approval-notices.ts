@@ -25,17 +25,20 @@ import { noticeHeadline, runLink } from "@/lib/core/hooks/notice-text";
 import type { ApprovalNoticeInfo, DecisionLinkSet, NoticePort } from "@/lib/core/hooks/ports";
 import { createRedactor } from "@/lib/core/hooks/redact";
 import { noticeFetchPolicy } from "@/lib/core/hooks/runtime";
-import { secretsNotAllowedFor } from "@/lib/core/hooks/secret-placement";
 import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { getConfig, type EnvSecret } from "@/lib/platform/config/config";
 import { sendOutbound } from "@/lib/core/outbound/outbound-request";
-import { storeSecretPort } from "@/lib/features/runs/hook-runtime-factory";
+import { storeSecretPort } from "@/lib/features/secrets/secret-port";
 import { getSecretBox, readSecret } from "@/lib/features/secrets/secret-store";
 import { logger } from "@/lib/platform/logger";
+import { settledEvent } from "./approval-settled";
 import { listenForApprovalChanges } from "./approval-waiter";
 import { hasApprovers, namesPerson } from "./approvers";
+import { botToken, callSlackApi } from "./bot-token-calls";
+import { inputEditCheck } from "./input-edit-support";
 import { decisionLinkUrl, linkExpiry, mintDecisionToken, toolInputHash, type LinkDecision } from "./decision-links";
 import { reachConfig, type ReachConfig } from "./reach-config";
+import { slackButtonValue } from "./slack-button-value";
 
 /** How long after a settlement its messages are updated (the resumed run goes first). */
 const UPDATE_DELAY_MS = 250;
@@ -89,12 +92,18 @@ export async function approverPeople(db: Db, projectId: string, groups: Approver
   return people;
 }
 
+/** What a link or button of `approval` sent to `recipient` names, but its decision. */
+function linkClaims(approval: ApprovalRow, recipient: string) {
+  return { approvalId: approval.id, runId: approval.runId, recipient, inputHash: toolInputHash(approval.toolInput), expiresAt: linkExpiry(approval) };
+}
+
 function linkSet(config: ReachConfig, approval: ApprovalRow, recipient: string, label: string): DecisionLinkSet {
-  const base = { approvalId: approval.id, runId: approval.runId, recipient, inputHash: toolInputHash(approval.toolInput), expiresAt: linkExpiry(approval) };
-  const link = (decision: LinkDecision) => {
-    const token = mintDecisionToken({ ...base, decision });
-    return { token, url: decisionLinkUrl(config.publicUrl, token) };
-  };
+  const base = linkClaims(approval, recipient);
+  const link = (decision: LinkDecision) => ({
+    url: decisionLinkUrl(config.publicUrl, mintDecisionToken({ ...base, decision })),
+    // Never the link's token: a Slack button's value is visible to the whole channel.
+    buttonValue: slackButtonValue({ ...base, decision }),
+  });
   return { recipient, label, approve: link("approve"), deny: link("deny") };
 }
 
@@ -104,11 +113,13 @@ export async function approvalNoticeInfo(
   config: ReachConfig,
   approvalId: string,
   recipient: string,
-  options: { perApprover: boolean },
+  options: { perApprover: boolean; editButton?: boolean },
+  mask: () => Promise<(text: string) => string> = () => secretMasker(db),
 ): Promise<ApprovalNoticeInfo | undefined> {
   // Called with the id of the run's own approval (the run engine's notice port).
   const approval = await getApprovalInAnyProject(db, { id: approvalId });
   if (!approval) return undefined;
+  const editable = options.editButton === true && (await inputEditCheck(db, approval, await mask())).editable;
   const restricted = hasApprovers(approval.approvers);
   const people = restricted ? await approverPeople(db, approval.projectId, approval.approvers!) : [];
   const links =
@@ -120,23 +131,25 @@ export async function approvalNoticeInfo(
     links,
     approvers: people.map((p) => ({ label: p.email, ...(p.slackUserId && { slackUserId: p.slackUserId }) })),
     restricted,
+    ...(editable && { editButtonValue: slackButtonValue({ ...linkClaims(approval, recipient), decision: "approve" }, "edit") }),
   };
 }
 
 export function createNoticePort(db: Db, config: ReachConfig = reachConfig()): NoticePort {
   let masker: { at: number; mask: Promise<(text: string) => string> } | undefined;
+  const cachedMasker = () => {
+    if (!masker || Date.now() - masker.at > MASK_TTL_MS) {
+      const mask = secretMasker(db);
+      mask.catch(() => (masker = undefined));
+      masker = { at: Date.now(), mask };
+    }
+    return masker.mask;
+  };
   return {
     publicUrl: config.publicUrl,
     slackInteractive: config.slackSigningSecret !== undefined,
-    masker() {
-      if (!masker || Date.now() - masker.at > MASK_TTL_MS) {
-        const mask = secretMasker(db);
-        mask.catch(() => (masker = undefined));
-        masker = { at: Date.now(), mask };
-      }
-      return masker.mask;
-    },
-    approvalNotice: (approvalId, recipient, options) => approvalNoticeInfo(db, config, approvalId, recipient, options),
+    masker: cachedMasker,
+    approvalNotice: (approvalId, recipient, options) => approvalNoticeInfo(db, config, approvalId, recipient, options, cachedMasker),
     async posted(notice) {
       await insertApprovalNotice(db, {
         approvalId: notice.approvalId,
@@ -152,22 +165,9 @@ export function createNoticePort(db: Db, config: ReachConfig = reachConfig()): N
   };
 }
 
-/** The line a settled approval's message is changed to. */
+/** The line a settled approval's message is changed to: approval.settled's own headline. */
 function settledLine(approval: ApprovalRow & { agentName: string }): string {
-  return noticeHeadline({
-    type: "approval.settled",
-    runId: approval.runId,
-    agentName: approval.agentName,
-    ts: Date.now(),
-    data: {
-      status: approval.status,
-      decision: approval.status === "approved" || (approval.status === "timed_out" && approval.onTimeout === "allow") ? "approve" : "deny",
-      decidedBy: approval.decidedBy ?? undefined,
-      decidedVia: approval.decidedVia ?? undefined,
-      toolName: approval.toolName,
-      toolInput: approval.toolInput,
-    },
-  });
+  return noticeHeadline({ type: "approval.settled", runId: approval.runId, agentName: approval.agentName, ts: Date.now(), data: settledEvent(approval) });
 }
 
 /** The request that changes one posted message to say how the approval ended. */
@@ -249,37 +249,22 @@ async function sendUpdate(
   approval: ApprovalRow,
   secrets: ReturnType<typeof storeSecretPort>,
 ): Promise<string | undefined> {
-  const found = await secrets.get(notice.tokenSecret);
-  if (found === undefined) return `secret ${notice.tokenSecret} is not set`;
-  const token = typeof found === "string" ? { value: found, hosts: [] } : found;
   const request = settledMessageUpdate(config, notice, line, approval);
-  const notAllowed = secretsNotAllowedFor(new URL(request.url).hostname, new Map([[notice.tokenSecret, token]]));
-  if (notAllowed) return notAllowed;
+  const found = await botToken(secrets, notice.tokenSecret, request.url);
+  if ("failure" in found) return found.failure;
+  if (notice.service === "slack") return (await callSlackApi(http, { url: request.url, token: found.token, body: request.body })).failure;
   try {
     const response = await safeFetch(http, {
       url: request.url,
       method: request.method,
-      headers: { "content-type": "application/json; charset=utf-8", authorization: request.authorization(token.value) },
+      headers: { "content-type": "application/json; charset=utf-8", authorization: request.authorization(found.token) },
       body: JSON.stringify(request.body),
       timeoutMs: 10_000,
       signal: AbortSignal.timeout(15_000),
     });
-    if (response.status < 200 || response.status >= 300) return `HTTP ${response.status}`;
-    if (notice.service === "slack") {
-      const answer = safeJson(response.body) as { ok?: boolean; error?: string } | undefined;
-      if (answer?.ok !== true) return `Slack refused the update: ${answer?.error ?? "not Slack's answer"}`;
-    }
-    return undefined;
+    return response.status < 200 || response.status >= 300 ? `HTTP ${response.status}` : undefined;
   } catch (error) {
     return (error as HookHttpError).message;
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

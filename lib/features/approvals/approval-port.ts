@@ -6,10 +6,13 @@
  * nobody will resume (a bridged request) abandons the approval when it stops waiting instead.
  */
 import type { Db } from "@/db/client";
-import { getApprovalInAnyProject, getOrCreateApproval, settleApproval, type ApprovalRow } from "@/db/queries/approvals";
+import { getApprovalInAnyProject, getOrCreateApproval, type ApprovalRow } from "@/db/queries/approvals";
 import { setRunStatus } from "@/db/queries/runs";
+import { approvalDeadline } from "@/lib/core/hooks/approval-timeout";
 import type { ApprovalAnswer, ApprovalDecision, ApprovalPort, ApprovalRequest } from "@/lib/core/hooks/ports";
 import type { ApproverGroups } from "@/db/schema";
+import { abandonApproval, expireApproval } from "./approval-endings";
+import { decisionOf, settledEvent } from "./approval-settled";
 import type { ApprovalWaiter } from "./approval-waiter";
 
 export type ApprovalAnnouncement = "approval.requested" | "approval.settled";
@@ -30,58 +33,18 @@ export interface ApprovalPortDeps {
   now?: () => number;
 }
 
-/** What the ledger and the hooks learn of a settled approval: the answer, who, how, when. */
-export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
-  const common = {
-    approvalId: row.id,
-    decidedVia: row.decidedVia ?? undefined,
-    requestedAt: row.requestedAt.toISOString(),
-    decidedAt: row.decidedAt?.toISOString(),
-    ...(row.decidedBy && { decidedBy: row.decidedBy }),
-    ...(row.reason && { reason: row.reason }),
-  };
-  switch (row.status) {
-    case "approved":
-      return { ...common, decision: "approve", status: "approved", timedOut: false };
-    case "denied":
-      return { ...common, decision: "deny", status: "denied", timedOut: false };
-    case "timed_out":
-      return { ...common, decision: row.onTimeout === "allow" ? "approve" : "deny", status: "timed_out", reason: row.reason ?? "no decision in time", timedOut: true };
-    case "abandoned":
-      return { ...common, decision: "deny", status: "abandoned", timedOut: false };
-    default:
-      return undefined;
-  }
-}
-
-/** approval.settled's payload (hook-model.md). */
-export function settledAnnouncement(row: ApprovalRow, decision: ApprovalDecision): Record<string, unknown> {
-  return {
-    approvalId: row.id,
-    toolCallId: row.toolCallId,
-    toolName: row.toolName,
-    toolInput: row.toolInput,
-    hookId: row.hookKey,
-    status: decision.status,
-    decision: decision.decision,
-    decidedBy: decision.decidedBy,
-    decidedVia: decision.decidedVia,
-    reason: decision.reason,
-    timedOut: decision.timedOut,
-  };
-}
-
 export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
   const now = deps.now ?? Date.now;
 
   const settled = async (row: ApprovalRow): Promise<ApprovalDecision> => {
     const decision = decisionOf(row)!;
-    await deps.announce("approval.settled", settledAnnouncement(row, decision));
+    await deps.announce("approval.settled", settledEvent(row, decision));
     return decision;
   };
 
   return {
     async request(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
+      const deadline = approvalDeadline(req.onTimeout, req.timeoutMs, now());
       const { row: first, created } = await getOrCreateApproval(deps.db, {
         runId: req.runId,
         hookKey: req.hookId,
@@ -90,7 +53,7 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
         toolCallId: req.toolCallId ?? "",
         message: req.message,
         onTimeout: req.onTimeout,
-        expiresAt: req.onTimeout === "wait" ? null : new Date(now() + req.timeoutMs),
+        expiresAt: deadline === undefined ? null : new Date(deadline),
         approvers: (req.approvers as ApproverGroups | undefined) ?? null,
       });
       let row = first;
@@ -114,28 +77,24 @@ export function createDbApprovalPort(deps: ApprovalPortDeps): ApprovalPort {
       for (;;) {
         const expiresAt = row.expiresAt?.getTime() ?? Infinity;
         if (now() >= expiresAt) {
-          row =
-            (await settleApproval(deps.db, {
-              id: row.id,
-              status: "timed_out",
-              decidedVia: "timeout",
-              reason: `no decision within ${req.timeoutMs} ms; onTimeout ${req.onTimeout}`,
-            })) ?? (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
+          row = await expireApproval(deps.db, row, req.timeoutMs);
           break;
         }
         if (now() >= holdUntil || signal?.aborted) {
           if (deps.whenCallerLeaves === "suspend") return { pending: true, approvalId: row.id };
-          row =
-            (await settleApproval(deps.db, {
-              id: row.id,
-              status: "abandoned",
-              decidedVia: "abandoned",
-              reason: "the caller stopped waiting for a decision",
-            })) ?? (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
+          row = (await abandonApproval(deps.db, row.id, "the caller stopped waiting for a decision")).row;
           break;
         }
-        await deps.waiter.wait(row.id, Math.min(expiresAt, holdUntil) - now(), signal);
+        // Listen first, then read: a decision made before the listener was in place (a person
+        // quick on the dashboard while this call was still announcing) is in the row, and one
+        // made after wakes the listener. Reading first would sleep through it until expiry.
+        const listening = new AbortController();
+        const woken = deps.waiter.wait(row.id, Math.min(expiresAt, holdUntil) - now(), signal ? AbortSignal.any([signal, listening.signal]) : listening.signal);
         row = (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
+        if (row.status === "pending") {
+          await woken;
+          row = (await getApprovalInAnyProject(deps.db, { id: row.id }))!;
+        } else listening.abort();
         if (row.status !== "pending") break;
       }
       await setRunStatus(deps.db, { id: req.runId, status: "running" });

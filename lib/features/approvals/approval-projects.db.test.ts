@@ -27,12 +27,13 @@ import { addPerson, addProject, addToken } from "@/test/people";
 import { personIn } from "@/test/run-harness";
 import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fakes";
 import { AppError } from "@/lib/platform/api/app-error";
-import { decideApproval, deciderOf } from "@/lib/features/runs/run-service";
+import { decideApproval, deciderOf } from "@/lib/features/approvals/approval-decisions";
 import { measureAlert } from "@/lib/features/alerts/alert-evaluator";
 import { alertRuleSchema } from "@/lib/features/alerts/alert-rules";
 import { createAlertRuleAudited } from "@/lib/features/alerts/alert-service";
 import { linkExpiry, mintDecisionToken, toolInputHash } from "./decision-links";
 import { slackSignature } from "./slack-interactions";
+import { slackButtonValue } from "./slack-button-value";
 
 const SIGNING_SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const PUBLIC = "https://hookplane.example.com";
@@ -159,7 +160,8 @@ describe("approvals", () => {
 
   test("a Slack click by someone outside the approval's project decides nothing; a member's does", async () => {
     const approval = await ask(runs.a);
-    const value = linkFor(approval, "slack:C0OPS");
+    // What the message's button carries (slack-button-value.ts), not a decision link.
+    const value = slackButtonValue({ approvalId: approval.id, runId: approval.runId, decision: "approve", recipient: "slack:C0OPS", inputHash: toolInputHash(approval.toolInput), expiresAt: linkExpiry(approval) });
     expect((await slackClick(value, "UBEA0001")).status).toBe(200);
     await expect.poll(() => slack.requests.filter((r) => r.url === "/respond/UBEA0001").length).toBe(1);
     expect(JSON.parse(slack.requests.find((r) => r.url === "/respond/UBEA0001")!.body).text).toBe(

@@ -4,7 +4,7 @@
  * held run at once instead of on the next poll.
  */
 import type { DbHandle } from "@/db/client";
-import { CHANNELS, type ApprovalNotice } from "@/lib/platform/stream/channels";
+import { CHANNELS, type ApprovalNotice } from "@/db/notify-channels";
 
 export interface ApprovalWaiter {
   /** Resolves true when the approval changes, false when `ms` pass or the signal aborts first. */

@@ -30,7 +30,7 @@ import { patchHookAudited } from "@/lib/features/hooks/hook-service";
 import { startRun } from "../runs/run-service";
 import { addAgent, createRunHarness, operator, personIn, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { addPerson, addToken } from "@/test/people";
-import { linkExpiry, mintDecisionToken, toolInputHash } from "./decision-links";
+import { confirmationToken, linkExpiry, mintDecisionToken, toolInputHash } from "./decision-links";
 import { slackSignature } from "./slack-interactions";
 
 const PUBLIC = "https://hookplane.example.com";
@@ -198,6 +198,7 @@ test("Slack: message with buttons → signed callback approves → the run resum
   expect(posted.headers.authorization).toBe("Bearer xoxb-test-slack-1");
   const message = bodyOf(posted);
   expect(message.text).toBe("Approval needed: agent reach-slack wants to run write_file `slack.txt`");
+  // No "Edit & approve": the input holds a stored secret, which an editor in Slack would show.
   expect(Object.keys(buttons(message))).toEqual(["hookplane_approve", "hookplane_deny"]);
   expect(JSON.stringify(message.blocks)).toContain(`<${PUBLIC}/approvals#approval-${pending.id}|Open the approval>`);
   expect(JSON.stringify(message.blocks)).toContain(`<${PUBLIC}/runs/${run.id}|Open the run>`);
@@ -304,6 +305,38 @@ test("Slack: forged, stale and replayed callbacks, unlinked and outside clickers
   expect(ephemeralTo("UCAROL01")[1].text).toMatch(/^Already decided\. It was approved by carol@example.com via slack/);
 });
 
+test("a Slack button's value is no decision link: copied to /decide it opens and decides nothing; only a click Slack signed decides (issue 30)", async () => {
+  const agent = await gatedAgent("reach-copied", "copied.txt");
+  const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "write it" });
+  const pending = await parkedApproval(run.id);
+  const message = bodyOf(await postedFor("copied.txt"));
+  const { hookplane_approve: approve, hookplane_deny: deny } = buttons(message);
+  // Nothing in the channel's message opens a decision: the buttons carry values, the links lead to the dashboard.
+  expect(JSON.stringify(message)).not.toContain("/decide/");
+
+  // Anyone in the channel can read a value and try it as a link, with or without a confirmation.
+  for (const value of [approve, deny]) {
+    expect((await openLink(`${PUBLIC}/decide/${value}`)).status).toBe(404);
+    expect((await confirmLink(value)).status).toBe(404);
+    expect((await confirmLink(value, confirmationToken(value))).status).toBe(404);
+  }
+  // The other way round: a decision link's token as a button's value is not a button of ours.
+  const claims = { approvalId: pending.id, runId: run.id, inputHash: toolInputHash(pending.toolInput), expiresAt: linkExpiry(pending), recipient: "slack:C0OPS" };
+  expect(await sendToSlackRoute(slackClick(mintDecisionToken({ ...claims, decision: "approve" }), "hookplane_approve", "UALICE01"))).toMatchObject({ status: 200 });
+  await until(() => (ephemeralTo("UALICE01").some((m) => m.text.includes("not one Hookplane made")) ? true : undefined), "alice's ephemeral message");
+  // Unsigned or forged clicks with the real value are refused as before.
+  expect(await sendToSlackRoute(slackClick(approve, "hookplane_approve", "UALICE01", { secret: "not-the-secret" }))).toMatchObject({ status: 401 });
+  const unsigned = slackClick(approve, "hookplane_approve", "UALICE01");
+  expect(await sendToSlackRoute({ body: unsigned.body, headers: { "content-type": unsigned.headers["content-type"] } })).toMatchObject({ status: 401 });
+  expect((await getApprovalInAnyProject(h.t.db, { id: pending.id }))!.status).toBe("pending");
+  expect(await listAudit(h.t.db, { projectId: DEFAULT_PROJECT_ID, entityType: "approval", entityId: pending.id, limit: 10 })).toEqual([]);
+
+  // A click Slack signed, by a linked operator, decides.
+  expect(await sendToSlackRoute(slackClick(deny, "hookplane_deny", "UALICE01"))).toMatchObject({ status: 200 });
+  await waitForRun(h.t, run.id, (r) => r.status === "finished");
+  expect(await getApprovalInAnyProject(h.t.db, { id: pending.id })).toMatchObject({ status: "denied", decidedBy: "alice@example.com", decidedVia: "slack" });
+});
+
 test("a decision link: the page shows and decides nothing; confirming decides once as the recipient; reopened → 409", async () => {
   const agent = await gatedAgent("reach-link", "link.txt");
   const run = await startRun(h.t.db, operator, { agent: agent.name, prompt: "write it" });
@@ -362,7 +395,8 @@ test("decision links refuse: tampered (404), not a link (400), expired (410), se
   expect(discordMessage.components[0].components.map((c: { label: string }) => c.label)).toEqual(["Approve (carol@example.com)", "Deny (carol@example.com)"]);
 
   const claims = { approvalId: pending.id, runId: run.id, inputHash: toolInputHash(pending.toolInput), expiresAt: linkExpiry(pending) };
-  const tampered = hookNotice.decisionLinks[0].approve.replace(/.$/, (c: string) => (c === "A" ? "B" : "A"));
+  // The signature's first character: its last carries two bits base64url drops, so changing it may change nothing.
+  const tampered = hookNotice.decisionLinks[0].approve.replace(/\.(.)([^.]*)$/, (_: string, c: string, rest: string) => `.${c === "A" ? "B" : "A"}${rest}`);
   expect((await openLink(tampered)).status).toBe(404);
   expect((await openLink(`${PUBLIC}/decide/not-a-link`)).status).toBe(400);
   const otherRun = mintDecisionToken({ ...claims, runId: "00000000-0000-0000-0000-000000000000", decision: "approve", recipient: "user:carol@example.com" });

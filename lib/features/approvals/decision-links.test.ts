@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createSecretBox } from "@/lib/features/secrets/secret-box";
+import { createSecretBox } from "@/lib/platform/security/secret-box";
 import { confirmationMatches, confirmationToken, DECISION_LINK_MAX_LIFETIME_MS, linkExpiry, mintDecisionToken, readDecisionToken, toolInputHash } from "./decision-links";
 import { slackSignature, verifySlackSignature } from "./slack-interactions";
 import { decisionRefusal } from "./approvers";

@@ -17,7 +17,8 @@ import { getMemberRole } from "@/db/queries/projects";
 import { getUserByEmail } from "@/db/queries/users";
 import { AppError } from "@/lib/platform/api/app-error";
 import { unsafeInputIssues } from "@/lib/core/safe-input";
-import { decideApproval, type Decider } from "@/lib/features/runs/run-service";
+import { decideApproval, decisionSchema, type Decider } from "./approval-decisions";
+import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { logger } from "@/lib/platform/logger";
 import { secretMasker } from "./approval-notices";
 import { decisionRefusal, describeApprovers, hasApprovers, type DeciderIdentity } from "./approvers";
@@ -70,7 +71,7 @@ export function settledMessage(approval: Approval): string {
 /**
  * The approval a verified token names, if the token still may decide it: 404 when it names
  * nothing (or another run or tool input), 409 once settled, 410 once expired. Shared by the page
- * and the Slack buttons (whose value is the same token).
+ * and the Slack buttons (whose values carry the same claims under another key).
  */
 export async function approvalForClaims(db: Db, claims: DecisionLinkClaims, now = Date.now()): Promise<{ approval: Approval } | { refusal: LinkState }> {
   // The link is bound to its approval (signed id, run and input), whichever project holds it.
@@ -111,7 +112,7 @@ export async function resolveDecisionLink(db: Db, token: string, now = Date.now(
 }
 
 /** The form's POST: decides once, as the link's recipient. Any refusal is a page, like GET's. */
-export async function confirmDecisionLink(db: Db, token: string, form: { confirm?: string; reason?: string }): Promise<{ state: LinkState; decided?: Approval["status"] }> {
+export async function confirmDecisionLink(db: Db, token: string, form: { confirm?: string; reason?: string; input?: string }): Promise<{ state: LinkState; decided?: Approval["status"] }> {
   const state = await resolveDecisionLink(db, token);
   if (state.kind !== "open") return { state };
   if (!form.confirm || !confirmationMatches(token, form.confirm)) {
@@ -119,6 +120,22 @@ export async function confirmDecisionLink(db: Db, token: string, form: { confirm
   }
   if (form.reason && unsafeInputIssues(form.reason).length > 0) {
     return { state: refused(400, "Not decided", "The reason contains characters that cannot be stored; write it without them.", { approval: state.approval, claims: state.claims }) };
+  }
+  // An approve link's recipient who may edit (an operator or admin) sends the input back, edited or not.
+  let input: Record<string, unknown> | undefined;
+  if (form.input !== undefined && form.input.trim() !== "") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(form.input);
+    } catch (error) {
+      return { state: refused(400, "Not decided", `input: not JSON (${(error as Error).message}); nothing was decided.`, { approval: state.approval, claims: state.claims }) };
+    }
+    const checked = decisionSchema.safeParse({ decision: state.claims.decision, input: parsed });
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      return { state: refused(400, "Not decided", `${issue.path.join(".")}: ${issue.message}; nothing was decided.`, { approval: state.approval, claims: state.claims }) };
+    }
+    input = checked.data.input;
   }
   const decider: Decider = {
     label: state.claims.recipient,
@@ -129,7 +146,7 @@ export async function confirmDecisionLink(db: Db, token: string, form: { confirm
   };
   try {
     const reason = form.reason?.trim().slice(0, 2000) || undefined;
-    const settled = await decideApproval(db, decider, state.approval.id, { decision: state.claims.decision, ...(reason && { reason }) });
+    const settled = await decideApproval(db, decider, state.approval.id, { decision: state.claims.decision, ...(reason && { reason }), ...(input && { input }) });
     return { state, decided: settled.status };
   } catch (error) {
     if (error instanceof AppError && error.status < 500) {
@@ -183,6 +200,21 @@ function page(status: number, title: string, body: string): Response {
   return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
+/**
+ * The edit box of an approve link: for a recipient who may rewrite the call (an operator or
+ * admin), on a tool call whose input holds no stored secret (the page masks those, and a masked
+ * value sent back would replace the secret).
+ */
+async function inputEditor(db: Db, approval: Approval, identity: DeciderIdentity): Promise<string> {
+  if (!approval.toolName || !identity.role || !roleAtLeast(identity.role, "operator")) return "";
+  const json = JSON.stringify(approval.toolInput ?? {}, null, 2);
+  if ((await secretMasker(db))(json) !== json) return "";
+  return `<details><summary class="note">Edit the input before approving</summary>
+    <label for="input" class="note">The call runs with this JSON object instead of what was asked</label>
+    <textarea id="input" name="input" rows="8" data-testid="decision-input" style="width:100%;box-sizing:border-box;font-family:ui-monospace,monospace">${escapeHtml(json)}</textarea>
+  </details>`;
+}
+
 /** The page for a state: the confirmation form while open, otherwise why not. */
 export async function renderLinkState(db: Db, token: string, state: LinkState): Promise<Response> {
   if (state.kind === "refused") {
@@ -195,8 +227,9 @@ export async function renderLinkState(db: Db, token: string, state: LinkState): 
   }
   const approve = state.claims.decision === "approve";
   const verb = approve ? "Approve" : "Deny";
+  const editor = approve ? await inputEditor(db, state.approval, state.identity) : "";
   const form = `<form method="post" action="/decide/${encodeURIComponent(token)}">
-    <input type="hidden" name="confirm" value="${escapeHtml(confirmationToken(token))}">
+    <input type="hidden" name="confirm" value="${escapeHtml(confirmationToken(token))}">${editor}
     <label for="reason" class="note">Reason (optional)</label>
     <input type="text" id="reason" name="reason" maxlength="2000" autocomplete="off">
     <button type="submit" class="${approve ? "approve" : "deny"}" data-testid="confirm-decision">${verb}</button>

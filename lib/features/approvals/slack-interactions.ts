@@ -1,39 +1,34 @@
 /**
- * Slack's interactive buttons on approval messages: Slack POSTs `payload=<json>` (form-encoded)
- * to /api/integrations/slack/interactions when someone clicks Approve or Deny.
+ * Slack's interactivity request URL (/api/integrations/slack/interactions): Slack POSTs
+ * `payload=<json>` (form-encoded) when someone clicks Approve, Deny or "Edit & approve" on an
+ * approval message, and when they submit the editor that "Edit & approve" opens.
  *
- * What is checked, in order, before anything is decided:
+ * Checked here, in order, before anything is read:
  * 1. Slack's request signature: `X-Slack-Signature` must be `v0=` + HMAC-SHA256 of
  *    `v0:<X-Slack-Request-Timestamp>:<raw body>` under the app's signing secret, compared in
  *    constant time, with a timestamp within five minutes of now (401 otherwise).
  * 2. Not seen before: each accepted signature is stored (slack_request_nonces), so the same
  *    signed request sent again inside the window is refused in every process (409).
- * 3. The button's value is a decision-link token (decision-links.ts) for this approval, run and
- *    tool input, of the button's own decision, not expired, the approval still pending.
- * 4. The Slack user is a Hookplane user: an admin sets each person's Slack member id (`U…`) in
- *    Settings → Users, and the click decides as that user. Chosen over looking the email up with
- *    users.info: no extra call (and no users:read.email scope) on the path that resumes the run,
- *    and a Slack workspace's emails need not be Hookplane's. The user must be a member of the
- *    approval's project (instance admins are admin in every project) and, with their role there,
- *    among the approval's approvers, or an operator when it names none.
+ * Then one path of checks for every interaction (slack-decider.ts: the button's value, the linked
+ * user, their membership and rights) and the interaction itself: a decision here, the editor in
+ * slack-edit-modal.ts.
+ *
  * Problems after the signature are told to the clicker alone (an ephemeral message through the
  * payload's response_url) and decide nothing; Slack gets its 200 either way, since it shows an
- * error on any other answer. A decision shows in the channel when the settlement updates the
+ * error on any other answer. A submitted editor is answered in the editor itself
+ * (`response_action: "errors"`). A decision shows in the channel when the settlement updates the
  * message (approval-notices.ts).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
 import type { Db } from "@/db/client";
-import { getUserBySlackId, rememberSlackSignature } from "@/db/queries/approval-notices";
-import { getMemberRole } from "@/db/queries/projects";
-import { safeFetch, type SafeFetchPolicy } from "@/lib/core/hooks/http-client";
-import { decideApproval } from "@/lib/features/runs/run-service";
+import { rememberSlackSignature } from "@/db/queries/approval-notices";
+import type { SafeFetchPolicy } from "@/lib/core/hooks/http-client";
+import { decideApproval } from "./approval-decisions";
 import { AppError } from "@/lib/platform/api/app-error";
-import { logger } from "@/lib/platform/logger";
 import { noticeHttp } from "./approval-notices";
-import { readDecisionToken } from "./decision-links";
-import { approvalForClaims } from "./decision-page";
 import { reachConfig, type ReachConfig } from "./reach-config";
+import { checkSlackDecider, slackPayloadSchema, tellClicker, type SlackContext, type SlackPayload } from "./slack-decider";
+import { EDIT_ACTION, EDIT_CALLBACK_ID, openEditModal, submitEditedInput } from "./slack-edit-modal";
 
 /** Slack's window: a request signed longer ago than this is refused. */
 export const SLACK_TIMESTAMP_WINDOW_S = 5 * 60;
@@ -54,16 +49,6 @@ export function verifySlackSignature(params: { signingSecret: string; timestamp:
   return given.length === expected.length && timingSafeEqual(given, expected) ? "ok" : "forged";
 }
 
-const payloadSchema = z.looseObject({
-  type: z.string(),
-  user: z.looseObject({ id: z.string().min(1).max(64), username: z.string().max(200).optional(), name: z.string().max(200).optional() }),
-  channel: z.looseObject({ id: z.string().max(64), name: z.string().max(200).optional() }).optional(),
-  message: z.looseObject({ ts: z.string().max(64) }).optional(),
-  response_url: z.url().max(2000).optional(),
-  actions: z.array(z.looseObject({ action_id: z.string().max(255), value: z.string().max(2000).optional() })).max(25).default([]),
-});
-type SlackPayload = z.infer<typeof payloadSchema>;
-
 export interface SlackInteractionDeps {
   config?: ReachConfig;
   http?: SafeFetchPolicy;
@@ -72,23 +57,6 @@ export interface SlackInteractionDeps {
 
 function error(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store" } });
-}
-
-/** Tells the clicker alone, through the payload's response_url (the message itself stays). */
-async function tellClicker(http: SafeFetchPolicy, payload: SlackPayload, text: string): Promise<void> {
-  if (!payload.response_url) return;
-  try {
-    await safeFetch(http, {
-      url: payload.response_url,
-      method: "POST",
-      headers: { "content-type": "application/json; charset=utf-8" },
-      body: JSON.stringify({ response_type: "ephemeral", replace_original: false, text }),
-      timeoutMs: 5_000,
-      signal: AbortSignal.timeout(6_000),
-    });
-  } catch (failure) {
-    logger.warn({ err: failure }, "could not tell a Slack user why their click decided nothing");
-  }
 }
 
 export async function handleSlackInteraction(db: Db, request: Request, deps: SlackInteractionDeps = {}): Promise<Response> {
@@ -111,54 +79,39 @@ export async function handleSlackInteraction(db: Db, request: Request, deps: Sla
   }
   let payload: SlackPayload;
   try {
-    const parsed = payloadSchema.safeParse(JSON.parse(new URLSearchParams(rawBody).get("payload") ?? ""));
+    const parsed = slackPayloadSchema.safeParse(JSON.parse(new URLSearchParams(rawBody).get("payload") ?? ""));
     if (!parsed.success) return error(400, "bad_request", "The payload is not a Slack interaction payload");
     payload = parsed.data;
   } catch {
     return error(400, "bad_request", "The body has no JSON `payload`");
   }
-  const action = payload.actions.find((a) => a.action_id in ACTIONS);
+  const context: SlackContext = { config, http: deps.http ?? noticeHttp(config), now: (deps.now ?? Date.now)() };
+  if (payload.type === "view_submission" && payload.view?.callback_id === EDIT_CALLBACK_ID) return submitEditedInput(db, payload, context);
+  const action = payload.actions.find((a) => Object.hasOwn(ACTIONS, a.action_id) || a.action_id === EDIT_ACTION);
   // Not a button of ours (another app's block, a menu): nothing to do, and Slack wants its 200.
   if (payload.type !== "block_actions" || !action) return new Response(null, { status: 200 });
-  const http = deps.http ?? noticeHttp(config);
+  if (action.action_id === EDIT_ACTION) return openEditModal(db, payload, action.value ?? "", context);
+  return decideByButton(db, payload, action as { action_id: keyof typeof ACTIONS; value?: string }, context);
+}
+
+/** Approve or Deny: decides as the linked user, or tells them why not. */
+async function decideByButton(db: Db, payload: SlackPayload, action: { action_id: keyof typeof ACTIONS; value?: string }, context: SlackContext): Promise<Response> {
   const refuse = (text: string) => {
-    void tellClicker(http, payload, text);
+    void tellClicker(context.http, payload, text);
     return new Response(null, { status: 200 });
   };
-
-  const reading = readDecisionToken(action.value ?? "");
-  const decision = ACTIONS[action.action_id as keyof typeof ACTIONS];
-  if (!reading.ok || reading.claims.decision !== decision) return refuse("This button is not one Hookplane made; nothing was decided.");
-  const found = await approvalForClaims(db, reading.claims, (deps.now ?? Date.now)());
-  if ("refusal" in found) {
-    const state = found.refusal;
-    return refuse(state.kind === "refused" ? `${state.title}. ${state.message}` : "Nothing was decided.");
-  }
-  const user = await getUserBySlackId(db, { slackUserId: payload.user.id });
-  if (!user || user.disabled) {
-    return refuse(
-      `Your Slack account (${payload.user.id}) is not linked to a Hookplane user, so nothing was decided. An admin sets your Slack member id in Hookplane's Settings → Users; or decide in the dashboard.`,
-    );
-  }
-  // The clicker acts in the approval's project: their role there (an instance admin is admin in
-  // every project); someone who is not a member decides nothing, approvers or not.
-  const role = user.instanceAdmin ? "admin" : await getMemberRole(db, { projectId: found.approval.projectId, userId: user.id });
-  if (!role) {
-    return refuse(`You (${user.email}) are not a member of the project this approval belongs to, so nothing was decided.`);
-  }
+  const decision = ACTIONS[action.action_id];
+  const check = await checkSlackDecider(db, {
+    value: action.value ?? "",
+    purpose: "decide",
+    decision,
+    user: payload.user,
+    where: { channel: payload.channel?.id, messageTs: payload.message?.ts },
+    now: context.now,
+  });
+  if (!check.ok) return refuse(check.message);
   try {
-    await decideApproval(
-      db,
-      {
-        label: user.email,
-        via: "slack",
-        identity: { email: user.email, role },
-        withoutApprovers: "operator",
-        note: { slack: { userId: payload.user.id, username: payload.user.username ?? payload.user.name, channel: payload.channel?.id, messageTs: payload.message?.ts } },
-      },
-      found.approval.id,
-      { decision },
-    );
+    await decideApproval(db, check.decider, check.approval.id, { decision });
   } catch (failure) {
     if (failure instanceof AppError && failure.status < 500) return refuse(`${failure.message}. Nothing was decided.`);
     throw failure;

@@ -7,6 +7,7 @@ import { pgDateSchema } from "@/lib/core/safe-input";
 import type { Db } from "@/db/client";
 import type { HookLedgerFilters } from "@/db/queries/hook-invocations";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { personReferenceSchema, userIdOfPerson } from "@/lib/platform/auth/person-reference";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
 
 export const HOOK_VERDICTS = ["allow", "block", "skip"] as const;
@@ -22,6 +23,8 @@ export const ledgerFiltersSchema = z.object({
   from: pgDateSchema.optional(),
   to: pgDateSchema.optional(),
   q: z.string().max(200).optional(),
+  /** Whose agents: a person's user id or email (their rows only, after their runs are gone too). */
+  actor: personReferenceSchema.optional(),
 });
 export type LedgerFiltersQuery = z.infer<typeof ledgerFiltersSchema>;
 
@@ -30,7 +33,7 @@ export type LedgerFiltersQuery = z.infer<typeof ledgerFiltersSchema>;
  * agent, or another project's, is a 404, as in the runs list.
  */
 export async function resolveLedgerFilters(db: Db, projectId: string, query: LedgerFiltersQuery): Promise<HookLedgerFilters> {
-  const { hook, agent, ...rest } = query;
+  const { hook, agent, actor, ...rest } = query;
   const agentId = agent ? (await findAgentOr404(db, projectId, agent)).id : undefined;
-  return { ...rest, projectId, hookKey: hook, agentId };
+  return { ...rest, projectId, hookKey: hook, agentId, ...(actor && { actorKey: `user:${await userIdOfPerson(db, actor)}` }) };
 }

@@ -11,6 +11,7 @@ import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
 import { AppError } from "@/lib/platform/api/app-error";
 import { apiRoute } from "@/lib/platform/api/route";
 import { ingestSessionEvent, type SessionEvent } from "./session-ingest";
+import type { ModificationSupport } from "@/lib/core/dialects/modification-support";
 
 export interface AgentProtocol<S extends z.ZodType> {
   /** How the hook command is written, for the error that names the agent header. */
@@ -19,6 +20,11 @@ export interface AgentProtocol<S extends z.ZodType> {
   issues: (input: z.infer<S>) => Issue[];
   event: (agent: string, input: z.infer<S>) => SessionEvent;
   answer: (input: z.infer<S>, result: DispatchResult | undefined) => unknown;
+  /**
+   * What the agent can do with a changed call; its answer must carry each change it claims. A
+   * function when one endpoint hears several agents (Cursor through Claude Code's settings).
+   */
+  applies: ModificationSupport | ((input: z.infer<S>) => ModificationSupport);
 }
 
 /** The machine a call came from, as the `hookplane` CLI reports it (untrusted: anyone can send these headers). */
@@ -42,7 +48,7 @@ export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>
     if (!agent) throw AppError.badRequest(`Name the agent in the X-Hookplane-Agent header (${protocol.command})`);
     const issues = protocol.issues(input);
     if (issues.length > 0) throw AppError.invalid(issues);
-    const { result } = await ingestSessionEvent(await getDatabase(), principal, { ...protocol.event(agent, input), machine: machineOf(request.headers) }, request.signal);
+    const { result } = await ingestSessionEvent(await getDatabase(), principal, { ...protocol.event(agent, input), machine: machineOf(request.headers), applies: typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies }, request.signal);
     return protocol.answer(input, result);
   });
 }

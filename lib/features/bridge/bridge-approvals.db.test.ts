@@ -30,6 +30,8 @@ let t: TestDatabase;
 let server: RouteServer;
 let listener: LocalServer;
 let operator: string;
+/** Another person's token: the agent's own credential never decides what its calls asked. */
+let approver: string;
 let agentId: string;
 const previousAllow = process.env.HOOKPLANE_ALLOW_PRIVATE_HOSTS;
 
@@ -39,6 +41,7 @@ beforeAll(async () => {
   listener = await startServer((_req, res) => json(res, 200, {}));
   setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
   operator = (await addToken(t.db, { role: "operator", name: "operator" })).token;
+  approver = (await addToken(t.db, { role: "operator", name: "approver" })).token;
   const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
   agentId = agent.id;
   const hook = (spec: Record<string, unknown>) => createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "test" });
@@ -76,7 +79,7 @@ async function pendingFor(toolUseId: string) {
   return found!;
 }
 
-const decide = (id: string) => callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id }, body: { decision: "approve" } });
+const decide = (id: string) => callRoute(decisionRoute.POST, { method: "POST", token: approver, params: { id }, body: { decision: "approve" } });
 
 test("a caller that stops waiting abandons the approval; the tool that then ran is recorded as run, not denied", async () => {
   const session = "7a1e2b3c-0000-4000-8000-00000000000a";

@@ -30,6 +30,8 @@ import type { Role } from "@/db/schema";
 let t: TestDatabase;
 let server: RouteServer;
 let operator: string;
+/** Another person's token: the agent's own credential never decides what its calls asked. */
+let approver: string;
 let viewer: string;
 let guardedId: string;
 
@@ -59,6 +61,7 @@ beforeAll(async () => {
   installDatabase(t);
   const token = async (role: Role) => (await addToken(t.db, { role, name: role })).token;
   operator = await token("operator");
+  approver = (await addToken(t.db, { role: "operator", name: "approver" })).token;
   viewer = await token("viewer");
 
   const guarded = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "guarded" }) }))!;
@@ -141,14 +144,14 @@ describe("hookplane hook claude-code", () => {
       expect(exited).toBe(false);
 
       const decidedAt = Date.now();
-      const decided = await callRoute(decisionRoute.POST, { method: "POST", token: operator, params: { id: approvalId! }, body: { decision, reason: "looked fine" } });
+      const decided = await callRoute(decisionRoute.POST, { method: "POST", token: approver, params: { id: approvalId! }, body: { decision, reason: "looked fine" } });
       expect(decided.status).toBe(200);
       const out = await pending;
       expect(out.exitedAt).toBeGreaterThanOrEqual(decidedAt);
       expect(out.code).toBe(0);
       const answer = out.json() as { hookSpecificOutput: Record<string, string> };
       expect(answer.hookSpecificOutput.permissionDecision).toBe(decision === "approve" ? "allow" : "deny");
-      expect(answer.hookSpecificOutput.permissionDecisionReason).toMatch(/by token:operator.*looked fine/);
+      expect(answer.hookSpecificOutput.permissionDecisionReason).toMatch(/by token:approver.*looked fine/);
       expect((await sessionRun(session))!.status).toBe("running");
     });
   }
@@ -235,6 +238,21 @@ describe("hookplane hook claude-code", () => {
     const stop = await runCli(["hook", "claude-code", "--agent", "guarded", "--url", url], claude(session, "Stop"));
     expect(stop.code).toBe(0);
     expect(stop.stderr).toMatch(/not blocking Stop/);
+  });
+
+  test("a skill's shell line (PreSkillShellCommand, 2.1.332) is decided by the Bash guard, and refused when Hookplane cannot be reached", async () => {
+    const shell = (command: string, id: string) =>
+      claude(session, "PreSkillShellCommand", { tool_name: "Bash", tool_input: { command }, tool_use_id: id, command_name: "deploy", command_source: "projectSettings", invoked_by: "user" });
+    const denied = await cli(shell("rm -rf build", "toolu_skill_1"));
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PreSkillShellCommand", permissionDecision: "deny", permissionDecisionReason: "No rm -rf here" } });
+    const allowed = await cli(shell("ls", "toolu_skill_2"));
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toEqual({});
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const down = await runCli(["hook", "claude-code", "--agent", "guarded", "--url", url], shell("ls", "toolu_skill_3"));
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain("blocking because --fail-open is not set");
   });
 
   test("a server slower than --timeout-ms counts as no answer", async () => {

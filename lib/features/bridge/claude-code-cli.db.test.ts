@@ -26,6 +26,13 @@ import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const CLAUDE = findAgentCli("HOOKPLANE_CLAUDE_BIN", "claude");
+/** Claude Code 2.1.295 added `onFailure: "block"` on command and http hooks; older versions ignore the field. */
+const HONOURS_ON_FAILURE = (() => {
+  const version = CLAUDE ? /(\d+)\.(\d+)\.(\d+)/.exec(spawnSync(CLAUDE, ["--version"], { encoding: "utf8" }).stdout ?? "") : null;
+  if (!version) return false;
+  const [major, minor, patch] = version.slice(1).map(Number);
+  return major > 2 || (major === 2 && (minor > 1 || (minor === 1 && patch >= 295)));
+})();
 const SKIP = "Claude Code CLI not installed: set HOOKPLANE_CLAUDE_BIN to its `claude` (npm i @anthropic-ai/claude-code) to run these";
 const AGENT = "guarded";
 
@@ -60,6 +67,8 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
       ANTHROPIC_API_KEY: "sk-ant-fake",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_AUTOUPDATER: "1",
+      // A model the price table knows: newer Claude Code defaults to models it may not know yet.
+      ANTHROPIC_MODEL: "claude-sonnet-4-5",
       ...env,
     });
   }
@@ -122,9 +131,9 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     }
   }, 180_000);
 
-  test("the http export (Claude Code's own http hook, no CLI) enforces the block; with Hookplane down it fails open, as the export warns", async () => {
+  test("the http export (Claude Code's own http hook, no CLI) enforces the block; with Hookplane down it fails closed from 2.1.295 (onFailure block), open before, as the export warns", async () => {
     const exported = exportConfig("claude-code", { agents: [], hooks: HOOKS.map((hook) => ({ ...hook, scope: `agent:${AGENT}` })), schedules: [] }, { agent: AGENT, bridge: "http", hookplaneUrl: h.server.url });
-    expect(exported.warnings.at(-1)!.message).toMatch(/fail open/);
+    expect(exported.warnings.at(-1)!.message).toMatch(/from Claude Code 2\.1\.295 .*\(fail closed\); older versions ignore onFailure .*\(fail open\)/);
     const dir = project("http", exported.content);
     const target = path.join(dir, "keep-me");
     mkdirSync(target);
@@ -136,7 +145,24 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     const marker = path.join(down, "marker");
     const open = await runClaude(down, `bash: touch ${marker}`, {}, ["--allowedTools", "Bash"]).done;
     expect(open.code, open.stderr).toBe(0);
-    expect(existsSync(marker)).toBe(true);
+    expect(existsSync(marker)).toBe(!HONOURS_ON_FAILURE);
+    if (HONOURS_ON_FAILURE) expect(JSON.stringify(fake().requests.at(-1)!.body.messages)).toContain('blocking because onFailure is \\"block\\"');
+  }, 120_000);
+
+  test("the hookplane CLI missing from PATH (exit 127): from 2.1.295 the export's onFailure block refuses the guarded call; before, it runs, as the docs say", async () => {
+    const dir = project("no-cli", settings);
+    const marker = path.join(dir, "marker");
+    // The PATH without the folder the harness puts `hookplane` in (nor any other that has one): the shell answers `not found`.
+    const bare = (process.env.PATH ?? "/usr/bin:/bin").split(path.delimiter).filter((d) => d !== "" && !existsSync(path.join(d, "hookplane"))).join(path.delimiter);
+    const { done } = runClaude(dir, `bash: touch ${marker}`, { PATH: bare }, ["--allowedTools", "Bash"]);
+    const out = await done;
+    expect(out.code, out.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(!HONOURS_ON_FAILURE);
+    if (HONOURS_ON_FAILURE) {
+      const said = JSON.stringify(fake().requests.at(-1)!.body.messages);
+      expect(said).toContain('blocking because onFailure is \\"block\\"');
+      expect(said).toMatch(/hookplane: (command )?not found/);
+    }
   }, 120_000);
 
   test("fail closed: with Hookplane down the guarded call is blocked, though Claude Code itself allows Bash", async () => {
@@ -164,7 +190,9 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
       writeFileSync(path.join(home, ".claude.json"), JSON.stringify({ hasCompletedOnboarding: true, theme: "dark", customApiKeyResponses: { approved: ["sk-ant-fake"], rejected: [] }, projects: { [dir]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }));
       const terminal = openTerminal(CLAUDE!, [], {
         cwd: dir,
-        env: { ...h.cliEnv(), PATH: `${path.join(workspace.work, "bin")}:${process.env.PATH}`, HOME: home, ANTHROPIC_BASE_URL: fake().url, ANTHROPIC_API_KEY: "sk-ant-fake", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+        // The model pinned: Claude Code 2.1.332 puts its newer default model in auto mode, where its
+        // classifier answers permission prompts and PermissionRequest hooks never see them.
+        env: { ...h.cliEnv(), PATH: `${path.join(workspace.work, "bin")}:${process.env.PATH}`, HOME: home, ANTHROPIC_BASE_URL: fake().url, ANTHROPIC_API_KEY: "sk-ant-fake", ANTHROPIC_MODEL: "claude-sonnet-4-5", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
       });
       try {
         await terminal.waitFor("? for shortcuts");
@@ -177,7 +205,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
         const screen = await terminal.waitFor("Done.");
         expect(screen).toContain(decision === "approve" ? "Allowed by PermissionRequest hook" : "Denied by PermissionRequest hook");
         expect(existsSync(path.join(dir, "notes.txt")), decision).toBe(decision === "approve");
-        if (decision === "deny") expect(JSON.stringify(fake().requests.at(-1)!.body.messages)).toContain("denied by token:operator via api: checked");
+        if (decision === "deny") expect(JSON.stringify(fake().requests.at(-1)!.body.messages)).toContain("denied by token:approver via api: checked");
         terminal.type("/exit");
         await terminal.waitFor("/exit");
         terminal.type("Enter", { keys: true });
@@ -186,7 +214,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
         const status = decision === "approve" ? "approved" : "denied";
         const toolInput = { file_path: path.join(dir, "notes.txt"), content: "written by the fake model\n" };
         const call = { toolName: "Write", toolInput, toolCallId: approval.toolCallId };
-        const said = `${decision === "approve" ? "approved" : "denied"} by token:operator via api: checked`;
+        const said = `${decision === "approve" ? "approved" : "denied"} by token:approver via api: checked`;
         expect(await getRun(h.t.db, { projectId: DEFAULT_PROJECT_ID, id: approval.runId })).toMatchObject({ agentId: h.agentIds[AGENT], source: "claude-code", status: "running" });
         expect((await listRunEventsAfter(h.t.db, { runId: approval.runId, after: 0, limit: 100 })).map((e) => [e.type, e.data])).toEqual([
           [
@@ -194,21 +222,21 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
             {
               cwd: dir,
               ...call,
-              claudeCode: {
+              claudeCode: expect.objectContaining({
                 hook_event_name: "PermissionRequest",
-                permission_mode: "default",
+                // "manual" since Claude Code 2.1.3xx, "default" before.
+                permission_mode: expect.stringMatching(/^(default|manual)$/),
                 permission_suggestions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
                 transcript_path: expect.stringMatching(new RegExp(`^${home}/\\.claude/projects/.+\\.jsonl$`)),
                 prompt_id: expect.any(String),
-                effort: expect.any(Object),
-              },
+              }),
             },
           ],
           ["approval.requested", { hookId: "ask-writes", approvalId: approval.id, ...call, expiresAt: expect.any(String) }],
-          ["approval.settled", { hookId: "ask-writes", approvalId: approval.id, ...call, status, decision, reason: "checked", timedOut: false, decidedBy: "token:operator", decidedVia: "api" }],
+          ["approval.settled", { hookId: "ask-writes", approvalId: approval.id, ...call, status, decision, reason: "checked", timedOut: false, decidedBy: "token:approver", decidedVia: "api" }],
           ...(decision === "deny" ? [["loop.tool_denied", { by: "hook", reason: said, toolName: "Write", toolCallId: approval.toolCallId }]] : []),
         ]);
-        expect(await getApprovalInAnyProject(h.t.db, { id: approval.id })).toMatchObject({ hookKey: "ask-writes", agentName: AGENT, ...call, status, reason: "checked", decidedBy: "token:operator", decidedVia: "api" });
+        expect(await getApprovalInAnyProject(h.t.db, { id: approval.id })).toMatchObject({ hookKey: "ask-writes", agentName: AGENT, ...call, status, reason: "checked", decidedBy: "token:approver", decidedVia: "api" });
         const ledger = await listRunHookInvocations(h.t.db, { runId: approval.runId });
         expect(ledger).toHaveLength(1);
         expect(ledger[0]).toMatchObject({
@@ -218,7 +246,7 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
           matched: true,
           verdict: decision === "approve" ? "allow" : "block",
           reason: said,
-          approval: { approvalId: approval.id, status, decision, decidedBy: "token:operator", decidedVia: "api" },
+          approval: { approvalId: approval.id, status, decision, decidedBy: "token:approver", decidedVia: "api" },
         });
       } finally {
         terminal.close();
@@ -234,7 +262,18 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
       spawnSync("sh", ["-c", `ps -eo pid,args | grep "[h]ookplane.cjs hook claude-code --agent ${AGENT}" | awk '{print $1}'`], { encoding: "utf8" })
         .stdout.split("\n")
         .filter(Boolean);
-    const waiting = hookPids();
+    // This Claude Code's own hook processes (another test's leftovers are not this test's to judge).
+    const parents = new Map(
+      spawnSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+        .stdout.trim()
+        .split("\n")
+        .map((line) => line.trim().split(/\s+/) as [string, string]),
+    );
+    const descendsFromClaude = (pid: string) => {
+      for (let p: string | undefined = pid; p && p !== "1" && p !== "0"; p = parents.get(p)) if (p === String(run.child.pid)) return true;
+      return false;
+    };
+    const waiting = hookPids().filter(descendsFromClaude);
     expect(waiting.length).toBeGreaterThan(0);
     run.child.kill("SIGKILL");
     await run.done;

@@ -80,9 +80,12 @@ const CANONICAL: Record<string, string> = {
   error: "error",
 };
 
+/** The same sessions recorded from Claude Code 2.1.332 (its default model, effort and all: SOURCE.md). */
+const VERSION_2_1_332 = ["bash-ok-2.1.332", "bash-fail-2.1.332", "write-default-2.1.332"];
+
 describe("recorded sessions, replayed", () => {
   test("every field of every recorded payload is kept in the stored event", async () => {
-    for (const folder of ["bash-ok", "bash-fail", "subagent", "write-default", "interactive-bash", "interactive-write"]) {
+    for (const folder of ["bash-ok", "bash-fail", "subagent", "write-default", "interactive-bash", "interactive-write", ...VERSION_2_1_332]) {
       const payloads = recorded(folder);
       await replay("plain", payloads);
       const run = await runOf("plain", payloads[0].session_id);
@@ -120,6 +123,29 @@ describe("recorded sessions, replayed", () => {
     expect(events[3].data).toMatchObject({ toolName: "Bash", toolCallId: payloads[3].tool_use_id, isError: false, durationMs: payloads[3].duration_ms });
     expect(events[6].data).toMatchObject({ stopHookActive: false, response: "Done." });
     expect(events[7].data).toMatchObject({ outcome: "completed", reason: "other" });
+  });
+
+  test("Claude Code 2.1.332 keeps 2.1.197's session shape; a permission it refuses in print mode now fires PermissionRequest, for the call its PreToolUse announced", async () => {
+    const shapes = new Map<string, string[]>();
+    const replayed = (folder: string) => recorded(folder).map((p) => ({ ...p, session_id: `${p.session_id}-shape` }));
+    for (const folder of VERSION_2_1_332) {
+      const payloads = replayed(folder);
+      await replay("plain", payloads);
+      const run = await runOf("plain", payloads[0].session_id);
+      shapes.set(folder, (await eventsOf(run.id)).map((e) => e.type));
+    }
+    const plain = ["session.start", "user.prompt.submit", "tool.pre", "tool.post", "tool.batch", "claude-code.MessageDisplay", "turn.end", "session.end"];
+    expect(shapes.get("bash-ok-2.1.332")).toEqual(plain);
+    expect(shapes.get("bash-fail-2.1.332")).toEqual(plain);
+    expect(shapes.get("write-default-2.1.332")).toEqual(["session.start", "user.prompt.submit", "tool.pre", "tool.permission_request", "tool.batch", "claude-code.MessageDisplay", "turn.end", "session.end"]);
+    const written = replayed("write-default-2.1.332");
+    const run = await runOf("plain", written[0].session_id);
+    const events = await eventsOf(run.id);
+    // No tool_use_id on PermissionRequest (as in 2.1.197's interactive mode): the call is the announced one.
+    expect(written[3]).not.toHaveProperty("tool_use_id");
+    expect(events[3].data).toMatchObject({ toolName: "Write", toolCallId: (written[2] as Record<string, unknown>).tool_use_id, claudeCode: { permission_mode: "default", effort: { level: "medium" } } });
+    const failed = await eventsOf((await runOf("plain", replayed("bash-fail-2.1.332")[0].session_id)).id);
+    expect(failed[3].data).toMatchObject({ toolName: "Bash", isError: true });
   });
 
   test("PostToolUseFailure is a tool.post with isError, the error and the duration; tool.post hooks see it", async () => {

@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
 import type { SessionEvent } from "./session-ingest";
 import { transcriptUsageSchema } from "./transcript-usage";
+import { localHookBlocksSchema } from "./local-hook-outcomes";
 
 /** What Claude Code writes on a hook's stdin; unknown fields are kept (new versions add some). */
 export const claudeHookInputSchema = z.looseObject({
@@ -38,11 +39,19 @@ export const claudeHookInputSchema = z.looseObject({
   last_assistant_message: z.string().optional(),
   /** Added by `hookplane hook claude-code` at turn ends: the transcript's usage per message. */
   hookplane_usage: transcriptUsageSchema.optional(),
+  /** Added at turn ends too: what the developer's own hooks blocked on their machine (local-hook-outcomes.ts). */
+  hookplane_local_blocks: localHookBlocksSchema.optional(),
+  /**
+   * Added by `hookplane hook claude-code` when another agent that speaks this protocol ran the
+   * hook, as its environment says (Qwen Code sets QWEN_CODE_SESSION_ID to the payload's session):
+   * what that agent applies of an answer is its own (modification-support.ts).
+   */
+  hookplane_runtime: z.enum(["qwen-code"]).optional(),
 });
 export type ClaudeHookInput = z.infer<typeof claudeHookInputSchema>;
 
 /** Events about one tool call: without a tool name they are not Claude Code talking. */
-const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"]);
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied", "PreSkillShellCommand"]);
 
 /** Say at the field what a Claude Code payload lacks. */
 export function claudeInputIssues(input: ClaudeHookInput): { path: string; message: string }[] {
@@ -62,7 +71,7 @@ export function sessionEndOutcome(reason: string | undefined): "completed" | "ca
 
 /** What Hookplane does with each event; the docs table and the tests read this one list. */
 export const CLAUDE_EVENTS = {
-  SessionStart: "session.start on startup and clear; resume and compact are recorded (session.resume, session.compact) in the same run",
+  SessionStart: "session.start on startup, clear and fork (a fork is a new session, under a new id, carrying another's transcript: a run of its own); resume and compact are recorded (session.resume, session.compact) in the same run",
   Setup: "recorded (claude-code.Setup)",
   UserPromptSubmit: "user.prompt.submit",
   UserPromptExpansion: "recorded (claude-code.UserPromptExpansion)",
@@ -80,13 +89,18 @@ export const CLAUDE_EVENTS = {
   PreCompact: "recorded (claude-code.PreCompact)",
   PostCompact: "recorded (claude-code.PostCompact)",
   SessionEnd: "session.end, outcome from reason; finishes the run",
+  PreSkillShellCommand: "tool.pre (a skill's `!command` shell line, toolName Bash or PowerShell): tool.pre hooks decide it like a Bash call, so a Bash guard holds for skills too; `command_name`, `command_source` and `invoked_by` are kept under claudeCode",
+  PreModelSwitch: "recorded (claude-code.PreModelSwitch: from_model, to_model, source)",
+  PostModelSwitch: "recorded (claude-code.PostModelSwitch)",
+  DirectoryAdded: "recorded (claude-code.DirectoryAdded: directory, source)",
 } as const;
+
 
 const canonicalOf = (input: ClaudeHookInput) => input.agent_id !== undefined ? { agentId: input.agent_id, agentType: input.agent_type ?? "" } : {};
 
 /** The fields not already named canonically, as Claude Code sent them. */
 function rest(input: ClaudeHookInput, used: readonly string[]): Record<string, unknown> {
-  const skip = new Set(["session_id", "cwd", "agent_id", "agent_type", "hookplane_usage", ...used]);
+  const skip = new Set(["session_id", "cwd", "agent_id", "agent_type", "hookplane_usage", "hookplane_local_blocks", "hookplane_runtime", ...used]);
   return Object.fromEntries(Object.entries(input).filter(([key, value]) => !skip.has(key) && value !== undefined));
 }
 
@@ -106,8 +120,9 @@ export function claudeSessionEvent(agent: string, input: ClaudeHookInput, runtim
   const event = (type: string, data: Record<string, unknown>, used: readonly string[], extra: Partial<SessionEvent> = {}): SessionEvent => ({
     ...common,
     type,
-    data: { ...(input.cwd !== undefined ? { cwd: input.cwd } : {}), ...canonicalOf(input), ...data, [runtime.field]: rest(input, used) },
+    data: { ...(input.cwd !== undefined ? { cwd: input.cwd } : {}), ...canonicalOf(input), ...data, [runtime.field]: rest(input, used), ...(input.hookplane_runtime ? { via: input.hookplane_runtime } : {}) },
     ...(input.hookplane_usage ? { usage: input.hookplane_usage } : {}),
+    ...(input.hookplane_local_blocks?.length ? { localBlocks: input.hookplane_local_blocks } : {}),
     ...extra,
   });
   const tool = { toolName: input.tool_name, toolInput: input.tool_input ?? {}, toolCallId: input.tool_use_id };
@@ -117,11 +132,21 @@ export function claudeSessionEvent(agent: string, input: ClaudeHookInput, runtim
   switch (input.hook_event_name) {
     case "SessionStart":
       // startup (and clear, a new conversation) start the session; resume and compact continue it.
+      // A fork (2.1.332) carries another session's transcript under a new session id: a new run,
+      // so its session.start hooks run (source "fork" says where it came from).
       if (input.source === "resume" || input.source === "compact") return event(`session.${input.source}`, { source: input.source }, ["source"], { continues: true });
       return event("session.start", { source: input.source ?? "startup", prompt: "" }, ["source"]);
     case "UserPromptSubmit":
+      // Qwen Code 0.24 (which speaks this protocol) fires it again before each model call that
+      // sends tool results back, with an empty prompt: no one typed anything, so it is recorded as
+      // sent and no prompt hook runs again. Told apart by Qwen's `timestamp` (Claude Code sends
+      // none), so a Claude Code prompt of an image alone still goes to the prompt hooks.
+      if (input.prompt === "" && typeof input.timestamp === "string") return event(`${runtime.source}.UserPromptSubmit`, { continuation: true }, []);
       return event("user.prompt.submit", { prompt: input.prompt ?? "" }, ["prompt"]);
     case "PreToolUse":
+      return event("tool.pre", tool, toolFields);
+    // A skill's shell line runs Bash (or PowerShell) without a tool call: the same guard decides it.
+    case "PreSkillShellCommand":
       return event("tool.pre", tool, toolFields);
     case "PermissionRequest":
       // Claude Code 2.1.197 sends no tool_use_id here: the call is the one its PreToolUse announced.
@@ -156,6 +181,12 @@ export function claudeSessionEvent(agent: string, input: ClaudeHookInput, runtim
     }
     case "SessionEnd":
       return event("session.end", { outcome: sessionEndOutcome(input.reason), reason: input.reason ?? "session ended" }, ["reason"]);
+    // Codex 0.171: the person interrupted the turn (e.g. Ctrl-C in `codex exec`, which then ends
+    // the session: session-ingest ends such a run cancelled). Its answer may carry only
+    // `systemMessage` (codex-rs/hooks/src/events/interrupt.rs): Hookplane's is {}.
+    case "Interrupt":
+      if (runtime.source !== CODEX_RUNTIME.source) return event(`${runtime.source}.${input.hook_event_name}`, {}, []);
+      return event("turn.interrupted", { ...(typeof input.turn_id === "string" ? { turnId: input.turn_id } : {}), reason: "interrupted by the user" }, ["turn_id"]);
     default:
       return event(`${runtime.source}.${input.hook_event_name}`, {}, []);
   }
@@ -168,10 +199,15 @@ export type ClaudeHookOutput = {
   reason?: string;
   hookSpecificOutput?: {
     hookEventName: string;
-    permissionDecision?: "allow" | "deny";
+    permissionDecision?: "allow" | "deny" | "ask";
     permissionDecisionReason?: string;
     additionalContext?: string;
-    decision?: { behavior: "allow" | "deny"; message?: string };
+    decision?: { behavior: "allow" | "deny"; message?: string; updatedInput?: Record<string, unknown> };
+    /** PreToolUse: the whole input the tool runs with (Hookplane's hooks or an approver changed it). */
+    updatedInput?: Record<string, unknown>;
+    /** PostToolUse: what the model sees instead of the tool's output (2.1.332; MCP tools also take updatedMCPToolOutput). */
+    updatedToolOutput?: unknown;
+    updatedMCPToolOutput?: unknown;
   };
 };
 
@@ -195,7 +231,7 @@ function approvedBy(result: DispatchResult): string | undefined {
  * Claude Code's answer. A plain allow is `{}` (Claude Code's own permission rules still apply);
  * only a person's approval returns an allow, since a person just said yes.
  */
-export function claudeHookOutput(hookEventName: string, result: DispatchResult | undefined): ClaudeHookOutput {
+export function claudeHookOutput(hookEventName: string, result: DispatchResult | undefined, toolName?: string): ClaudeHookOutput {
   if (!result) return {};
   const context = CONTEXT_EVENTS.has(hookEventName) ? additionalContext(result) : undefined;
   const reason = result.reason ?? "Blocked by a Hookplane hook";
@@ -204,15 +240,36 @@ export function claudeHookOutput(hookEventName: string, result: DispatchResult |
     return Object.keys(specific).length > 0 ? { hookSpecificOutput: { hookEventName, ...specific } } : {};
   };
   switch (hookEventName) {
+    // PreSkillShellCommand answers like PreToolUse (it takes no additionalContext, so none is added).
+    case "PreSkillShellCommand":
     case "PreToolUse": {
       if (result.verdict === "block") return withContext({ permissionDecision: "deny", permissionDecisionReason: reason });
       const approved = approvedBy(result);
+      const updatedInput = result.toolInput;
+      // An `ask` hook: Claude Code asks its user, showing the call as Hookplane's hooks left it.
+      if (result.askUser) return withContext({ permissionDecision: "ask", permissionDecisionReason: result.askUser.reason, ...(updatedInput && { updatedInput }) });
+      // A rewritten call runs as rewritten: Claude Code applies updatedInput with an allow.
+      if (updatedInput) return withContext({ permissionDecision: "allow", permissionDecisionReason: approved ?? `input rewritten in Hookplane by hook ${(result.modifiedBy ?? []).join(", ")}`, updatedInput });
       return approved ? withContext({ permissionDecision: "allow", permissionDecisionReason: approved }) : withContext();
     }
     case "PermissionRequest": {
       if (result.verdict === "block") return { hookSpecificOutput: { hookEventName, decision: { behavior: "deny", message: reason } } };
       // No approve hook decided: Claude Code asks its user as it would have.
-      return approvedBy(result) ? { hookSpecificOutput: { hookEventName, decision: { behavior: "allow" } } } : {};
+      return approvedBy(result) ? { hookSpecificOutput: { hookEventName, decision: { behavior: "allow", ...(result.toolInput && { updatedInput: result.toolInput }) } } } : {};
+    }
+    case "PostToolUse": {
+      if (!result.toolOutput) return withContext();
+      const value = result.toolOutput.value;
+      return withContext({ updatedToolOutput: value, ...(toolName?.startsWith("mcp__") && { updatedMCPToolOutput: value }) });
+    }
+    // Claude Code takes no replaced output for a failed call (updatedToolOutput is PostToolUse's
+    // only, 2.1.332): the error has reached the model, so the most its answer can do is tell it
+    // that the hooks withheld it, and what they put in its place.
+    case "PostToolUseFailure": {
+      if (!result.toolOutput) return withContext();
+      const replaced = typeof result.toolOutput.value === "string" ? result.toolOutput.value : JSON.stringify(result.toolOutput.value);
+      const note = `Hookplane hook ${(result.modifiedBy ?? []).join(", ") || "policy"} withheld this failed call's error output (Claude Code cannot replace it): do not use or repeat it. In its place: ${replaced}`;
+      return { hookSpecificOutput: { hookEventName, additionalContext: context ? `${context}\n\n${note}` : note } };
     }
     case "UserPromptSubmit":
       return result.verdict === "block" ? { decision: "block", reason, ...withContext() } : withContext();

@@ -5,10 +5,18 @@
  * CLI sends it as `hookEventName`. Recorded payloads are in test/fixtures/bridges/copilot;
  * docs/bridges/other-agents.md has the table.
  *
- * Copilot CLI reads few answers: preToolUse `permissionDecision` (deny with a reason, allow),
- * permissionRequest `behavior`, agentStop `decision: "block"`; the rest is recorded only. Tool
- * calls carry no id, so an approval belongs to the one preToolUse that asked; permissionRequest,
- * which follows every preToolUse, is recorded and not asked again.
+ * What Copilot CLI reads back (its hooks reference, docs.github.com/en/copilot/reference/
+ * copilot-cli-reference/cli-hooks-reference, and the 1.0.102 runtime's own field names):
+ * preToolUse `permissionDecision` (deny with a reason, allow); userPromptSubmitted `decision:
+ * "block"` with `reason` (no model turn runs; seen with the real CLI); permissionRequest `behavior`
+ * (allow | deny) with `message`; agentStop / subagentStop `decision: "block"` with `reason`; and
+ * `additionalContext`, which the CLI hands the model, on sessionStart, userPromptSubmitted and
+ * postToolUse (seen by the model in copilot-cli-bridge.db.test.ts, though the reference says
+ * "output processed: no" for the first two). Tool calls carry no id, so an approval belongs to
+ * the one preToolUse that asked; permissionRequest, which follows a preToolUse that did not decide
+ * (an allow or deny there settles the call: the real CLI then sends none), with the same arguments
+ * less the description, is that call's: it asks tool.pre's `approve` hooks as Claude Code's
+ * PermissionRequest does, and an approval already decided for the call answers at once.
  */
 import { z } from "zod";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
@@ -83,7 +91,8 @@ export function copilotSessionEvent(agent: string, input: CopilotHookInput): Ses
     case "preToolUse":
       return event("tool.pre", tool, ["toolName", "toolArgs"]);
     case "permissionRequest":
-      return event("tool.permission_request", tool, ["toolName", "toolInput"]);
+      // Its toolInput is preToolUse's toolArgs less `description`: the call is the one whose arguments hold it.
+      return event("tool.permission_request", tool, ["toolName", "toolInput"], { dispatch: { as: "tool.pre", only: ["approve"] }, callByInput: "contained" });
     case "postToolUse": {
       const result = input.toolResult as { resultType?: string; textResultForLlm?: string } | undefined;
       const failed = result?.resultType === "failure" || result?.resultType === "error";
@@ -116,23 +125,61 @@ export function copilotSessionEvent(agent: string, input: CopilotHookInput): Ses
 export type CopilotHookOutput = {
   permissionDecision?: "allow" | "deny";
   permissionDecisionReason?: string;
+  behavior?: "allow" | "deny";
+  message?: string;
+  /** preToolUse: the arguments the tool runs with (1.0.102 applies them with an allow; modification-support.ts). */
+  modifiedArgs?: Record<string, unknown>;
   decision?: "block";
   reason?: string;
+  additionalContext?: string;
 };
+
+/** What the hooks had to say to the model: on a block the reason is said on its own, the rest goes along. */
+function contextOf(result: DispatchResult): string | undefined {
+  const texts = result.verdict === "block" ? [...result.context, ...(result.output ? [result.output] : [])] : result.reminders;
+  return texts.length > 0 ? texts.join("\n\n") : undefined;
+}
+
+/** Events whose answer's `additionalContext` Copilot CLI 1.0.102 gives the model. */
+const CONTEXT_EVENTS = new Set(["sessionStart", "userPromptSubmitted", "postToolUse"]);
+
+function approvedBy(result: DispatchResult): string | undefined {
+  if (result.approval?.decision !== "approve") return undefined;
+  return `approved in Hookplane${result.approval.decidedBy ? ` by ${result.approval.decidedBy}` : ""}`;
+}
+
+/** A call Hookplane changed: the new arguments as `modifiedArgs`, with an allow. */
+function copilotChangedCall(result: DispatchResult, toolInput: Record<string, unknown>): CopilotHookOutput {
+  const approved = approvedBy(result);
+  const by = approved ? `${approved}, with an edited input` : `input rewritten in Hookplane by hook ${(result.modifiedBy ?? []).join(", ")}`;
+  return { permissionDecision: "allow", permissionDecisionReason: by, modifiedArgs: toolInput };
+}
 
 export function copilotHookOutput(hookEventName: string, result: DispatchResult | undefined): CopilotHookOutput {
   if (!result) return {};
   const reason = result.reason ?? "Blocked by a Hookplane hook";
+  const context = CONTEXT_EVENTS.has(hookEventName) ? contextOf(result) : undefined;
+  const withContext = context ? { additionalContext: context } : {};
   switch (hookEventName) {
-    case "preToolUse":
+    case "preToolUse": {
       if (result.verdict === "block") return { permissionDecision: "deny", permissionDecisionReason: reason };
-      return result.approval?.decision === "approve"
-        ? { permissionDecision: "allow", permissionDecisionReason: `approved in Hookplane${result.approval.decidedBy ? ` by ${result.approval.decidedBy}` : ""}` }
-        : {};
+      if (result.toolInput) return copilotChangedCall(result, result.toolInput);
+      const approved = approvedBy(result);
+      return approved ? { permissionDecision: "allow", permissionDecisionReason: approved } : {};
+    }
+    // Decides before Copilot's own permission flow (rules, --allow-all, its prompt); {} falls through to it.
+    case "permissionRequest":
+      if (result.verdict === "block") return { behavior: "deny", message: reason };
+      // Its answer has no field for new arguments: an edited call cannot run from here.
+      if (result.toolInput) return { behavior: "deny", message: "Copilot CLI cannot apply a rewritten input on a permission request: blocked rather than run as asked" }; // session-ingest blocks it first
+      return approvedBy(result) ? { behavior: "allow" } : {};
+    // A refused prompt: no model turn runs (Copilot shows the reason as a warning).
+    case "userPromptSubmitted":
+      return result.verdict === "block" ? { decision: "block", reason } : withContext;
     case "agentStop":
     case "subagentStop":
       return result.verdict === "block" ? { decision: "block", reason } : {};
     default:
-      return {};
+      return withContext;
   }
 }

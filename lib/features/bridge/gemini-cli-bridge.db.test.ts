@@ -5,7 +5,8 @@
  * is installed (HOOKPLANE_GEMINI_BIN, or `gemini` on PATH), the CLI itself against a local fake of
  * the Gemini API: a block, an approval decided through the API, and fail closed with the server down.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { listRunEventsAfter } from "@/db/queries/run-events";
@@ -14,6 +15,7 @@ import { closedPort, findAgentCli, recordedPayloads, useAgentWorkspace, noRmHook
 import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import { startFakeGemini } from "@/test/bridges/fake-gemini-api";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
+import * as eventsRoute from "@/app/api/v1/ingest/events/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bridges/gemini-cli");
@@ -23,6 +25,8 @@ const GEMINI = findAgentCli("HOOKPLANE_GEMINI_BIN", "gemini");
 
 const h = useBridgeHarness({
   ingest: { method: "POST", path: "/api/v1/ingest/gemini-cli", handler: geminiRoute.POST },
+  // `hookplane login --with-token` checks the credential there.
+  routes: [{ method: "POST", path: "/api/v1/ingest/events", handler: eventsRoute.POST }],
   agents: {
     plain: [],
     gates: [
@@ -30,9 +34,20 @@ const h = useBridgeHarness({
       { id: "ask-writes", event: "tool.pre", matcher: "write_file", action: { type: "approve", timeoutMs: 120_000, onTimeout: "deny" } },
       { id: "fail-note", event: "tool.post", when: "isError", action: { type: "context", text: "A command failed: say so." } },
       TESTS_FIRST_HOOK,
+      { id: "ci-no-deploys", event: "tool.pre", matcher: "run_shell_command", when: "actor.tier: headless", action: { type: "block", reason: "CI does not deploy", denyIf: "deploy-prod" } },
     ],
   },
 });
+
+/**
+ * The environment Gemini CLI gives its hooks in GitHub Actions (GITHUB_SHA set: its strict
+ * sanitization, packages/core/src/services/environmentSanitization.ts): PATH, HOME and a few
+ * GitHub variables survive; HOOKPLANE_*, XDG_CONFIG_HOME and CI do not.
+ */
+function strippedEnv(home: string): Record<string, string | undefined> {
+  const gone = Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined]));
+  return { ...gone, PATH: process.env.PATH, HOME: home, GITHUB_ENV: path.join(home, "github-env") };
+}
 const send = (agent: string, payload: Payload) => h.send(agent, payload);
 
 async function eventsOf(agent: string, sessionId: string) {
@@ -120,6 +135,44 @@ describe("recorded Gemini CLI sessions, replayed", () => {
   });
 });
 
+describe("Gemini CLI in CI: hooks get no HOOKPLANE_TOKEN", () => {
+  test("`hookplane login --with-token` stores the credential in HOME, where the stripped hook finds it; a refused or unchecked one is not stored", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "hp-gemini-ci-"));
+    const file = path.join(home, ".config", "hookplane", "credentials.json");
+    const env = { ...strippedEnv(home), HOOKPLANE_URL: h.server.url };
+    const before = recorded("shell-ok").find((p) => p.hook_event_name === "BeforeTool")!;
+    const rm = { ...before, session_id: "gemini-ci", tool_input: { command: "rm -rf /srv" } };
+
+    // As Gemini runs it in CI, with no credential stored: refused (fail closed), nothing recorded.
+    const unsigned = await runHookplaneCli(["hook", "gemini-cli", "--agent", "gates"], rm, strippedEnv(home));
+    expect(unsigned.code).toBe(2);
+    expect(unsigned.stderr).toMatch(/not signed in/);
+    expect(await getRunByExternalSession(h.t.db, { agentId: h.agentIds.gates, externalSessionId: "gemini-ci" })).toBeUndefined();
+
+    // Wrong side: a credential Hookplane refuses, or none it could check, is not stored.
+    const refused = await runHookplaneCli(["login", "--with-token"], "hp_not_a_credential", env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/answered 401.*nothing stored/);
+    const unreachable = await runHookplaneCli(["login", "--with-token", "--url", `http://127.0.0.1:${await closedPort()}`], h.operator, env);
+    expect(unreachable.code).toBe(2);
+    expect(existsSync(file)).toBe(false);
+
+    const stored = await runHookplaneCli(["login", "--with-token"], `${h.operator}\n`, env);
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ url: h.server.url, token: h.operator });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    // The hook as Gemini runs it: no HOOKPLANE_* at all; the stored URL and credential answer, and the call is headless (GITHUB_ENV).
+    const denied = await runHookplaneCli(["hook", "gemini-cli", "--agent", "gates"], rm, strippedEnv(home));
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(denied.json()).toEqual({ decision: "deny", reason: "No rm -rf here" });
+    const deploy = await runHookplaneCli(["hook", "gemini-cli", "--agent", "gates"], { ...rm, tool_input: { command: "make deploy-prod" } }, strippedEnv(home));
+    expect(deploy.json()).toEqual({ decision: "deny", reason: "CI does not deploy" });
+    const { run } = await eventsOf("gates", "gemini-ci");
+    expect(run).toMatchObject({ blocked: true, toolsUsed: ["run_shell_command"] });
+  });
+});
+
 describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not installed: set HOOKPLANE_GEMINI_BIN to its `gemini` (npm i @google/gemini-cli) to run these", () => {
   const workspace = useAgentWorkspace(h, "hp-gemini-e2e-", startFakeGemini);
   const fake = () => workspace.fake;
@@ -164,6 +217,30 @@ describe.skipIf(!GEMINI)(GEMINI ? "the real Gemini CLI" : "Gemini CLI not instal
       expect(out.code, out.stderr).toBe(0);
       expect(existsSync(path.join(dir, "notes.txt")), decision).toBe(decision === "approve");
     }
+  }, 180_000);
+
+  test("in GitHub Actions (GITHUB_SHA) the hooks get no HOOKPLANE_TOKEN: refused until `hookplane login --with-token` stores it in HOME, then decided", async () => {
+    const dir = project("ci");
+    const home = path.join(dir, "home");
+    const ci = { GITHUB_SHA: "3f2a9c1", GITHUB_ENV: path.join(dir, "github-env"), CI: "true" };
+    const since = new Date();
+    const marker = path.join(dir, "marker");
+    // HOOKPLANE_URL and HOOKPLANE_TOKEN are in Gemini's environment (workspace.run), not its hooks'.
+    await runGemini(dir, `bash: touch ${marker}`, ci);
+    expect(existsSync(marker), "a call went through unguarded").toBe(false);
+    expect((await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).filter((r) => r.source === "gemini-cli" && r.createdAt >= since)).toEqual([]);
+
+    const login = await runHookplaneCli(["login", "--with-token", "--url", h.server.url], h.operator, { HOME: home, HOOKPLANE_CONFIG_DIR: undefined, XDG_CONFIG_HOME: undefined, HOOKPLANE_TOKEN: undefined });
+    expect(login.code, login.stderr).toBe(0);
+    const target = path.join(dir, "keep-me");
+    mkdirSync(target);
+    await runGemini(dir, `bash: rm -rf ${target}`, ci);
+    expect(existsSync(target)).toBe(true);
+    expect(JSON.stringify(fake().requests.map((r) => r.body.contents))).toContain("No rm -rf here");
+    await runGemini(dir, `bash: touch ${marker}`, ci);
+    expect(existsSync(marker), "an allowed call did not run").toBe(true);
+    const runs = (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 200 })).filter((r) => r.source === "gemini-cli" && r.createdAt >= since);
+    expect(runs.map((r) => r.blocked).sort()).toEqual([false, true]);
   }, 180_000);
 
   test("fail closed: with Hookplane down the shell command is blocked", async () => {

@@ -86,9 +86,11 @@ export function geminiSessionEvent(agent: string, input: GeminiHookInput): Sessi
 }
 
 export type GeminiHookOutput = {
-  decision?: "allow" | "deny";
+  decision?: "allow" | "deny" | "ask";
   reason?: string;
-  hookSpecificOutput?: { hookEventName: string; additionalContext?: string };
+  systemMessage?: string;
+  /** BeforeTool `tool_input`: the arguments the tool runs with (modification-support.ts says when). */
+  hookSpecificOutput?: { hookEventName: string; additionalContext?: string; tool_input?: Record<string, unknown> };
 };
 
 function contextOf(result: DispatchResult): string | undefined {
@@ -108,6 +110,7 @@ export function geminiHookOutput(hookEventName: string, result: DispatchResult |
     // BeforeTool deny: the tool does not run, the reason goes to the model; a person's yes is an allow.
     case "BeforeTool":
       if (result.verdict === "block") return { decision: "deny", reason };
+      if (result.askUser || result.toolInput) return geminiChangedCall(hookEventName, result);
       return result.approval?.decision === "approve" ? { decision: "allow", reason: `approved in Hookplane${result.approval.decidedBy ? ` by ${result.approval.decidedBy}` : ""}` } : {};
     // BeforeAgent deny: the turn is dropped with the prompt; AfterAgent deny: the reason is the next prompt.
     case "BeforeAgent":
@@ -116,6 +119,16 @@ export function geminiHookOutput(hookEventName: string, result: DispatchResult |
     default:
       return specific;
   }
+}
+
+/**
+ * A call Hookplane changed: the new arguments as BeforeTool's `tool_input` (Gemini CLI 0.61 builds
+ * the tool from them), and an `ask` as Gemini's own (its user confirms, with the reason shown).
+ */
+function geminiChangedCall(hookEventName: string, result: DispatchResult): GeminiHookOutput {
+  const changed = result.toolInput ? { hookSpecificOutput: { hookEventName, tool_input: result.toolInput } } : {};
+  if (result.askUser) return { decision: "ask", reason: result.askUser.reason, systemMessage: result.askUser.reason, ...changed };
+  return { decision: "allow", reason: `input rewritten in Hookplane by hook ${(result.modifiedBy ?? []).join(", ")}`, ...changed };
 }
 
 /** Gemini CLI event → what Hookplane does, for the docs and the tests. */

@@ -29,6 +29,12 @@ export const ingestEventSchema = z
         if (checked.success) return;
         for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: ["data", ...issue.path] } as never);
       }),
+    /**
+     * What the runtime does with a changed call: runs a tool with the answer's `toolInput`, shows
+     * its model the answer's `toolOutput`, asks its user on `askUser`. A change it does not claim
+     * blocks the call instead. Left out: none.
+     */
+    applies: z.object({ input: z.boolean().default(false), output: z.boolean().default(false), ask: z.boolean().default(false) }).strict().optional(),
   })
   .strict();
 export type IngestEventRequest = z.infer<typeof ingestEventSchema>;
@@ -43,6 +49,9 @@ export function ingestAnswer(runId: string, seq: number, result: DispatchResult 
     ...(result && result.context.length > 0 ? { context: result.context } : {}),
     ...(result?.output ? { output: result.output } : {}),
     ...(result?.approval ? { approval: { decision: result.approval.decision, decidedBy: result.approval.decidedBy, timedOut: result.approval.timedOut } } : {}),
+    ...(result?.toolInput ? { toolInput: result.toolInput } : {}),
+    ...(result?.toolOutput ? { toolOutput: result.toolOutput.value } : {}),
+    ...(result?.askUser ? { askUser: result.askUser } : {}),
     reminders: result?.reminders ?? [],
   };
 }

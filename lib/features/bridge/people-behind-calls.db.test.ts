@@ -2,7 +2,9 @@
  * The person behind every bridged call (issue 27, first slice): three people of one project and one
  * of another, each with their own bridge credential, through the ingest endpoint:
  * - a bridge credential reaches the ingest endpoints and nothing else (every route under
- *   app/api/v1, found from the file tree: 403), so a developer's agent cannot switch off its guard;
+ *   app/api/v1, found from the file tree: 403; the ingest role also reads an agent's settings and
+ *   records an install, for hookplane install and doctor), so a developer's agent cannot switch
+ *   off its guard;
  * - each call is recorded as its person's: the run's actor (API, list filter, export), and a
  *   shared session id stays one run per person;
  * - a hook can tell people apart (`when: "actor.email: ..."`, `actor.role`), applied on the next call;
@@ -30,6 +32,12 @@ import * as runsExportRoute from "@/app/api/v1/runs/export/route";
 import * as tokensRoute from "@/app/api/v1/tokens/route";
 import * as approvalsRoute from "@/app/api/v1/approvals/route";
 import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
+import * as ledgerRoute from "@/app/api/v1/ledger/route";
+import * as ledgerExportRoute from "@/app/api/v1/ledger/export/route";
+import * as costsRoute from "@/app/api/v1/costs/route";
+import { verifyChain } from "@/db/queries/chain-verification";
+import { sealChain } from "@/db/queries/hash-chain";
+import { sql } from "drizzle-orm";
 import { INGEST_ROUTES } from "./ingest-routes";
 
 let t: TestDatabase;
@@ -84,7 +92,11 @@ test("a bridge credential is refused (403) on every route but the ingest endpoin
     if (!ingest) expect(res.body?.error?.message ?? "").toContain("bridge credential");
   }
   expect(refusedOrNot).toEqual([]);
-  expect(routes.filter((r) => r.schemas.role === "ingest").map((r) => r.template).sort()).toEqual(Object.keys(INGEST_ROUTES).map((name) => `/api/v1/ingest/${name}`).sort());
+  // Besides the hook calls: hookplane install and doctor read the credential's project's agent's
+  // settings for one coding agent, and record an install (lib/features/config-io/agent-installs.ts).
+  // And the coding agents' own telemetry, for the sessions that ran without hooks (session-sightings.ts).
+  const installRoutes = ["/api/v1/ingest/installs", "/api/v1/ingest/otel/v1/logs", ...["claude-code", "codex", "copilot", "cursor", "gemini-cli"].map((agent) => `/api/v1/ingest/${agent}/settings`)];
+  expect(routes.filter((r) => r.schemas.role === "ingest").map((r) => r.template).sort()).toEqual([...Object.keys(INGEST_ROUTES).map((name) => `/api/v1/ingest/${name}`), ...installRoutes].sort());
 });
 
 test("each call is its person's: one run per person for a shared session id, the actor in the API, its filter and the export", async () => {
@@ -229,6 +241,70 @@ test("which of a person's agents acted: a subagent names itself and the session 
   const ciCall = await hookCall(people.alice.bridge, bash("ci-session", "kubectl apply -f prod.yml", "c1"), { "x-hookplane-ci": "1" });
   expect(decision(ciCall)).toBe("deny");
   expect(decision(await hookCall(people.alice.bridge, bash("laptop-session", "kubectl apply -f prod.yml", "l1")))).toBe("allow");
+});
+
+test("the ledger names who acted on every row, hashed with it; the ledger, its export and the costs filter by person", async () => {
+  type Row = { id: number; hook_key: string; actor_key: string | null; actor: Record<string, unknown> | null };
+  const ledgerOf = async (session: string) =>
+    (await t.execute("select l.id::int as id, l.hook_key, l.actor_key, l.actor from hook_invocations l join runs r on r.id = l.run_id where r.external_session_id = $1 order by l.id", [session])).rows as Row[];
+  // Bob's (a viewer's) calls: every row his, with his role at the time and his own agent's tier.
+  const bobs = await ledgerOf("policy-bob");
+  expect(bobs.length).toBeGreaterThan(0);
+  for (const row of bobs) {
+    expect(row.actor_key).toBe(`user:${people.bob.id}`);
+    expect(row.actor).toEqual({ userId: people.bob.id, label: "bob@example.com", role: "viewer", tier: "interactive" });
+  }
+  // A subagent's row names the subagent and the session that delegated to it; the CI call is headless.
+  const tiers = await ledgerOf("tiers");
+  const subRows = tiers.filter((r) => (r.actor as { tier?: string }).tier === "subagent");
+  expect(subRows.length).toBeGreaterThan(0);
+  expect(subRows[0].actor).toMatchObject({ label: "alice@example.com", tier: "subagent", subagent: { id: "agent-7f3", type: "code-reviewer" }, parent: { sessionId: "tiers" } });
+  expect((await ledgerOf("ci-session")).map((r) => (r.actor as { tier?: string }).tier)).toEqual(expect.arrayContaining(["headless"]));
+
+  // The ledger API by person: only Bob's rows, each naming him; an unknown person gets none.
+  const bobsLedger = await callRoute(ledgerRoute.GET, { path: "/api/v1/ledger?actor=bob@example.com&limit=200", token: admin });
+  expect(bobsLedger.status).toBe(200);
+  const bobsAll = (await t.execute("select count(*)::int as n from hook_invocations where actor_key = $1", [`user:${people.bob.id}`])).rows[0] as { n: number };
+  expect(bobsLedger.body.items.length).toBe(bobsAll.n);
+  expect(new Set(bobsLedger.body.items.map((r: { actorKey: string }) => r.actorKey))).toEqual(new Set([`user:${people.bob.id}`]));
+  expect((await callRoute(ledgerRoute.GET, { path: "/api/v1/ledger?actor=nobody@example.com", token: admin })).body.items).toEqual([]);
+  const csv = await ledgerExportRoute
+    .GET(new Request(`http://localhost/api/v1/ledger/export?format=csv&actor=${people.bob.id}&verdict=block`, { headers: { authorization: `Bearer ${admin}` } }))
+    .then((r) => r.text());
+  const [header, ...lines] = csv.trim().split(/\r?\n/);
+  const columns = header.split(",");
+  expect(lines.length).toBe(2);
+  for (const line of lines) {
+    const cells = Object.fromEntries(columns.map((name, i) => [name, line.split(",")[i]]));
+    expect([cells.actor, cells.actorKey, cells.actorRole, cells.actorTier]).toEqual(["bob@example.com", `user:${people.bob.id}`, "viewer", "interactive"]);
+  }
+
+  // Who acted is part of each row's hash: changed behind the triggers' back, the chain names that row.
+  await sealChain(t.db, { table: "hook_invocations" });
+  expect((await verifyChain(t.db, { table: "hook_invocations" })).firstBroken).toBeUndefined();
+  await expect(t.execute("update hook_invocations set actor_key = 'user:someone-else' where id = $1", [bobs[0].id])).rejects.toThrow();
+  await t.db.transaction(async (tx) => {
+    await tx.execute(sql.raw("alter table hook_invocations disable trigger user"));
+    await tx.execute(sql`update hook_invocations set actor = jsonb_set(actor, '{label}', '"alice@example.com"') where id = ${bobs[0].id}`);
+    await tx.execute(sql.raw("alter table hook_invocations enable trigger user"));
+  });
+  const broken = await verifyChain(t.db, { table: "hook_invocations" });
+  expect(broken.firstBroken).toMatchObject({ id: bobs[0].id });
+  await t.db.transaction(async (tx) => {
+    await tx.execute(sql.raw("alter table hook_invocations disable trigger user"));
+    await tx.execute(sql`update hook_invocations set actor = jsonb_set(actor, '{label}', '"bob@example.com"') where id = ${bobs[0].id}`);
+    await tx.execute(sql.raw("alter table hook_invocations enable trigger user"));
+  });
+  expect((await verifyChain(t.db, { table: "hook_invocations" })).firstBroken).toBeUndefined();
+
+  // Costs per person, and one person's spend.
+  await t.execute("update runs set cost_usd = 0.25 where external_session_id = 'policy-bob'");
+  const costs = await callRoute(costsRoute.GET, { path: "/api/v1/costs", token: admin });
+  const bobsCost = costs.body.byPerson.find((p: { label: string }) => p.label === "bob@example.com");
+  expect(bobsCost).toMatchObject({ actorKey: `user:${people.bob.id}`, actorUserId: people.bob.id, costUsd: 0.25 });
+  const onlyBob = await callRoute(costsRoute.GET, { path: "/api/v1/costs?actor=bob@example.com", token: admin });
+  expect(onlyBob.body.byPerson.map((p: { label: string }) => p.label)).toEqual(["bob@example.com"]);
+  expect(onlyBob.body.byDay.reduce((sum: number, d: { costUsd: number }) => sum + d.costUsd, 0)).toBeCloseTo(0.25, 9);
 });
 
 test("a person removed from the project is refused on their next call; the others go on", async () => {

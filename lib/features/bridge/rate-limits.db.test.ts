@@ -42,8 +42,28 @@ test("two processes taking from one window at once never let more than max throu
   // Each allowed take saw its own place in the window; every refusal saw it full.
   expect(new Set(takes.filter((r) => r.allowed).map((r) => r.count))).toEqual(new Set(Array.from({ length: 50 }, (_, i) => i + 1)));
   expect(takes.filter((r) => !r.allowed).every((r) => r.count === 50)).toBe(true);
-  const [{ n }] = (await t.execute("select count(*)::integer as n from rate_limit_hits where key = 'global/test/user:x'")).rows as { n: number }[];
+  const [{ n }] = (await t.execute("select coalesce(sum(hits), 0)::integer as n from rate_limit_buckets where key = 'global/test/user:x'")).rows as { n: number }[];
   expect(n).toBe(50);
+});
+
+test("the window slides: no window of its length ever holds more than max, and a full one opens again once its oldest bucket has passed", async () => {
+  const key = "global/slide/user:y";
+  const take = () => takeRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key, max: 3, windowMs: 1000 });
+  const allowedAt: number[] = [];
+  const started = Date.now();
+  while (Date.now() - started < 3_500) {
+    const at = Date.now();
+    if ((await take()).allowed) allowedAt.push(at);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  // Some got through in each second (it reopens), never more than 3 within any 1 s.
+  expect(allowedAt.length).toBeGreaterThanOrEqual(4);
+  for (const at of allowedAt) expect(allowedAt.filter((other) => other >= at && other < at + 1000).length).toBeLessThanOrEqual(3);
+  // Full now; after the window and one bucket have passed, open again.
+  while ((await take()).allowed);
+  expect((await take()).allowed).toBe(false);
+  await new Promise((r) => setTimeout(r, 2_100));
+  expect(await take()).toEqual({ allowed: true, count: 1 });
 });
 
 test("a person's 5 subagents × 20 calls at once under 60 a minute: 60 through, 40 refused with the count and recorded; another person unaffected", async () => {

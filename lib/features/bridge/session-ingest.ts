@@ -9,6 +9,7 @@
  * abandoned (it can no longer be decided) and nothing records the tool as denied: the agent may
  * have gone on without the answer. A session that ends abandons what is still pending.
  */
+import { recordLocalHookBlocks, type LocalHookBlock } from "./local-hook-outcomes";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
@@ -16,10 +17,10 @@ import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
 import { recordOfflineEvents } from "@/db/queries/offline-decisions";
-import { findAnnouncedToolCallId } from "@/db/queries/run-events";
+import { findAnnouncedToolCallId, findLatestEventType } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
-import type { Principal } from "@/lib/platform/auth/roles";
+import { actorKeyOf, type Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
 import type { EventActor } from "@/lib/core/hooks/event";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
@@ -27,6 +28,7 @@ import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-
 import { openRunSession, type RunSession } from "@/lib/features/runs/run-session";
 import { codeExecutionSettings, ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { recordTranscriptUsage, type TranscriptUsage } from "./transcript-usage";
+import { APPLIES_NOTHING, outputChangeRefusal, unappliedChange, type ModificationSupport } from "@/lib/core/dialects/modification-support";
 
 /** The longest an approval may take (hook-model's duration cap); its own timeout ends it sooner. */
 const HOLD_FOR_APPROVAL_MS = 7 * 24 * 3600 * 1000;
@@ -51,6 +53,8 @@ export interface SessionEvent {
   dispatch?: { as: EventName; only?: readonly string[] };
   /** Usage of the session's model calls read from its transcript (recorded once per message). */
   usage?: TranscriptUsage;
+  /** What the developer's own hooks blocked on their machine, from the transcript (local-hook-outcomes.ts). */
+  localBlocks?: LocalHookBlock[];
   /** The session goes on after a pause (Claude Code's resume, compact): a run it finished is reopened. */
   continues?: boolean;
   /**
@@ -61,9 +65,15 @@ export interface SessionEvent {
   /**
    * The event is about a tool call the session announced with `tool.pre`, but names it only by
    * tool and input (Claude Code's PermissionRequest has no tool_use_id): it takes that call's id,
-   * so its approval is the call's own and its records line up with the call's.
+   * so its approval is the call's own and its records line up with the call's. `"contained"`: the
+   * call's input holds this one (Copilot CLI's permissionRequest drops preToolUse's `description`).
    */
-  callByInput?: boolean;
+  callByInput?: boolean | "contained";
+  /**
+   * What the agent can do with a changed call (modification-support.ts): a rewritten input, a
+   * replaced output or an `ask` it cannot apply blocks the call. Left out, it applies none.
+   */
+  applies?: ModificationSupport;
 }
 
 export interface SessionEventResult {
@@ -73,6 +83,9 @@ export interface SessionEventResult {
   /** Undefined when no hooks were consulted (a recorded-only event). */
   result?: DispatchResult;
 }
+
+/** Where a turn starts or ends: the newest of them says whether the last turn was interrupted. */
+const TURN_BOUNDARIES = ["user.prompt.submit", "turn.end", "turn.interrupted", "session.start", "session.resume"];
 
 /** Every catalog event but approval.*, which Hookplane itself records around a person's decision. */
 const CANONICAL_EVENTS = new Set<string>(EVENT_NAMES.filter((e) => !e.startsWith("approval.")));
@@ -98,7 +111,7 @@ export async function ingestSessionEvent(
   // project's agent names nothing here; the session is the actor's own (another person's same id is another run).
   const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId, actorKey: actor.key });
   if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
-  const { agent, hooksFingerprint } = found;
+  const { agent, hooksFingerprint, personSpentToday } = found;
   const { run } = await getOrStartExternalRun(db, {
     current: found.run,
     projectId: agent.projectId,
@@ -112,7 +125,12 @@ export async function ingestSessionEvent(
     reopen: input.continues === true,
   });
   if (input.callByInput && typeof input.data.toolCallId !== "string" && typeof input.data.toolName === "string") {
-    const announced = await findAnnouncedToolCallId(db, { runId: run.id, toolName: input.data.toolName, toolInput: input.data.toolInput });
+    const announced = await findAnnouncedToolCallId(db, {
+      runId: run.id,
+      toolName: input.data.toolName,
+      toolInput: input.data.toolInput,
+      ...(input.callByInput === "contained" && { contained: true }),
+    });
     if (announced) input = { ...input, data: { ...input.data, toolCallId: announced } };
   }
   // An approval is keyed by (run, tool call, hook): a call without an id of its own gets one, so
@@ -137,7 +155,25 @@ export async function ingestSessionEvent(
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("budget", reason)) : undefined };
   }
 
+  // A session that ends right after its person interrupted the turn (Codex's Interrupt, then its
+  // SessionEnd in `codex exec`) was cancelled, whatever reason the agent gives for the end.
+  if (input.type === "session.end" && input.data.outcome === "completed" && (await findLatestEventType(db, { runId: run.id, types: TURN_BOUNDARIES })) === "turn.interrupted") {
+    input = { ...input, data: { ...input.data, outcome: "cancelled", reason: `interrupted by the user${typeof input.data.reason === "string" ? ` (then ${input.data.reason})` : ""}` } };
+  }
   if (input.usage) await recordTranscriptUsage(db, session, run.projectId, input.usage);
+  if (input.localBlocks) await recordLocalHookBlocks(db, session, { projectId: run.projectId, agentName: agent.name, actor, blocks: input.localBlocks });
+  // The person's daily budget on this agent (after the usage this event reports is counted: a
+  // refused turn end still spent it): past it, each gated step of theirs is refused, and
+  // recorded as refused, until 00:00 UTC (the session goes on: tomorrow is another budget).
+  const perPerson = agent.dailyBudgetPerPersonUsd;
+  if (blocking && perPerson != null && personSpentToday != null && personSpentToday >= perPerson) {
+    const reason = `${actor.label} has spent $${personSpentToday.toFixed(4)} today in ${agent.name}'s sessions, reaching the daily budget per person of $${perPerson}; refused until 00:00 UTC`;
+    const events = [{ type: input.type, data: input.data, ts: new Date() }];
+    if (dispatchAs === "tool.pre") events.push({ type: "loop.tool_denied", data: { toolCallId: input.data.toolCallId, toolName: input.data.toolName, reason, by: "budget" }, ts: new Date() });
+    const seq = await session.writer.recordDispatched(events);
+    return { runId: run.id, seq, result: denied(reason) };
+  }
+
   if (!dispatchAs) {
     const seq = await session.writer.record(input.type, input.data);
     await session.writer.flush();
@@ -146,12 +182,32 @@ export async function ingestSessionEvent(
 
   // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
   const control = { ...(dispatchAs === "session.end" ? {} : { signal }), ...(input.dispatch?.only ? { onlyActions: input.dispatch.only } : {}) };
+  // The blocks of a change the agent cannot apply (below): the agent refused the call, not a hook.
+  const refusedByAgent = new WeakSet<DispatchResult>();
   const toolDenied = (result: DispatchResult) => ({
     toolCallId: input.data.toolCallId,
     toolName: input.data.toolName,
-    reason: result.reason ?? result.suspended?.abandoned ?? "no decision",
-    by: "hook",
+    reason: result.reason ?? result.suspended?.abandoned ?? "nobody decided",
+    by: refusedByAgent.has(result) ? "agent" : "hook",
   });
+  // A change the agent cannot apply blocks the call (never run unmodified); one it applies is recorded.
+  const support = input.applies ?? APPLIES_NOTHING(input.source);
+  const applicable = (result: DispatchResult): DispatchResult => {
+    // Also on a permission request (Claude Code's, Codex's): an approver's edit there must be one the agent applies.
+    if (dispatchAs !== "tool.pre") return result;
+    const refusal = unappliedChange(dispatchAs, result, support, input.data.toolInput, input.dispatch?.only !== undefined) ?? (result.verdict === "allow" ? outputChangeRefusal(session.hooks, input.data.toolName, support) : undefined);
+    if (refusal === undefined) return result;
+    const refused: DispatchResult = { ...result, verdict: "block", reason: refusal, toolInput: undefined, askUser: undefined, reminders: [...result.reminders, refusal] };
+    refusedByAgent.add(refused);
+    return refused;
+  };
+  const modifiedFacts = (result: DispatchResult) => {
+    const facts: { type: string; data: Record<string, unknown>; ts: Date }[] = [];
+    const common = { toolCallId: input.data.toolCallId, toolName: input.data.toolName, by: result.modifiedBy ?? [] };
+    if (dispatchAs === "tool.pre" && result.verdict === "allow" && result.toolInput) facts.push({ type: "loop.tool_modified", data: { ...common, kind: "input", input: result.toolInput }, ts: new Date() });
+    if (dispatchAs === "tool.post" && result.toolOutput) facts.push({ type: "loop.tool_modified", data: { ...common, kind: "output", applied: support.output }, ts: new Date() });
+    return facts;
+  };
 
   let seq: number;
   let result: DispatchResult;
@@ -159,21 +215,23 @@ export async function ingestSessionEvent(
     // A person may be asked (the approval card shows the call while it waits), or the run ends:
     // the event is recorded first, its hooks' ledger rows after.
     seq = await session.writer.record(input.type, input.data);
-    result = await session.dispatch({ type: dispatchAs, data: input.data, seq }, control);
+    result = applicable(await session.dispatch({ type: dispatchAs, data: input.data, seq }, control));
     const callerLeft = signal?.aborted === true;
     // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
     // (the agent may well have gone on and run the tool: its tool.post will say so).
     if (dispatchAs === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft))) {
       await session.writer.record("loop.tool_denied", toolDenied(result));
     }
+    for (const fact of modifiedFacts(result)) await session.writer.record(fact.type, fact.data);
     await session.writer.flush();
   } else {
     // Nothing in the chain waits for a person: the hooks decide first, and the event, their ledger
     // rows and a denial are recorded together, one statement and one commit for the call.
     const arrived = new Date();
-    result = await session.dispatch({ type: dispatchAs, data: input.data }, control);
+    result = applicable(await session.dispatch({ type: dispatchAs, data: input.data }, control));
     const events = [{ type: input.type, data: input.data, ts: arrived }];
     if (dispatchAs === "tool.pre" && result.verdict === "block") events.push({ type: "loop.tool_denied", data: toolDenied(result), ts: new Date() });
+    events.push(...modifiedFacts(result));
     seq = await session.writer.recordDispatched(events);
   }
   if (dispatchAs === "session.end") {
@@ -184,9 +242,10 @@ export async function ingestSessionEvent(
       response: typeof input.data.response === "string" ? input.data.response : undefined,
     });
   }
-  // The caller reads an abandoned wait as a deny: no person said yes.
+  // The caller reads an abandoned wait as a deny: no person said yes. (Not a timeout, which the
+  // approval settles and words itself: this approval was left pending or withdrawn.)
   const answer: DispatchResult =
-    result.verdict === "suspend" ? { ...result, verdict: "block", reason: `no decision: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
+    result.verdict === "suspend" ? { ...result, verdict: "block", reason: `nobody decided: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
   return { runId: run.id, seq, result: answer };
 }
 
@@ -204,11 +263,13 @@ const MACHINE_FIELD_MAX = 200;
 export function actorOf(principal: Principal, machine: SessionEvent["machine"] = {}): EventActor {
   const cap = (value: string | undefined) => (value ? value.slice(0, MACHINE_FIELD_MAX) : undefined);
   return {
-    key: principal.userId ? `user:${principal.userId}` : `token:${principal.id}`,
+    key: actorKeyOf(principal),
+    ...(principal.serviceAccount && { service: principal.serviceAccount.name }),
     ...(principal.userId && { userId: principal.userId }),
     ...(principal.email && { email: principal.email }),
     label: principal.email ?? principal.label,
     role: principal.role,
+    ...(principal.groups && { groups: principal.groups }),
     ...(cap(machine.host) && { host: cap(machine.host) }),
     ...(cap(machine.osUser) && { osUser: cap(machine.osUser) }),
   };

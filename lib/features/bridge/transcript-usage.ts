@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { listRecordedModelMessages } from "@/db/queries/run-events";
+import { listRecordedEventKeys } from "@/db/queries/run-events";
 import { loadPriceBook } from "@/lib/features/costs/project-prices";
 import type { RunSession } from "@/lib/features/runs/run-session";
 
@@ -36,7 +36,7 @@ export type TranscriptUsage = z.infer<typeof transcriptUsageSchema>;
 export async function recordTranscriptUsage(db: Db, session: RunSession, projectId: string, usage: TranscriptUsage): Promise<number> {
   // A message appears on several lines (one per content block) and in every later report: once each.
   const byId = new Map(usage.messages.map((m) => [m.id, m]));
-  const seen = await listRecordedModelMessages(db, { runId: session.runId, messageIds: [...byId.keys()] });
+  const seen = await listRecordedEventKeys(db, { runId: session.runId, type: "model.post", field: "messageId", keys: [...byId.keys()] });
   const fresh = [...byId.values()].filter((m) => !seen.has(m.id));
   if (fresh.length === 0) return 0;
   const prices = await loadPriceBook(db, projectId);

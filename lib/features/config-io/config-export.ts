@@ -91,7 +91,7 @@ export async function exportStoredConfig(db: Db, projectId: string, query: Expor
   if (query.agent && !(await getAgent(db, { projectId, ref: query.agent }))) throw AppError.notFound(`Agent "${query.agent}"`);
   const { config, warnings } = await loadDialectConfig(db, projectId);
   try {
-    const result = exportConfig(query.dialect, config, { agent: query.agent, format: query.format });
+    const result = exportConfig(query.dialect, config, { agent: query.agent, format: query.format, recordSessions: query.sessions });
     return { content: result.content, ...FILES[query.dialect](query), warnings: [...warnings, ...result.warnings] };
   } catch (error) {
     if (error instanceof DialectExportError) {

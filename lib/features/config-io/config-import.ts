@@ -26,6 +26,8 @@ import {
   type ImportResult,
 } from "@/lib/core/dialects";
 import { createHookAudited, mayConfigureAction, replaceHookAudited } from "@/lib/features/hooks/hook-service";
+import { loadEnforcementContext } from "@/lib/features/hooks/hook-enforcement";
+import { enforcementOf, type Enforcement, type EnforcementContext } from "@/lib/core/hooks/enforcement";
 import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
 import { toolsRunCode } from "@/lib/core/hooks/trust";
 import { cronError, nextRunAt } from "@/lib/features/schedules/next-run";
@@ -83,7 +85,14 @@ export interface ImportSummary {
   updated: Counts;
   skipped: Counts;
   agents: { path: string; name: string; outcome: ItemOutcome; implicit: boolean; id?: string }[];
-  hooks: { path: string; id: string; name?: string; event: string; scope: string; action: string; matcher?: string; outcome: ItemOutcome }[];
+  hooks: { path: string; id: string; name?: string; event: string; scope: string; action: string; matcher?: string; outcome: ItemOutcome; enforcement: Enforcement }[];
+  /**
+   * What of the file will not be enforced as it says, and why (shown in red): hooks that, once
+   * imported, cannot run on this server (`not_enforced`, `fails_closed`), and what the dialect could
+   * not carry: hooks of the file that are not imported (`not_imported`, no id) and hooks imported
+   * without a condition or limit the file gave them (`changed`).
+   */
+  notEnforced: { path: string; id?: string; state: "not_enforced" | "fails_closed" | "not_imported" | "changed"; why: string }[];
   schedules: { path: string; name: string; agent: string; cron?: string; intervalMs?: number; outcome: ItemOutcome; hooks: number }[];
   /** Paths of what runs code (command/code hooks, shell tool hooks, agents with the shell): importing them takes the admin role. */
   requiresAdmin: string[];
@@ -263,7 +272,8 @@ function adminOnlyItems(plan: ImportPlan, principal: Pick<Principal, "role">): {
   ];
 }
 
-function summarize(plan: ImportPlan, dry: boolean, agentIds: Map<string, string> = new Map()): ImportSummary {
+function summarize(plan: ImportPlan, dry: boolean, enforcement: EnforcementContext, agentIds: Map<string, string> = new Map()): ImportSummary {
+  const enforcementOfHook = new Map(allHooksOf(plan).map((h) => [h, enforcementOf(h.spec, enforcement)]));
   const count = (outcome: ItemOutcome): Counts => ({
     agents: plan.agents.filter((a) => a.outcome === outcome).map((a) => a.spec.name),
     hooks: allHooksOf(plan).filter((h) => h.outcome === outcome).length,
@@ -292,7 +302,15 @@ function summarize(plan: ImportPlan, dry: boolean, agentIds: Map<string, string>
       action: h.spec.action.type,
       ...(h.spec.matcher ? { matcher: h.spec.matcher } : {}),
       outcome: h.outcome,
+      enforcement: enforcementOfHook.get(h)!,
     })),
+    notEnforced: [
+      ...allHooksOf(plan).flatMap((h) => {
+        const e = enforcementOfHook.get(h)!;
+        return h.outcome !== "skip" && (e.state === "not_enforced" || e.state === "fails_closed") ? [{ path: h.path, id: h.spec.id, state: e.state, why: e.why }] : [];
+      }),
+      ...plan.warnings.flatMap((w) => (w.enforcement ? [{ path: w.path, state: w.enforcement, why: w.message }] : [])),
+    ],
     schedules: plan.schedules.map((s) => ({ path: s.path, name: s.name, agent: s.agent, ...s.timing, outcome: s.outcome, hooks: s.hooks.length })),
     requiresAdmin: adminOnlyItems(plan, { role: "viewer" }).map((item) => item.path),
     conflicts: plan.conflicts,
@@ -333,7 +351,8 @@ async function writeSchedule(tx: Db, principal: Principal, schedule: PlannedSche
  */
 export async function importConfigAudited(db: Db, principal: Principal, request: ImportRequest): Promise<ImportSummary> {
   const plan = await planImport(db, principal.projectId, request);
-  const preview = summarize(plan, request.dry);
+  const enforcement = await loadEnforcementContext(db, principal.projectId);
+  const preview = summarize(plan, request.dry, enforcement);
   if (request.dry) return preview;
   const adminOnly = adminOnlyItems(plan, principal);
   if (adminOnly.length > 0) {
@@ -358,7 +377,7 @@ export async function importConfigAudited(db: Db, principal: Principal, request:
       for (const hook of schedule.hooks) await writeHook(tx, principal, hook, `schedule:${id}`);
     }
   });
-  return summarize(plan, false, agentIds);
+  return summarize(plan, false, enforcement, agentIds);
 }
 
 /** A top-level hook's `schedule:<name>` scope, for a schedule that existed before the import (checked by the plan). */

@@ -16,6 +16,9 @@ import { readFixture } from "@/lib/core/dialects/fixtures/fixture-files";
 import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
 import * as exportRoute from "@/app/api/v1/config/export/route";
 import * as importRoute from "@/app/api/v1/config/import/route";
+import * as hooksRoute from "@/app/api/v1/hooks/route";
+import * as hookRoute from "@/app/api/v1/hooks/[id]/route";
+import { setEnv } from "@/test/config-env";
 import { addPerson, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 
 let t: TestDatabase;
@@ -197,6 +200,60 @@ describe("POST /api/v1/config/import", () => {
     expect(coderHooks).toEqual(expectedHooks("claude-code", settings, "coder"));
   });
 
+  test("imported guards that cannot run on this server are named as not enforced, in the preview and on each stored hook; with running code on, they are enforced", async () => {
+    const content = [
+      "hooks:",
+      "  - id: server-check",
+      "    event: tool.pre",
+      "    scope: agent:coder",
+      "    action: {type: command, command: ./check.sh}",
+      "    onFailure: continue",
+      "  - id: server-guard",
+      "    event: tool.pre",
+      "    scope: agent:coder",
+      "    action: {type: block, reason: no, denyIf: rm}",
+      "",
+    ].join("\n");
+    const preview = await importFile({ dialect: "hookplane", content, dry: true, onConflict: "update" }, admin);
+    expect(preview.status).toBe(200);
+    expect(preview.body.notEnforced).toEqual([{ path: expect.any(String), id: "server-check", state: "not_enforced", why: expect.stringContaining("running code on this server is off") }]);
+    expect((await importFile({ dialect: "hookplane", content, onConflict: "update" }, admin)).status).toBe(201);
+    // The stored hook says so too, with why; the block hook runs in process and is enforced.
+    const listed = await callRoute(hooksRoute.GET, { token: admin, path: "/api/v1/hooks?scope=agent:coder&limit=100" });
+    const byKey = new Map(listed.body.items.map((h: { key: string }) => [h.key, h]));
+    const stored = byKey.get("server-check") as { id: string; enforcement: unknown };
+    expect(stored.enforcement).toEqual({ state: "not_enforced", why: expect.stringContaining("running code on this server is off") });
+    expect((byKey.get("server-guard") as { enforcement: unknown }).enforcement).toEqual({ state: "enforced" });
+    const one = await callRoute(hookRoute.GET, { token: admin, params: { id: stored.id } });
+    expect(one.body.enforcement).toEqual(stored.enforcement);
+    const restore = setEnv({ HOOKPLANE_ALLOW_CODE_EXECUTION: "1" });
+    try {
+      const on = await callRoute(hooksRoute.GET, { token: admin, path: "/api/v1/hooks?scope=agent:coder&limit=100" });
+      expect((on.body.items.find((h: { key: string }) => h.key === "server-check") as { enforcement: unknown }).enforcement).toEqual({ state: "enforced" });
+    } finally {
+      restore();
+    }
+  });
+
+  test("a coding agent's imported command hooks run on the developer's machine: named so in the preview and on each stored hook, never as not enforced", async () => {
+    const settings = readFixture("claude-code/settings.json");
+    const preview = await importFile({ dialect: "claude-code", content: settings, agent: "coder", dry: true, onConflict: "update" }, admin);
+    // No imported hook is listed as not enforced; what the file has on events Hookplane has no
+    // counterpart for is: not imported, with why (no id: it was never created).
+    expect(preview.body.notEnforced).toEqual([
+      { path: "hooks.Notification", state: "not_imported", why: expect.stringMatching(/^Claude Code's Notification: .*its hooks were not imported$/) },
+      { path: "hooks.PreCompact", state: "not_imported", why: expect.stringMatching(/^Claude Code's PreCompact: .*its hooks were not imported$/) },
+    ]);
+    const commands = preview.body.hooks.filter((h: { action: string; outcome: string }) => h.action === "command" && h.outcome !== "skip");
+    expect(commands.length).toBeGreaterThan(0);
+    for (const h of commands) expect(h.enforcement).toEqual({ state: "on_agent", why: expect.stringContaining("developer's machine") });
+    expect((await importFile({ dialect: "claude-code", content: settings, agent: "coder", onConflict: "update" }, admin)).status).toBe(201);
+    const listed = await callRoute(hooksRoute.GET, { token: admin, path: "/api/v1/hooks?scope=agent:coder&limit=100" });
+    const stored = listed.body.items.filter((h: { spec: { dialect?: string } }) => h.spec.dialect === "claude-code");
+    expect(stored.length).toBe(commands.length);
+    for (const h of stored) expect(h).toMatchObject({ spec: { runsOn: "agent" }, enforcement: { state: "on_agent" } });
+  });
+
   test("Standard Agents takes {files}; other dialects want text", async () => {
     const files = { "agents/hooks/message-log.ts": readFixture("standard-agents/message-log.ts.txt") };
     const preview = await importFile({ dialect: "standard-agents", content: { files }, agent: "shop", dry: true });
@@ -251,6 +308,15 @@ describe("GET /api/v1/config/export", () => {
     expect(warnings).toContainEqual({ path: "agents", message: expect.stringMatching(/define no agents/) });
     // shop's approve, webhook and save_json hooks are not command hooks: Claude Code cannot run them.
     expect(warnings.some((w: { path: string }) => w.path.startsWith("hooks."))).toBe(true);
+  });
+
+  test("sessions=true: a coding agent's file for an agent with no hook yet still bridges its sessions", async () => {
+    expect((await importFile({ content: "hookplane: 1\nagents:\n  - name: quiet\n" }, admin)).status).toBe(201);
+    expect(JSON.parse((await exportFile("?dialect=codex&agent=quiet")).text)).toEqual({ hooks: {} });
+    const recorded = JSON.parse((await exportFile("?dialect=codex&agent=quiet&sessions=true")).text);
+    expect(Object.keys(recorded.hooks).sort()).toEqual(["SessionEnd", "SessionStart", "Stop"]);
+    expect(recorded.hooks.SessionStart[0].hooks[0].command).toBe("hookplane hook codex --agent quiet");
+    expect((await exportFile("?dialect=codex&agent=quiet&sessions=yes")).status).toBe(422);
   });
 
   test("a one-agent dialect without an agent is a 422; an unknown agent a 404; JSON on request", async () => {

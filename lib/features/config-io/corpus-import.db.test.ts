@@ -21,6 +21,9 @@ import * as exportRoute from "@/app/api/v1/config/export/route";
 import * as importRoute from "@/app/api/v1/config/import/route";
 import { addPerson, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
 
+/** The coding agents whose command hooks ran on the developer's machine, and keep running there. */
+const CODING_AGENTS = new Set(["claude-code", "codex", "gemini-cli", "copilot", "cursor"]);
+
 const ROOT = path.join(import.meta.dirname, "../../../test/fixtures/dialects");
 /** `file`: the configuration file's name in a case folder (the first that exists). */
 const FILES: Record<string, { file: string[]; parse: (text: string) => Record<string, unknown> }> = {
@@ -86,7 +89,9 @@ describe.each(Object.keys(FILES))("corpus through the import endpoint: %s", (dia
     const stored = await storedHooks();
     for (const hook of expected.hooks as HookSpecInput[]) {
       // Stored with the dialect it came from: it keeps that framework's runtime contract.
-      expect(stored.get(`${hook.scope}/${hook.id}`), hook.id).toEqual(parseHookSpec({ ...hook, dialect }).data);
+      // A coding agent's command hook keeps running on the developer's machine (runs-on.ts).
+      const runsOn = CODING_AGENTS.has(dialect) && hook.action.type === "command" ? { runsOn: "agent" as const } : {};
+      expect(stored.get(`${hook.scope}/${hook.id}`), hook.id).toEqual(parseHookSpec({ ...hook, dialect, ...runsOn }).data);
     }
 
     const validate = VALIDATE[dialect];

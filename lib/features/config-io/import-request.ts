@@ -46,5 +46,10 @@ export const exportQuerySchema = z.object({
   /** Hookplane's own format only; the other dialects have one format each. */
   format: z.enum(["yaml", "json"]).default("yaml"),
   agent: agentNameSchema.optional(),
+  /** The coding agents' files: bridge the session events even when no hook needs it (recordSessions). */
+  sessions: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;

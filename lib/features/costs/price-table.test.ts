@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { costOfUsage, pickPrice, type ModelPrice } from "./price-table";
+import { costOfUsage, pickPrice, type ModelPrice } from "@/lib/core/costs/price-table";
 import { PUBLISHED_PRICES } from "./published-prices";
 
 test("each model gets its own price, not a prefix's", () => {

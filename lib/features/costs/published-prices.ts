@@ -2,7 +2,7 @@
  * Seeded prices (USD per million tokens) as the providers publish them, plus one for the
  * keyless `scripted` model so demo runs show a cost. Editable in the dashboard and by API.
  */
-import type { ModelPrice } from "./price-table";
+import type { ModelPrice } from "@/lib/core/costs/price-table";
 
 const SINCE = new Date("2025-01-01T00:00:00Z");
 

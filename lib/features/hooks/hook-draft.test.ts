@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
-import { draftFromSpec, draftIssues, draftToInput, issueFor, unplacedIssues } from "./hook-draft";
+import { draftFromSpec, draftIssues, draftToInput, issueFor, showsHookTimeout, unplacedIssues, visibleActionFields } from "./hook-draft";
 
 describe("hook draft", () => {
   it("round-trips a spec of every shape through the form's text fields", () => {
@@ -64,5 +64,25 @@ describe("hook draft", () => {
     draft.matcher = "exec";
     expect(draftToInput(draft).input).toMatchObject({ dialect: "tailored-ai", matcher: "exec", action: { type: "tool", tool: "policy_check", denyIf: "BLOCK" } });
     expect(draftToInput(draftFromSpec({ id: "own", event: "tool.pre", action: { type: "log" } })).input).not.toHaveProperty("dialect");
+  });
+});
+
+describe("the approve action says its timeout and its tools once", () => {
+  test("an approve hook's editor draws no second tool filter and no second timeout while they are empty", () => {
+    const names = visibleActionFields("approve", {}).map((f) => f.name);
+    expect(names).toEqual(["timeoutMs", "onTimeout", "message", "approverUsers", "approverRoles"]);
+    expect(showsHookTimeout({ actionType: "approve", timeoutMs: "" })).toBe(false);
+  });
+
+  test("a hook that uses them (an import, an older hook) or has a problem there still shows them", () => {
+    expect(visibleActionFields("approve", { tools: "shell" }).map((f) => f.name)).toContain("tools");
+    expect(visibleActionFields("approve", {}, { "action.tools[0]": "too long" }).map((f) => f.name)).toContain("tools");
+    expect(showsHookTimeout({ actionType: "approve", timeoutMs: "5000" })).toBe(true);
+    expect(showsHookTimeout({ actionType: "approve", timeoutMs: "" }, { timeoutMs: "must be a number" })).toBe(true);
+  });
+
+  test("other actions keep their fields and the hook timeout", () => {
+    expect(visibleActionFields("webhook", {}).map((f) => f.name)).toEqual(["url", "method", "headers", "timeoutMs"]);
+    expect(showsHookTimeout({ actionType: "block", timeoutMs: "" })).toBe(true);
   });
 });

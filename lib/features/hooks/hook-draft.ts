@@ -15,6 +15,8 @@ export interface HookDraft {
   scope: string;
   enabled: boolean;
   mode: "enforce" | "shadow";
+  /** A person's allow rule marked (by an admin) as winning over broader denies. */
+  exception: boolean;
   matcher: string;
   when: string;
   onOutcomes: string[];
@@ -38,6 +40,25 @@ export interface ActionFieldDef {
   placeholder?: string;
   /** Where in the action the value goes when it is nested (`approvers.users`); default its name. */
   path?: readonly string[];
+  /**
+   * Shown only when it holds a value (or a problem): a second way to say what another field
+   * already says (approve's tool globs beside the hook's matcher), kept for hooks that use it.
+   */
+  onlyWhenSet?: boolean;
+}
+
+/** The action fields the editor draws for `type`: every one, less those only shown when set and empty. */
+export function visibleActionFields(type: HookActionType, values: Record<string, string>, errors: Record<string, string> = {}): ActionFieldDef[] {
+  return ACTION_FIELDS[type].filter((f) => !f.onlyWhenSet || (values[f.name] ?? "").trim() !== "" || issueFor(errors, `action.${actionFieldPath(f)}`) !== undefined);
+}
+
+/**
+ * Whether the hook's own timeout is drawn: an approve hook waits for a person ("Wait for a
+ * decision", its action's timeout), and a second timeout beside it only confuses; one already set
+ * (or refused) stays visible so it can be read and cleared.
+ */
+export function showsHookTimeout(draft: Pick<HookDraft, "actionType" | "timeoutMs">, errors: Record<string, string> = {}): boolean {
+  return draft.actionType !== "approve" || draft.timeoutMs.trim() !== "" || errors.timeoutMs !== undefined;
 }
 
 /** The field's path in the action, as issues name it (`approvers.users`). */
@@ -61,7 +82,14 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
   approve: [
     { name: "timeoutMs", label: "Wait for a decision (ms)", kind: "number", hint: "Default 1800000 (30 minutes).", placeholder: "1800000" },
     { name: "onTimeout", label: "On timeout", kind: "select", options: ["deny", "allow", "wait"] },
-    { name: "tools", label: "Tools (globs)", kind: "list", hint: "Comma-separated; * and ? wildcards. Empty means every tool.", placeholder: "shell, write_*" },
+    {
+      name: "tools",
+      label: "Tools (globs)",
+      kind: "list",
+      hint: "Comma-separated; * and ? wildcards, within what the matcher selects. Prefer the matcher.",
+      placeholder: "shell, write_*",
+      onlyWhenSet: true,
+    },
     { name: "message", label: "Message", kind: "text", hint: "Shown to the person deciding." },
     {
       name: "approverUsers",
@@ -110,9 +138,17 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     { name: "per", label: "Counted per", kind: "select", options: ["actor", "session", "agent"], hint: "actor: a person's calls across all their sessions and subagents; session: one session's; agent: everyone's." },
     { name: "reason", label: "Reason", kind: "text", hint: "What the agent is told past the limit; the count is added." },
   ],
+  modify: [
+    { name: "input", label: "Input patch (JSON, tool.pre)", kind: "json", hint: "A JSON merge patch on the tool input: keys set, null removes one.", placeholder: '{"command": "npm test -- --ci"}' },
+    { name: "output", label: "Replacement output (tool.post)", kind: "textarea", hint: "What the model sees instead of the tool's output." },
+    { name: "redact", label: "Redact patterns (JSON list, tool.post)", kind: "json", hint: "RE2 regexes; each match in the output is replaced.", placeholder: '["sk-[A-Za-z0-9]{20,}"]' },
+    { name: "replacement", label: "Replacement", kind: "text", placeholder: "[REDACTED]" },
+    { name: "reason", label: "Reason", kind: "text", hint: "Recorded in the ledger." },
+  ],
+  ask: [{ name: "reason", label: "Reason", kind: "text", hint: "What the agent's user is told when asked to confirm." }],
 };
 
-const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure", "dialect"];
+const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "exception", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure", "dialect"];
 
 function fieldText(value: unknown): string {
   if (value === undefined || value === null) return "";
@@ -138,6 +174,7 @@ export function draftFromSpec(spec: Partial<HookSpec> | undefined, defaults: { s
     scope: spec?.scope ?? defaults.scope ?? "global",
     enabled: spec?.enabled ?? true,
     mode: spec?.mode ?? "enforce",
+    exception: spec?.exception ?? false,
     matcher: spec?.matcher ?? "",
     when: spec?.when ?? "",
     onOutcomes: spec?.onOutcomes ?? [],
@@ -198,6 +235,7 @@ export function draftToInput(draft: HookDraft): { input: Record<string, unknown>
     scope: draft.scope,
     enabled: draft.enabled,
     mode: draft.mode,
+    exception: draft.exception || undefined,
     matcher: blankToUndefined(draft.matcher),
     when: blankToUndefined(draft.when),
     // Outcomes filter session.end only; kept out elsewhere so switching events does not fail.

@@ -14,7 +14,7 @@ import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { openSession } from "@/lib/platform/auth/account-service";
 import { PROJECT_HEADER } from "@/lib/platform/auth/project-access";
 import { SESSION_COOKIE } from "@/lib/platform/auth/principal";
-import { createRunHookRuntime } from "@/lib/features/runs/hook-runtime-factory";
+import { createRunHookRuntime } from "./hook-runtime-factory";
 import { loadRunHooks } from "@/lib/features/runs/run-hooks";
 import { forgetSecretBox, getSecretBox, resolveSecret } from "@/lib/features/secrets/secret-store";
 import { callRoute } from "@/test/api-client";

@@ -46,7 +46,7 @@ test("replaying a draft guard lists exactly the past calls it would have blocked
   for (const d of result.differences) expect(d).toMatchObject({ toolName: "write_file", before: "allow", after: "block", reason: expect.stringContaining("no prod") });
 });
 
-test("a draft that would not block where a guard did shows up as allow", async () => {
+test("a guard edited not to block shows its past blocks as allowed; a new hook beside a guard that blocked changes nothing", async () => {
   await addAgent(
     h.t,
     { name: "guarded-writer", tools: ["write_file"], script: [writeTurn("/srv/prod/app.yml"), { text: "ok" }] },
@@ -54,12 +54,27 @@ test("a draft that would not block where a guard did shows up as allow", async (
   );
   const run = await startRun(h.t.db, operator, { agent: "guarded-writer", prompt: "go" });
   await waitForRun(h.t, run.id, (r) => r.status === "finished");
-  const result = await replayHook(h.t.db, operator, {
+  // The guard itself, edited to only log: the call it blocked would go through.
+  const edited = await replayHook(h.t.db, operator, {
+    hook: { id: "no-prod", event: "tool.pre", scope: "global", enabled: true, mode: "enforce", action: { type: "log" } },
+    agent: "guarded-writer",
+    runs: 5,
+  });
+  expect(edited.differences).toEqual([expect.objectContaining({ before: "block", after: "allow", blockedBefore: expect.stringContaining("no-prod") })]);
+  // Another hook added beside it: the guard still blocks; nothing would go differently.
+  const beside = await replayHook(h.t.db, operator, {
     hook: { id: "log-only", event: "tool.pre", scope: "global", enabled: true, mode: "enforce", action: { type: "log" } },
     agent: "guarded-writer",
     runs: 5,
   });
-  expect(result.differences).toEqual([expect.objectContaining({ before: "block", after: "allow", blockedBefore: expect.stringContaining("no-prod") })]);
+  expect(beside.differences).toEqual([]);
+  // A second guard over the same call: already refused, so no change either.
+  const second = await replayHook(h.t.db, operator, {
+    hook: { id: "no-yaml", event: "tool.pre", scope: "global", enabled: true, mode: "enforce", action: { type: "block", reason: "no yaml", denyIf: "\\.yml" } },
+    agent: "guarded-writer",
+    runs: 5,
+  });
+  expect(second.differences).toEqual([]);
 });
 
 test("actions that reach outside do not replay", async () => {

@@ -1,20 +1,23 @@
 /**
  * Replays a draft hook over an agent's last runs: every recorded event of the hook's type is
- * dispatched to the draft, and each place where its verdict differs from what happened (a block
- * that took effect, or none) is listed. Only in-process actions replay: a webhook or command
+ * dispatched to the draft, as part of the chain that decided then (a block by another hook still
+ * holds; the draft replaces its own earlier version), and each place where the outcome differs from
+ * what happened (a block that took effect, or none) is listed. Only in-process actions replay: a webhook or command
  * would reach the outside world once per past event.
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { listEffectiveBlocks, listEventsOfRuns, listLatestRunIds } from "@/db/queries/event-samples";
-import { findAgentOr404 } from "@/lib/features/agents/agent-service";
+import { getAgent } from "@/db/queries/agents";
+import { listEffectiveBlocks, listEventsOfRuns, listLatestRunIds, listRunActors } from "@/db/queries/event-samples";
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import type { EventName } from "@/lib/core/hooks/events";
+import type { EventActor } from "@/lib/core/hooks/event";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { asTrialHooks, assertMayRun, withTrialRuntime } from "./hook-trial";
+import { resolveHookScope } from "./hook-scope";
 
-const REPLAYABLE = new Set(["block", "approve", "context", "log"]);
+const REPLAYABLE = new Set(["block", "approve", "context", "log", "allow"]);
 
 export const hookReplaySchema = z.object({
   hook: hookSpecSchema,
@@ -25,6 +28,8 @@ export const hookReplaySchema = z.object({
 export interface ReplayDifference {
   runId: string;
   seq: number;
+  /** Whose coding agent's call it was (a bridged session). */
+  actor?: string;
   toolName?: string;
   before: "allow" | "block";
   after: "allow" | "block" | "skip" | "suspend";
@@ -40,13 +45,33 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
       { path: "hook.action.type", message: "not replayable" },
     ]);
   }
-  const agent = await findAgentOr404(db, principal.projectId, body.agent);
+  const agent = await getAgent(db, { projectId: principal.projectId, ref: body.agent });
+  if (!agent) throw AppError.notFound(`Agent "${body.agent}"`);
   const runIds = await listLatestRunIds(db, { projectId: principal.projectId, agentId: agent.id, limit: body.runs });
   const events = await listEventsOfRuns(db, { runIds, types: [body.hook.event] });
-  const blocked = new Map<string, string>();
-  for (const b of await listEffectiveBlocks(db, { runIds })) blocked.set(`${b.runId}:${b.eventSeq}`, `${b.hookKey}: ${b.reason ?? ""}`);
+  const actors = new Map<string, EventActor>();
+  for (const a of await listRunActors(db, { runIds })) {
+    actors.set(a.runId, {
+      key: a.key!,
+      ...(a.userId && { userId: a.userId }),
+      ...(a.email && { email: a.email }),
+      label: a.label ?? a.key!,
+      ...(a.role && { role: a.role }),
+      ...(a.groups && a.groups.length > 0 && { groups: a.groups }),
+    });
+  }
+  const blocked = new Map<string, { text: string; waivable: boolean; by: string }>();
+  for (const b of await listEffectiveBlocks(db, { runIds })) {
+    // What a person's exception could have waived (lib/core/hooks/runtime.ts, waivedBy): a block or
+    // approve hook's decision, of any scope but a person's, that did not fail.
+    const waivable = (b.action === "block" || b.action === "approve") && !b.failed && !b.scope?.startsWith("person:");
+    blocked.set(`${b.runId}:${b.eventSeq}`, { text: `${b.hookKey}: ${b.reason ?? ""}`, waivable, by: b.hookKey });
+  }
 
-  const hooks = asTrialHooks([body.hook]);
+  // As saving would store it: a person by email becomes their user id, the form the runtime compares.
+  const draft = { ...body.hook, scope: await resolveHookScope(db, { projectId: principal.projectId, scope: body.hook.scope }) };
+  const hooks = asTrialHooks([draft]);
+  const bound = draft.scope.startsWith("person:") || draft.scope.startsWith("group:");
   const differences: ReplayDifference[] = [];
   await withTrialRuntime(db, principal.projectId, async (runtime, workspaceDir) => {
     for (const event of events) {
@@ -59,14 +84,31 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
         data: event.data,
         workspaceDir,
         triggerType: "hook-replay",
+        // The person as a rule sees them now (role, groups): a draft bound to people replays as it would hold.
+        ...(actors.has(event.runId) && { actor: actors.get(event.runId) }),
       });
-      const blockedBefore = blocked.get(`${event.runId}:${event.seq}`);
+      // A rule for a person or a group is compared on their calls only: it says nothing of others'.
+      if (bound && result.ledger[0]?.reason?.startsWith(`scope ${draft.scope} does not apply`)) continue;
+      const blockedThen = blocked.get(`${event.runId}:${event.seq}`);
+      const blockedBefore = blockedThen?.text;
       const before = blockedBefore ? "block" : "allow";
-      const after = result.verdict;
+      // The draft joins the chain that decided then: another hook's block still holds (a new guard
+      // over calls already refused changes nothing); only its own earlier version's block is replaced.
+      // An allow rule changes a call only as an exception that matches it and can waive what blocked it.
+      const blockedByOther = blockedThen !== undefined && blockedThen.by !== draft.id;
+      const after =
+        body.hook.action.type === "allow"
+          ? body.hook.exception && blockedThen?.waivable && result.ledger.some((e) => e.matched && e.verdict === "allow")
+            ? "allow"
+            : before
+          : blockedByOther && result.verdict !== "block"
+            ? "block"
+            : result.verdict;
       if (after !== before && !(after === "skip" && before === "allow")) {
         differences.push({
           runId: event.runId,
           seq: event.seq,
+          ...(actors.has(event.runId) && { actor: actors.get(event.runId)!.label }),
           toolName: typeof event.data.toolName === "string" ? event.data.toolName : undefined,
           before,
           after,
@@ -76,5 +118,9 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
       }
     }
   });
-  return { agent: agent.name, runs: runIds.length, events: events.length, differences };
+  // Whose calls the draft would change, most first: the question a per-person rule is written for.
+  const changed = new Map<string, number>();
+  for (const d of differences) changed.set(d.actor ?? "", (changed.get(d.actor ?? "") ?? 0) + 1);
+  const byPerson = [...changed.entries()].map(([actor, calls]) => ({ actor: actor || null, calls })).sort((a, b) => b.calls - a.calls);
+  return { agent: agent.name, runs: runIds.length, events: events.length, differences, byPerson };
 }

@@ -18,6 +18,7 @@ import {
   type HookRow,
 } from "@/db/queries/hooks";
 import { AppError, validationError } from "@/lib/platform/api/app-error";
+import { assertNotOwnGovernance } from "@/lib/platform/auth/own-governance";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
 import { actionRunsCode, SHELL_TOOL } from "@/lib/core/hooks/trust";
@@ -39,10 +40,17 @@ export function describeCodeAction(action: ActionRef): string {
   return `tool hooks that call the ${SHELL_TOOL} tool: they run shell commands on the server`;
 }
 
-function assertMayConfigure(principal: Principal, ...actions: ActionRef[]) {
-  for (const action of actions) {
+/**
+ * Refuses a change of a hook the principal may not configure: one that runs code, or a person's
+ * exception (it waives the project's denies for that person: precedence is an admin's decision).
+ */
+function assertMayConfigure(principal: Principal, ...specs: { action: ActionRef; exception?: boolean }[]) {
+  for (const { action, exception } of specs) {
     if (!mayConfigureAction(principal, action)) {
       throw AppError.forbidden(`Only admins may create or change ${describeCodeAction(action)}. You are ${principal.role}.`);
+    }
+    if (exception && !roleAtLeast(principal.role, "admin")) {
+      throw AppError.forbidden(`Only admins may create, change or delete an exception: it waives the project's denies for a person. You are ${principal.role}.`);
     }
   }
 }
@@ -86,12 +94,15 @@ function keyConflict(spec: HookSpec) {
 /** A project's hook, or with `instance` an instance-wide one (instance admins only). */
 export async function createHookAudited(db: Db, principal: Principal, input: HookSpec, options: { instance?: boolean } = {}) {
   const owner = hookOwnerFor(principal, options.instance);
-  assertMayConfigure(principal, input.action);
+  assertMayConfigure(principal, input);
+  // Resolved once: the scope the governance check judges is the one stored.
+  const scope = await resolveHookScope(db, { projectId: owner, scope: input.scope });
+  await assertNotOwnGovernance(db, principal, [{ kind: "hook", owner, scope }]);
   return audited(
     db,
     { projectId: owner, actor: principal.label, action: "hook.create", entityType: "hook" },
     async (tx) => {
-      const spec = { ...input, scope: await resolveHookScope(tx, { projectId: owner, scope: input.scope }) };
+      const spec = { ...input, scope };
       if (await findHookByKey(tx, { projectId: owner, scope: spec.scope, key: spec.id })) throw keyConflict(spec);
       const row = await createHook(tx, { projectId: owner, spec, actor: principal.label });
       if (!row) throw keyConflict(spec);
@@ -102,6 +113,19 @@ export async function createHookAudited(db: Db, principal: Principal, input: Hoo
 }
 
 type Saved = { saved: ReturnType<typeof hookToResource>; entry: AuditEntry | null };
+
+/**
+ * Refuses (audited, outside the change's transaction so the refusal stays recorded) a change of a
+ * hook that governs, or would govern, the principal's own coding agents (own-governance.ts).
+ */
+async function assertMayChangeOwnGovernance(db: Db, principal: Principal, id: string, newScope?: string) {
+  const existing = await findKeptHookOr404(db, principal, id);
+  const targets = [{ kind: "hook" as const, owner: existing.projectId, scope: existing.scope, id: existing.id }];
+  if (newScope !== undefined && newScope !== existing.scope) {
+    targets.push({ kind: "hook", owner: existing.projectId, scope: await resolveHookScope(db, { projectId: existing.projectId, scope: newScope }), id: existing.id });
+  }
+  await assertNotOwnGovernance(db, principal, targets);
+}
 
 /** Runs `change` (which reads and writes through `tx`) and its audit row, if it made one, in one transaction. */
 async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Promise<Saved>) {
@@ -115,7 +139,7 @@ async function savedAudited(db: Db, principal: Principal, change: (tx: Db) => Pr
  * nothing, makes no version and no audit row.
  */
 async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, input: HookSpec, auditAction: string, note?: object): Promise<Saved> {
-  assertMayConfigure(principal, specOf(existing).action, input.action);
+  assertMayConfigure(principal, specOf(existing), input);
   // A hook whose agent was deleted can still be edited or disabled as long as its scope stays.
   const owner = existing.projectId;
   const scope = input.scope === existing.scope ? existing.scope : await resolveHookScope(tx, { projectId: owner, scope: input.scope });
@@ -142,6 +166,7 @@ async function saveNextVersion(tx: Db, principal: Principal, existing: HookRow, 
  * the editor was opened on, so a save never silently overwrites someone else's newer change.
  */
 export async function replaceHookAudited(db: Db, principal: Principal, id: string, spec: HookSpec, options: { expectedVersion?: number } = {}) {
+  await assertMayChangeOwnGovernance(db, principal, id, spec.scope);
   return savedAudited(db, principal, async (tx) => {
     const existing = await findKeptHookOr404(tx, principal, id);
     if (options.expectedVersion !== undefined && existing.version !== options.expectedVersion) {
@@ -155,6 +180,7 @@ export async function replaceHookAudited(db: Db, principal: Principal, id: strin
 
 /** PATCH: the given fields over the current version (`null` clears one), validated as a whole. */
 export async function patchHookAudited(db: Db, principal: Principal, id: string, patch: HookPatch) {
+  await assertMayChangeOwnGovernance(db, principal, id, typeof patch.scope === "string" ? patch.scope : undefined);
   return savedAudited(db, principal, async (tx) => {
     const existing = await findKeptHookOr404(tx, principal, id);
     const merged: Record<string, unknown> = { ...existing.spec };
@@ -174,6 +200,10 @@ export async function setHookEnabledAudited(db: Db, principal: Principal, id: st
 
 /** Makes an old version current again, as a new version (history is never rewritten). */
 export async function restoreHookVersionAudited(db: Db, principal: Principal, id: string, version: number) {
+  const current = await findKeptHookOr404(db, principal, id);
+  const restoring = await getHookVersion(db, { hookId: current.id, version });
+  const restoredScope = (restoring?.spec as { scope?: unknown } | undefined)?.scope;
+  await assertMayChangeOwnGovernance(db, principal, id, typeof restoredScope === "string" ? restoredScope : undefined);
   return savedAudited(db, principal, async (tx) => {
     const existing = await findKeptHookOr404(tx, principal, id);
     const stored = await getHookVersion(tx, { hookId: existing.id, version });
@@ -188,12 +218,13 @@ export async function restoreHookVersionAudited(db: Db, principal: Principal, id
 }
 
 export async function deleteHookAudited(db: Db, principal: Principal, id: string) {
+  await assertMayChangeOwnGovernance(db, principal, id);
   await audited(
     db,
     { projectId: principal.projectId, actor: principal.label, action: "hook.delete", entityType: "hook" },
     async (tx) => {
       const existing = await findKeptHookOr404(tx, principal, id);
-      assertMayConfigure(principal, specOf(existing).action);
+      assertMayConfigure(principal, specOf(existing));
       await deleteHook(tx, { projectId: existing.projectId, id: existing.id });
       return existing;
     },
@@ -207,6 +238,8 @@ export async function deleteHookAudited(db: Db, principal: Principal, id: string
  */
 export async function reorderHooksAudited(db: Db, principal: Principal, request: ReorderHooksRequest) {
   const owner = hookOwnerFor(principal, request.instance);
+  // Moving a rule first changes what decides: the order of rules over one's own calls is not one's to change either.
+  await assertNotOwnGovernance(db, principal, [{ kind: "hook", owner, scope: await resolveHookScope(db, { projectId: owner, scope: request.scope }) }]);
   return audited(
     db,
     { projectId: owner, actor: principal.label, action: "hook.reorder", entityType: "hook_scope" },

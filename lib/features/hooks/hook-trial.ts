@@ -17,7 +17,7 @@ import type { ApprovalPort } from "@/lib/core/hooks/ports";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
 import type { HookRuntime } from "@/lib/core/hooks/runtime";
-import { createRunHookRuntime } from "@/lib/features/runs/hook-runtime-factory";
+import { createRunHookRuntime } from "./hook-runtime-factory";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { createToolRegistry } from "@/lib/features/tools/tool-registry";
 import { describeCodeAction } from "./hook-service";
@@ -84,7 +84,8 @@ export async function withTrialRuntime<T>(db: Db, projectId: string, work: (runt
 
 /** Scoped hooks only run for their own agent or schedule; a trial runs them as written, globally. */
 export function asTrialHooks<H extends { scope?: string }>(hooks: readonly H[]) {
-  return hooks.map((h) => ({ ...h, scope: "global", enabled: true }));
+  // A person's or a group's rule keeps its scope: whose call it is decides whether it holds.
+  return hooks.map((h) => ({ ...h, scope: h.scope?.startsWith("person:") || h.scope?.startsWith("group:") ? h.scope : "global", enabled: true }));
 }
 
 export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeof hookTrialSchema>) {

@@ -5,9 +5,12 @@
 import type { Db } from "@/db/client";
 import { audited } from "@/db/queries/audit";
 import { getKillSwitchState, setKillSwitch } from "@/db/queries/settings";
+import { assertNotOwnGovernance } from "@/lib/platform/auth/own-governance";
 import type { Principal } from "@/lib/platform/auth/roles";
 
 export async function setKillSwitchAudited(db: Db, principal: Principal, enabled: boolean) {
+  // Switching every hook off frees one's own coding agents too (own-governance.ts).
+  if (enabled) await assertNotOwnGovernance(db, principal, [{ kind: "kill-switch" }]);
   const { after } = await audited(
     db,
     { projectId: null, actor: principal.label, action: "settings.kill_switch", entityType: "setting", entityId: "hooks_kill_switch" },

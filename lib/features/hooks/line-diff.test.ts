@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffLines } from "./line-diff";
+import { diffLines } from "@/components/ui/line-diff";
 import { specToText } from "./spec-text";
 
 describe("line diff", () => {

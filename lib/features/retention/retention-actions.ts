@@ -8,7 +8,7 @@ export const saveRetentionAction = formAction(
     role: "instance",
     input: retentionSettingsSchema,
     read: (raw) => retentionSettingsFromForm(raw instanceof FormData ? raw : new FormData()),
-    revalidate: ["/settings"],
+    revalidate: ["/settings/server"],
   },
   async ({ db, principal, input }) => {
     await setRetentionSettingsAudited(db, principal, input);

@@ -13,7 +13,8 @@ import { setSetting } from "@/db/queries/settings";
 import { runs } from "@/db/schema";
 import { RETENTION_QUEUE } from "@/lib/features/retention/retention-job";
 import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
-import { startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
+import type { RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
@@ -43,7 +44,7 @@ test("two processes ask for the hour's pass, one runs it: the expired run goes, 
   const queues: RunQueue[] = [];
   try {
     for (const handle of [t, second]) {
-      queues.push(await startRunQueue(handle, { concurrency: 1, sweepMs: 60_000, workspacesDir, retentionPollSeconds: 0.5 }));
+      queues.push(await startRunWork(handle, { concurrency: 1, sweepMs: 60_000, workspacesDir, retentionPollSeconds: 0.5 }));
     }
     await expect.poll(async () => (await rows<{ prompt: string }>("select prompt from runs")).map((r) => r.prompt), { timeout: 30_000 }).toEqual(["recent"]);
     await expect

@@ -11,7 +11,7 @@
  */
 import type { Db } from "@/db/client";
 import { deleteAuditDaysBefore, logAudit } from "@/db/queries/audit";
-import { startOfUtcDay } from "@/db/queries/hash-chain";
+import { startOfUtcDay } from "@/db/queries/chain-retention";
 import { deleteLedgerDaysBefore } from "@/db/queries/hook-invocations";
 import { ensurePartitions, type PartitionPeriod } from "@/db/queries/partitions";
 import {

@@ -11,7 +11,7 @@ import * as agentsRoute from "@/app/api/v1/agents/route";
 import * as runsRoute from "@/app/api/v1/runs/route";
 import { callRoute } from "@/test/api-client";
 import { loadConfig } from "@/lib/platform/config/config";
-import { loadOperatorCodeHooks } from "./operator-code-hooks";
+import { loadOperatorCodeHooks } from "@/lib/features/hooks/operator-code-hooks";
 import { startRun } from "./run-service";
 import { addAgent, createRunHarness, expectWellFormedStream, operator, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { setEnv } from "@/test/config-env";

@@ -3,12 +3,12 @@
  * dashboard's links, so a filtered list and its export always select the same runs.
  */
 import { z } from "zod";
-import { pgDateSchema, uuidSchema } from "@/lib/core/safe-input";
+import { pgDateSchema } from "@/lib/core/safe-input";
 import type { Db } from "@/db/client";
 import type { RunFilters } from "@/db/queries/runs";
 import { RUN_STATUSES } from "@/db/schema";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
-import { getUserByEmail } from "@/db/queries/users";
+import { personReferenceSchema, userIdOfPerson } from "@/lib/platform/auth/person-reference";
 import { OUTCOMES } from "@/lib/core/hooks/events";
 
 export const runFiltersSchema = z.object({
@@ -22,7 +22,7 @@ export const runFiltersSchema = z.object({
   to: pgDateSchema.optional(),
   minCost: z.coerce.number().min(0).optional(),
   /** A person's runs: their user id or email. */
-  actor: z.string().max(320).optional(),
+  actor: personReferenceSchema.optional(),
 });
 export type RunFiltersQuery = z.infer<typeof runFiltersSchema>;
 
@@ -30,15 +30,5 @@ export type RunFiltersQuery = z.infer<typeof runFiltersSchema>;
 export async function resolveRunFilters(db: Db, projectId: string, query: RunFiltersQuery): Promise<RunFilters> {
   const { agent, minCost, actor, ...rest } = query;
   const agentId = agent ? (await findAgentOr404(db, projectId, agent)).id : undefined;
-  return { ...rest, agentId, minCostUsd: minCost, ...(actor && { actorUserId: await actorUserIdOf(db, actor) }) };
-}
-
-/**
- * A person named by user id or email. Someone who is no one here still filters (to nothing): a
- * list filtered by a person who left shows their runs by id, and an unknown email shows none.
- */
-export async function actorUserIdOf(db: Db, actor: string): Promise<string> {
-  if (uuidSchema.safeParse(actor).success) return actor.toLowerCase();
-  const user = await getUserByEmail(db, { email: actor });
-  return user?.id ?? "00000000-0000-0000-0000-000000000000";
+  return { ...rest, agentId, minCostUsd: minCost, ...(actor && { actorUserId: await userIdOfPerson(db, actor) }) };
 }

@@ -1,10 +1,10 @@
 /**
- * Starting, cancelling and deciding: the rules shared by the API, the server actions and the
- * dashboard. Each is thin over the query modules and the run queue.
+ * Starting, re-running, cancelling and deleting runs: the rules shared by the API, the server
+ * actions and the dashboard. Each is thin over the query modules and the run queue. Deciding an
+ * approval is the approvals feature's (approvals/approval-decisions.ts).
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
 import { audited } from "@/db/queries/audit";
 import { requestCancel } from "@/db/queries/run-leases";
 import { sealChain } from "@/db/queries/hash-chain";
@@ -15,12 +15,8 @@ import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/features/agents/age
 import { codeHookIdsSchema } from "@/lib/core/agent/agent-spec";
 import { AppError } from "@/lib/platform/api/app-error";
 import { uuidSchema } from "@/lib/core/safe-input";
-import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
-import { getUserById } from "@/db/queries/users";
-import { writeAllowRule } from "@/lib/features/approvals/always-allow";
-import { decisionRefusal, type DeciderIdentity } from "@/lib/features/approvals/approvers";
+import type { Principal } from "@/lib/platform/auth/roles";
 import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
-import { recordApprovalDecision } from "./run-metrics";
 
 export const startRunSchema = z.object({
   agent: z.string().min(1, "name the agent (id or name)"),
@@ -32,39 +28,6 @@ export const startRunSchema = z.object({
   codeHooks: codeHookIdsSchema.optional(),
 });
 
-export const decisionSchema = z.object({
-  decision: z.enum(["approve", "deny"]),
-  reason: z.string().max(2000).optional(),
-  /** "Approve and always allow this": also write an allow rule for the same call, in shadow mode first. */
-  alwaysAllow: z.boolean().optional(),
-});
-
-/**
- * Who decides, and how: the dashboard or the API (a principal), a decision link (whoever it was
- * sent to) or a Slack button (the Slack user's Hookplane account).
- */
-export interface Decider {
-  /** `decidedBy` and the audit actor: an email, `token:<name>`, `slack:#ops`, `user:alice@example.com`. */
-  label: string;
-  /** `decidedVia`: dashboard, api, link, slack. */
-  via: string;
-  /** What the approvers are checked against. */
-  identity: DeciderIdentity;
-  /** What an approval without approvers asks: an operator, or (a link) nothing more than the link. */
-  withoutApprovers: "operator" | "link";
-  /** Set when the decider may write hooks (approve and always allow). */
-  principal?: Principal;
-  /** Added to the decision's audit row (the Slack user, the link's recipient). */
-  note?: Record<string, unknown>;
-}
-
-/** A signed-in person or an API token (a token's owner is who it names). */
-export async function deciderOf(db: Db, principal: Principal, via: string): Promise<Decider> {
-  let email = principal.kind === "user" ? principal.label : undefined;
-  if (!email && principal.userId) email = (await getUserById(db, { id: principal.userId }))?.email;
-  return { label: principal.label, via, identity: { email, role: principal.role }, withoutApprovers: "operator", principal };
-}
-
 function startOfUtcDay(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
@@ -72,7 +35,7 @@ function startOfUtcDay(now = new Date()): Date {
 export async function startRun(
   db: Db,
   principal: Principal,
-  input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string },
+  input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string; vars?: Record<string, string>; parentRunId?: string },
 ) {
   const agent = await findAgentOr404(db, principal.projectId, input.agent);
   // The run's own list overrides the agent's: choosing it (even `[]`) is an admin's call, unless it is the agent's own list.
@@ -92,10 +55,39 @@ export async function startRun(
     source: input.source ?? (principal.kind === "token" ? "api" : "dashboard"),
     createdBy: principal.label,
     scheduleId: input.scheduleId,
+    ...(input.vars && { vars: input.vars }),
+    ...(input.parentRunId && { parentRunId: input.parentRunId }),
     ...(input.codeHooks !== undefined && { codeHooks: input.codeHooks }),
   });
   await getRunQueue().enqueue(run.id);
   return run;
+}
+
+/** Why a run cannot be re-run here, or undefined when it can. */
+export function rerunRefusal(run: { externalSessionId: string | null; source: string }): string | undefined {
+  if (run.externalSessionId !== null)
+    return `A bridged ${run.source} session cannot be re-run from here: its prompt and tools live in that coding agent. Start the session again there.`;
+  return undefined;
+}
+
+/**
+ * A new run of the same agent with the same input: its prompt, template variables, schedule (whose
+ * hooks it meets) and its own code hook list, which only an admin may set unless it is the agent's
+ * own. Under the same rules as any start (daily budget). The new run names the one it re-ran.
+ */
+export async function rerunRun(db: Db, principal: Principal, id: string) {
+  const original = await findRunOr404(db, principal.projectId, id);
+  const refusal = rerunRefusal(original);
+  if (refusal) throw AppError.conflict(refusal);
+  return startRun(db, principal, {
+    agent: original.agentId,
+    prompt: original.prompt,
+    source: "rerun",
+    parentRunId: original.id,
+    ...(original.scheduleId && { scheduleId: original.scheduleId }),
+    ...(original.vars && { vars: original.vars }),
+    ...(original.codeHooks && { codeHooks: original.codeHooks }),
+  });
 }
 
 /** The project's run; another project's is a 404, as one that does not exist. */
@@ -160,55 +152,4 @@ export async function deleteRunAudited(db: Db, principal: Principal, id: string)
       if (!(error instanceof UnsealedLedgerRows) || attempt >= 3) throw error;
     }
   }
-}
-
-export async function decideApproval(db: Db, decider: Decider, id: string, input: z.infer<typeof decisionSchema>) {
-  const found = uuidSchema.safeParse(id).success ? await getApprovalInAnyProject(db, { id }) : undefined;
-  // A principal decides in its project only; a link or a Slack button names the approval itself.
-  const existing = found && (!decider.principal || found.projectId === decider.principal.projectId) ? found : undefined;
-  if (!existing) throw AppError.notFound(`Approval "${id}"`);
-  const refusal = decisionRefusal(existing.approvers, decider.identity, decider.withoutApprovers);
-  if (refusal) throw AppError.forbidden(refusal);
-  if (input.alwaysAllow) {
-    if (input.decision !== "approve") throw AppError.badRequest("alwaysAllow goes with approve");
-    if (!decider.principal || !roleAtLeast(decider.principal.role, "operator")) {
-      throw AppError.forbidden("Approve and always allow writes a hook: it needs an operator signed in to the dashboard or an operator's API token");
-    }
-  }
-  const settled = await audited(
-    db,
-    { projectId: existing.projectId, actor: decider.label, action: `approval.${input.decision}`, entityType: "approval", entityId: id },
-    async (tx) => {
-      const settled = await settleApproval(tx, {
-        id,
-        status: input.decision === "approve" ? "approved" : "denied",
-        decidedBy: decider.label,
-        decidedVia: decider.via,
-        reason: input.reason,
-      });
-      if (!settled) {
-        const now = (await getApprovalInAnyProject(tx, { id })) ?? existing;
-        if (now.status === "abandoned") {
-          throw AppError.conflict(`This approval was abandoned and can no longer be decided: ${now.reason ?? "nobody waits for it any more"}`);
-        }
-        throw AppError.conflict(`This approval was already settled (${now.status}) by ${now.decidedBy ?? now.decidedVia}`);
-      }
-      const allowRule = input.alwaysAllow ? await writeAllowRule(tx, decider.principal!, existing) : undefined;
-      return { settled, allowRule };
-    },
-    ({ settled, allowRule }) => ({
-      after: { ...settled, ...(allowRule && { allowRule: { id: allowRule.id, key: allowRule.key, scope: allowRule.scope, version: allowRule.version, mode: "shadow" } }), ...decider.note },
-    }),
-  );
-  recordApprovalDecision(settled.settled);
-  // A parked run resumes now; a held one (and an outside session's held request: no worker runs
-  // those) is woken by the NOTIFY of settleApproval.
-  const run = await getRun(db, { projectId: existing.projectId, id: settled.settled.runId });
-  if (!run?.externalSessionId) await getRunQueue().enqueue(settled.settled.runId);
-  return {
-    ...settled.settled,
-    agentName: existing.agentName,
-    agentId: existing.agentId,
-    ...(settled.allowRule && { allowRule: { id: settled.allowRule.id, key: settled.allowRule.key, scope: settled.allowRule.scope, version: settled.allowRule.version } }),
-  };
 }

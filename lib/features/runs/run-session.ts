@@ -5,7 +5,6 @@
  * approval.requested / approval.settled are recorded and dispatched to their hooks.
  */
 import type { Db } from "@/db/client";
-import { getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import type { RunRow } from "@/db/queries/runs";
 import type { HookEvent } from "@/lib/core/hooks/event";
@@ -13,13 +12,16 @@ import type { EventName } from "@/lib/core/hooks/events";
 import type { DispatchOptions, DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { createToolRegistry, withRetryTools } from "@/lib/features/tools/tool-registry";
 import type { ToolRegistry } from "@/lib/core/agent/tool-types";
-import { createNoticePort } from "../approvals/approval-notices";
-import { createDbApprovalPort, type ApprovalAnnouncement } from "../approvals/approval-port";
-import type { ApprovalWaiter } from "../approvals/approval-waiter";
-import { createRunHookRuntime, ledgerRows } from "./hook-runtime-factory";
+import { abandonApproval } from "@/lib/features/approvals/approval-endings";
+import { createNoticePort } from "@/lib/features/approvals/approval-notices";
+import { createDbApprovalPort, type ApprovalAnnouncement } from "@/lib/features/approvals/approval-port";
+import { settledEvent } from "@/lib/features/approvals/approval-settled";
+import type { ApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
+import { createRunHookRuntime, ledgerRows } from "@/lib/features/hooks/hook-runtime-factory";
 import { traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createRunEventWriter, type RunEventWriter } from "./run-event-writer";
 import { loadAgentHooks, loadRunHooks } from "./run-hooks";
+import { hooksOnAgentMachine, hooksRunByServerForBridge } from "@/lib/core/hooks/runs-on";
 import { createRunTraceRecorder, type RunTraceRecorder } from "./telemetry/run-trace-recorder";
 
 export interface RunSessionParams {
@@ -64,6 +66,8 @@ export interface RunSession {
   readonly writer: RunEventWriter;
   readonly tools: ToolRegistry;
   readonly hooks: RuntimeHook[];
+  /** A bridged session's hooks that run on the developer's machine (runs-on.ts): their outcomes are reported, not run here. */
+  readonly agentMachineHooks: RuntimeHook[];
   /** The run's spans, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
   readonly trace?: RunTraceRecorder;
   dispatch(request: DispatchRequest, control?: DispatchControl): Promise<DispatchResult>;
@@ -97,10 +101,12 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     startedAt: run.startedAt ?? run.createdAt,
     observer: trace?.observe,
   });
-  const hooks =
+  const loaded =
     params.hooksFingerprint !== undefined && !run.scheduleId
       ? await loadAgentHooks(db, { projectId: run.projectId, agentId: agent.id, fingerprint: params.hooksFingerprint })
       : await loadRunHooks(db, { projectId: run.projectId, agentId: agent.id, scheduleId: run.scheduleId });
+  // A bridged agent runs on a developer's machine: the command hooks that run there are not run here.
+  const hooks = params.mode === "bridge" ? hooksRunByServerForBridge(loaded) : loaded;
   // A flow's stage agents bring their own hooks: global, the flow's, the stage agent's, the schedule's.
   const stageHooks = new Map<string, Promise<RuntimeHook[]>>();
   const hooksFor = (stage: DispatchRequest["agent"]): RuntimeHook[] | Promise<RuntimeHook[]> => {
@@ -176,32 +182,14 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     const abandoned = result.suspended?.abandoned;
     if (control.abandon !== undefined && abandoned !== undefined && result.suspended) {
       // The run ends while a person was asked: the question is withdrawn now, and said so.
-      const row = await settleApproval(db, {
-        id: result.suspended.approvalId,
-        status: "abandoned",
-        decidedVia: "abandoned",
-        reason: abandoned,
-      }).catch(() => undefined);
+      const ending = await abandonApproval(db, result.suspended.approvalId, abandoned).catch(() => undefined);
       // Already decided a moment before (the run ended first): the decision stands as it was.
-      const current = row ? await getApprovalInAnyProject(db, { id: row.id }).catch(() => undefined) : undefined;
-      if (current) {
-        await announce("approval.settled", {
-          approvalId: current.id,
-          toolCallId: current.toolCallId,
-          toolName: current.toolName,
-          toolInput: current.toolInput,
-          hookId: current.hookKey,
-          status: current.status,
-          decision: "deny",
-          reason: current.reason ?? abandoned,
-          timedOut: false,
-        });
-      }
+      if (ending?.ended) await announce("approval.settled", settledEvent(ending.row));
     }
     // Everything this event's hooks decided is queued now: its span may close.
     if (request.seq !== undefined) writer.dispatched(request.seq);
     return result;
   }
 
-  return { runId: run.id, writer, tools, hooks, trace, dispatch };
+  return { runId: run.id, writer, tools, hooks, agentMachineHooks: params.mode === "bridge" ? hooksOnAgentMachine(loaded) : [], trace, dispatch };
 }

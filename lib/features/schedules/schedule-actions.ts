@@ -23,7 +23,7 @@ function scheduleFromForm(raw: FormData | Record<string, unknown>) {
 }
 
 export const createScheduleAction = formAction(
-  { role: "operator", input: scheduleRequestSchema, read: scheduleFromForm, revalidate: ["/settings"] },
+  { role: "operator", input: scheduleRequestSchema, read: scheduleFromForm, revalidate: ["/schedules"] },
   async ({ db, principal, input }) => {
     await createScheduleAudited(db, principal, input);
     return { ok: true, message: `Schedule for ${input.agent} created` };
@@ -31,7 +31,7 @@ export const createScheduleAction = formAction(
 );
 
 export const deleteScheduleAction = formAction(
-  { role: "operator", input: z.object({ id: z.string() }), revalidate: ["/settings"] },
+  { role: "operator", input: z.object({ id: z.string() }), revalidate: ["/schedules"] },
   async ({ db, principal, input }) => {
     await deleteScheduleAudited(db, principal, input.id);
     return { ok: true, message: "Schedule deleted" };

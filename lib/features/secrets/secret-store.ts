@@ -12,7 +12,7 @@ import { deleteSecret, getSecretCiphertext, listSecretNames, upsertSecret } from
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { getConfig, type EnvSecret } from "@/lib/platform/config/config";
-import { createSecretBox, loadSecretKey, type SecretBox } from "./secret-box";
+import type { SecretBox } from "@/lib/platform/security/secret-box";
 
 /** The same names `${secret:NAME}` can reference, upper case like environment variables. */
 export const secretNameSchema = z
@@ -52,20 +52,9 @@ export function splitHosts(text: string): string[] {
     .filter(Boolean);
 }
 
-const BOX_KEY = Symbol.for("hookplane.secretBox");
-type GlobalWithBox = typeof globalThis & { [BOX_KEY]?: SecretBox };
-
-/** The process's box, made on first use so a server without secrets never creates a key file. */
-export function getSecretBox(): SecretBox {
-  const g = globalThis as GlobalWithBox;
-  const config = getConfig();
-  return (g[BOX_KEY] ??= createSecretBox(loadSecretKey({ key: config.HOOKPLANE_SECRET_KEY, dataDir: config.HOOKPLANE_DATA_DIR })));
-}
-
-/** Tests switch keys; the next getSecretBox() reads the environment again. */
-export function forgetSecretBox(): void {
-  delete (globalThis as GlobalWithBox)[BOX_KEY];
-}
+// The process's box lives beside the ledger key derived from it (the database's seals sign with
+// that key); its functions stay importable from here.
+export { forgetSecretBox, getSecretBox } from "@/lib/platform/security/instance-secret-box";
 
 export async function listSecrets(db: Db, params: { projectId: string }) {
   return listSecretNames(db, params);

@@ -7,6 +7,14 @@ import { formAction } from "@/lib/platform/api/action";
 import { issueProjectToken, revokeApiTokenAudited, tokenRequestSchema } from "@/lib/platform/auth/account-service";
 import { createProjectAudited, deleteProjectAudited, projectCreateSchema, projectPatchSchema, renameProjectAudited } from "@/lib/platform/auth/project-service";
 import { projectSlugSchema } from "@/lib/platform/auth/project-slug";
+import { grantSelfGovernanceAudited, revokeSelfGovernanceAudited } from "@/lib/platform/auth/own-governance";
+import {
+  createServiceAccountAudited,
+  deleteServiceAccountAudited,
+  issueServiceCredential,
+  serviceAccountRequestSchema,
+  serviceCredentialRequestSchema,
+} from "@/lib/platform/auth/service-accounts";
 import {
   addMemberAudited,
   changeMemberRoleAudited,
@@ -22,9 +30,9 @@ import {
   slackIdChangeSchema,
 } from "@/lib/platform/auth/user-service";
 
-const REVALIDATE = ["/settings"];
+const REVALIDATE = ["/settings", "/settings/credentials", "/settings/instance"];
 /** The switcher in the layout lists projects: a project change shows on every page. */
-const REVALIDATE_ALL = ["/", "/settings"];
+const REVALIDATE_ALL = ["/", "/settings", "/settings/credentials", "/settings/instance"];
 
 type Raw = FormData | Record<string, unknown>;
 const fieldsOf = (raw: Raw): Record<string, unknown> => (raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw);
@@ -61,6 +69,51 @@ export const revokeBridgeCredentialAction = formAction(
   async ({ db, principal, input }) => {
     if (!(await revokeOwnBridgeCredential(db, principal, { id: input.id }))) throw AppError.notFound("Active bridge credential of yours");
     return { ok: true, message: "Bridge credential revoked" };
+  },
+);
+
+// Service accounts of the current project (its admins): CI and scheduled jobs, named on the record.
+
+export const createServiceAccountAction = formAction(
+  { role: "admin", input: serviceAccountRequestSchema, revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    const account = await createServiceAccountAudited(db, principal, input);
+    return { ok: true, message: `Service account ${account.name} created. Give it a credential below.` };
+  },
+);
+
+export const issueServiceCredentialAction = formAction(
+  { role: "admin", input: serviceCredentialRequestSchema.extend({ accountId: z.uuid("Pick a service account") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    const { accountId, ...credential } = input;
+    const { token, serviceAccount } = await issueServiceCredential(db, principal, { id: accountId }, credential);
+    return { ok: true, secret: token, message: `${credential.kind === "bridge" ? "Bridge credential" : "API token"} of ${serviceAccount.name} created. Copy it now: it is not shown again.` };
+  },
+);
+
+export const deleteServiceAccountAction = formAction(
+  { role: "admin", input: z.object({ id: z.uuid("Unknown service account") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    const gone = await deleteServiceAccountAudited(db, principal, { id: input.id });
+    return { ok: true, message: `Service account ${gone.name} deleted; its tokens stop working on their next call` };
+  },
+);
+
+// Who may change the rules over their own coding agents (another admin grants it).
+
+export const grantSelfGovernanceAction = formAction(
+  { role: "admin", input: z.object({ userId: z.uuid("Unknown person") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    await grantSelfGovernanceAudited(db, principal, { userId: input.userId });
+    return { ok: true, message: "Granted: they may change the rules over their own coding agents in this project" };
+  },
+);
+
+export const revokeSelfGovernanceAction = formAction(
+  { role: "admin", input: z.object({ userId: z.uuid("Unknown person") }), revalidate: REVALIDATE },
+  async ({ db, principal, input }) => {
+    await revokeSelfGovernanceAudited(db, principal, { userId: input.userId });
+    return { ok: true, message: "Revoked" };
   },
 );
 

@@ -1,7 +1,8 @@
 /**
  * Hookplane as an OpenID Connect relying party, on `openid-client`: discovery from the issuer, the
- * authorization code flow with PKCE (S256), state and nonce, and the ID token validated by the
- * library (signature from the issuer's JWKS, `iss`, `aud`, `exp`, `nonce`).
+ * authorization code flow with PKCE (S256), state and nonce; the ID token's claims (`iss`, `aud`,
+ * `exp`, `nonce`, its `alg` among those the provider declares) validated by the library, and its
+ * signature against the issuer's published keys by id-token-signature.ts.
  *
  * Every request to the provider goes through the outbound guard (lib/core/outbound), like
  * webhooks: a provider on a private or loopback address, or on plain http, must be in
@@ -13,7 +14,8 @@ import { mayBePrivate, type OutboundPolicy } from "@/lib/core/outbound/outbound-
 import { OutboundError, sendOutbound } from "@/lib/core/outbound/outbound-request";
 import { publicUrl } from "@/lib/platform/config/public-url";
 import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
-import type { SecretBox } from "@/lib/features/secrets/secret-box";
+import type { SecretBox } from "@/lib/platform/security/secret-box";
+import { verifyIdTokenSignature } from "./id-token-signature";
 
 /** Where every provider sends people back: register `<HOOKPLANE_PUBLIC_URL>/auth/oidc/callback` with it. */
 export const CALLBACK_PATH = "/auth/oidc/callback";
@@ -165,7 +167,7 @@ export async function authorizationRequest(config: client.Configuration, scopes:
 
 /**
  * Redeems the code the provider sent back (`search`: the callback's query) and returns the
- * person's claims: the validated ID token's, completed from the userinfo endpoint when the ID
+ * person's claims: the ID token's once its claims and its signature are checked, completed from the userinfo endpoint when the ID
  * token lacks the email or the groups claim (many providers put groups only there).
  */
 export async function redeemAuthorizationCode(
@@ -179,6 +181,8 @@ export async function redeemAuthorizationCode(
     expectedNonce: params.nonce,
     idTokenExpected: true,
   });
+  // Nothing of the token is read before its signature is the issuer's.
+  await verifyIdTokenSignature(config, tokens.id_token!);
   const claims = tokens.claims()!;
   const complete = claims.email !== undefined && claims[params.groupsClaim] !== undefined;
   if (complete || !config.serverMetadata().userinfo_endpoint) return { ...claims };

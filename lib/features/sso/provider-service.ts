@@ -17,7 +17,7 @@ import type { GroupRoleMapping } from "@/db/schema";
 import { AppError } from "@/lib/platform/api/app-error";
 import { passwordSignInState, storePasswordSignIn } from "@/lib/platform/auth/password-sign-in";
 import type { Principal } from "@/lib/platform/auth/roles";
-import type { SecretBox } from "@/lib/features/secrets/secret-box";
+import type { SecretBox } from "@/lib/platform/security/secret-box";
 import { callbackUrl, clientSecretName, issuerProblem } from "./oidc-client";
 import type { ProviderCreate, ProviderPatch } from "./provider-schema";
 

@@ -8,7 +8,7 @@
  * once, so a replayed callback gets nothing.
  */
 import { z } from "zod";
-import type { SecretBox } from "@/lib/features/secrets/secret-box";
+import type { SecretBox } from "@/lib/platform/security/secret-box";
 import { setCookieHeader } from "@/lib/platform/auth/session-cookie";
 
 export const FLOW_COOKIE = "hp_oidc_flow";

@@ -9,6 +9,7 @@ export const SIGN_IN_FAILURES = [
   "denied",
   "provider_unavailable",
   "provider_error",
+  "token_unverified",
   "provider_gone",
   "no_email",
   "no_account",
@@ -38,6 +39,8 @@ export function signInFailureMessage(reason: SignInFailure, provider?: string): 
       return `${name} could not be reached. Try again in a moment; if it keeps happening, an admin should check its issuer URL in Settings.`;
     case "provider_error":
       return `${name} did not complete the sign-in (its answer was refused or could not be verified). Start again; if it keeps happening, an admin should check its client id and secret.`;
+    case "token_unverified":
+      return `${name}'s answer was not signed with its published keys, so it was refused and nobody was signed in. Start again; if it keeps happening, an admin should check the provider's issuer URL and what stands between it and Hookplane.`;
     case "provider_gone":
       return "That sign-in provider is not configured here (any more). Pick one below.";
     case "no_email":

@@ -7,7 +7,7 @@ import { readProviderForm } from "./provider-form";
 import { providerCreateSchema, providerPatchSchema } from "./provider-schema";
 import { createProviderAudited, deleteProviderAudited, setPasswordSignInAudited, updateProviderAudited } from "./provider-service";
 
-const REVALIDATE = ["/settings", "/sign-in"];
+const REVALIDATE = ["/settings/instance", "/sign-in"];
 
 /** The client secret goes in and never comes back, not even in an error. */
 export const createProviderAction = formAction(

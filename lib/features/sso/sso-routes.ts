@@ -33,7 +33,8 @@ export function signInErrorLocation(error: unknown): string {
   return `/sign-in?${query}`;
 }
 
-const startQuery = z.object({ provider: z.uuid(), next: z.string().max(2000).optional() });
+// `next` is any text here: safeRedirectPath makes it a path of ours or the dashboard's home.
+const startQuery = z.object({ provider: z.uuid(), next: z.string().optional() });
 
 export async function handleSsoStart(request: Request): Promise<Response> {
   try {

@@ -3,8 +3,9 @@
  *
  * 1. `startSsoSignIn`: the provider's authorization URL (code flow, PKCE S256, state, nonce) and
  *    the sealed flow cookie that must come back with the answer (sign-in-flow.ts).
- * 2. `completeSsoSignIn`: the answer checked against that cookie, the code redeemed and the ID
- *    token validated by openid-client, then the person found or created and their project roles
+ * 2. `completeSsoSignIn`: the answer checked against that cookie, the code redeemed, the ID
+ *    token's claims validated by openid-client and its signature against the issuer's published
+ *    keys (id-token-signature.ts), then the person found or created and their project roles
  *    synced from the groups claim, and the same kind of session a password opens.
  *
  * Who someone is: the issuer and its `sub` (user_identities), never the email alone. A first
@@ -22,13 +23,15 @@ import { logAudit } from "@/db/queries/audit";
 import { getOidcProvider, type OidcProviderRow } from "@/db/queries/oidc-providers";
 import { getIdentityUser, linkIdentity, touchIdentity } from "@/db/queries/user-identities";
 import { getMemberRole, getProjectBySlug, listMemberships } from "@/db/queries/projects";
-import { createUser, getUserByEmail } from "@/db/queries/users";
+import { createUser, getUserByEmail, setUserSsoGroups } from "@/db/queries/users";
+import { announceAccessChange } from "@/db/queries/access-changes";
 import type { Role } from "@/db/schema";
 import { openSession } from "@/lib/platform/auth/account-service";
 import { safeRedirectPath } from "@/lib/platform/auth/redirect-target";
 import { lockUserChanges, setProjectRole } from "@/lib/platform/auth/user-service";
 import { logger } from "@/lib/platform/logger";
-import type { SecretBox } from "@/lib/features/secrets/secret-box";
+import type { SecretBox } from "@/lib/platform/security/secret-box";
+import { IdTokenUnverified } from "./id-token-signature";
 import { authorizationRequest, isUnreachable, providerConfiguration, redeemAuthorizationCode } from "./oidc-client";
 import { groupsFromClaim, projectRolesOnSignIn } from "./role-mapping";
 import { FLOW_TTL_MS, openFlow, sealFlow } from "./sign-in-flow";
@@ -54,6 +57,7 @@ export function ssoActor(provider: Pick<OidcProviderRow, "name">): string {
 /** Which step of the provider failed, in people's terms: not reached, or reached but refused. */
 function providerFailure(error: unknown, provider: OidcProviderRow, step: string): SsoSignInError {
   if (error instanceof SsoSignInError) return error;
+  if (error instanceof IdTokenUnverified) return new SsoSignInError("token_unverified", `${provider.name}: ${error.message}`, provider.id);
   if (error instanceof AuthorizationResponseError) {
     const reason = error.error === "access_denied" ? "denied" : "provider_error";
     return new SsoSignInError(reason, `${provider.name} answered ${error.error}: ${error.error_description ?? ""}`, provider.id);
@@ -76,7 +80,7 @@ export async function startSsoSignIn(db: Db, box: SecretBox, params: { providerI
     state: request.state,
     nonce: request.nonce,
     codeVerifier: request.codeVerifier,
-    next: safeRedirectPath(params.next, "/agents"),
+    next: safeRedirectPath(params.next, "/"),
     expiresAt: Date.now() + FLOW_TTL_MS,
   });
   return { redirectTo: request.url, flowCookie };
@@ -114,7 +118,8 @@ export async function completeSsoSignIn(
   }
   const user = await signInPerson(db, provider, claims);
   const sessionToken = await openSession(db, { userId: user.id, providerId: provider.id });
-  return { sessionToken, next: flow.next, user };
+  // Checked again on the way out: a flow sealed before the rule it was checked by was tightened.
+  return { sessionToken, next: safeRedirectPath(flow.next, "/"), user };
 }
 
 /**
@@ -164,6 +169,9 @@ async function signInPerson(db: Db, provider: OidcProviderRow, claims: Record<st
       }
     }
     await syncProjectRoles(tx, provider, user, groups, isNew);
+    // Hooks bound to a group (`group:<name>`) hold for the person's calls from their next one on:
+    // every process forgets the credentials it read with the old groups.
+    if (await setUserSsoGroups(tx, { id: user.id, groups })) await announceAccessChange(tx, { userId: user.id });
     const projects = await listMemberships(tx, { userId: user.id });
     return { user: { id: user.id, email: user.email, instanceAdmin: user.instanceAdmin, projects: projects.map((p) => ({ slug: p.slug, role: p.role })) } };
   });

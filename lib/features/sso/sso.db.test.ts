@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import WebSocket from "ws";
+import { decodeJwt, decodeProtectedHeader, exportSPKI, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import * as providersRoute from "@/app/api/v1/auth/providers/route";
 import * as providerRoute from "@/app/api/v1/auth/providers/[id]/route";
 import * as authSettingsRoute from "@/app/api/v1/auth/settings/route";
@@ -30,12 +31,14 @@ import { addMemberAudited, changeUserRoleAudited } from "@/lib/platform/auth/use
 import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { guardWebRequest } from "@/lib/platform/security/web-edge";
+import { logger } from "@/lib/platform/logger";
 import { forgetSecretBox, getSecretBox } from "@/lib/features/secrets/secret-store";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { setEnv } from "@/test/config-env";
-import { browse, CookieJar, startTestIdentityProvider, throughProviderLogin, type TestIdentityProvider } from "@/test/oidc-provider";
+import { browse, CookieJar, newSigningKey, startTestIdentityProvider, throughProviderLogin, type TestIdentityProvider } from "@/test/oidc-provider";
 import { clientSecretName } from "./oidc-client";
 import { FLOW_COOKIE, openFlow, sealFlow } from "./sign-in-flow";
+import { signInFailureMessage } from "./sign-in-messages";
 import { handleSsoCallback, handleSsoStart } from "./sso-routes";
 
 vi.mock("server-only", () => ({}));
@@ -250,10 +253,12 @@ describe("signing in through the provider", () => {
     // The provider now sends another email and the admins' group.
     idp.accounts.set("alice-sub", { email: "alice.new@example.com", emailVerified: true, groups: ["hp-admins"] });
     const first = await signInAs("alice-sub");
-    expect(first.location).toBe("/agents");
+    expect(first.location).toBe("/");
     expect(await userRow("alice@example.com")).toEqual({ ...alice, role: "admin" });
     expect(await userRow("alice.new@example.com")).toBeUndefined();
     expect(await rows("select email from user_identities where user_id = $1", [alice.id])).toEqual([{ email: "alice.new@example.com" }]);
+    // The groups hooks' group scopes read are the ones of this sign-in, not the first.
+    expect(await rows("select sso_groups from users where id = $1", [alice.id])).toEqual([{ sso_groups: ["hp-admins"] }]);
     expect(await rows("select actor, before, after from audit_log where action = 'member.role' and entity_id = $1", [alice.id])).toEqual([
       { actor: "sso:Test IdP", before: { email: "alice@example.com", role: "operator" }, after: { email: "alice@example.com", role: "admin", groups: ["hp-admins"] } },
     ]);
@@ -270,7 +275,7 @@ describe("signing in through the provider", () => {
 
     idp.accounts.set("alice-sub", { email: "alice@example.com", emailVerified: true, groups: ["sales"] });
     const after = await signInAs("alice-sub");
-    expect(after.location).toBe("/agents");
+    expect(after.location).toBe("/");
     expect((await userRow("alice@example.com")).role).toBe("viewer");
 
     await expect.poll(live.closed, { timeout: 3000 }).toBe(4401);
@@ -327,7 +332,7 @@ describe("signing in through the provider", () => {
 
     await addMemberAudited(t.db, ADMIN_PRINCIPAL, { projectId: DEFAULT_PROJECT_ID }, { email: carol.email, role: "operator" });
     const second = await signInAs("carol-sub", strict.id);
-    expect(second.location).toBe("/agents");
+    expect(second.location).toBe("/");
     // No mappings: the admin's role stays.
     expect((await userRow("carol@example.com")).role).toBe("operator");
   });
@@ -345,7 +350,7 @@ describe("signing in through the provider", () => {
 
     idp.accounts.set("dave-sub", { email: "dave@example.com", emailVerified: true, groups: ["hp-eng"] });
     const linked = await signInAs("dave-sub");
-    expect(linked.location).toBe("/agents");
+    expect(linked.location).toBe("/");
     expect(await rows("select subject from user_identities where user_id = $1", [daveId])).toEqual([{ subject: "dave-sub" }]);
     expect(await rows("select actor, action, after from audit_log where entity_id = $1 and actor like 'sso:%' order by id", [daveId])).toEqual([
       { actor: "sso:Test IdP", action: "user.identity_link", after: { email: "dave@example.com", provider: "Test IdP", issuer: idp.issuer, subject: "dave-sub" } },
@@ -462,7 +467,109 @@ describe("answers that are not the answer to this browser's sign-in", () => {
     idp.accounts.set("hank-sub", { email: "hank@example.com", emailVerified: true, groups: [] });
     const jar = new CookieJar();
     const callback = await throughProviderLogin(jar, startUrl(providerId, "//evil.example/steal"), "hank-sub");
-    expect((await browse(jar, callback)).headers.get("location")).toBe("/agents");
+    expect((await browse(jar, callback)).headers.get("location")).toBe("/");
+  });
+
+  test("a next that resolves to another origin (dot segments, encoded dots, slashes and backslashes, tabs, too long) ends on the dashboard's home; a path of ours is kept (issue 30)", async () => {
+    idp.accounts.set("ivy-sub", { email: "ivy@example.com", emailVerified: true, groups: [] });
+    const through = async (next: string) => {
+      const jar = new CookieJar();
+      const answer = await browse(jar, await throughProviderLogin(jar, startUrl(providerId, next), "ivy-sub"));
+      expect(answer.status, next).toBe(303);
+      expect(jar.get(web.base, SESSION_COOKIE), next).toBeDefined();
+      return answer.headers.get("location");
+    };
+    const hostile = ["/..//evil.example/x", "/.//evil.example/x", "/%2e%2e//evil.example/x", "/.%2e/%2e%2e//evil", "/%2f/evil", "/%5c/evil", "/\\evil", "/%09/evil", "/\t/evil", "////evil", `/${"a".repeat(3000)}`];
+    for (const next of hostile) expect(await through(next), next).toBe("/");
+    expect(await through("/runs?status=finished#top")).toBe("/runs?status=finished#top");
+    expect(await through("/device?code=ABCD-EFGH")).toBe("/device?code=ABCD-EFGH");
+
+    // A flow sealed before the rule was tightened (its next taken as it came) is checked again at the callback.
+    const jar = new CookieJar();
+    const callback = await throughProviderLogin(jar, startUrl(), "ivy-sub");
+    const box = getSecretBox();
+    const flow = openFlow(box, decodeURIComponent(jar.get(web.base, FLOW_COOKIE)!))!;
+    jar.take(web.base, new Response(null, { headers: { "set-cookie": `${FLOW_COOKIE}=${encodeURIComponent(sealFlow(box, { ...flow, next: "/..//evil.example/x" }))}` } }));
+    expect((await browse(jar, callback)).headers.get("location")).toBe("/");
+  });
+});
+
+describe("ID tokens the issuer did not sign (issue 30)", () => {
+  /** What the token endpoint hands out instead: the provider's own token's claims, signed as `sign` says. */
+  const resigned = (sign: (claims: JWTPayload) => Promise<string>) => async (idToken: string) => sign(decodeJwt(idToken));
+  const rs256 = (key: CryptoKey, kid: string | undefined) => (claims: JWTPayload) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", ...(kid && { kid }) }).sign(key);
+  const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+  /** A sign-in whose token endpoint answers with `replace(idToken)`, and the JWKS fetches it caused. */
+  async function signInWith(login: string, id: string, replace?: (idToken: string) => Promise<string>) {
+    const fetchesBefore = idp.jwksFetches;
+    idp.replaceIdToken = replace;
+    try {
+      const result = await signInAs(login, id);
+      return { ...result, jwksFetches: idp.jwksFetches - fetchesBefore };
+    } finally {
+      idp.replaceIdToken = undefined;
+    }
+  }
+
+  test("a token signed by another key (the issuer's kid, an unknown kid, no kid), HMAC'd with the public key or unsigned signs nobody in; the issuer's own, and a rotated key, do", async () => {
+    // A provider row of its own: its key set starts empty here, so the fetches counted are this test's.
+    const own = (await createProvider({ name: "Signing IdP", issuer: idp.issuer, clientId: idp.clientId, clientSecret: CLIENT_SECRET, roleMappings: MAPPINGS, defaultRole: "viewer" })).id;
+    idp.accounts.set("trent-sub", { email: "trent@example.com", emailVerified: true, groups: [] });
+    idp.accounts.set("mallory-sub", { email: "mallory@example.com", emailVerified: true, groups: [] });
+    const warn = vi.spyOn(logger, "warn");
+    try {
+      // Through the stand-in proxy, re-signed by the issuer's own key: it signs in (so the proxy changes nothing by itself).
+      const honest = await signInWith("trent-sub", own, resigned(rs256(idp.signingKey().privateKey, idp.signingKey().kid)));
+      expect(honest).toMatchObject({ status: 303, location: "/" });
+      expect(honest.session).toBeDefined();
+      expect(honest.jwksFetches).toBe(1);
+
+      const sessions = await sessionCount();
+      const stranger = await newSigningKey();
+      const publicPem = await exportSPKI(await crypto.subtle.importKey("jwk", idp.signingKey().publicJwk, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["verify"]));
+      const forgeries: [string, (idToken: string) => Promise<string>, { reason: string; jwksFetches: number }][] = [
+        ["another RSA key under the issuer's only kid", resigned(rs256(stranger.privateKey, idp.signingKey().kid)), { reason: "token_unverified", jwksFetches: 0 }],
+        // An unknown kid could be a rotation: the key set is fetched again, once, then the token refused.
+        ["another RSA key under a kid the issuer never published", resigned(rs256(stranger.privateKey, stranger.kid)), { reason: "token_unverified", jwksFetches: 1 }],
+        ["another RSA key with no kid", resigned(rs256(stranger.privateKey, undefined)), { reason: "token_unverified", jwksFetches: 0 }],
+        [
+          "HS256 keyed with the issuer's public key (which the provider declares)",
+          resigned((claims) => new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid: idp.signingKey().kid }).sign(new TextEncoder().encode(publicPem))),
+          { reason: "token_unverified", jwksFetches: 0 },
+        ],
+        // Refused before Hookplane's own check: `none` is no algorithm the provider declares.
+        ["alg none, no signature", resigned(async (claims) => `${base64url({ alg: "none" })}.${base64url(claims)}.`), { reason: "provider_error", jwksFetches: 0 }],
+      ];
+      for (const [what, replace, expected] of forgeries) {
+        warn.mockClear();
+        const attempt = await signInWith("mallory-sub", own, replace);
+        expect(attempt.status, what).toBe(303);
+        expect(attempt.location, what).toBe(`/sign-in?error=${expected.reason}&provider=${own}`);
+        expect(attempt.setCookies.some((c) => c.startsWith(`${SESSION_COOKIE}=`)), what).toBe(false);
+        expect(attempt.jwksFetches, what).toBe(expected.jwksFetches);
+        // Recorded as every refused sign-in is: the reason and what was wrong, in the log.
+        expect(warn, what).toHaveBeenCalledWith(expect.objectContaining({ reason: expected.reason, detail: expect.stringContaining("Signing IdP") }), "single sign-on refused");
+      }
+      expect(await userRow("mallory@example.com")).toBeUndefined();
+      expect(await sessionCount()).toBe(sessions);
+      expect(signInFailureMessage("token_unverified", "Signing IdP")).toBe(
+        "Signing IdP's answer was not signed with its published keys, so it was refused and nobody was signed in. Start again; if it keeps happening, an admin should check the provider's issuer URL and what stands between it and Hookplane.",
+      );
+
+      // The provider rotates: a new key with a new kid signs. Hookplane's copy of the keys lacks it,
+      // fetches them again at once (not a minute later), and the sign-in goes through.
+      const rotated = await idp.rotateSigningKey();
+      let issued = "";
+      const afterRotation = await signInWith("mallory-sub", own, async (idToken) => (issued = idToken));
+      expect(decodeProtectedHeader(issued).kid).toBe(rotated.kid);
+      expect(afterRotation).toMatchObject({ status: 303, location: "/", jwksFetches: 1 });
+      expect(afterRotation.session).toBeDefined();
+      expect((await userRow("mallory@example.com"))?.role).toBe("viewer");
+    } finally {
+      warn.mockRestore();
+      expect((await api(`/api/v1/auth/providers/${own}`, { method: "DELETE", cookie: adminSession })).status).toBe(204);
+    }
   });
 });
 
@@ -583,7 +690,7 @@ describe("turning password sign-in off", () => {
     expect((await api("/api/v1/runs", { cookie: passwordSession })).status).toBe(401);
     expect((await api("/api/v1/runs", { cookie: ivy.session })).status).toBe(200);
     expect((await api("/api/v1/runs", { token: adminToken })).status).toBe(200);
-    expect((await signInAs("ivy-sub")).location).toBe("/agents");
+    expect((await signInAs("ivy-sub")).location).toBe("/");
 
     // The last provider cannot go while passwords are off.
     const others = ((await (await api("/api/v1/auth/providers", { cookie: ivy.session })).json()) as { items: { id: string }[] }).items.filter((p) => p.id !== providerId);
@@ -622,7 +729,7 @@ describe("mappings that name projects", () => {
 
     idp.accounts.set("jo-sub", { email: "jo@example.com", emailVerified: true, groups: ["hp-team-a", "hp-team-a-leads"] });
     const jo = await signInAs("jo-sub");
-    expect(jo.location).toBe("/agents");
+    expect(jo.location).toBe("/");
     const joId = (await userRow("jo@example.com")).id;
     const memberships = () => rows("select p.slug, m.role from project_members m join projects p on p.id = m.project_id where m.user_id = $1 order by p.slug", [joId]);
     // The default project gets the provider's default role (viewer); team-a the highest of its mappings.
@@ -636,7 +743,7 @@ describe("mappings that name projects", () => {
 
     idp.accounts.set("jo-sub", { email: "jo@example.com", emailVerified: true, groups: ["hp-eng"] });
     const again = await signInAs("jo-sub");
-    expect(again.location).toBe("/agents");
+    expect(again.location).toBe("/");
     expect(await memberships()).toEqual([{ slug: "default", role: "operator" }]);
     // The old session (team-a admin) ended with the demotion.
     expect((await fetch(`${web.base}/api/v1/tokens`, { headers: { cookie: `${SESSION_COOKIE}=${jo.session}` } })).status).toBe(401);

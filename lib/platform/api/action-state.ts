@@ -2,8 +2,7 @@
  * What a server action returns to its form: a message, per-field errors (zod paths), or success.
  * The same AppError and zod issues as the API, read by people instead of scripts.
  */
-import type { z } from "zod";
-import { zodIssues, type Issue } from "@/lib/core/issues";
+import type { Issue } from "@/lib/core/issues";
 import { isDatabaseUnavailable } from "@/db/database-unavailable";
 import { AppError } from "@/lib/platform/api/app-error";
 import { unsafeInputIssues } from "@/lib/core/safe-input";
@@ -17,16 +16,23 @@ export interface ActionState {
   secret?: string;
 }
 
-/** Problems at their fields (the first one per field), the first of them in the message. */
-function issuesToActionState(issues: Issue[]): ActionState {
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of issues) fieldErrors[issue.path] ??= issue.message;
-  const [path, message] = Object.entries(fieldErrors)[0] ?? ["", "Invalid input"];
-  return { message: `${path}: ${message}`, fieldErrors };
-}
-
-export function zodToActionState(error: z.ZodError): ActionState {
-  return issuesToActionState(zodIssues(error));
+/**
+ * Every problem at its field: two issues at one path (too short and a bad character) are both said,
+ * joined, rather than the second being dropped. The message says the one problem, or names every
+ * field that has one, so nothing is only visible at a field the form may not show.
+ */
+export function issuesToActionState(issues: Issue[]): ActionState {
+  const byPath = new Map<string, string[]>();
+  for (const issue of issues) {
+    const messages = byPath.get(issue.path) ?? [];
+    if (!messages.includes(issue.message)) messages.push(issue.message);
+    byPath.set(issue.path, messages);
+  }
+  const fieldErrors = Object.fromEntries([...byPath].map(([path, messages]) => [path, messages.join("; ")]));
+  const entries = Object.entries(fieldErrors);
+  if (entries.length === 0) return { message: "Invalid input", fieldErrors };
+  if (entries.length === 1) return { message: `${entries[0][0]}: ${entries[0][1]}`, fieldErrors };
+  return { message: `${entries.length} fields need a change: ${entries.map(([path]) => path).join(", ")}`, fieldErrors };
 }
 
 /**
@@ -42,7 +48,7 @@ export function refuseUnsafeInput(input: unknown): ActionState | undefined {
 /** Maps thrown errors to a readable state; unexpected ones are logged and said plainly. */
 export function errorToActionState(error: unknown): ActionState {
   if (error instanceof AppError) {
-    return { message: error.message, fieldErrors: Object.fromEntries((error.issues ?? []).map((i) => [i.path, i.message])) };
+    return { message: error.message, fieldErrors: issuesToActionState(error.issues ?? []).fieldErrors };
   }
   if (isDatabaseUnavailable(error)) return { message: "The database is unavailable; nothing was saved. Try again in a few seconds." };
   // Next's redirect() throws; let it through.

@@ -33,7 +33,7 @@ vi.mock("@/lib/platform/auth/current-principal", async () => {
   };
 });
 
-const { action, formAction } = await import("./action");
+const { action, formAction, readWithIssues } = await import("./action");
 const { AppError } = await import("./app-error");
 const { sql } = await import("drizzle-orm");
 
@@ -93,11 +93,53 @@ describe("formAction", () => {
     expect(revalidated).toEqual([]);
   });
 
-  test("zod problems come back at their fields, the first one in the message", async () => {
+  test("zod problems come back at their fields, every field named in the message", async () => {
     const state = await saveNote({}, form({ title: "", size: "99" }));
     expect(state.fieldErrors).toEqual({ title: "give it a title", size: expect.stringContaining("10") });
-    expect(state.message).toBe("title: give it a title");
+    expect(state.message).toBe("2 fields need a change: title, size");
+    // One problem is said in full.
+    expect((await saveNote({}, form({ title: "", size: "1" }))).message).toBe("title: give it a title");
     expect(await notes()).toEqual([]);
+  });
+
+  test("every problem of one field is kept, not only the first", async () => {
+    const strict = formAction(
+      { role: "operator", input: z.object({ name: z.string().min(3, "at least 3 characters").regex(/^[a-z]+$/, "lowercase letters only") }) },
+      async () => ({ ok: true, message: "saved" }),
+    );
+    const state = await strict({}, form({ name: "A!" }));
+    expect(state.fieldErrors).toEqual({ name: "at least 3 characters; lowercase letters only" });
+    expect(state.message).toBe("name: at least 3 characters; lowercase letters only");
+  });
+
+  test("a field `read` could not read is refused together with the schema's problems of the others", async () => {
+    const withJson = formAction(
+      {
+        role: "operator",
+        input: z.object({ title: z.string().min(1, "give it a title"), data: z.array(z.number()).optional() }),
+        read: (raw) => {
+          const text = String((raw as FormData).get("data") ?? "");
+          try {
+            return { title: (raw as FormData).get("title"), data: text ? JSON.parse(text) : undefined };
+          } catch {
+            return readWithIssues({ title: (raw as FormData).get("title") }, [{ path: "data", message: "not JSON" }]);
+          }
+        },
+      },
+      async ({ db, input }) => {
+        await db.execute(sql`insert into action_notes (title) values (${input.title})`);
+        return { ok: true, message: "saved" };
+      },
+    );
+    expect(await withJson({}, form({ title: "", data: "[1," }))).toEqual({
+      message: "2 fields need a change: data, title",
+      fieldErrors: { data: "not JSON", title: "give it a title" },
+    });
+    // Alone, the unreadable field still refuses the form: nothing is written.
+    expect(await withJson({}, form({ title: "fine", data: "[1," }))).toEqual({ message: "data: not JSON", fieldErrors: { data: "not JSON" } });
+    expect(await notes()).toEqual([]);
+    expect(await withJson({}, form({ title: "fine", data: "[1]" }))).toEqual({ ok: true, message: "saved" });
+    expect(await notes()).toEqual(["fine"]);
   });
 
   test("text the database cannot store is refused at its field, even in a field the schema ignores", async () => {

@@ -12,7 +12,8 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { getDatabase, type Db } from "@/db/client";
-import { errorToActionState, refuseUnsafeInput, zodToActionState, type ActionState } from "@/lib/platform/api/action-state";
+import { errorToActionState, issuesToActionState, refuseUnsafeInput, type ActionState } from "@/lib/platform/api/action-state";
+import { zodIssues, type Issue } from "@/lib/core/issues";
 import { requireActionRole } from "@/lib/platform/auth/current-principal";
 import type { Access, Principal } from "@/lib/platform/auth/roles";
 
@@ -28,7 +29,9 @@ export interface ActionOptions<S extends z.ZodType, R extends Access | "public">
   input: S;
   /**
    * Turns the raw call into the schema's input. Default: a form's fields as an object (files
-   * included, which a string field refuses), an object as it is. Throw an AppError to refuse.
+   * included, which a string field refuses), an object as it is. Throw an AppError to refuse, or
+   * return `readWithIssues(value, issues)` for a field it could not read (bad JSON): those issues
+   * are shown together with the schema's own for the rest of the form, not instead of them.
    */
   read?: (raw: Raw) => unknown;
   /**
@@ -47,6 +50,26 @@ export interface ActionContext<S extends z.ZodType, R extends Access | "public">
   input: z.infer<S>;
   /** The form as sent, for fields that are not input (a redirect target). */
   raw: Raw;
+}
+
+const READ_ISSUES = Symbol("read issues");
+
+interface ReadWithIssues {
+  [READ_ISSUES]: Issue[];
+  value: unknown;
+}
+
+/** What `read` returns when some fields could not be read: the rest is still validated. */
+export function readWithIssues(value: unknown, issues: Issue[]): unknown {
+  return { [READ_ISSUES]: issues, value } satisfies ReadWithIssues;
+}
+
+function splitReadIssues(candidate: unknown): { value: unknown; issues: Issue[] } {
+  if (candidate !== null && typeof candidate === "object" && READ_ISSUES in candidate) {
+    const read = candidate as ReadWithIssues;
+    return { value: read.value, issues: read[READ_ISSUES] };
+  }
+  return { value: candidate, issues: [] };
 }
 
 function formFields(form: FormData): Record<string, unknown> {
@@ -85,11 +108,16 @@ async function runAction<S extends z.ZodType, R extends Access | "public">(optio
   let input: z.infer<S>;
   try {
     const principal = options.role === "public" ? undefined : await requireActionRole(options.role as Access);
-    const candidate = options.read ? options.read(raw) : raw instanceof FormData ? formFields(raw) : raw;
+    const read = splitReadIssues(options.read ? options.read(raw) : raw instanceof FormData ? formFields(raw) : raw);
+    const candidate = read.value;
     const unsafe = refuseUnsafeInput(candidate);
     if (unsafe) return unsafe;
     const parsed = options.input.safeParse(candidate);
-    if (!parsed.success) return zodToActionState(parsed.error);
+    // Issues of fields `read` could not read come first (they are in form order too), and a
+    // schema complaint about the same field (missing, since unread) is not said twice.
+    const unread = new Set(read.issues.map((i) => i.path));
+    const issues = [...read.issues, ...(parsed.success ? [] : zodIssues(parsed.error).filter((i) => !unread.has(i.path)))];
+    if (issues.length > 0 || !parsed.success) return issuesToActionState(issues);
     input = parsed.data;
     const { db } = await getDatabase();
     outcome = await fn({ db, principal: principal as ActionContext<S, R>["principal"], input, raw });

@@ -15,7 +15,8 @@ import { startTcpProxy, type TcpProxy } from "@/test/tcp-proxy";
 import { GET as health } from "@/app/api/health/route";
 import { apiRoute } from "@/lib/platform/api/route";
 import { addAgent, expectWellFormedStream, runEvents, waitForRun } from "@/test/run-harness";
-import { startRunQueue, type RunQueue } from "@/lib/features/runs/queue/run-queue";
+import type { RunQueue } from "@/lib/features/runs/queue/run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -50,7 +51,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("database outage", () => {
     handle = await openDatabase({ databaseUrl: proxy.proxied(t.databaseUrl!) });
     installDatabase(handle);
     workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-outage-"));
-    queue = await startRunQueue(handle, { concurrency: 2, leaseMs: 3_000, sweepMs: 200, workspacesDir });
+    queue = await startRunWork(handle, { concurrency: 2, leaseMs: 3_000, sweepMs: 200, workspacesDir });
   });
 
   afterAll(async () => {

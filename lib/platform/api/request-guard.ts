@@ -9,7 +9,11 @@
  * - a server action request that Next answers with a 500 is a 400: every action of ours catches
  *   its own errors and answers a form state, so a 500 there is Next refusing a body it could not
  *   decode (a malformed or truncated action payload, a bad Origin header), which is the client's
- *   fault and must not look like ours.
+ *   fault and must not look like ours;
+ * - a path with malformed percent-encoding (`%`, `%zz`, `%FF%FE`: not UTF-8, `%ED%A0%80`: a
+ *   surrogate) names nothing: a 400 in api.md's shape under /api, Next's 404 page elsewhere. Next
+ *   decodes a dynamic segment with decodeURIComponent and answers its URIError with a plain-text
+ *   500 (issue 30).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -130,6 +134,38 @@ function turnActionFailuresIntoBadRequests(req: IncomingMessage, res: ServerResp
     }
     return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
   } as typeof res.writeHead;
+}
+
+/** Whether `url`'s path is valid percent-encoded UTF-8 (its query is Next's to read leniently). */
+export function hasDecodablePath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split(/[?#]/, 1)[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where Next renders its not-found page (app/not-found.tsx) with a 404, for a page path that names nothing. */
+const NOT_FOUND_PAGE = "/_not-found";
+
+/**
+ * Decides whether `req` may go on to Next: false when its path cannot be decoded and it was
+ * answered here. A page read (GET, HEAD) goes on as a read of the not-found page instead.
+ */
+export function guardPathEncoding(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? "/";
+  if (hasDecodablePath(url)) return true;
+  if (url === "/api" || url.startsWith("/api/") || url.startsWith("/api?")) {
+    replyJson(res, 400, "bad_request", "The path is not valid percent-encoded UTF-8");
+    return false;
+  }
+  if (req.method === "GET" || req.method === "HEAD") {
+    req.url = NOT_FOUND_PAGE;
+    return true;
+  }
+  res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+  return false;
 }
 
 /** Refuses an upgrade with a plain HTTP answer and closes the socket once it is written. */

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hasDecodablePath } from "./request-guard";
 
 type Handler = (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -64,6 +65,11 @@ export async function serveWithHandler(handler: Handler, req: IncomingMessage, r
 }
 
 async function handle(routes: RouteEntry[], req: IncomingMessage, res: ServerResponse) {
+  // As server.ts answers it: a path that cannot be decoded names nothing (request-guard.ts).
+  if (!hasDecodablePath(req.url ?? "/")) {
+    res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "bad_request", message: "The path is not valid percent-encoded UTF-8" } }));
+    return;
+  }
   const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
   for (const route of routes) {
     const params = route.method === req.method ? matchPath(route.path, pathname) : undefined;

@@ -9,6 +9,7 @@ import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
 import { audited, logAudit } from "@/db/queries/audit";
 import { createSession, deleteSession } from "@/db/queries/sessions";
 import { countUsers, createFirstAdmin, getUserByEmail } from "@/db/queries/users";
+import { grantSelfGovernance } from "@/db/queries/self-governance";
 import { listMemberships, setMemberRole } from "@/db/queries/projects";
 import { DEFAULT_PROJECT_ID, DEFAULT_PROJECT_SLUG, ROLES, type Role } from "@/db/schema";
 import { AppError } from "@/lib/platform/api/app-error";
@@ -53,11 +54,22 @@ export async function issueProjectToken(db: Db, principal: Principal, input: z.i
   return issueApiToken(db, { projectId: principal.projectId, name: input.name, role: input.role, userId: principal.userId, actor: principal.label });
 }
 
+interface FirstAdmin {
+  id: string;
+  email: string;
+  role: "admin";
+  instanceAdmin: true;
+}
+
 /**
- * The first person: instance admin and admin of the default project, with a token of it. While
- * no account exists only (the advisory lock in createFirstAdmin serializes racing requests).
+ * The first person: instance admin and admin of the default project. While no account exists
+ * only (the advisory lock in createFirstAdmin serializes racing requests). The API's setup answers
+ * with an admin token of the default project, its only way to act next; the setup form signs the
+ * person in instead and makes none (`apiToken: false`), so no admin token exists that nobody saw.
  */
-export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>) {
+export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>, options: { apiToken: false }): Promise<{ user: FirstAdmin }>;
+export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>, options?: { apiToken: true }): Promise<{ user: FirstAdmin; token: string }>;
+export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentialsSchema>, options: { apiToken: boolean } = { apiToken: true }) {
   // Once set up, refuse before the (deliberately slow) hash: the endpoint is public.
   if ((await countUsers(db)) > 0) throw AppError.conflict("Hookplane is already set up; sign in instead");
   const passwordHash = await hashPassword(params.password);
@@ -71,12 +83,16 @@ export async function setupFirstAdmin(db: Db, params: z.infer<typeof credentials
         const user = await createFirstAdmin(tx, { email: params.email, passwordHash });
         if (!user) throw AppError.conflict("Hookplane is already set up; sign in instead");
         await setMemberRole(tx, { projectId: DEFAULT_PROJECT_ID, userId: user.id, role: "admin" });
+        // Nobody else could grant it yet: the first admin may change the rules over their own agents.
+        await grantSelfGovernance(tx, { projectId: DEFAULT_PROJECT_ID, userId: user.id, grantedBy: "setup: the first admin" });
         return user;
       },
       (user) => ({ actor: user.email, entityId: user.id, after: { email: user.email, instanceAdmin: true, project: DEFAULT_PROJECT_SLUG, role: "admin" } }),
     );
+    const admin: FirstAdmin = { id: user.id, email: user.email, role: "admin", instanceAdmin: true };
+    if (!options.apiToken) return { user: admin };
     const { token } = await issueApiToken(tx, { projectId: DEFAULT_PROJECT_ID, name: "setup", role: "admin", userId: user.id, actor: user.email });
-    return { token, user: { id: user.id, email: user.email, role: "admin" as const, instanceAdmin: true } };
+    return { token, user: admin };
   });
 }
 

@@ -28,10 +28,11 @@ const credentials = {
 } as const;
 
 export const setupAction = formAction(credentials, async ({ db, input }) => {
-  await setupFirstAdmin(db, input);
+  // Signed in as the admin they just made: no API token nobody would see (the API's setup returns one).
+  await setupFirstAdmin(db, input, { apiToken: false });
   const session = await signIn(db, { ...input, address: await clientAddress() });
   await setSessionCookie(session.sessionToken);
-  return { redirectTo: "/agents" };
+  return { redirectTo: "/" };
 });
 
 export const signInAction = formAction(credentials, async ({ db, input, raw }) => {
@@ -39,7 +40,7 @@ export const signInAction = formAction(credentials, async ({ db, input, raw }) =
   await setSessionCookie(session.sessionToken);
   // The fallback is the dashboard's home itself: a redirect to "/" (which redirects on to
   // /agents) leaves the address bar at "/" after a server action in Next 16.
-  return { redirectTo: safeRedirectPath(raw instanceof FormData ? raw.get("next") : undefined, "/agents") };
+  return { redirectTo: safeRedirectPath(raw instanceof FormData ? raw.get("next") : undefined, "/") };
 });
 
 export async function signOutAction(): Promise<void> {

@@ -2,12 +2,14 @@
  * The signed-in principal for server components and server actions (cookie-based).
  */
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDatabase } from "@/db/client";
 import { AppError } from "@/lib/platform/api/app-error";
 import { principalFromSessionToken, SESSION_COOKIE } from "./principal";
 import { PROJECT_COOKIE } from "./project-access";
+import { signInPath } from "./redirect-target";
+import { REQUEST_PATH_HEADER } from "./request-path";
 import { accessRefusal, principalHas, type Access, type Principal } from "./roles";
 
 /** The signed-in person in the project the dashboard's switcher chose (or their first). */
@@ -17,10 +19,15 @@ export async function getCurrentPrincipal(): Promise<Principal | undefined> {
   return principalFromSessionToken(db, jar.get(SESSION_COOKIE)?.value, { preferred: jar.get(PROJECT_COOKIE)?.value });
 }
 
-/** For pages: sends a signed-out visitor to sign-in. */
+/** Where a signed-out visitor of this page signs in: with the page as `next`, checked (redirect-target.ts). */
+export async function signInPathHere(): Promise<string> {
+  return signInPath((await headers()).get(REQUEST_PATH_HEADER) ?? undefined);
+}
+
+/** For pages: sends a signed-out visitor to sign-in, and back here afterwards. */
 export async function requirePagePrincipal(): Promise<Principal> {
   const principal = await getCurrentPrincipal();
-  if (!principal) redirect("/sign-in");
+  if (!principal) redirect(await signInPathHere());
   return principal;
 }
 

@@ -101,13 +101,16 @@ export async function principalFromApiToken(db: Db, token: string | undefined, p
     id: row.id,
     userId: row.userId ?? undefined,
     email: row.ownerEmail ?? undefined,
-    // A person's bridge credential acts as that person on the record; other tokens by their name.
-    label: row.kind === "bridge" && row.ownerEmail ? row.ownerEmail : `token:${row.name}`,
+    ...(row.ownerGroups && row.ownerGroups.length > 0 && { groups: row.ownerGroups }),
+    // A person's bridge credential acts as that person on the record, a service account's token as
+    // the account; other tokens by their name.
+    label: row.serviceAccountName ? `service:${row.serviceAccountName}` : row.kind === "bridge" && row.ownerEmail ? row.ownerEmail : `token:${row.name}`,
     role,
     projectId: row.projectId,
     projectSlug: row.projectSlug,
     instanceAdmin: false,
     ...(row.kind === "bridge" && { bridge: true }),
+    ...(row.serviceAccountId && row.serviceAccountName && { serviceAccount: { id: row.serviceAccountId, name: row.serviceAccountName } }),
   };
 }
 

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { announceAccessChange } from "@/db/queries/access-changes";
 import { listActiveTokenIds } from "@/db/queries/api-tokens";
+import { grantSelfGovernance } from "@/db/queries/self-governance";
 import { logAudit } from "@/db/queries/audit";
 import { createProject, deleteProject, getProjectById, getProjectBySlug, listMemberIds, listMemberships, listProjects, renameProject, type ProjectRow } from "@/db/queries/projects";
 import { DEFAULT_PROJECT_ID, type Role } from "@/db/schema";
@@ -56,6 +57,11 @@ export async function createProjectAudited(db: Db, principal: Principal, input: 
     const row = await createProject(tx, { slug: input.slug, name: input.name ?? input.slug });
     if (!row) throw AppError.conflict(`A project's slug is already ${input.slug}`);
     await logAudit(tx, { projectId: null, actor: principal.label, action: "project.create", entityType: "project", entityId: row.id, after: { slug: row.slug, name: row.name } });
+    // Its creator (an instance admin, signed in) keeps the rules of the project they made, their own agents' too.
+    if (principal.userId) {
+      await grantSelfGovernance(tx, { projectId: row.id, userId: principal.userId, grantedBy: `${principal.label}: created the project` });
+      await logAudit(tx, { projectId: row.id, actor: principal.label, action: "governance.self_granted", entityType: "user", entityId: principal.userId, after: { grantedBy: "created the project" } });
+    }
     return projectView(row);
   });
 }

@@ -30,11 +30,15 @@ export interface Principal {
   userId?: string;
   /** The person's email (a user, or a token's owner). */
   email?: string;
+  /** The person's single sign-on groups (a bridge credential's owner): what hooks' group scopes read. */
+  groups?: string[];
   /**
    * A bridge credential: it sends its person's hook events (the ingest endpoints) and reaches
    * nothing else, whatever its owner's role (bridge-credentials.ts).
    */
   bridge?: boolean;
+  /** A service account's token (service-accounts.ts): the account acts, named on every record. */
+  serviceAccount?: { id: string; name: string };
 }
 
 /**
@@ -57,4 +61,14 @@ export function accessRefusal(principal: Principal, needed: Access): string {
   return needed === "instance"
     ? "This needs an instance admin"
     : `This needs the ${needed} role in project ${principal.projectSlug}; you are ${principal.role}`;
+}
+
+/**
+ * The key a principal's own bridged calls are recorded under (runs.actor_key, the ledger's): a
+ * person's whatever credential they use, a service account's, or a token's own when no person owns it.
+ */
+export function actorKeyOf(principal: Pick<Principal, "userId" | "serviceAccount" | "id">): string {
+  if (principal.userId) return `user:${principal.userId}`;
+  if (principal.serviceAccount) return `service:${principal.serviceAccount.id}`;
+  return `token:${principal.id}`;
 }

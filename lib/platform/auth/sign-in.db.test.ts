@@ -40,3 +40,21 @@ test("repeated failed sign-ins from one address are slowed down, even with the r
   expect(await attempt("wrong password")).toBe(401);
   expect(await attempt("right password")).toBe("ok");
 });
+
+test("the setup form's first admin has no API token; the API's setup answers with the one it made", async () => {
+  const form = await createTestDatabase();
+  const api = await createTestDatabase();
+  try {
+    const made = await setupFirstAdmin(form.db, { email: "form@example.com", password: "right password" }, { apiToken: false });
+    expect(made).toEqual({ user: { id: expect.any(String), email: "form@example.com", role: "admin", instanceAdmin: true } });
+    expect((await form.execute("select count(*)::int as n from api_tokens")).rows).toEqual([{ n: 0 }]);
+    expect((await form.execute("select action from audit_log order by id")).rows).toEqual([{ action: "setup" }]);
+
+    const { token, user } = await setupFirstAdmin(api.db, { email: "api@example.com", password: "right password" });
+    expect(token).toMatch(/^hp_/);
+    expect((await api.execute("select name, role, user_id from api_tokens")).rows).toEqual([{ name: "setup", role: "admin", user_id: user.id }]);
+  } finally {
+    await form.drop();
+    await api.drop();
+  }
+});

@@ -12,24 +12,12 @@
  */
 import os from "node:os";
 import path from "node:path";
-import type { z } from "zod";
-import { flag, folder, fraction, hostList, ignored, integer, keyValues, oneOf, secretKey, text, token, url, variableNames } from "./config-values";
+import { DATABASE_VARIABLES } from "./config-database-variables";
+import { TELEMETRY_VARIABLES } from "./config-telemetry-variables";
+import { PROVIDER_URL, flag, folder, hostList, ignored, integer, oneOf, secretKey, text, token, url, variableNames } from "./config-values";
+import type { VariableSpec } from "./variable-spec";
 
-export interface VariableSpec {
-  /** From the raw text to the typed value. */
-  schema: z.ZodType<unknown, string>;
-  /** The raw value of an unset variable, or a function computing it at start (with `defaultText`). */
-  default?: string | (() => string);
-  /** The docs' default column when `default` is not it (a computed or "unset" value). */
-  defaultText?: string;
-  description: string;
-  secret?: boolean;
-  readBy?: string;
-  /** No longer read: set, it is named in the start log and in Settings as ignored. */
-  retired?: boolean;
-}
-
-const PROVIDER_URL = ["http:", "https:"] as const;
+export type { VariableSpec };
 
 export const CONFIG_SCHEMA = {
   PORT: {
@@ -42,64 +30,7 @@ export const CONFIG_SCHEMA = {
     default: "127.0.0.1",
     description: "interface to listen on (`0.0.0.0`: every interface, as in the container image)",
   },
-  DATABASE_URL: {
-    schema: url(["postgres:", "postgresql:"], "a postgres:// URL"),
-    defaultText: "unset",
-    description: "PostgreSQL URL; unset means embedded PGlite",
-    secret: true,
-  },
-  HOOKPLANE_DATA_DIR: {
-    schema: folder(),
-    default: "./.hookplane",
-    description: "where PGlite keeps its files (and `secret.key`); closed to other users (0700) at start",
-  },
-  HOOKPLANE_MIGRATIONS_DIR: {
-    schema: folder(),
-    default: "./drizzle",
-    description: "the migrations applied at start (and by `node dist/migrate.mjs`)",
-  },
-  HOOKPLANE_DB_POOL: {
-    schema: integer({ min: 1 }),
-    default: "10",
-    description: "PostgreSQL connections per process",
-  },
-  HOOKPLANE_DB_CONNECT_TIMEOUT_MS: {
-    schema: integer({ min: 1 }),
-    default: "3000",
-    description: "PostgreSQL: how long opening a connection may take",
-  },
-  HOOKPLANE_DB_STATEMENT_TIMEOUT_MS: {
-    schema: integer({ min: 0 }),
-    default: "60000",
-    description: "PostgreSQL: `statement_timeout` of every connection (the client gives up 5 s later); `0`: none",
-  },
-  HOOKPLANE_DB_PROBE_MS: {
-    schema: integer({ min: 0 }),
-    default: "1000",
-    description:
-      "PostgreSQL: how often a probe asks `select 1` on its own connection. A failed probe marks the database down (API 503 at once) and drops the pooled connections; `0` turns the probe off",
-  },
-  HOOKPLANE_DB_PROBE_TIMEOUT_MS: {
-    schema: integer({ min: 1 }),
-    default: "2000",
-    description: "PostgreSQL: how long the probe waits for its answer",
-  },
-  HOOKPLANE_DB_PREPARE: {
-    schema: flag(),
-    default: "true",
-    description:
-      "PostgreSQL: statements with parameters go out named (prepared once per connection, at most 500 texts each); `false` (or `?prepare=false` on the URL) for a pooler that cannot keep prepared statements",
-  },
-  HOOKPLANE_PGLITE_FSYNC: {
-    schema: flag(),
-    default: "1",
-    description: "embedded database: `0` turns fsync off (faster, but a power loss can lose acknowledged writes; see Durability)",
-  },
-  HOOKPLANE_PGLITE_MAINTENANCE_MS: {
-    schema: integer({ min: 0 }),
-    default: "5000",
-    description: "embedded database: how often it vacuums tables with many dead rows and checkpoints past 32 MB of WAL; `0` turns it off",
-  },
+  ...DATABASE_VARIABLES,
   HOOKPLANE_WORKER_CONCURRENCY: {
     schema: integer({ min: 0 }),
     default: "10",
@@ -192,7 +123,7 @@ export const CONFIG_SCHEMA = {
     schema: secretKey(),
     defaultText: "unset",
     description:
-      "32-byte key (base64 or hex) sealing stored secrets; unset: `secret.key` (mode 0600) made once in `HOOKPLANE_DATA_DIR`. Set it when several machines share one PostgreSQL",
+      "32-byte key (base64 or hex) sealing stored secrets, and from which the ledger signing key is derived (security.md, The signed record); unset: `secret.key` (mode 0600) made once in `HOOKPLANE_DATA_DIR`. Set it when several machines share one PostgreSQL",
     secret: true,
   },
   HOOKPLANE_ALLOW_PRIVATE_HOSTS: {
@@ -255,129 +186,7 @@ export const CONFIG_SCHEMA = {
     defaultText: "the public API",
     description: "for `anthropic:<model>` agents",
   },
-  HOOKPLANE_METRICS_TOKEN: {
-    schema: token(16),
-    defaultText: "unset",
-    description:
-      "the Bearer token Prometheus scrapes `GET /metrics` with (compared in constant time; an admin's API token works too). Unset: only admins can read `/metrics` (docs/operations.md, Metrics)",
-    secret: true,
-  },
-  HOOKPLANE_METRICS_PORT: {
-    schema: integer({ min: 1, max: 65535, expected: "a port number from 1 to 65535" }),
-    defaultText: "unset",
-    description:
-      "a worker (`npm run worker`) serves its own `GET /metrics` on this port, to the `HOOKPLANE_METRICS_TOKEN` only (which it needs); a web process serves `/metrics` on `PORT`",
-  },
-  OTEL_EXPORTER_OTLP_ENDPOINT: {
-    schema: url(PROVIDER_URL, "an http(s) URL"),
-    defaultText: "unset",
-    description:
-      "runs are exported as OpenTelemetry traces over OTLP/HTTP to this collector (`/v1/traces` is appended); unset: no export (docs/tracing.md: spans, attributes, backends)",
-  },
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
-    schema: url(PROVIDER_URL, "an http(s) URL"),
-    defaultText: "unset",
-    description: "the full traces URL, used as given; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`",
-  },
-  OTEL_EXPORTER_OTLP_PROTOCOL: {
-    schema: oneOf(["http/protobuf", "http/json"]),
-    default: "http/protobuf",
-    description: "OTLP over HTTP as protobuf or JSON (gRPC is not spoken: use the collector's HTTP port, 4318)",
-  },
-  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
-    schema: oneOf(["http/protobuf", "http/json"]),
-    defaultText: "`OTEL_EXPORTER_OTLP_PROTOCOL`",
-    description: "the same, for traces only",
-  },
-  OTEL_EXPORTER_OTLP_HEADERS: {
-    schema: keyValues(),
-    defaultText: "unset",
-    description: "headers of every export request: `key=value,key2=value2`, values percent-encoded (`Authorization=Basic%20…`)",
-    secret: true,
-  },
-  OTEL_EXPORTER_OTLP_TRACES_HEADERS: {
-    schema: keyValues(),
-    defaultText: "unset",
-    description: "the same, for traces only; wins per header",
-    secret: true,
-  },
-  OTEL_EXPORTER_OTLP_TIMEOUT: {
-    schema: integer({ min: 1 }),
-    default: "10000",
-    description: "ms an export request may take",
-  },
-  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: {
-    schema: integer({ min: 1 }),
-    defaultText: "`OTEL_EXPORTER_OTLP_TIMEOUT`",
-    description: "the same, for traces only",
-  },
-  OTEL_EXPORTER_OTLP_COMPRESSION: {
-    schema: oneOf(["none", "gzip"]),
-    default: "none",
-    description: "`gzip` compresses export requests",
-  },
-  OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: {
-    schema: oneOf(["none", "gzip"]),
-    defaultText: "`OTEL_EXPORTER_OTLP_COMPRESSION`",
-    description: "the same, for traces only",
-  },
-  OTEL_SERVICE_NAME: {
-    schema: text(),
-    defaultText: "`hookplane` (or the `service.name` of `OTEL_RESOURCE_ATTRIBUTES`)",
-    description: "`service.name` of the exported spans",
-  },
-  OTEL_RESOURCE_ATTRIBUTES: {
-    schema: keyValues(),
-    defaultText: "unset",
-    description: "more resource attributes of the exported spans (`deployment.environment=prod`)",
-  },
-  OTEL_BSP_SCHEDULE_DELAY: {
-    schema: integer({ min: 1 }),
-    default: "5000",
-    description: "trace export: ms between two batches of spans",
-  },
-  OTEL_BSP_MAX_QUEUE_SIZE: {
-    schema: integer({ min: 1 }),
-    default: "2048",
-    description: "trace export: spans waiting at most (past it, while the collector does not keep up or answer, spans are dropped; runs never wait)",
-  },
-  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: {
-    schema: integer({ min: 1 }),
-    default: "512",
-    description: "trace export: spans per request (at most the queue's size)",
-  },
-  OTEL_BSP_EXPORT_TIMEOUT: {
-    schema: integer({ min: 1 }),
-    default: "30000",
-    description: "trace export: ms a batch may take, retries included",
-  },
-  OTEL_SDK_DISABLED: {
-    schema: flag(),
-    default: "false",
-    description: "`true` turns trace export off although an endpoint is set",
-  },
-  OTEL_TRACES_EXPORTER: {
-    schema: oneOf(["otlp", "none"]),
-    default: "otlp",
-    description: "`none` turns trace export off although an endpoint is set",
-  },
-  OTEL_TRACES_SAMPLER: {
-    schema: oneOf(["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"]),
-    default: "parentbased_always_on",
-    description:
-      "which runs are exported: `traceidratio` keeps the share `OTEL_TRACES_SAMPLER_ARG` of them, decided on the run's id (its trace id), so every span of a run goes or none does, whichever process records it. Hookplane's spans are their traces' roots: a `parentbased_` sampler is its root sampler",
-  },
-  OTEL_TRACES_SAMPLER_ARG: {
-    schema: fraction(),
-    default: "1",
-    description: "the share of runs a `traceidratio` sampler exports, from 0 to 1",
-  },
-  HOOKPLANE_OTEL_CAPTURE_CONTENT: {
-    schema: flag(),
-    default: "0",
-    description:
-      "`1` puts tool inputs and outputs, prompts and model text on the exported spans (the GenAI conventions' opt-in content); off, spans carry names, tokens, costs and hook decisions only",
-  },
+  ...TELEMETRY_VARIABLES,
   HOOKPLANE_ALERT_EVAL_MS: {
     schema: integer({ min: 0 }),
     default: "60000",

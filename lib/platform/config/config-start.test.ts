@@ -23,7 +23,7 @@ function start(entry: string, env: Record<string, string>): Promise<{ code: numb
 
 it.each([
   ["the web server", "server.ts"],
-  ["the worker", "lib/features/runs/queue/worker-main.ts"],
+  ["the worker", "worker.ts"],
   ["the migration runner", "db/migrate-cli.ts"],
 ])("%s refuses to start on a bad value, naming the variable", async (_name, entry) => {
   const dataDir = path.join(root, path.basename(entry, ".ts"));

@@ -104,7 +104,7 @@ export function variableNames() {
   );
 }
 
-/** 32 bytes as 64 hex characters or base64 (lib/features/secrets/secret-box.ts reads it the same way). */
+/** 32 bytes as 64 hex characters or base64 (lib/platform/security/secret-box.ts reads it the same way). */
 export function secretKey() {
   return valueOf("32 bytes as 64 hex characters or base64 (openssl rand -base64 32)", (raw) => {
     const bytes = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, "hex") : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, "base64") : undefined;
@@ -138,3 +138,6 @@ export function keyValues() {
 export function ignored() {
   return z.string();
 }
+
+/** What a model provider's or a collector's URL may be. */
+export const PROVIDER_URL = ["http:", "https:"] as const;

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase, openDatabase, type Db } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { deleteAuditDaysBefore, logAudit } from "@/db/queries/audit";
-import { CHAIN_COLUMNS, hashedColumnNames, sealChain, verifyChain, type ChainedTable, UNHASHED_COLUMNS } from "@/db/queries/hash-chain";
+import { verifyChain } from "@/db/queries/chain-verification";
+import { CHAIN_COLUMNS, HASHED_WHEN_PRESENT_COLUMNS, hashedColumnNames, sealChain, type ChainedTable, UNHASHED_COLUMNS } from "@/db/queries/hash-chain";
 import { deleteLedgerDaysBefore, insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
 import { createRun } from "@/db/queries/runs";
 import { auditLog, hookInvocations } from "@/db/schema";
@@ -24,7 +25,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 import * as agentRoute from "@/app/api/v1/agents/[id]/route";
 import * as verifyRoute from "@/app/api/v1/audit/verify/route";
 import { callRoute } from "@/test/api-client";
-import { GENESIS_HASH } from "@/lib/features/audit/chain-hash";
+import { GENESIS_HASH } from "@/lib/core/audit/chain-hash";
 import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { addPerson, addToken } from "@/test/people";
@@ -82,6 +83,8 @@ async function recomputeIndependently(table: ChainedTable, startHash = GENESIS_H
   let previous = startHash;
   return sealed.map((row) => {
     const content = typeof row.content === "string" ? JSON.parse(row.content) : row.content;
+    // Columns added after rows were sealed count only when they hold a value (hash-chain.ts).
+    for (const name of HASHED_WHEN_PRESENT_COLUMNS) if (content[name] === null) delete content[name];
     previous = createHash("sha256").update(previous + canonicalize(content)).digest("hex");
     return { position: Number(row.chain_seq), recomputed: previous, stored: row.hash };
   });

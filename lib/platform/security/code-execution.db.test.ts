@@ -27,7 +27,7 @@ import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { callRoute } from "@/test/api-client";
 import { issueApiToken } from "@/lib/platform/auth/account-service";
 import { createRunHarness, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
-import { loadSecretKey } from "@/lib/features/secrets/secret-box";
+import { loadSecretKey } from "@/lib/platform/security/secret-box";
 import { codeExecutionStatus } from "./code-execution";
 import { detectShellSandbox } from "./shell-sandbox";
 import { setEnv } from "@/test/config-env";

@@ -22,7 +22,7 @@ import { issueApiToken } from "@/lib/platform/auth/account-service";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fakes";
-import { createRunHookRuntime } from "@/lib/features/runs/hook-runtime-factory";
+import { createRunHookRuntime } from "@/lib/features/hooks/hook-runtime-factory";
 import { startRun } from "@/lib/features/runs/run-service";
 import { addAgent, createRunHarness, operator as operatorPrincipal, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
 import { forgetSecretBox } from "@/lib/features/secrets/secret-store";

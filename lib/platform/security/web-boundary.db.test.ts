@@ -535,14 +535,18 @@ describe("sign-in", () => {
   }
 
   test("the `next` target is a path of ours, or the dashboard's home", async () => {
-    const hostile = ["/\\localhost:4398/x", "/\t/localhost:4398/x", "/\n/evil.example", "/\u0000/evil.example", "//evil.example", "https://evil.example", "/\\/evil.example", "\\\\evil.example", "javascript:alert(1)", "evil.example"];
+    const hostile = [
+      "/\\localhost:4398/x", "/\t/localhost:4398/x", "/\n/evil.example", "/\u0000/evil.example", "//evil.example", "https://evil.example", "/\\/evil.example", "\\\\evil.example", "javascript:alert(1)", "evil.example",
+      // Issue 30: paths that resolve (dot segments, encoded dots, slashes, backslashes, tabs) to another origin.
+      "/..//evil.example/x", "/.//evil.example/x", "/%2e%2e//evil.example/x", "/.%2e/%2e%2e//evil", "/%2f/evil", "/%5c/evil", "/%09/evil", "////evil", `/${"a".repeat(3000)}`,
+    ];
     for (const target of hostile) {
       const { redirectTo, cookies } = await signInThroughAction({ ...REAL, next: target }, "192.0.2.30");
-      expect({ target, redirectTo }).toEqual({ target, redirectTo: "/agents" });
+      expect({ target, redirectTo }).toEqual({ target, redirectTo: "/" });
       expect(cookies.get("hp_session")).toBeTruthy();
     }
     expect((await signInThroughAction({ ...REAL, next: "/runs?status=finished#top" }, "192.0.2.30")).redirectTo).toBe("/runs?status=finished#top");
-    expect((await signInThroughAction(REAL, "192.0.2.30")).redirectTo).toBe("/agents");
+    expect((await signInThroughAction(REAL, "192.0.2.30")).redirectTo).toBe("/");
   });
 
   test("an unknown email costs the same work as a known one: one scrypt verification with the same parameters", async () => {
@@ -571,9 +575,9 @@ describe("sign-in", () => {
     })();
     // Meanwhile, and after the stranger is locked out, the real user signs in from their own address.
     await new Promise((r) => setTimeout(r, 1800));
-    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/agents");
+    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/");
     await hammer;
-    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/agents");
+    expect((await signInThroughAction(REAL, "192.0.2.77")).redirectTo).toBe("/");
 
     expect(answers.slice(0, 5)).toEqual(Array(5).fill("Wrong email or password"));
     expect(answers.slice(5).filter((m) => m.startsWith("Too many failed sign-ins")).length).toBeGreaterThan(3);
@@ -590,7 +594,7 @@ describe("sign-in", () => {
     }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expect(statuses.slice(20)).toEqual(Array(4).fill(429));
-    expect((await signInThroughAction(REAL, "192.0.2.78")).redirectTo).toBe("/agents");
+    expect((await signInThroughAction(REAL, "192.0.2.78")).redirectTo).toBe("/");
     const { rows } = await t.execute("select entity_id, after from audit_log where action = 'sign_in.lockout' and entity_id = $1", [sweeper]);
     expect(rows).toEqual([{ entity_id: sweeper, after: { scope: "address", address: sweeper, failures: 20, lockedForMs: expect.any(Number) } }]);
   });

@@ -19,7 +19,7 @@ import { getRun } from "@/db/queries/runs";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { forgetCredentials } from "@/db/queries/token-cache";
 import { logger } from "@/lib/platform/logger";
-import { CHANNELS, type AccessNotice, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "./channels";
+import { CHANNELS, type AccessNotice, type ApprovalNotice, type RunEventsNotice, type RunNotice } from "@/db/notify-channels";
 import { clientMessageSchema, serialize, type ServerMessage } from "./protocol";
 
 const PAGE = 500;

@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState } from "react";
 import { parseServerMessage, type ClientMessage, type ServerMessage } from "@/lib/platform/stream/protocol";
 
-export type SocketState = "connecting" | "open" | "closed";
+/** `connecting` until the first open; after a drop, `closed` then `reconnecting`. */
+export type SocketState = "connecting" | "open" | "reconnecting" | "closed";
 
 /**
  * Sent on `window` when the server closed a socket because the session behind it ended (signed
@@ -27,12 +28,14 @@ export function useLiveSocket(onOpen: (send: (msg: ClientMessage) => void) => vo
     let retry = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let disposed = false;
+    let opened = false;
     const connect = () => {
-      setState("connecting");
+      setState(opened ? "reconnecting" : "connecting");
       const protocol = location.protocol === "https:" ? "wss:" : "ws:";
       socket = new WebSocket(`${protocol}//${location.host}/api/ws`);
       socket.onopen = () => {
         retry = 0;
+        opened = true;
         setState("open");
         handlers.current.onOpen((msg) => socket?.send(JSON.stringify(msg)));
       };

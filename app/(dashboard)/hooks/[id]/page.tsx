@@ -1,11 +1,14 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeleteHookButton } from "@/lib/features/hooks/components/delete-hook-button";
-import { HookBadges } from "@/lib/features/hooks/components/hook-badges";
+import { HookBadges, HookHealthPanel, enforcementMark } from "@/lib/features/hooks/components/hook-badges";
+import { loadHookHealth } from "@/lib/features/hooks/hook-health";
+import { loadEnforcementContext, withEnforcement } from "@/lib/features/hooks/hook-enforcement";
 import { HookEditor } from "@/lib/features/hooks/components/hook-editor";
 import { HookVersionHistory } from "@/lib/features/hooks/components/hook-version-history";
 import { FlashToast } from "@/components/ui/flash-toast";
 import { PageHeader } from "@/components/ui/page-header";
+import { CopyableText } from "@/components/ui/copyable-text";
 import { getDatabase } from "@/db/client";
 import { getHookById, hookToResource, listHookVersions } from "@/db/queries/hooks";
 import { getKillSwitch } from "@/db/queries/settings";
@@ -27,11 +30,15 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
   const row = isUuid(id) ? await getHookById(db, { projectId: principal.projectId, id }) : undefined;
   if (!row) notFound();
   const hook = hookToResource(row);
-  const [versions, context, killed] = await Promise.all([
+  const [versions, context, killed, enforcementContext, health] = await Promise.all([
     listHookVersions(db, { hookId: hook.id }),
     loadScopeContext(db, principal.projectId),
     getKillSwitch(db),
+    loadEnforcementContext(db, principal.projectId),
+    loadHookHealth(db, { projectId: principal.projectId, hooks: [hook] }),
   ]);
+  const { enforcement } = withEnforcement(hook, enforcementContext);
+  const mark = enforcementMark(enforcement);
   const isOperator = roleAtLeast(principal.role, "operator");
   const trusted = mayConfigureAction(principal, hook.spec.action);
   const keeps = !hook.instance || principal.instanceAdmin;
@@ -49,13 +56,23 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
         title={label}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <span className="font-mono">{hook.key}</span>·<span>{scopeLabel(hook.scope, context.scopes)}</span>·
+            <CopyableText inline text={hook.key} label={`Copy the hook key ${hook.key}`} testId="hook-key" />·<span>{scopeLabel(hook.scope, context.scopes)}</span>·
             <span data-testid="hook-version">version {hook.version}</span>
-            <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={actionRunsCode(hook.spec.action)} enabled={hook.enabled} mode={hook.spec.mode} />
+            <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={actionRunsCode(hook.spec.action)} enabled={hook.enabled} mode={hook.spec.mode} enforcement={enforcement} />
           </span>
         }
         actions={canEdit ? <DeleteHookButton id={hook.id} label={label} /> : undefined}
       />
+      {mark && (
+        <p
+          role={mark.tone === "red" ? "alert" : "note"}
+          className={`mb-4 rounded-md px-3 py-2 text-sm ${mark.tone === "red" ? "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200" : "bg-sky-50 text-sky-900 dark:bg-sky-950 dark:text-sky-100"}`}
+          data-testid="hook-enforcement-notice"
+        >
+          {mark.label.charAt(0).toUpperCase() + mark.label.slice(1)}: {mark.why}.
+        </p>
+      )}
+      {health[hook.id] && <HookHealthPanel health={health[hook.id]} hookKey={hook.key} />}
       {killed && (
         <p className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" role="status">
           The kill switch is on: this hook does not run until an admin turns hooks back on.

@@ -4,6 +4,7 @@ import { apiRoute } from "@/lib/platform/api/route";
 import { hookBodySchema, hookListQuerySchema, hookOwnerQuerySchema } from "@/lib/features/hooks/hook-requests";
 import { resolveHookScope } from "@/lib/features/hooks/hook-scope";
 import { createHookAudited } from "@/lib/features/hooks/hook-service";
+import { loadEnforcementContext, withEnforcement } from "@/lib/features/hooks/hook-enforcement";
 
 /**
  * Hooks in execution order: the instance-wide ones (`instance: true`), then the project's global,
@@ -22,7 +23,8 @@ export const GET = apiRoute({ role: "viewer", query: hookListQuerySchema }, asyn
     limit: query.limit + 1,
   });
   const page = paginate(rows, query.limit, hookListKey);
-  return { items: page.items.map(hookToResource), nextCursor: page.nextCursor };
+  const enforcement = await loadEnforcementContext(db, principal.projectId);
+  return { items: page.items.map((row) => withEnforcement(hookToResource(row), enforcement)), nextCursor: page.nextCursor };
 });
 
 /** A hook of the project; `?instance=true`: an instance-wide one (instance admins only). */

@@ -55,4 +55,20 @@ describe("scripted provider", () => {
     expect(() => createProvider("gemini:pro")).toThrow(UnknownModelError);
     expect(() => createProvider("openai:")).toThrow(UnknownModelError);
   });
+  it("plays a turn's ifError when a call of the turn before was denied or failed, and fills in the prompt", async () => {
+    const provider = createScriptedProvider([
+      { text: "Writing.", toolCalls: [{ name: "write_file", input: { path: "a" } }] },
+      { text: "Wrote a for “{{prompt}}”.", ifError: { text: "Could not write a for “{{prompt}}”." } },
+    ]);
+    const transcript = (isError: boolean): ChatMessage[] => [
+      { role: "user", text: "the\n  task" },
+      { role: "assistant", text: "Writing.", toolCalls: [{ id: "call_1_1", name: "write_file", input: { path: "a" } }] },
+      { role: "tool_result", toolCallId: "call_1_1", toolName: "write_file", output: isError ? "denied by hook no-prod: nope" : "ok", isError },
+    ];
+    expect((await provider.complete({ model: "scripted", messages: transcript(false), tools: [] })).text).toBe("Wrote a for “the task”.");
+    expect((await provider.complete({ model: "scripted", messages: transcript(true), tools: [] })).text).toBe("Could not write a for “the task”.");
+    // An error before the last assistant turn is not this turn's: the plain turn plays.
+    const older: ChatMessage[] = [...transcript(true), { role: "assistant", text: "x", toolCalls: [] }];
+    expect((await createScriptedProvider([{ text: "one" }, { text: "two" }, { text: "three", ifError: { text: "three-error" } }]).complete({ model: "scripted", messages: older, tools: [] })).text).toBe("three");
+  });
 });

@@ -22,6 +22,23 @@ function messageChars(message: ChatMessage): number {
   }
 }
 
+/** A tool result after the last assistant turn was an error: a denial (hook or person) or a failure. */
+function lastToolCallsFailed(messages: ChatMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "assistant") return false;
+    if (m.role === "tool_result" && m.isError) return true;
+  }
+  return false;
+}
+
+/** `{{prompt}}` in a scripted text: the run's prompt, on one line and kept short. */
+function withPrompt(text: string, prompt: string): string {
+  if (!text.includes("{{prompt}}")) return text;
+  const line = prompt.replace(/\s+/g, " ").trim();
+  return text.replaceAll("{{prompt}}", line.length > 120 ? `${line.slice(0, 119)}…` : line);
+}
+
 export function createScriptedProvider(script: ScriptTurn[] = []): ModelProvider {
   // After the script, the model keeps answering the last text it had, with no tool calls, so the loop ends.
   const finalText = [...script].reverse().find((t) => t.text !== undefined)?.text ?? "";
@@ -30,8 +47,10 @@ export function createScriptedProvider(script: ScriptTurn[] = []): ModelProvider
       request.signal?.throwIfAborted();
       let turnIndex = 0;
       for (const m of request.messages) if (m.role === "assistant") turnIndex++;
-      const turn: ScriptTurn = script[turnIndex] ?? { text: finalText };
-      const text = turn.text ?? "";
+      const scripted: ScriptTurn = script[turnIndex] ?? { text: finalText };
+      const turn = scripted.ifError && lastToolCallsFailed(request.messages) ? scripted.ifError : scripted;
+      const prompt = request.messages.find((m) => m.role === "user")?.text ?? "";
+      const text = withPrompt(turn.text ?? "", prompt);
       const toolCalls = (turn.toolCalls ?? []).map((call, i) => ({
         id: `call_${turnIndex + 1}_${i + 1}`,
         name: call.name,

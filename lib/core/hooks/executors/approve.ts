@@ -5,6 +5,7 @@
  * answers `pending`, waiting is a state: the hook suspends the run (no verdict, no ledger row yet)
  * and is asked again when the run resumes.
  */
+import { approvalTimeout } from "../approval-timeout";
 import { compileGlobs } from "../matcher";
 import { isPending, type ApprovalAnswer, type ApprovalDecision, type ApprovalRequest, type OnTimeout } from "../ports";
 import type { ApproveAction } from "../spec";
@@ -99,10 +100,8 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
     if (answer !== TIMED_OUT && answer.status === "abandoned") {
       return { suspend: { approvalId: answer.approvalId ?? "", abandoned: answer.reason ?? "nobody waits for it any more", approval: answer } };
     }
-    const decision: ApprovalDecision =
-      answer === TIMED_OUT
-        ? { decision: onTimeout === "allow" ? "approve" : "deny", timedOut: true, reason: `no decision within ${timeoutMs} ms` }
-        : answer;
+    // The port never answered: the one timeout rule speaks for it (no status: no row says so).
+    const decision: ApprovalDecision = answer === TIMED_OUT ? timedOutHere(onTimeout, timeoutMs) : answer;
     return approvalOutcome(decision, onTimeout);
   } catch (error) {
     return { failure: `approval request failed: ${(error as Error)?.message ?? String(error)}` };
@@ -114,6 +113,11 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
   }
 }
 
+function timedOutHere(onTimeout: OnTimeout, timeoutMs: number): ApprovalDecision {
+  const { decision, timedOut, reason } = approvalTimeout(onTimeout, timeoutMs);
+  return { decision, timedOut, reason };
+}
+
 function approvalOutcome(decision: ApprovalDecision, onTimeout: OnTimeout): ActionOutcome {
   const by = decision.decidedBy ? ` by ${decision.decidedBy}${decision.decidedVia ? ` via ${decision.decidedVia}` : ""}` : "";
   const why = decision.reason ? `: ${decision.reason}` : "";
@@ -123,6 +127,9 @@ function approvalOutcome(decision: ApprovalDecision, onTimeout: OnTimeout): Acti
       reason: `approval timed out (onTimeout: ${onTimeout})${why}`,
       approval: decision,
     };
+  }
+  if (decision.decision === "approve" && decision.input !== undefined) {
+    return { verdict: "allow", reason: `approved with an edited input${by}${why}`, approval: decision, modify: { input: decision.input } };
   }
   return decision.decision === "approve"
     ? { verdict: "allow", reason: `approved${by}${why}`, approval: decision }

@@ -12,6 +12,8 @@ import { compileCode } from "./code";
 import { compileCommand } from "./command";
 import { compileContext } from "./context";
 import { compileLimit } from "./limit";
+import { compileAsk } from "./ask";
+import { compileModify } from "./modify";
 import { compileDiscord, compileSlack } from "./notify";
 import { compileTool } from "./tool";
 import type { CompiledAction } from "./types";
@@ -31,6 +33,8 @@ export const DEFAULT_TIMEOUT_MS: Record<HookActionType, number | undefined> = {
   save_json: 5_000,
   code: 5_000,
   limit: 5_000, // one round trip to the counter
+  modify: undefined, // in-process
+  ask: undefined,
 };
 
 /** Throws with a readable message when the action cannot be compiled (bad regex, bad URL). */
@@ -68,6 +72,10 @@ export function compileAction(action: HookAction, hookTimeoutMs: number | undefi
       return compileSaveJson(action, timeout);
     case "code":
       return compileCode(action, timeout);
+    case "modify":
+      return compileModify(action);
+    case "ask":
+      return compileAsk(action);
     default:
       throw new Error(`unknown action type ${JSON.stringify((action as { type?: unknown }).type)}`);
   }

@@ -139,7 +139,7 @@ function compileNotice(action: SlackAction | DiscordAction, timeoutMs: number, s
         let approval: ApprovalNoticeInfo | undefined;
         if (run.hook.dialect === "herdctl") body = JSON.parse(mask(JSON.stringify(shape.herdctlBody(run))));
         else {
-          approval = port && approvalId ? await port.approvalNotice(approvalId, shape.recipient, { perApprover: shape.perApprover(port) }) : undefined;
+          approval = port && approvalId ? await port.approvalNotice(approvalId, shape.recipient, { perApprover: shape.perApprover(port), editButton: shape.slackEnvelope === true && port.slackInteractive }) : undefined;
           body = shape.body({ ...(await noticeContent(run, mask)), ...(approval && { approval }) }, run);
         }
         const sent = await post(run, signal, url, shape.authorization(token.value), body, timeoutMs, shape.slackEnvelope);
@@ -178,8 +178,12 @@ function slackApprovalBlocks(approval: ApprovalNoticeInfo, interactive: boolean)
         type: "actions",
         block_id: "hookplane_decision",
         elements: [
-          { type: "button", action_id: "hookplane_approve", style: "primary", text: { type: "plain_text", text: "Approve" }, value: set.approve.token },
-          { type: "button", action_id: "hookplane_deny", style: "danger", text: { type: "plain_text", text: "Deny" }, value: set.deny.token },
+          { type: "button", action_id: "hookplane_approve", style: "primary", text: { type: "plain_text", text: "Approve" }, value: set.approve.buttonValue },
+          { type: "button", action_id: "hookplane_deny", style: "danger", text: { type: "plain_text", text: "Deny" }, value: set.deny.buttonValue },
+          // Opens a modal to rewrite the input (slack-edit-modal.ts); only where the agent can run the rewrite.
+          ...(approval.editButtonValue
+            ? [{ type: "button", action_id: "hookplane_edit", text: { type: "plain_text", text: "Edit & approve" }, value: approval.editButtonValue }]
+            : []),
         ],
       });
     }

@@ -25,6 +25,14 @@ export interface ActionResult {
   ask?: { message?: string };
   /** `allow`: the call needs no approval; the runtime skips the approve hooks after this one. */
   grants?: boolean;
+  /**
+   * What the call carries from now on (a `modify` hook, an approver's edit, a hook's `updatedInput`
+   * or `updatedToolOutput`): `input` the whole new tool input, `output` the new tool output;
+   * `redacted` says the output change hides secrets (the ledger keeps a hash of the original).
+   */
+  modify?: { input?: Record<string, unknown>; output?: unknown; redacted?: boolean };
+  /** `ask`: the agent asks its own user before the call runs. */
+  askUser?: { reason: string };
 }
 
 /** An error or timeout of the hook itself; the runtime turns it into a verdict via onFailure. */

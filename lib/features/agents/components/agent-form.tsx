@@ -1,10 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
 import { saveAgentAction } from "@/lib/features/agents/agent-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { KNOWN_TOOLS } from "@/lib/features/agents/agent-form-data";
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 
@@ -23,18 +23,17 @@ export function AgentForm({
   readOnly: boolean;
   retention?: { defaultDays: number; mayChange: boolean };
 }) {
-  const [state, action, pending] = useActionState(saveAgentAction, {});
-  const errors = state.fieldErrors ?? {};
+  const { state, pending, formProps, errorAt } = useActionForm(saveAgentAction);
   const extraTools = (agent?.tools ?? []).filter((t) => !(KNOWN_TOOLS as readonly string[]).includes(t));
   return (
-    <form action={action} className="max-w-3xl space-y-5" data-testid="agent-form" noValidate>
+    <form {...formProps} className="max-w-3xl space-y-5" data-testid="agent-form">
       {agent?.id && <input type="hidden" name="id" value={agent.id} />}
       <fieldset disabled={readOnly || pending} className="space-y-5">
         <div className="grid gap-5 md:grid-cols-2">
-          <Field label="Name" htmlFor="name" hint="Unique; usable in place of the id in the API." error={errors.name}>
+          <Field label="Name" htmlFor="name" hint="Unique; usable in place of the id in the API." error={errorAt("name")}>
             <TextInput id="name" name="name" defaultValue={agent?.name} required data-testid="agent-name-input" />
           </Field>
-          <Field label="Model" htmlFor="model" hint='"scripted", "openai:<model>" or "anthropic:<model>".' error={errors.model}>
+          <Field label="Model" htmlFor="model" hint='"scripted", "openai:<model>" or "anthropic:<model>".' error={errorAt("model")}>
             <TextInput id="model" name="model" defaultValue={agent?.model ?? "scripted"} list="model-suggestions" />
           </Field>
           <datalist id="model-suggestions">
@@ -43,10 +42,10 @@ export function AgentForm({
             <option value="anthropic:claude-sonnet-4-5" />
           </datalist>
         </div>
-        <Field label="Description" htmlFor="description" error={errors.description}>
+        <Field label="Description" htmlFor="description" error={errorAt("description")}>
           <TextInput id="description" name="description" defaultValue={agent?.description} />
         </Field>
-        <Field label="Instructions" htmlFor="instructions" hint="The system prompt." error={errors.instructions}>
+        <Field label="Instructions" htmlFor="instructions" hint="The system prompt." error={errorAt("instructions")}>
           <TextArea id="instructions" name="instructions" rows={4} defaultValue={agent?.instructions} />
         </Field>
         <fieldset className="space-y-2">
@@ -60,27 +59,39 @@ export function AgentForm({
             ))}
           </div>
           <TextInput name="extraTools" aria-label="Other tools" placeholder="Other tools, comma-separated" defaultValue={extraTools.join(", ")} />
-          {errors.tools && <p className="text-xs text-red-600">{errors.tools}</p>}
+          {errorAt("tools") && (
+            <p role="alert" className="text-xs text-red-600 dark:text-red-400" data-testid="error-tools">
+              {errorAt("tools")}
+            </p>
+          )}
         </fieldset>
         <div className="grid gap-5 md:grid-cols-4">
-          <Field label="Max turns" htmlFor="maxTurns" error={errors.maxTurns}>
+          <Field label="Max turns" htmlFor="maxTurns" error={errorAt("maxTurns")}>
             <TextInput id="maxTurns" name="maxTurns" inputMode="numeric" defaultValue={agent?.maxTurns ?? 20} />
           </Field>
-          <Field label="Timeout (ms)" htmlFor="timeoutMs" hint="Wall clock per run." error={errors.timeoutMs}>
+          <Field label="Timeout (ms)" htmlFor="timeoutMs" hint="Wall clock per run." error={errorAt("timeoutMs")}>
             <TextInput id="timeoutMs" name="timeoutMs" inputMode="numeric" defaultValue={agent?.timeoutMs ?? 600000} />
           </Field>
-          <Field label="Run budget (USD)" htmlFor="budgetUsd" error={errors.budgetUsd}>
+          <Field label="Run budget (USD)" htmlFor="budgetUsd" error={errorAt("budgetUsd")}>
             <TextInput id="budgetUsd" name="budgetUsd" inputMode="decimal" defaultValue={agent?.budgetUsd} placeholder="none" />
           </Field>
-          <Field label="Daily budget (USD)" htmlFor="dailyBudgetUsd" error={errors.dailyBudgetUsd}>
+          <Field label="Daily budget (USD)" htmlFor="dailyBudgetUsd" error={errorAt("dailyBudgetUsd")}>
             <TextInput id="dailyBudgetUsd" name="dailyBudgetUsd" inputMode="decimal" defaultValue={agent?.dailyBudgetUsd} placeholder="none" />
           </Field>
         </div>
+        <Field
+          label="Daily budget per person (USD)"
+          htmlFor="dailyBudgetPerPersonUsd"
+          hint="What each person's coding agents may spend a UTC day in this agent's sessions; past it their tool calls are refused until 00:00 UTC."
+          error={errorAt("dailyBudgetPerPersonUsd")}
+        >
+          <TextInput id="dailyBudgetPerPersonUsd" name="dailyBudgetPerPersonUsd" inputMode="decimal" defaultValue={agent?.dailyBudgetPerPersonUsd} placeholder="none" />
+        </Field>
         <div className="grid gap-5 md:grid-cols-2">
-          <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes, relative to its workspace; hooks see it as metadata." error={errors.metadataFile}>
+          <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes, relative to its workspace; hooks see it as metadata." error={errorAt("metadataFile")}>
             <TextInput id="metadataFile" name="metadataFile" defaultValue={agent?.metadataFile} placeholder="metadata.json" />
           </Field>
-          <Field label="Flow" htmlFor="flow" hint="Agents run in sequence, comma-separated." error={errors.flow}>
+          <Field label="Flow" htmlFor="flow" hint="Agents run in sequence, comma-separated." error={errorAt("flow")}>
             <TextInput id="flow" name="flow" defaultValue={agent?.flow?.join(", ")} />
           </Field>
         </div>
@@ -88,7 +99,7 @@ export function AgentForm({
           label="Code hooks"
           htmlFor="codeHooks"
           hint="Ids of the operator's defineHook modules (HOOKPLANE_HOOKS_DIR), comma-separated, run in this order. A run's own list overrides these."
-          error={errors.codeHooks ?? Object.entries(errors).find(([k]) => k.startsWith("codeHooks"))?.[1]}
+          error={errorAt("codeHooks")}
         >
           <TextInput id="codeHooks" name="codeHooks" defaultValue={agent?.codeHooks?.join(", ")} placeholder="redact_tokens, trim_history" className="font-mono" />
         </Field>
@@ -96,7 +107,7 @@ export function AgentForm({
           label="Tools safe to retry"
           htmlFor="retryTools"
           hint="Comma-separated. After a crash, a call of these tools that never recorded its result runs again; any other tool that is not read-only runs at most once and reports interrupted."
-          error={errors.retryTools ?? Object.entries(errors).find(([k]) => k.startsWith("retryTools"))?.[1]}
+          error={errorAt("retryTools")}
         >
           <TextInput id="retryTools" name="retryTools" defaultValue={agent?.retryTools?.join(", ")} placeholder="none" className="font-mono" />
         </Field>
@@ -110,7 +121,7 @@ export function AgentForm({
               {retention && !retention.mayChange && " Only admins change it."}
             </>
           }
-          error={errors.retentionDays}
+          error={errorAt("retentionDays")}
         >
           <TextInput
             id="retentionDays"
@@ -126,7 +137,7 @@ export function AgentForm({
           label="Script (scripted model)"
           htmlFor="script"
           hint='JSON list of turns: [{"text": "...", "toolCalls": [{"name": "shell", "input": {"command": "ls"}}], "usage": {"inputTokens": 10, "outputTokens": 5}}]'
-          error={errors.script ?? Object.entries(errors).find(([k]) => k.startsWith("script"))?.[1]}
+          error={errorAt("script")}
         >
           <TextArea id="script" name="script" rows={6} defaultValue={agent?.script ? JSON.stringify(agent.script, null, 2) : ""} className={inputClass} />
         </Field>

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { HookBadges } from "@/lib/features/hooks/components/hook-badges";
+import { HookBadges, HookHealthBadge, type EnforcementBadge, type HookHealthView } from "@/lib/features/hooks/components/hook-badges";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,6 +10,8 @@ interface HookSummary {
   event: string;
   enabled: boolean;
   spec: Record<string, unknown>;
+  enforcement?: EnforcementBadge;
+  health?: HookHealthView;
 }
 
 /** The agent's own hooks in execution order (global hooks run before these). */
@@ -54,7 +56,10 @@ export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks
                 >
                   <span className="block font-medium">{String(hook.spec.name ?? hook.key)}</span>
                   <span className="mt-1.5 block">
-                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} runsCode={actionRunsCode({ type: action?.type ?? "", tool: action?.tool })} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} />
+                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} runsCode={actionRunsCode({ type: action?.type ?? "", tool: action?.tool })} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} enforcement={hook.enforcement} />
+                  </span>
+                  <span className="mt-1.5 block">
+                    <HookHealthBadge health={hook.health} />
                   </span>
                   {(matcher || when) && (
                     <span className="mt-1 block font-mono text-xs text-zinc-500">

@@ -61,7 +61,7 @@ export function AgentList({ canEdit }: { canEdit: boolean }) {
           ) : undefined
         }
       >
-        An agent is a model, its instructions and the tools it may call. Hooks attach to it.
+        An agent is a model, its instructions and the tools it may call. Hooks attach to it, and your coding agents connect to it from its page.
       </EmptyState>
     );
   }

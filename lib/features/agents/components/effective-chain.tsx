@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { inputClass } from "@/components/ui/field";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
+import { enforcementMark, type EnforcementBadge, type HookHealthView } from "@/lib/features/hooks/components/hook-badges";
 
 interface ChainHook {
   id: string;
@@ -12,16 +13,23 @@ interface ChainHook {
   event: string;
   enabled: boolean;
   spec: Record<string, unknown>;
+  enforcement?: EnforcementBadge;
+  health?: HookHealthView;
 }
 
+const SCOPE_ORDER = ["global", "group", "person", "agent", "schedule"];
+const scopeKind = (scope: string) => scope.split(":", 1)[0];
+
 /**
- * The chain an event of this agent will run, as the runtime runs it: global hooks first, then the
- * agent's, each in its order; the first block stops it. Disabled hooks are shown struck through.
+ * The chain an event of this agent will run, as the runtime runs it: global hooks first, then a
+ * group's and a person's (those hold only for their people's calls), then the agent's, each in its
+ * order; the first block stops it. Disabled hooks are struck through; hooks that cannot run here
+ * are marked in red.
  */
 export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; killSwitch: boolean }) {
   const bound = new Set(hooks.map((h) => h.event));
   const [event, setEvent] = useState<string>(bound.has("tool.pre") ? "tool.pre" : (hooks[0]?.event ?? "tool.pre"));
-  const chain = hooks.filter((h) => h.event === event).sort((a, b) => Number(a.scope !== "global") - Number(b.scope !== "global"));
+  const chain = hooks.filter((h) => h.event === event).sort((a, b) => SCOPE_ORDER.indexOf(scopeKind(a.scope)) - SCOPE_ORDER.indexOf(scopeKind(b.scope)));
   return (
     <section aria-labelledby="chain-title" className="space-y-2" data-testid="effective-chain">
       <div className="flex items-center justify-between gap-2">
@@ -44,6 +52,7 @@ export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; kill
         <ol className="space-y-1 text-sm" data-testid="chain-hooks">
           {chain.map((hook, i) => {
             const action = (hook.spec.action as { type?: string } | undefined)?.type;
+            const mark = enforcementMark(hook.enforcement);
             return (
               <li key={hook.id} className={`flex items-baseline gap-2 ${hook.enabled ? "" : "text-zinc-400 line-through"}`}>
                 <span className="w-5 text-right font-mono text-xs text-zinc-400">{i + 1}</span>
@@ -51,10 +60,24 @@ export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; kill
                   {hook.key}
                 </Link>
                 <span className="text-xs text-zinc-500">
-                  {action} · {hook.scope === "global" ? "global" : "agent"}
+                  {action} · {scopeKind(hook.scope) === "group" ? hook.scope.replace(":", " ") : scopeKind(hook.scope) === "person" ? "one person" : scopeKind(hook.scope)}
                   {hook.spec.mode === "shadow" ? " · shadow" : ""}
                   {typeof hook.spec.matcher === "string" ? ` · ${hook.spec.matcher}` : ""}
                 </span>
+                {(hook.health?.state === "failing" || hook.health?.state === "flaky") && (
+                  <span
+                    className={`text-xs font-medium ${hook.health.state === "failing" ? "text-red-600 dark:text-red-400" : "text-amber-700 dark:text-amber-300"}`}
+                    title={hook.health.lastError}
+                    data-testid="chain-health"
+                  >
+                    {hook.health.state === "failing" ? "failing" : `${hook.health.failed} failed`}
+                  </span>
+                )}
+                {mark && (
+                  <span className={`text-xs font-medium ${mark.tone === "red" ? "text-red-600 dark:text-red-400" : "text-sky-700 dark:text-sky-300"}`} title={mark.why} data-testid="chain-enforcement">
+                    {mark.label}
+                  </span>
+                )}
               </li>
             );
           })}

@@ -1,13 +1,14 @@
 "use client";
 
 import { Plus, Trash2 } from "lucide-react";
-import { startTransition, useActionState, useState, type FormEvent } from "react";
+import { useState } from "react";
 import { createAlertRuleAction, updateAlertRuleAction } from "@/lib/features/alerts/alert-actions";
 import { ALERT_KIND_INFO, ALERT_KINDS } from "@/lib/features/alerts/alert-rules";
 import type { AlertKind, AlertTarget } from "@/db/schema";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 type TargetType = AlertTarget["type"];
 
@@ -73,26 +74,20 @@ export function AlertRuleForm({
   smtpConfigured: boolean;
 }) {
   const editing = initial?.id !== undefined;
-  const [state, action, pending] = useActionState(editing ? updateAlertRuleAction : createAlertRuleAction, {});
+  const { state, pending, formProps } = useActionForm(editing ? updateAlertRuleAction : createAlertRuleAction);
   const [kind, setKind] = useState<AlertKind>(initial?.kind ?? "cost");
   const [targets, setTargets] = useState<TargetDraft[]>(() => (initial?.targets ?? []).map(draftOf));
   const info = ALERT_KIND_INFO[kind];
   const errors = state.fieldErrors ?? {};
   const idFor = (field: string) => `alert-${initial?.id ?? "new"}-${field}`;
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // Submitted by hand: React would reset the fields after the action, and a refused rule should stay as typed.
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    startTransition(() => action(data));
-  };
   const update = (key: number, change: Partial<TargetDraft>) => setTargets((list) => list.map((t) => (t.key === key ? { ...t, ...change } : t)));
   /** The first problem of target `i` at `field`, or under it (`to[0]`). */
   const targetError = (i: number, ...fields: string[]) =>
     fields.map((f) => Object.entries(errors).find(([path]) => path === `targets[${i}].${f}` || path.startsWith(`targets[${i}].${f}[`) || path.startsWith(`targets[${i}].${f}.`))?.[1]).find(Boolean);
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" data-testid="alert-rule-form" noValidate>
+    <form {...formProps} className="space-y-4" data-testid="alert-rule-form">
       {editing && <input type="hidden" name="id" value={initial!.id} />}
       <input type="hidden" name="targets" value={JSON.stringify(targets.map(targetOf))} />
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
@@ -118,11 +113,12 @@ export function AlertRuleForm({
             ))}
           </select>
         </Field>
-        {info.usesWindow ? (
+        {info.parameter === "window" && (
           <Field label="Window (minutes)" htmlFor={idFor("window")} error={errors.windowMinutes} hint="Summed or counted over the last this many minutes: 60 is an hour">
             <TextInput id={idFor("window")} name="windowMinutes" type="number" min={1} step={1} defaultValue={initial?.windowMinutes ?? 60} />
           </Field>
-        ) : (
+        )}
+        {info.parameter === "wait" && (
           <Field label="Waiting longer than (minutes)" htmlFor={idFor("wait")} error={errors.waitMinutes}>
             <TextInput id={idFor("wait")} name="waitMinutes" type="number" min={1} step={1} defaultValue={initial?.waitMinutes ?? 15} />
           </Field>

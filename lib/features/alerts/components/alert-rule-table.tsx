@@ -10,7 +10,8 @@ export const utc = (d: Date | undefined) => (d ? `${d.toISOString().replace("T",
 
 /** `above $10 over 1 h`, `above 0 after 15 min`. */
 export function conditionText(rule: Pick<AlertRuleResource, "kind" | "threshold" | "windowMinutes" | "waitMinutes">): string {
-  const over = ALERT_KIND_INFO[rule.kind].usesWindow ? ` over ${formatMinutes(rule.windowMinutes ?? 0)}` : ` waiting over ${formatMinutes(rule.waitMinutes ?? 0)}`;
+  const parameter = ALERT_KIND_INFO[rule.kind].parameter;
+  const over = parameter === "window" ? ` over ${formatMinutes(rule.windowMinutes ?? 0)}` : parameter === "wait" ? ` waiting over ${formatMinutes(rule.waitMinutes ?? 0)}` : "";
   return `above ${formatAlertValue(rule.kind, rule.threshold)}${over}`;
 }
 

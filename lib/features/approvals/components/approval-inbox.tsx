@@ -5,7 +5,7 @@ import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { ApprovalCard, type ApprovalViewer, type PendingApproval } from "./approval-card";
-import { formatTime } from "@/lib/features/runs/components/run-format";
+import { formatTime } from "@/components/ui/format-time";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import { DataTable } from "@/components/ui/data-table";
 
@@ -15,6 +15,8 @@ interface SettledApproval extends PendingApproval {
   decidedVia: string | null;
   decidedAt: string | null;
   reason: string | null;
+  /** Set when the approver edited the call before approving it. */
+  approvedInput?: Record<string, unknown> | null;
 }
 
 export function ApprovalInbox({ viewer }: { viewer: ApprovalViewer }) {
@@ -67,7 +69,14 @@ export function ApprovalInbox({ viewer }: { viewer: ApprovalViewer }) {
                 <tr key={a.id} className="border-t border-zinc-100 dark:border-zinc-800">
                   <td className="py-1.5 font-mono text-xs">{a.toolName}</td>
                   <td className="py-1.5">{a.agentName}</td>
-                  <td className="py-1.5">{a.status === "timed_out" ? "timed out" : a.status === "abandoned" ? "abandoned (nobody waits)" : a.status}</td>
+                  <td className="py-1.5">
+                    {a.status === "timed_out" ? "timed out" : a.status === "abandoned" ? "abandoned (nobody waits)" : a.status}
+                    {a.approvedInput && (
+                      <span className="ml-1 text-xs text-amber-700 dark:text-amber-400" title={`Ran with ${JSON.stringify(a.approvedInput)} instead of ${JSON.stringify(a.toolInput)}`} data-testid="approval-edited">
+                        with an edited input
+                      </span>
+                    )}
+                  </td>
                   <td className="py-1.5">{a.decidedBy ?? "—"} {a.decidedVia && <span className="text-zinc-500">via {a.decidedVia}</span>}</td>
                   <td className="py-1.5 text-xs text-zinc-500">{formatTime(a.decidedAt)}</td>
                   <td className="py-1.5 text-xs">{a.reason}</td>

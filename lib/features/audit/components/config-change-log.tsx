@@ -3,7 +3,7 @@
 import { ChevronDown, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { formatTime } from "@/lib/features/runs/components/run-format";
+import { formatTime } from "@/components/ui/format-time";
 import { FilterBar } from "./filter-bar";
 import { SelectFilter, TextFilter } from "./filter-field";
 import { JsonDiff } from "./json-diff";

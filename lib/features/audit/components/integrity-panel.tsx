@@ -37,17 +37,21 @@ function ChainResult({ title, report, testId }: { title: string; report: ChainRe
         <dl className="mt-3 grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1" data-testid={`${testId}-broken`}>
           <dt className="text-zinc-500">First broken row</dt>
           <dd>
-            <span className="font-mono">{broken.table}</span> id <span className="font-mono">{broken.id}</span>, position{" "}
-            <span className="font-mono">{broken.position}</span>
+            <span className="font-mono">{broken.table}</span>
+            {broken.id !== null && (
+              <>
+                {" "}
+                id <span className="font-mono">{broken.id}</span>
+              </>
+            )}
+            , position <span className="font-mono">{broken.position}</span>
           </dd>
           <dt className="text-zinc-500">Problem</dt>
           <dd>{broken.problem}</dd>
           <dt className="text-zinc-500">Expected hash</dt>
           <dd>{broken.expectedHash ? <Hash value={broken.expectedHash} /> : "none: the row should not be there"}</dd>
           <dt className="text-zinc-500">Stored hash</dt>
-          <dd>
-            <Hash value={broken.storedHash} />
-          </dd>
+          <dd>{broken.storedHash ? <Hash value={broken.storedHash} /> : "none"}</dd>
         </dl>
       ) : (
         report.head && (
@@ -57,7 +61,36 @@ function ChainResult({ title, report, testId }: { title: string; report: ChainRe
           </p>
         )
       )}
+      {report.signedHead && (
+        <p className="mt-2 text-zinc-600 dark:text-zinc-400" data-testid={`${testId}-signed-head`} data-valid={report.signedHead.valid}>
+          Newest signed head: position <span className="font-mono">{report.signedHead.position}</span>, signed{" "}
+          {new Date(report.signedHead.signedAt).toLocaleString()} by key <span className="font-mono">{report.signedHead.keyId}</span>:{" "}
+          {report.signedHead.valid ? "valid" : <strong className="text-red-700 dark:text-red-300">does not verify</strong>}
+        </p>
+      )}
     </section>
+  );
+}
+
+/** Downloads of each chain's signed bundle, for `hookplane audit verify --bundle <file>` offline. */
+function BundleLinks() {
+  return (
+    <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="integrity-bundles">
+      Check a chain elsewhere, with no server: download its signed bundle (
+      <a className="underline" href="/api/v1/audit/bundle?table=audit_log" download>
+        audit log
+      </a>
+      ,{" "}
+      <a className="underline" href="/api/v1/audit/bundle?table=hook_invocations" download>
+        hook ledger
+      </a>
+      ) and run <code className="font-mono text-xs">hookplane audit verify --bundle &lt;file&gt; --public-key &lt;key&gt;</code> with the key
+      published at{" "}
+      <a className="underline" href="/.well-known/hookplane-ledger-keys">
+        /.well-known/hookplane-ledger-keys
+      </a>
+      .
+    </p>
   );
 }
 
@@ -73,7 +106,8 @@ export function IntegrityPanel() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="max-w-2xl text-sm text-zinc-600 dark:text-zinc-400">
           Every audit and hook ledger row carries a SHA-256 hash chained over the row before it; the database refuses changes and
-          deletions except retention of whole days. A row changed or removed behind its back breaks the chain here.
+          deletions except retention of whole days. Each seal signs the chain&apos;s head with this instance&apos;s key. A row changed or
+          removed behind its back breaks the chain here.
         </p>
         <Button type="button" onClick={() => check.mutate()} disabled={check.isPending} data-testid="verify-integrity">
           {check.isPending ? "Verifying…" : "Verify integrity"}
@@ -90,6 +124,7 @@ export function IntegrityPanel() {
           <ChainResult title="Hook ledger" report={check.data.ledger} testId="integrity-ledger" />
         </div>
       )}
+      <BundleLinks />
     </div>
   );
 }

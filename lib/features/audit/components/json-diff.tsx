@@ -1,5 +1,5 @@
 import { DiffLines, type ShownLine } from "@/components/ui/diff-lines";
-import { diffLines, type DiffLine } from "@/lib/features/hooks/line-diff";
+import { diffLines, type DiffLine } from "@/components/ui/line-diff";
 
 /** Unchanged lines kept around each change; longer unchanged stretches fold into one line. */
 const CONTEXT_LINES = 3;

@@ -2,7 +2,7 @@
 
 import { clsx } from "clsx";
 import Link from "next/link";
-import { formatTime } from "@/lib/features/runs/components/run-format";
+import { formatTime } from "@/components/ui/format-time";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
 import { ExportLinks } from "./export-links";
 import { FilterBar } from "./filter-bar";
@@ -12,7 +12,7 @@ import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 import { DataTable } from "@/components/ui/data-table";
 
-const FILTERS = ["hook", "event", "verdict", "matched", "agent", "q", "runId", "window"] as const;
+const FILTERS = ["hook", "event", "verdict", "matched", "agent", "actor", "q", "runId", "window"] as const;
 const VERDICTS = ["block", "allow", "skip"];
 const MATCHED = [
   { value: "true", label: "matched" },
@@ -38,6 +38,21 @@ interface LedgerRow {
   ignored: boolean;
   durationMs: number | null;
   createdAt: string;
+  /** A bridged session's person, as recorded (and hashed) with the row. */
+  actor: { label: string; role?: string; tier?: string; subagent?: { id: string; type?: string }; host?: string; osUser?: string } | null;
+}
+
+/** Who acted on a ledger row: the person, their role then, and which of their agents (a subagent, CI). */
+function LedgerActor({ actor }: { actor: LedgerRow["actor"] }) {
+  if (!actor) return null;
+  const through = actor.tier === "subagent" ? `subagent ${actor.subagent?.type ?? actor.subagent?.id ?? ""}`.trim() : actor.tier === "headless" ? "headless (CI)" : undefined;
+  return (
+    <div className="text-xs text-zinc-500" data-testid="ledger-actor">
+      {actor.label}
+      {actor.role && <span> ({actor.role})</span>}
+      {through && <span> · {through}</span>}
+    </div>
+  );
 }
 
 const VERDICT_STYLES: Record<string, string> = {
@@ -61,7 +76,7 @@ function VerdictBadge({ row }: { row: LedgerRow }) {
 }
 
 /** The hook ledger: which hook decided what, when, in which run ("every time no-prod blocked"). */
-export function LedgerSearch({ agents, hookKeys }: { agents: string[]; hookKeys: string[] }) {
+export function LedgerSearch({ agents, hookKeys, people }: { agents: string[]; hookKeys: string[]; people: string[] }) {
   const filters = useUrlFilters(FILTERS);
   const { values, apiQuery, active, setFilter } = filters;
   const query = useAuditPages<LedgerRow>("audit-ledger", "/api/v1/ledger", apiQuery);
@@ -74,6 +89,7 @@ export function LedgerSearch({ agents, hookKeys }: { agents: string[]; hookKeys:
         <SelectFilter filters={filters} name="verdict" label="Verdict" any="any" options={VERDICTS} testId="ledger-verdict-filter" />
         <SelectFilter filters={filters} name="matched" label="Matched" any="either" options={MATCHED} testId="ledger-matched" />
         <SelectFilter filters={filters} name="agent" label="Agent" any="all" options={agents} testId="ledger-agent" />
+        <TextFilter filters={filters} name="actor" label="Person" placeholder="email" width="w-48" suggestions={people} testId="ledger-actor-filter" />
         <SelectFilter filters={filters} name="window" label="When" options={TIME_WINDOWS} testId="ledger-window" />
         <TextFilter filters={filters} name="q" label="Text" placeholder="in reasons and output" width="w-44" testId="ledger-q" />
       </FilterBar>
@@ -113,6 +129,7 @@ export function LedgerSearch({ agents, hookKeys }: { agents: string[]; hookKeys:
                       ) : (
                         <span className="text-zinc-500">no run</span>
                       )}
+                      <LedgerActor actor={row.actor} />
                     </td>
                   </tr>
                 ))}

@@ -40,7 +40,7 @@ export function PagedResults<T>({
   children: (items: T[]) => ReactNode;
 }) {
   if (query.isPending) {
-    return <div className="h-40 animate-pulse rounded-lg bg-zinc-200 dark:bg-zinc-800" aria-busy="true" aria-label={`Loading ${what}`} data-testid={`${testId}-loading`} />;
+    return <div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-200 dark:bg-zinc-800" aria-busy="true" aria-label={`Loading ${what}`} data-testid={`${testId}-loading`} />;
   }
   if (query.isError) {
     return (

@@ -2,8 +2,10 @@
 
 import { ExternalLink } from "lucide-react";
 import Link from "next/link";
-import { StatusBadge, formatTime, formatUsd } from "@/lib/features/runs/components/run-format";
-import type { RunSummary } from "@/lib/features/runs/components/run-view";
+import { StatusBadge } from "@/components/ui/run-status-badge";
+import { formatTime } from "@/components/ui/format-time";
+import { formatUsd } from "@/lib/core/hooks/event-summary";
+import { AgentWithActor, type RunActor } from "@/components/ui/run-actor";
 import { buttonClass } from "@/components/ui/button";
 import { ExportLinks } from "./export-links";
 import { FilterBar } from "./filter-bar";
@@ -13,17 +15,29 @@ import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 import { DataTable } from "@/components/ui/data-table";
 
-const FILTERS = ["q", "agent", "outcome", "blocked", "tool", "window"] as const;
+const FILTERS = ["q", "agent", "actor", "outcome", "blocked", "tool", "window"] as const;
 const OUTCOMES = ["completed", "failed", "timeout", "cancelled", "budget", "max_turns", "skipped"];
 const BLOCKED = [
   { value: "true", label: "yes" },
   { value: "false", label: "no" },
 ];
 
-type SessionRow = RunSummary & { toolsUsed: string[]; blocked: boolean };
+/** A session as GET /api/v1/runs lists it: the run's fields this table shows, its tools and whether a hook blocked it. */
+interface SessionRow {
+  id: string;
+  agentName?: string;
+  actor?: RunActor;
+  status: string;
+  outcome?: string;
+  prompt: string;
+  costUsd: number;
+  createdAt: string;
+  toolsUsed: string[];
+  blocked: boolean;
+}
 
 /** Past sessions searched by text over their events and filtered; the results export as a file. */
-export function SessionSearch({ agents }: { agents: string[] }) {
+export function SessionSearch({ agents, people }: { agents: string[]; people: string[] }) {
   const filters = useUrlFilters(FILTERS);
   const { apiQuery, active } = filters;
   const query = useAuditPages<SessionRow>("audit-sessions", "/api/v1/runs", apiQuery);
@@ -42,6 +56,7 @@ export function SessionSearch({ agents }: { agents: string[] }) {
       <FilterBar filters={filters} testIdPrefix="session" actions={actions}>
         <TextFilter filters={filters} name="q" label="Search sessions" placeholder="text in prompts, outputs, tool calls" width="w-64" testId="session-q" />
         <SelectFilter filters={filters} name="agent" label="Agent" any="all" options={agents} testId="session-agent" />
+        <TextFilter filters={filters} name="actor" label="Person" placeholder="email" width="w-48" suggestions={people} testId="session-actor" />
         <SelectFilter filters={filters} name="outcome" label="Outcome" any="any" options={OUTCOMES} />
         <SelectFilter filters={filters} name="blocked" label="Blocked by a hook" any="either" options={BLOCKED} testId="session-blocked" />
         <SelectFilter filters={filters} name="window" label="When" options={TIME_WINDOWS} testId="session-window" />
@@ -53,7 +68,9 @@ export function SessionSearch({ agents }: { agents: string[] }) {
                 {runs.map((run) => (
                   <tr key={run.id} className="border-t border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50" data-testid="session-row">
                     <td className="whitespace-nowrap px-3 py-2 text-xs text-zinc-500">{formatTime(run.createdAt)}</td>
-                    <td className="px-3 py-2">{run.agentName}</td>
+                    <td className="px-3 py-2">
+                      <AgentWithActor agentName={run.agentName} actor={run.actor} />
+                    </td>
                     <td className="px-3 py-2">
                       <StatusBadge status={run.status} outcome={run.outcome} />
                     </td>

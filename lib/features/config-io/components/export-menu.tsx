@@ -1,23 +1,53 @@
 "use client";
 
 import { useState } from "react";
-import { buttonClass } from "@/components/ui/button";
+import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { attachmentName, parseWarningsHeader, type ExportWarning } from "@/lib/features/config-io/export-warnings";
 import { EXPORT_DIALECTS, type ExportDialectName } from "@/lib/core/dialects/types";
 
 /** Dialects whose file describes one agent: they need one chosen. */
 const ONE_AGENT: ReadonlySet<ExportDialectName> = new Set(["claude-code", "herdctl", "loom", "codex", "gemini-cli", "copilot", "cursor"]);
 
+type ExportResult = { kind: "done"; file: string; dialect: ExportDialectName; warnings: ExportWarning[] } | { kind: "failed"; message: string };
+
 /**
- * Builds the download link of GET /api/v1/config/export. What the dialect cannot express is in
- * the response's X-Hookplane-Warnings header (the API shows it; a browser download does not).
+ * Downloads GET /api/v1/config/export. Fetched rather than followed as a link: what the dialect
+ * cannot express is in the response's X-Hookplane-Warnings header, which a plain browser download
+ * never shows; here it is listed under the menu, and a refusal is said instead of saved as a file.
  */
 export function ExportMenu({ agents }: { agents: string[] }) {
   const [dialect, setDialect] = useState<ExportDialectName>("hookplane");
   const [format, setFormat] = useState<"yaml" | "json">("yaml");
   const [agent, setAgent] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<ExportResult>();
   const needsAgent = ONE_AGENT.has(dialect) && !agent && agents.length !== 1;
   const params = new URLSearchParams({ dialect, ...(dialect === "hookplane" ? { format } : {}), ...(agent ? { agent } : {}) });
+  const url = `/api/v1/config/export?${params}`;
+  const download = async () => {
+    setBusy(true);
+    setResult(undefined);
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) {
+        const body = await response.json().catch(() => undefined);
+        setResult({ kind: "failed", message: body?.error?.message ?? `The export failed (${response.status})` });
+        return;
+      }
+      const file = attachmentName(response.headers.get("content-disposition"), `hookplane-${dialect}.txt`);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(await response.blob());
+      link.download = file;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      setResult({ kind: "done", file, dialect, warnings: parseWarningsHeader(response.headers.get("x-hookplane-warnings")) });
+    } catch {
+      setResult({ kind: "failed", message: "The export could not be fetched: is the server reachable?" });
+    } finally {
+      setBusy(false);
+    }
+  };
   const label = (id: string, text: string) => (
     <label htmlFor={id} className="block text-xs font-medium text-zinc-600 dark:text-zinc-400">
       {text}
@@ -60,9 +90,33 @@ export function ExportMenu({ agents }: { agents: string[] }) {
           A {dialect} file describes one agent: choose it.
         </span>
       ) : (
-        <a href={`/api/v1/config/export?${params}`} download className={buttonClass("secondary")} data-testid="export-download">
-          Download
-        </a>
+        <Button type="button" variant="secondary" onClick={download} disabled={busy} data-testid="export-download">
+          {busy ? "Exporting…" : "Download"}
+        </Button>
+      )}
+      {result && (
+        <div className="basis-full text-sm" role={result.kind === "failed" ? "alert" : "status"} data-testid="export-result">
+          {result.kind === "failed" ? (
+            <p className="text-red-700 dark:text-red-300">{result.message}</p>
+          ) : result.warnings.length === 0 ? (
+            <p className="text-zinc-600 dark:text-zinc-400">Saved {result.file}: everything was expressed in {result.dialect}.</p>
+          ) : (
+            <>
+              <p className="text-amber-800 dark:text-amber-300">
+                Saved {result.file}, with {result.warnings.length} warning{result.warnings.length === 1 ? "" : "s"}: what {result.dialect} cannot express.
+              </p>
+              <ul className="mt-1 list-disc space-y-0.5 pl-5 text-zinc-700 dark:text-zinc-300" data-testid="export-warnings">
+                {result.warnings.map((w, i) => (
+                  <li key={i} className="break-words">
+                    {w.path && <span className="font-mono">{w.path}</span>}
+                    {w.path && ": "}
+                    {w.message}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
       )}
     </div>
   );

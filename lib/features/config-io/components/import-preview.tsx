@@ -3,12 +3,21 @@
 import { clsx } from "clsx";
 import Link from "next/link";
 import type { ImportSummary, ItemOutcome } from "@/lib/features/config-io/config-import";
+import { enforcementMark, type EnforcementBadge } from "@/lib/features/hooks/components/hook-badges";
 
 const OUTCOME_STYLE: Record<ItemOutcome, string> = {
   create: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
   update: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300",
   skip: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
   conflict: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
+};
+
+/** Why a hook of the file will not be enforced as it says, in a word. */
+const NOT_ENFORCED_LABEL: Record<ImportSummary["notEnforced"][number]["state"], string> = {
+  not_enforced: "cannot run here",
+  fails_closed: "fails closed",
+  not_imported: "not imported",
+  changed: "imported with less",
 };
 
 function Outcome({ outcome }: { outcome: ItemOutcome }) {
@@ -85,6 +94,21 @@ export function ImportPreview({ summary }: { summary: ImportSummary }) {
           </ul>
         </Section>
       </div>
+      {summary.notEnforced.length > 0 && (
+        <div role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" data-testid="preview-not-enforced">
+          <p className="font-medium">
+            {summary.notEnforced.length} hook(s) of this file will not be enforced as it says:
+          </p>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5">
+            {summary.notEnforced.map((h, i) => (
+              <li key={`${h.path}-${i}`} data-testid="preview-not-enforced-item" data-state={h.state}>
+                <span className="font-semibold">{NOT_ENFORCED_LABEL[h.state]}</span>: {h.id ? <span className="font-mono">{h.id}</span> : null} <code className="text-xs">{h.path || "(file)"}</code>: {h.why}
+                {h.why.endsWith(".") ? "" : "."}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <Section title="Hooks" count={summary.hooks.length} testId="preview-hooks">
         <div className="space-y-3">
           {[...byEvent.entries()].map(([event, hooks]) => (
@@ -98,6 +122,7 @@ export function ImportPreview({ summary }: { summary: ImportSummary }) {
                     <span className="rounded bg-zinc-100 px-1.5 text-xs dark:bg-zinc-800">{hook.action}</span>
                     {hook.matcher && <span className="text-xs text-zinc-500">matcher {hook.matcher}</span>}
                     <span className="text-xs text-zinc-500">{hook.scope}</span>
+                    <EnforcementNote enforcement={hook.enforcement} />
                   </li>
                 ))}
               </ul>
@@ -116,5 +141,17 @@ export function ImportPreview({ summary }: { summary: ImportSummary }) {
         </ul>
       </Section>
     </div>
+  );
+}
+
+/** Where an imported hook will not be enforced here (red), or runs on the developers' machines (sky), and why. */
+function EnforcementNote({ enforcement }: { enforcement: EnforcementBadge }) {
+  const mark = enforcementMark(enforcement);
+  if (!mark) return null;
+  const tone = mark.tone === "red" ? "bg-red-50 text-red-700 dark:bg-red-950 dark:text-red-300" : "bg-sky-50 text-sky-800 dark:bg-sky-950 dark:text-sky-200";
+  return (
+    <span className={`rounded px-1.5 text-xs font-medium ${tone}`} title={mark.why} data-testid="preview-hook-enforcement">
+      {mark.label}
+    </span>
   );
 }

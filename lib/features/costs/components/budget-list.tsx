@@ -1,5 +1,5 @@
 import { clsx } from "clsx";
-import { formatUsd } from "@/lib/features/runs/components/run-format";
+import { formatUsd } from "@/lib/core/hooks/event-summary";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { CostReport } from "./cost-report";
 
@@ -44,6 +44,18 @@ export function BudgetList({ budgets }: { budgets: CostReport["budgets"] }) {
             ) : (
               <div className="mt-1 text-xs text-zinc-500" data-testid="budget-spent">
                 {formatUsd(b.spentTodayUsd)} today · no daily budget
+              </div>
+            )}
+            {b.dailyBudgetPerPersonUsd !== null && (
+              <div className="mt-1 text-xs text-zinc-500" data-testid="budget-per-person">
+                per person: {formatUsd(b.dailyBudgetPerPersonUsd)} a day
+                {b.topPerson && (
+                  <>
+                    {" "}
+                    · most today: {b.topPerson.label} {formatUsd(b.topPerson.spentTodayUsd)}
+                    {b.topPerson.spentTodayUsd >= b.dailyBudgetPerPersonUsd && <span className="text-red-600 dark:text-red-400"> (refused until 00:00 UTC)</span>}
+                  </>
+                )}
               </div>
             )}
           </li>

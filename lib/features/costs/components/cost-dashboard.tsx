@@ -1,10 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import type { ReactNode } from "react";
-import { formatUsd } from "@/lib/features/runs/components/run-format";
-import { useRunChangeRefresh } from "@/lib/features/runs/components/use-run-change-refresh";
+import { formatUsd } from "@/lib/core/hooks/event-summary";
+import { useRunChangeRefresh } from "@/lib/platform/stream/use-run-change-refresh";
 import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { BudgetList } from "./budget-list";
@@ -39,10 +40,12 @@ export function CostDashboard() {
   const params = useSearchParams();
   const days = parseWindowDays(params.get("days"));
   const from = windowStart(days);
-  const queryKey = ["costs", from.toISOString()];
+  // One person's spend (a shareable link: ?actor=<email or user id>).
+  const actor = params.get("actor") ?? "";
+  const queryKey = ["costs", from.toISOString(), actor];
   const query = useQuery({
     queryKey,
-    queryFn: () => apiFetch<CostReport>(`/api/v1/costs?from=${encodeURIComponent(from.toISOString())}`),
+    queryFn: () => apiFetch<CostReport>(`/api/v1/costs?from=${encodeURIComponent(from.toISOString())}${actor ? `&actor=${encodeURIComponent(actor)}` : ""}`),
     refetchOnMount: "always",
   });
 
@@ -53,12 +56,20 @@ export function CostDashboard() {
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
       <CostWindowPicker days={days} />
       <span className="text-xs text-zinc-500">Days are UTC. Cost is priced per model call from the price table below.</span>
+      {actor && (
+        <p className="w-full text-sm" data-testid="cost-person-filter">
+          Only the coding agents of <span className="font-medium">{actor}</span>.{" "}
+          <Link href={`/costs?days=${days}`} className="text-indigo-600 hover:underline dark:text-indigo-400">
+            Show everyone
+          </Link>
+        </p>
+      )}
     </div>
   );
 
   if (query.isPending) {
     return (
-      <div aria-busy="true" aria-label="Loading costs">
+      <div role="status" aria-busy="true" aria-label="Loading costs">
         {header}
         <div className="grid gap-4 sm:grid-cols-3">
           <Skeleton className="h-20" />
@@ -89,6 +100,7 @@ export function CostDashboard() {
   const tokens = report.byAgent.reduce((sum, a) => sum + a.inputTokens + a.outputTokens, 0);
   const byAgent = report.byAgent.map((a) => ({ name: a.agentName, costUsd: a.costUsd, runs: a.runs }));
   const byModel = report.byModel.map((m) => ({ name: m.model ?? "(unknown)", costUsd: m.costUsd, calls: m.calls }));
+  const unpriced = report.byModel.filter((m) => m.unpricedCalls > 0);
 
   return (
     <div className="space-y-4" data-testid="cost-dashboard">
@@ -98,6 +110,12 @@ export function CostDashboard() {
         <Figure label="Runs" value={runs.toLocaleString("en-US")} testId="cost-runs" />
         <Figure label="Tokens (in + out)" value={tokens.toLocaleString("en-US")} testId="cost-tokens" />
       </div>
+      {unpriced.length > 0 && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="cost-unpriced">
+          {unpriced.reduce((n, m) => n + m.unpricedCalls, 0).toLocaleString("en-US")} model calls of {unpriced.map((m) => m.model).join(", ")} were recorded with no price, so the totals count them as
+          $0. Add a price for {unpriced.length === 1 ? "it" : "them"} in the price table below for the calls from now on.
+        </p>
+      )}
       {runs === 0 ? (
         <EmptyState title={`No runs in the last ${days} days`}>Start a run from an agent&apos;s page; its cost shows up here.</EmptyState>
       ) : (
@@ -132,7 +150,14 @@ export function CostDashboard() {
                         <tr key={m.model ?? "unknown"} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="cost-by-model-row">
                           <td className="py-1 font-mono">{m.model ?? "(unknown)"}</td>
                           <td className="py-1 text-zinc-500">{m.calls === 1 ? "1 call" : `${m.calls} calls`}</td>
-                          <td className="py-1 text-right font-mono">{formatUsd(m.costUsd)}</td>
+                          <td className="py-1 text-right font-mono">
+                            {formatUsd(m.costUsd)}
+                            {m.unpricedCalls > 0 && (
+                              <span className="ml-1 font-sans text-amber-700 dark:text-amber-300" title="Recorded with no price: these calls count as $0" data-testid="cost-model-unpriced">
+                                ({m.unpricedCalls} unpriced)
+                              </span>
+                            )}
+                          </td>
                         </tr>
                       ))}
                     </tbody>
@@ -141,6 +166,25 @@ export function CostDashboard() {
               )}
             </Panel>
           </div>
+          {report.byPerson.length > 0 && (
+            <Panel title="By person (coding agents)">
+              <table className="w-full text-left text-xs">
+                <tbody>
+                  {report.byPerson.map((p) => (
+                    <tr key={p.actorKey} className="border-t border-zinc-100 first:border-t-0 dark:border-zinc-800" data-testid="cost-by-person-row" data-person={p.label}>
+                      <td className="py-1">
+                        <Link href={`/costs?days=${days}&actor=${encodeURIComponent(p.actorUserId ?? p.label)}`} className="text-indigo-600 hover:underline dark:text-indigo-400">
+                          {p.label}
+                        </Link>
+                      </td>
+                      <td className="py-1 text-zinc-500">{p.runs === 1 ? "1 session" : `${p.runs} sessions`}</td>
+                      <td className="py-1 text-right font-mono">{formatUsd(p.costUsd)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Panel>
+          )}
           <Panel title="Top runs by cost">
             <TopRunsTable runs={report.topRuns} />
           </Panel>

@@ -3,7 +3,7 @@
  * lost, converted to the API's shape only on save (bad values go through and come back as zod
  * issues naming the row and field).
  */
-import { pickPrice, type ModelPrice } from "@/lib/features/costs/price-table";
+import { pickPrice, type ModelPrice } from "@/lib/core/costs/price-table";
 
 export interface PriceRow {
   id?: string;

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { formatUsd } from "@/lib/features/runs/components/run-format";
+import { formatUsd } from "@/lib/core/hooks/event-summary";
 import { inputClass } from "@/components/ui/field";
-import { costOfUsage } from "@/lib/features/costs/price-table";
+import { costOfUsage } from "@/lib/core/costs/price-table";
 import { matchDraft, type PriceDraft } from "./price-draft";
 
 const tokenField = (value: string) => Math.max(0, Math.floor(Number(value) || 0));

@@ -75,7 +75,7 @@ export function PriceTableEditor({ canEdit }: { canEdit: boolean }) {
     setIssues({});
   };
 
-  if (query.isPending) return <div className="h-40 animate-pulse rounded-lg bg-zinc-200 dark:bg-zinc-800" aria-busy="true" aria-label="Loading prices" />;
+  if (query.isPending) return <div role="status" className="h-40 animate-pulse rounded-lg bg-zinc-200 dark:bg-zinc-800" aria-busy="true" aria-label="Loading prices" />;
   if (query.isError) {
     return (
       <p role="alert" className="text-sm text-red-600">
@@ -95,8 +95,9 @@ export function PriceTableEditor({ canEdit }: { canEdit: boolean }) {
           The price table is empty: every run costs $0.{canEdit && " Add a row for each model you use."}
         </p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="price-table">
+        <div tabIndex={0} className="relative overflow-x-auto">
+          {/* A minimum width: on a phone the table scrolls in its box rather than squeezing its fields to one character. */}
+          <table className="w-full min-w-[48rem] text-left text-sm" data-testid="price-table">
             <thead className="text-xs text-zinc-500">
               <tr>
                 <th className="py-1 pr-2 font-medium">Model pattern (regex)</th>

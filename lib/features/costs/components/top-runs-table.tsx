@@ -1,5 +1,7 @@
 import Link from "next/link";
-import { OUTCOME_STYLES, formatTime, formatUsd } from "@/lib/features/runs/components/run-format";
+import { OUTCOME_STYLES } from "@/components/ui/run-status-badge";
+import { formatTime } from "@/components/ui/format-time";
+import { formatUsd } from "@/lib/core/hooks/event-summary";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { CostReport } from "./cost-report";
 import { DataTable } from "@/components/ui/data-table";

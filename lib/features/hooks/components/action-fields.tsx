@@ -1,7 +1,7 @@
 "use client";
 
-import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
-import { ACTION_FIELDS, actionFieldPath, issueFor } from "@/lib/features/hooks/hook-draft";
+import { Field, Select, TextArea, TextInput } from "@/components/ui/field";
+import { actionFieldPath, issueFor, visibleActionFields } from "@/lib/features/hooks/hook-draft";
 import type { HookActionType } from "@/lib/core/hooks/spec";
 
 /** The fields of one action type; they change with the type, their text is kept across changes. */
@@ -18,7 +18,7 @@ export function ActionFields({
 }) {
   return (
     <div className="grid gap-4 md:grid-cols-2" data-testid="action-fields" data-action-type={type}>
-      {ACTION_FIELDS[type].map((field) => {
+      {visibleActionFields(type, values, errors).map((field) => {
         const id = `action-${field.name}`;
         const value = values[field.name] ?? "";
         const error = issueFor(errors, `action.${actionFieldPath(field)}`);
@@ -28,14 +28,14 @@ export function ActionFields({
           <div key={field.name} className={wide ? "md:col-span-2" : undefined}>
             <Field label={field.label} htmlFor={id} hint={field.hint} error={error}>
               {field.kind === "select" ? (
-                <select {...common} className={inputClass} onChange={(e) => onChange(field.name, e.target.value)}>
+                <Select {...common} onChange={(e) => onChange(field.name, e.target.value)}>
                   <option value="">default{field.options ? ` (${field.options[0]})` : ""}</option>
                   {field.options?.map((option) => (
                     <option key={option} value={option}>
                       {option}
                     </option>
                   ))}
-                </select>
+                </Select>
               ) : wide ? (
                 <TextArea {...common} rows={field.kind === "json" ? 4 : 3} onChange={(e) => onChange(field.name, e.target.value)} />
               ) : (

@@ -1,13 +1,15 @@
 "use client";
 
-import { useActionState, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { saveHookAction } from "@/lib/features/hooks/hook-actions";
 import { Button } from "@/components/ui/button";
-import { Field, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Select, TextInput } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { focusFirstInvalid } from "@/components/ui/invalid-field";
+import { useActionForm } from "@/components/ui/use-action-form";
 import { HookTestPanel } from "./hook-test-panel";
-import { draftFromSpec, draftIssues, draftToInput, issueFor, unplacedIssues, type HookDraft } from "@/lib/features/hooks/hook-draft";
+import { draftFromSpec, draftIssues, draftToInput, issueFor, showsHookTimeout, unplacedIssues, type HookDraft } from "@/lib/features/hooks/hook-draft";
 import type { AgentRef, ScheduleRef, ScopeOption } from "@/lib/features/hooks/hook-scopes";
 import { EVENT_CATALOG, EVENT_NAMES, OUTCOMES } from "@/lib/core/hooks/events";
 import { ACTION_TYPES, type HookActionType, type HookSpec } from "@/lib/core/hooks/spec";
@@ -53,7 +55,12 @@ export function HookEditor({
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [state, formAction, pending] = useActionState(saveHookAction, {});
+  const { state, pending, formProps } = useActionForm(saveHookAction);
+  // Bumped by a refused submit: once its problems are drawn, the first one is scrolled to and focused.
+  const [refusedSubmits, setRefusedSubmits] = useState(0);
+  useEffect(() => {
+    if (refusedSubmits > 0) focusFirstInvalid(formProps.ref.current, []);
+  }, [refusedSubmits, formProps.ref]);
   // A new version from elsewhere (a restore, this form's own save) becomes what the form shows.
   const [loadedVersion, setLoadedVersion] = useState(hook?.version);
   if (hook && hook.version !== loadedVersion) {
@@ -98,16 +105,18 @@ export function HookEditor({
   return (
     <div className="space-y-8">
     <form
-      action={formAction}
-      noValidate
+      {...formProps}
       className="max-w-3xl space-y-5"
       data-testid="hook-form"
       onSubmit={(e) => {
         setSubmitted(true);
         if (Object.keys(issues).length > 0) {
           e.preventDefault();
+          setRefusedSubmits((n) => n + 1);
           toast.error(`Fix ${Object.keys(issues).length === 1 ? "the highlighted field" : "the highlighted fields"} first`);
+          return;
         }
+        formProps.onSubmit(e);
       }}
     >
       {hook && <input type="hidden" name="hookId" value={hook.id} />}
@@ -135,23 +144,28 @@ export function HookEditor({
               <TextInput id="hook-name" value={draft.name} onChange={(e) => update("name", { name: e.target.value })} />
             </Field>
             <Field label="Event" htmlFor="hook-event" hint={EVENT_CATALOG[draft.event as keyof typeof EVENT_CATALOG]?.description} error={error("event")}>
-              <select id="hook-event" className={inputClass} value={draft.event} onChange={(e) => update("event", { event: e.target.value })}>
+              <Select id="hook-event" value={draft.event} onChange={(e) => update("event", { event: e.target.value })}>
                 {EVENT_NAMES.map((name) => (
                   <option key={name} value={name}>
                     {name}
                     {EVENT_CATALOG[name].blocking ? " (may block)" : ""}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
-            <Field label="Scope" htmlFor="hook-scope" hint="Global hooks run first, then the agent's, then the schedule's." error={error("scope")}>
-              <select id="hook-scope" className={inputClass} value={draft.scope} onChange={(e) => update("scope", { scope: e.target.value })}>
+            <Field
+              label="Scope"
+              htmlFor="hook-scope"
+              hint="Who and what it holds for. Global hooks run first, then a group's, a person's, the agent's, the schedule's; a block anywhere wins."
+              error={error("scope")}
+            >
+              <Select id="hook-scope" value={draft.scope} onChange={(e) => update("scope", { scope: e.target.value })}>
                 {scopeChoices.map((scope) => (
                   <option key={scope.value} value={scope.value}>
                     {scope.label}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
           </div>
         </Section>
@@ -199,9 +213,8 @@ export function HookEditor({
 
         <Section title="Action">
           <Field label="Action" htmlFor="action-type" error={error("action.type")}>
-            <select
+            <Select
               id="action-type"
-              className={inputClass}
               value={draft.actionType}
               onChange={(e) => update("action.type", { actionType: e.target.value as HookActionType })}
               data-testid="action-type"
@@ -212,7 +225,7 @@ export function HookEditor({
                   {ADMIN_ONLY.has(type) ? " (admin only)" : ""}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
           <ActionFields type={draft.actionType} values={draft.action} errors={visible} onChange={updateAction} />
         </Section>
@@ -233,21 +246,45 @@ export function HookEditor({
               ))}
             </fieldset>
           </div>
+          {(draft.exception || (draft.scope.startsWith("person:") && draft.actionType === "allow")) && (
+            <div className="space-y-1">
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="rounded"
+                  checked={draft.exception}
+                  disabled={!isAdmin}
+                  onChange={(e) => update("exception", { exception: e.target.checked })}
+                  data-testid="hook-exception"
+                />
+                Exception: wins over the project&apos;s, the instance&apos;s and the groups&apos; block and approve hooks for this person&apos;s matching calls
+              </label>
+              <p className="text-xs text-zinc-500">
+                {isAdmin ? "Deny wins otherwise. Rate limits and failed guards still hold." : "Only an admin may mark or change an exception."}
+              </p>
+              {error("exception") && (
+                <p className="text-xs text-red-600 dark:text-red-400" role="alert">
+                  {error("exception")}
+                </p>
+              )}
+            </div>
+          )}
           <div className="grid gap-4 md:grid-cols-2">
-            <Field label="Timeout (ms)" htmlFor="hook-timeoutMs" hint="Milliseconds; empty uses the action's default." error={error("timeoutMs")}>
-              <TextInput id="hook-timeoutMs" inputMode="numeric" value={draft.timeoutMs} onChange={(e) => update("timeoutMs", { timeoutMs: e.target.value })} placeholder="default" />
-            </Field>
+            {showsHookTimeout(draft, visible) && (
+              <Field label="Timeout (ms)" htmlFor="hook-timeoutMs" hint="Milliseconds; empty uses the action's default." error={error("timeoutMs")}>
+                <TextInput id="hook-timeoutMs" inputMode="numeric" value={draft.timeoutMs} onChange={(e) => update("timeoutMs", { timeoutMs: e.target.value })} placeholder="default" />
+              </Field>
+            )}
             <Field label="On failure" htmlFor="hook-onFailure" hint="What an error or timeout of this hook means." error={error("onFailure")}>
-              <select
+              <Select
                 id="hook-onFailure"
-                className={inputClass}
                 value={draft.onFailure}
                 onChange={(e) => update("onFailure", { onFailure: e.target.value as HookDraft["onFailure"] })}
               >
                 <option value="">default (block for gates on blocking events, else continue)</option>
                 <option value="block">block</option>
                 <option value="continue">continue</option>
-              </select>
+              </Select>
             </Field>
           </div>
         </Section>
@@ -269,7 +306,13 @@ export function HookEditor({
         </Button>
       )}
     </form>
-    {!readOnly && <HookTestPanel spec={draftToInput(draft).input} agent={scopeAgent ? { id: scopeAgent.id, name: scopeAgent.name } : undefined} />}
+    {!readOnly && (
+      <HookTestPanel
+        spec={draftToInput(draft).input}
+        agent={scopeAgent ? { id: scopeAgent.id, name: scopeAgent.name } : undefined}
+        agents={agents.map((a) => ({ id: a.id, name: a.name }))}
+      />
+    )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import type { HookResource } from "@/db/queries/hooks";
 import { groupByScope, type ScopeOption } from "@/lib/features/hooks/hook-scopes";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
-import { HookBadges } from "./hook-badges";
+import { HookBadges, HookHealthBadge, type EnforcementBadge, type HookHealthView } from "./hook-badges";
 import { HookRowControls } from "./hook-row-controls";
 
 /**
@@ -19,7 +19,7 @@ export function HookList({
   instanceAdmin = false,
   filtered,
 }: {
-  hooks: HookResource[];
+  hooks: (HookResource & { enforcement?: EnforcementBadge; health?: HookHealthView })[];
   scopes: ScopeOption[];
   canEdit: boolean;
   isAdmin: boolean;
@@ -86,7 +86,8 @@ export function HookList({
                           {label}
                         </Link>
                         {hook.spec.name && <span className="font-mono text-xs text-zinc-500">{hook.key}</span>}
-                        <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={trusted} enabled={hook.enabled} mode={hook.spec.mode} />
+                        <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={trusted} enabled={hook.enabled} mode={hook.spec.mode} enforcement={hook.enforcement} />
+                        <HookHealthBadge health={hook.health} />
                       </div>
                       {(hook.spec.matcher || hook.spec.when || hook.spec.onOutcomes) && (
                         <p className="mt-1 truncate font-mono text-xs text-zinc-500" data-testid="hook-conditions">

@@ -41,7 +41,9 @@ interface TrialResult {
 interface ReplayResult {
   runs: number;
   events: number;
-  differences: { runId: string; seq: number; toolName?: string; before: string; after: string; reason?: string; blockedBefore?: string }[];
+  differences: { runId: string; seq: number; actor?: string; toolName?: string; before: string; after: string; reason?: string; blockedBefore?: string }[];
+  /** Whose calls would change (null: the project's own agents' runs), most first. */
+  byPerson: { actor: string | null; calls: number }[];
 }
 
 function errorText(error: unknown): string {
@@ -61,7 +63,19 @@ const VERDICT_STYLE: Record<string, string> = {
  * Try the hook as it stands in the editor: against a recorded event of a past run (or one typed
  * here), and replayed over the agent's last runs to see where it would have decided otherwise.
  */
-export function HookTestPanel({ spec, agent }: { spec: Record<string, unknown>; agent?: { id: string; name: string } }) {
+export function HookTestPanel({
+  spec,
+  agent,
+  agents = [],
+}: {
+  spec: Record<string, unknown>;
+  /** The agent the draft is scoped to, if any. */
+  agent?: { id: string; name: string };
+  /** A draft for everyone, a group or a person replays over the runs of the agent picked here. */
+  agents?: { id: string; name: string }[];
+}) {
+  const [pickedAgentId, setPickedAgentId] = useState(agents[0]?.id);
+  const replayAgent = agent ?? agents.find((a) => a.id === pickedAgentId);
   const event = String(spec.event ?? "tool.pre");
   const [payload, setPayload] = useState(() => JSON.stringify(event === "tool.pre" ? { toolName: "write_file", toolInput: { path: "/srv/prod/app.yml" } } : {}, null, 2));
   const [payloadError, setPayloadError] = useState<string>();
@@ -81,7 +95,7 @@ export function HookTestPanel({ spec, agent }: { spec: Record<string, unknown>; 
       }),
   });
   const replay = useMutation({
-    mutationFn: () => apiFetch<ReplayResult>("/api/v1/hooks/replay", { method: "POST", body: JSON.stringify({ hook, agent: agent!.id, runs }) }),
+    mutationFn: () => apiFetch<ReplayResult>("/api/v1/hooks/replay", { method: "POST", body: JSON.stringify({ hook, agent: replayAgent!.id, runs }) }),
   });
 
   const runTrial = () => {
@@ -160,11 +174,23 @@ export function HookTestPanel({ spec, agent }: { spec: Record<string, unknown>; 
         </div>
       )}
 
-      {agent && (
+      {replayAgent && (
         <div className="space-y-2 border-t border-zinc-100 pt-4 dark:border-zinc-800">
           <div className="flex flex-wrap items-end gap-2">
+            {!agent && (
+              <label className="text-xs">
+                <span className="mb-1 block text-zinc-500">Replay over the runs of</span>
+                <select className={inputClass} value={replayAgent.id} onChange={(e) => setPickedAgentId(e.target.value)} data-testid="hook-replay-agent">
+                  {agents.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label className="text-xs">
-              <span className="mb-1 block text-zinc-500">Replay over the last runs of {agent.name}</span>
+              <span className="mb-1 block text-zinc-500">{agent ? `Replay over the last runs of ${agent.name}` : "Last runs"}</span>
               <input type="number" min={1} max={200} value={runs} onChange={(e) => setRuns(Number(e.target.value) || 1)} className={`${inputClass} w-24`} aria-label="Number of runs" />
             </label>
             <Button type="button" variant="secondary" onClick={() => replay.mutate()} disabled={replay.isPending} data-testid="hook-replay-run">
@@ -186,12 +212,24 @@ export function HookTestPanel({ spec, agent }: { spec: Record<string, unknown>; 
                 <p className="text-sm">
                   {replay.data.differences.length} of {replay.data.events} events over {replay.data.runs} runs would go differently:
                 </p>
+                {replay.data.byPerson.some((p) => p.actor) && (
+                  <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="hook-replay-people">
+                    Whose calls change:{" "}
+                    {replay.data.byPerson.map((p, i) => (
+                      <span key={p.actor ?? ""}>
+                        {i > 0 && ", "}
+                        <span className="font-medium">{p.actor ?? "the project's own agents"}</span> ({p.calls})
+                      </span>
+                    ))}
+                  </p>
+                )}
                 <ul className="mt-1 space-y-1 text-xs">
                   {replay.data.differences.map((d) => (
                     <li key={`${d.runId}:${d.seq}`} className="font-mono">
                       <Link href={`/runs/${d.runId}`} className="text-indigo-600 hover:underline">
                         {d.runId.slice(0, 8)}#{d.seq}
                       </Link>{" "}
+                      {d.actor && <span className="text-zinc-600 dark:text-zinc-400">{d.actor} · </span>}
                       {d.toolName} · was {d.before}
                       {d.blockedBefore ? ` (${d.blockedBefore})` : ""} → now {d.after}
                       {d.reason ? `: ${d.reason}` : ""}

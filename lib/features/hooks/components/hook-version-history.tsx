@@ -4,7 +4,7 @@ import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { DiffLines } from "@/components/ui/diff-lines";
 import { restoreHookVersionAction } from "@/lib/features/hooks/hook-actions";
-import { diffLines } from "@/lib/features/hooks/line-diff";
+import { diffLines } from "@/components/ui/line-diff";
 import { specToText } from "@/lib/features/hooks/spec-text";
 
 export interface HookVersionItem {

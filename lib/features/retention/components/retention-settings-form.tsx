@@ -1,11 +1,11 @@
 "use client";
 
-import { useActionState } from "react";
 import { saveRetentionAction } from "@/lib/features/retention/retention-actions";
 import type { RetentionSettings } from "@/lib/features/retention/retention-settings";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 const FIELDS = [
   { key: "runDays", label: "Runs (default)", hint: "After a run finishes, with its events, transcript and approvals. An agent's own value overrides it." },
@@ -15,13 +15,12 @@ const FIELDS = [
 
 /** Days kept, 0 or empty for forever. Admins edit; everyone else reads the same values. */
 export function RetentionSettingsForm({ settings, canEdit }: { settings: RetentionSettings; canEdit: boolean }) {
-  const [state, action, pending] = useActionState(saveRetentionAction, {});
-  const errors = state.fieldErrors ?? {};
-  return (
-    <form action={action} className="space-y-3" data-testid="retention-form" noValidate>
+  const { state, pending, formProps, errorAt } = useActionForm(saveRetentionAction);
+    return (
+    <form {...formProps} className="space-y-3" data-testid="retention-form" noValidate>
       <fieldset disabled={!canEdit || pending} className="grid gap-3 sm:grid-cols-3">
         {FIELDS.map((f) => (
-          <Field key={f.key} label={`${f.label} (days)`} htmlFor={`retention-${f.key}`} hint={f.hint} error={errors[f.key]}>
+          <Field key={f.key} label={`${f.label} (days)`} htmlFor={`retention-${f.key}`} hint={f.hint} error={errorAt(f.key)}>
             <TextInput
               id={`retention-${f.key}`}
               name={f.key}

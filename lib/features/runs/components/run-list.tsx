@@ -7,9 +7,12 @@ import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
-import { StatusBadge, formatTime, formatUsd } from "./run-format";
+import { StatusBadge } from "@/components/ui/run-status-badge";
+import { formatTime } from "@/components/ui/format-time";
 import type { RunSummary } from "./run-view";
-import { useRunChangeRefresh } from "./use-run-change-refresh";
+import { AgentWithActor } from "@/components/ui/run-actor";
+import { useRunChangeRefresh } from "@/lib/platform/stream/use-run-change-refresh";
+import { RunFigureCells } from "./run-figure-cells";
 import { DataTable } from "@/components/ui/data-table";
 
 const FILTERS = ["agent", "status", "outcome", "tool", "blocked", "q", "from", "to", "minCost"] as const;
@@ -146,7 +149,16 @@ export function RunList({ agents }: { agents: string[] }) {
           {filterKey ? "Clear a filter to see more." : "Start one from an agent's page, or POST /api/v1/runs."}
         </EmptyState>
       ) : (
-        <DataTable variant="boxed" testId="run-list" columns={[{ label: "Status" }, { label: "Agent" }, { label: "Prompt" }, { label: "Tools" }, { label: "Cost", align: "right" }, { label: "Started" }]}>
+        <DataTable variant="boxed" testId="run-list" columns={[
+              { label: "Status" },
+              { label: "Agent" },
+              { label: "Prompt" },
+              { label: "Tools" },
+              { label: "Source" },
+              { label: "Duration", align: "right" },
+              { label: "Cost", align: "right" },
+              { label: "Started" },
+            ]}>
             {runs.map((run) => (
               <tr key={run.id} className="border-t border-zinc-100 hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-800/50" data-testid="run-row">
                 <td className="px-3 py-2">
@@ -154,7 +166,9 @@ export function RunList({ agents }: { agents: string[] }) {
                     <StatusBadge status={run.status} outcome={run.outcome} />
                   </Link>
                 </td>
-                <td className="px-3 py-2">{run.agentName}</td>
+                <td className="px-3 py-2">
+                  <AgentWithActor agentName={run.agentName} actor={run.actor} />
+                </td>
                 <td className="max-w-xs truncate px-3 py-2">
                   <Link href={`/runs/${run.id}`} className="hover:underline">
                     {run.prompt}
@@ -164,7 +178,7 @@ export function RunList({ agents }: { agents: string[] }) {
                   {run.toolsUsed.join(", ")}
                   {run.blocked && <span className="ml-1 text-red-600">blocked</span>}
                 </td>
-                <td className="px-3 py-2 text-right font-mono text-xs">{formatUsd(run.costUsd)}</td>
+                <RunFigureCells run={run} />
                 <td className="px-3 py-2 text-xs text-zinc-500">{formatTime(run.createdAt)}</td>
               </tr>
             ))}

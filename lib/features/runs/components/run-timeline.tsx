@@ -10,7 +10,18 @@ import type { LedgerRow } from "./run-types";
 import { EventEntry, SpanEntry } from "./timeline-entry";
 import type { TimelineRow } from "./timeline-rows";
 
-export function RunTimeline({ rows, ledgerBySeq, emptyText }: { rows: TimelineRow[]; ledgerBySeq: Map<number, LedgerRow[]>; emptyText: string }) {
+export function RunTimeline({
+  rows,
+  ledgerBySeq,
+  latencyBySeq,
+  emptyText,
+}: {
+  rows: TimelineRow[];
+  ledgerBySeq: Map<number, LedgerRow[]>;
+  /** How long the step an event ends took (a model.post: its call), from the waterfall. */
+  latencyBySeq?: Map<number, number>;
+  emptyText: string;
+}) {
   const [expanded, setExpanded] = useState<string | null>(null);
   const lastRow = rows.at(-1);
   const loadedSeq = lastRow ? (lastRow.kind === "span" ? Math.max(...lastRow.events.map((e) => e.seq)) : lastRow.event.seq) : 0;
@@ -70,7 +81,7 @@ export function RunTimeline({ rows, ledgerBySeq, emptyText }: { rows: TimelineRo
                 {row.kind === "span" ? (
                   <SpanEntry events={row.events} open={open} onToggle={toggle} ledgerBySeq={ledgerBySeq} />
                 ) : (
-                  <EventEntry event={row.event} open={open} onToggle={toggle} hooks={ledgerBySeq.get(row.event.seq) ?? []} />
+                  <EventEntry event={row.event} open={open} onToggle={toggle} hooks={ledgerBySeq.get(row.event.seq) ?? []} latencyMs={latencyBySeq?.get(row.event.seq)} />
                 )}
               </div>
             );

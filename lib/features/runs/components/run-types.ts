@@ -1,3 +1,7 @@
+import type { RunActor } from "@/components/ui/run-actor";
+
+export type { RunActor };
+
 /** What the run page reads from the API: the run, its events and its hook ledger rows. */
 export interface RunSummary {
   id: string;
@@ -12,6 +16,16 @@ export interface RunSummary {
   outputTokens: number;
   costUsd: number;
   createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** Where it came from: dashboard, api, schedule, rerun, or a coding agent's CLI (claude-code, codex, ...). */
+  source?: string;
+  /** The run this one re-ran. */
+  parentRunId?: string;
+  /** A coding agent's session bridged in (not re-runnable here). */
+  bridged?: boolean;
+  /** A bridged session's person (GET /api/v1/runs: `actor`). */
+  actor?: RunActor;
 }
 
 export interface RunEvent {
@@ -35,4 +49,9 @@ export interface LedgerRow {
   output: string | null;
   stderr: string | null;
   ignored: boolean;
+  /** The hook erred or timed out; `verdict` is what its onFailure made of it. */
+  failed?: boolean;
+  timedOut?: boolean;
+  stdout?: string | null;
+  createdAt?: string;
 }

@@ -1,15 +1,15 @@
 "use client";
 
-import { useActionState } from "react";
 import { startRunAction } from "@/lib/features/runs/run-actions";
 import { Button } from "@/components/ui/button";
 import { TextArea } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 export function StartRunForm({ agentName }: { agentName: string }) {
-  const [state, action, pending] = useActionState(startRunAction, {});
+  const { state, pending, formProps } = useActionForm(startRunAction);
   return (
-    <form action={action} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900" data-testid="start-run-form">
+    <form {...formProps} className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900" data-testid="start-run-form">
       <input type="hidden" name="agent" value={agentName} />
       <label htmlFor="prompt" className="block text-sm font-semibold">
         Start a run

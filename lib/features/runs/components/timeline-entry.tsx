@@ -5,8 +5,9 @@
  * (tool.pre, approval, denial, tool.post), each with the hook ledger rows of its events.
  */
 import type { ReactNode } from "react";
-import { summarizeEvent } from "./run-format";
+import { summarizeEvent } from "@/lib/core/hooks/event-summary";
 import type { LedgerRow, RunEvent } from "./run-types";
+import { formatDurationMs, hookChip, verdictText } from "./run-text";
 import { spanStatus, type SpanStatus } from "./timeline-rows";
 
 const TYPE_STYLES: Record<string, string> = {
@@ -45,18 +46,17 @@ function HookLedger({ rows }: { rows: LedgerRow[] }) {
       </thead>
       <tbody>
         {rows.map((row) => (
-          <tr key={row.id} className="border-t border-zinc-100 align-top dark:border-zinc-800">
+          <tr key={row.id} className="border-t border-zinc-100 align-top dark:border-zinc-800" data-failed={row.failed || row.timedOut || undefined}>
             <td className="py-1 font-mono">
               {row.hookKey}
               {row.mode === "shadow" && <span className="ml-1 text-amber-600">shadow</span>}
             </td>
             <td className="py-1">{row.matched ? "yes" : "skipped"}</td>
-            <td className="py-1">
-              {row.verdict ?? "—"}
-              {row.ignored && row.verdict ? " (ignored)" : ""}
+            <td className={`py-1 ${row.failed || row.timedOut ? "font-medium text-amber-700 dark:text-amber-300" : ""}`} data-testid="ledger-verdict">
+              {verdictText(row)}
             </td>
             <td className="py-1 break-all">{row.reason ?? row.output ?? row.stderr ?? ""}</td>
-            <td className="py-1 text-right">{row.durationMs?.toFixed(1) ?? ""}</td>
+            <td className="py-1 text-right">{row.durationMs === null ? "" : row.durationMs.toFixed(1)}</td>
           </tr>
         ))}
       </tbody>
@@ -64,14 +64,18 @@ function HookLedger({ rows }: { rows: LedgerRow[] }) {
   );
 }
 
+const CHIP_TONES = {
+  red: "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300",
+  amber: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200",
+  zinc: "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300",
+} as const;
+
 function HooksBadge({ hooks }: { hooks: LedgerRow[] }) {
-  if (hooks.length === 0) return null;
-  const blocked = hooks.some((h) => h.verdict === "block" && !h.ignored);
+  const chip = hookChip(hooks);
+  if (!chip) return null;
   return (
-    <span
-      className={`shrink-0 rounded px-1.5 text-xs ${blocked ? "bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300" : "bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300"}`}
-    >
-      {blocked ? "blocked by hook" : `${hooks.filter((h) => h.matched).length}/${hooks.length} hooks`}
+    <span className={`shrink-0 rounded px-1.5 text-xs ${CHIP_TONES[chip.tone]}`} data-testid="hook-chip" data-tone={chip.tone}>
+      {chip.text}
     </span>
   );
 }
@@ -118,12 +122,17 @@ function OfflineBadge({ events }: { events: RunEvent[] }) {
   );
 }
 
-export function EventEntry({ event, open, onToggle, hooks }: { event: RunEvent; open: boolean; onToggle: () => void; hooks: LedgerRow[] }) {
+export function EventEntry({ event, open, onToggle, hooks, latencyMs }: { event: RunEvent; open: boolean; onToggle: () => void; hooks: LedgerRow[]; latencyMs?: number }) {
   return (
     <>
       <TimelineToggle seq={event.seq} open={open} onToggle={onToggle}>
         <span className={`w-40 shrink-0 font-mono text-xs ${TYPE_STYLES[event.type] ?? ""}`}>{event.type}</span>
         <span className="min-w-0 flex-1 truncate">{summarizeEvent(event.type, event.data)}</span>
+        {latencyMs !== undefined && (
+          <span className="shrink-0 font-mono text-xs text-zinc-500 dark:text-zinc-400" data-testid="step-latency" title="How long this model call took">
+            {formatDurationMs(latencyMs)}
+          </span>
+        )}
         <OfflineBadge events={[event]} />
         <HooksBadge hooks={hooks} />
       </TimelineToggle>
@@ -150,7 +159,11 @@ export function SpanEntry({ events, open, onToggle, ledgerBySeq }: { events: Run
           </span>
         </span>
         <span className="min-w-0 flex-1 truncate">{detail}</span>
-        {post && <span className="shrink-0 font-mono text-xs text-zinc-400">{Number(post.data.durationMs ?? 0)} ms</span>}
+        {post && (
+          <span className="shrink-0 font-mono text-xs text-zinc-400" data-testid="span-duration">
+            {formatDurationMs(post.data.durationMs)}
+          </span>
+        )}
         <OfflineBadge events={events} />
         <HooksBadge hooks={hooks} />
       </TimelineToggle>

@@ -1,10 +1,11 @@
 /**
  * Durable runs on pg-boss. A job is a wake-up for a run id; the durable state is the run row and
  * its checkpoint, and a lease on that row (renewed by heartbeat) makes sure one worker executes a
- * run at a time. A sweeper hands runs whose worker died, parked runs whose approval was settled or
- * timed out, and cancelled parked runs back to the queue, so nothing waits on a lost process.
- * Embedded, pg-boss runs on PGlite through its executeSql adapter; on PostgreSQL any number of
- * processes can work the same queue.
+ * run at a time. The sweep (wakeOrphans, called on the process's housekeeping tick, lib/process)
+ * hands runs whose worker died, parked runs whose approval was settled or timed out, and cancelled
+ * parked runs back to the queue, so nothing waits on a lost process. pg-boss is the process's
+ * (lib/process/job-boss.ts): embedded, it runs on PGlite through its executeSql adapter; on
+ * PostgreSQL any number of processes can work the same queue.
  *
  * The queue holds at most one waiting wake-up per run: the queue's `short` policy with the run id
  * as singleton key lets one job per key be `created` however many are `active`, so a run waiting
@@ -14,25 +15,17 @@
  * between leaves an active job behind and an unclaimed run, which the sweeper wakes again.
  */
 import { randomUUID } from "node:crypto";
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { DbHandle } from "@/db/client";
-import { listExpiredApprovals, settleApproval } from "@/db/queries/approvals";
 import { claimRun, listOrphanedRuns, releaseAllLeases, releaseRun, renewLeases } from "@/db/queries/run-leases";
 import type { RunRow } from "@/db/queries/runs";
 import { LoopInterrupted } from "@/lib/core/agent/loop";
-import { expireIdleSessions } from "@/lib/features/bridge/session-ingest";
 import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
 import { startApprovalWaiter } from "@/lib/features/approvals/approval-waiter";
-import { watchSettledApprovals } from "@/lib/features/approvals/approval-notices";
 import { executeRun } from "@/lib/features/runs/run-executor";
-import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
-import { alertConfig } from "@/lib/features/alerts/alert-config";
-import { startAlertEvaluation } from "@/lib/features/alerts/alert-schedule";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
-import { watchKillSwitch } from "@/lib/features/runs/kill-switch";
 import { RUN_QUEUE } from "./run-queue-name";
-import { startRetentionJob } from "@/lib/features/retention/retention-job";
 import { createWakeSignal } from "./wake-signal";
 
 export { RUN_QUEUE };
@@ -42,7 +35,6 @@ export { RUN_QUEUE };
  * under what the supervisor waits after SIGTERM before SIGKILL.
  */
 const stepGraceMs = () => getConfig().HOOKPLANE_STEP_GRACE_MS;
-const IDLE_CHECK_MS = 60_000;
 const WAKE_CHANNEL = "hp_worker_wake";
 const CANCEL_CHANNEL = "hp_run_cancel";
 /** How often an idle worker looks at the queue without a NOTIFY (one lost on a reconnect, say). */
@@ -62,20 +54,10 @@ export interface RunQueueOptions {
   /** Runs this process executes at once; 0 = enqueue only. */
   concurrency: number;
   leaseMs?: number;
+  /** The housekeeping tick's period: a queued run younger than three of them is still being enqueued. */
   sweepMs?: number;
   approvalHoldMs?: number;
   workspacesDir?: string;
-  /**
-   * How often alert rules are evaluated (once per period across every process that works runs);
-   * default HOOKPLANE_ALERT_EVAL_MS; 0: not by this process.
-   */
-  alertEvaluationMs?: number;
-  /**
-   * Retention's hourly pass (lib/features/retention/retention-job.ts), worked where runs are worked;
-   * `false` leaves it out (tests of the queue alone). `retentionPollSeconds`: how often a worker looks.
-   */
-  retention?: boolean;
-  retentionPollSeconds?: number;
 }
 
 export interface RunQueue {
@@ -89,20 +71,13 @@ export interface RunQueue {
   stop(): Promise<void>;
 }
 
-/**
- * pg's own limits on pg-boss's pool (pg-boss hands its options to pg.Pool; its types do not list
- * them), so in an outage its polls fail fast and heal: connect, the server-side statement, the
- * client-side wait (a silently dropped network), TCP keepalive.
- */
-const PG_POOL_LIMITS = {
-  connectionTimeoutMillis: 3_000,
-  idleTimeoutMillis: 60_000,
-  statement_timeout: 60_000,
-  query_timeout: 65_000,
-  keepAlive: true,
-} as Record<string, unknown>;
+/** The queue as this process works it; the housekeeping tick (lib/process) wakes its orphans and counts the sweeps. */
+export interface WorkedRunQueue extends Omit<RunQueue, "sweeps"> {
+  /** Hands runs nobody works (a dead worker's, a parked run whose approval ended) back to the queue. */
+  wakeOrphans(): Promise<void>;
+}
 
-export async function startRunQueue(handle: DbHandle, options: RunQueueOptions): Promise<RunQueue> {
+export async function startRunQueue(handle: DbHandle, boss: PgBoss, options: RunQueueOptions): Promise<WorkedRunQueue> {
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const config = getConfig();
   const leaseMs = options.leaseMs ?? config.HOOKPLANE_LEASE_MS;
@@ -111,15 +86,6 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   const workspacesDir = options.workspacesDir ?? ensureWorkspacesDir();
   const db = handle.db;
 
-  // A completed wake-up is worth nothing: archived after an hour (not pg-boss's 12), the job table
-  // the sweeper scans for wake-ups on the way stays small.
-  const bossOptions = { supervise: true, schedule: false, archiveCompletedAfterSeconds: 3600 };
-  const boss =
-    handle.kind === "pglite"
-      ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, ...bossOptions })
-      : new PgBoss({ connectionString: handle.url, max: 3, ...PG_POOL_LIMITS, ...bossOptions });
-  boss.on("error", (error) => logger.warn({ err: error }, "pg-boss error"));
-  await boss.start();
   const existing = await boss.getQueue(RUN_QUEUE);
   if (!existing) {
     await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, ...QUEUE_OPTIONS }).catch(() => {});
@@ -129,15 +95,7 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
   }
   // The embedded database belongs to this process alone: any claim in it died with the last one.
   if (handle.kind === "pglite") await releaseAllLeases(db);
-  const retention =
-    options.retention === false
-      ? undefined
-      : await startRetentionJob(boss, db, { work: options.concurrency > 0, pollingIntervalSeconds: options.retentionPollSeconds });
-
   const waiter = await startApprovalWaiter(handle);
-  // Every process, web or worker, reacts to settlements: whichever gets there first updates the messages.
-  const stopNoticeUpdates = await watchSettledApprovals(handle);
-  const stopKillSwitch = await watchKillSwitch(db);
   /** Runs this process has claimed and executes. */
   const running = new Map<string, AbortController>();
   /** Runs whose wake-up this process fetched and is claiming: they hold a slot already. */
@@ -234,10 +192,6 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     }
   };
   const pumping = options.concurrency > 0 ? pump() : Promise.resolve();
-  // Alerts are the workers' job too: a serve-only web process (concurrency 0) leaves them to them.
-  const stopAlerts = await startAlertEvaluation(boss, db, {
-    evaluationMs: options.concurrency > 0 ? (options.alertEvaluationMs ?? alertConfig().evaluationMs) : 0,
-  });
 
   const unlistenWake = await handle.listen(WAKE_CHANNEL, () => wake.notify());
   const unlistenCancel = await handle.listen(CANCEL_CHANNEL, (runId) => running.get(runId)?.abort());
@@ -252,43 +206,17 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     }
   }, Math.max(200, Math.floor(leaseMs / 3)));
 
-  let sweeping = false;
-  let sweeps = 0;
-  // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
-  const sessionIdleMs = config.HOOKPLANE_SESSION_IDLE_MS;
-  let lastIdleCheck = 0;
-  const sweeper = setInterval(async () => {
-    if (sweeping || stopping) return;
-    sweeping = true;
-    try {
-      for (const approval of await listExpiredApprovals(db)) {
-        await settleApproval(db, {
-          id: approval.id,
-          status: "timed_out",
-          decidedVia: "timeout",
-          reason: `no decision in time; onTimeout ${approval.onTimeout}`,
-        });
-      }
-      await fireDueSchedules(db, enqueue);
-      if (Date.now() - lastIdleCheck >= IDLE_CHECK_MS) {
-        lastIdleCheck = Date.now();
-        await expireIdleSessions(handle, sessionIdleMs);
-      }
-      const orphaned = await listOrphanedRuns(db, {
-        queue: RUN_QUEUE,
-        queuedOlderThanMs: Math.max(5_000, sweepMs * 3),
-        fetchedOlderThanMs: leaseMs,
-      });
-      for (const runId of orphaned) {
-        if (!running.has(runId) && !claiming.has(runId)) await enqueue(runId);
-      }
-    } catch (error) {
-      logger.warn({ err: error }, "run sweeper failed");
-    } finally {
-      sweeping = false;
-      sweeps++;
+  const wakeOrphans = async () => {
+    if (stopping) return;
+    const orphaned = await listOrphanedRuns(db, {
+      queue: RUN_QUEUE,
+      queuedOlderThanMs: Math.max(5_000, sweepMs * 3),
+      fetchedOlderThanMs: leaseMs,
+    });
+    for (const runId of orphaned) {
+      if (!running.has(runId) && !claiming.has(runId)) await enqueue(runId);
     }
-  }, sweepMs);
+  };
 
   return {
     enqueue,
@@ -299,16 +227,12 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
     get active() {
       return running.size;
     },
-    get sweeps() {
-      return sweeps;
-    },
+    wakeOrphans,
     async stop() {
       stopping = true;
       wake.notify();
       await pumping;
       clearInterval(heartbeat);
-      clearInterval(sweeper);
-      stopKillSwitch();
       // Interrupted runs keep their checkpoint and are resumed by the next worker.
       // Steps in flight may finish within the grace period (and are recorded once); what still
       // runs when it ends is cut short and reported as interrupted on resume.
@@ -321,10 +245,6 @@ export async function startRunQueue(handle: DbHandle, options: RunQueueOptions):
       await unlistenWake().catch(() => {});
       await unlistenCancel().catch(() => {});
       await waiter.stop().catch(() => {});
-      await stopNoticeUpdates().catch(() => {});
-      await stopAlerts().catch(() => {});
-      await retention?.stop().catch(() => {});
-      await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     },
   };
 }

@@ -13,7 +13,8 @@ import { createRun } from "@/db/queries/runs";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { INTERRUPTED_OUTPUT } from "@/lib/core/agent/loop";
 import { addAgent, expectWellFormedStream, runEvents, waitForRun } from "@/test/run-harness";
-import { startRunQueue, type RunQueue } from "./run-queue";
+import type { RunQueue } from "./run-queue";
+import { startRunWork } from "@/lib/process/run-work";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
@@ -24,7 +25,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
   const workers: ChildProcess[] = [];
 
   const startWorker = () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/features/runs/queue/worker-main.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "worker.ts"], {
       env: {
         ...process.env,
         DATABASE_URL: t.databaseUrl,
@@ -49,7 +50,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("worker crash", () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-crash-"));
     workspacesDir = mkdtempSync(path.join(tmpdir(), "hookplane-crash-workspaces-"));
     // This process only enqueues; the workers are separate processes.
-    queue = await startRunQueue(t, { concurrency: 0, workspacesDir });
+    queue = await startRunWork(t, { concurrency: 0, workspacesDir });
   });
 
   afterAll(async () => {

@@ -5,38 +5,38 @@ import { createScheduleAction } from "@/lib/features/schedules/schedule-actions"
 import { Button } from "@/components/ui/button";
 import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { useClearOnSaveForm } from "@/components/ui/use-clear-on-save-form";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 export function CreateScheduleForm({ agents }: { agents: string[] }) {
   const [timing, setTiming] = useState<"cron" | "interval">("cron");
-  const { state, pending, formProps } = useClearOnSaveForm(createScheduleAction, () => setTiming("cron"));
+  const { state, pending, formProps, errorAt } = useActionForm(createScheduleAction, { resetOnSave: true, onSaved: () => setTiming("cron") });
   return (
-    <form {...formProps} className="space-y-3" data-testid="create-schedule-form" noValidate>
+    <form {...formProps} className="space-y-3" data-testid="create-schedule-form">
       <div className="grid gap-3 sm:grid-cols-[12rem_9rem_1fr] sm:items-start">
-        <Field label="Agent" htmlFor="schedule-agent" error={state.fieldErrors?.agent}>
+        <Field label="Agent" htmlFor="schedule-agent" error={errorAt("agent")}>
           <select id="schedule-agent" name="agent" className={inputClass} defaultValue={agents[0] ?? ""}>
             {agents.map((a) => (
               <option key={a}>{a}</option>
             ))}
           </select>
         </Field>
-        <Field label="Timing" htmlFor="schedule-timing">
+        <Field label="Timing" htmlFor="schedule-timing" error={errorAt("timing")}>
           <select id="schedule-timing" name="timing" value={timing} onChange={(e) => setTiming(e.target.value as "cron" | "interval")} className={inputClass}>
             <option value="cron">cron</option>
             <option value="interval">interval</option>
           </select>
         </Field>
         {timing === "cron" ? (
-          <Field label="Cron expression" htmlFor="schedule-cron" error={state.fieldErrors?.cron} hint="Five fields, UTC: */15 * * * * runs every 15 minutes">
+          <Field label="Cron expression" htmlFor="schedule-cron" error={errorAt("cron")} hint="Five fields, UTC: */15 * * * * runs every 15 minutes">
             <TextInput id="schedule-cron" name="cron" placeholder="0 9 * * 1-5" className="font-mono" />
           </Field>
         ) : (
-          <Field label="Interval (ms)" htmlFor="schedule-interval" error={state.fieldErrors?.intervalMs ?? state.fieldErrors?.cron} hint="Milliseconds, at least 1000: 3600000 is hourly">
+          <Field label="Interval (ms)" htmlFor="schedule-interval" error={errorAt("intervalMs") ?? errorAt("cron")} hint="Milliseconds, at least 1000: 3600000 is hourly">
             <TextInput id="schedule-interval" name="intervalMs" type="number" min={1000} step={1000} placeholder="3600000" />
           </Field>
         )}
       </div>
-      <Field label="Prompt" htmlFor="schedule-prompt" error={state.fieldErrors?.prompt}>
+      <Field label="Prompt" htmlFor="schedule-prompt" error={errorAt("prompt")}>
         <TextArea id="schedule-prompt" name="prompt" rows={2} className="font-sans" placeholder="Summarize yesterday's failed runs" />
       </Field>
       <div className="flex items-center gap-3">

@@ -16,7 +16,7 @@ const ORPHAN_TEXT = {
 export function CodeExecutionStatusList({ status }: { status: CodeExecutionStatus }) {
   const { sandbox } = status;
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm" data-testid="code-execution-status">
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_minmax(0,1fr)] [&>dd]:mb-1 [&>dd]:min-w-0 [&>dd]:break-words [&>dt]:break-all sm:[&>dd]:mb-0" data-testid="code-execution-status">
       <dt className="font-mono text-xs">{status.switchName}</dt>
       <dd data-testid="code-execution-switch">
         {status.enabled

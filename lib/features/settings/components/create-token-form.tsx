@@ -1,21 +1,22 @@
 "use client";
 
-import { useActionState } from "react";
 import { createTokenAction } from "@/lib/features/settings/settings-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
+import { CopyableText } from "@/components/ui/copyable-text";
 import { RoleOptions } from "@/lib/platform/auth/components/role-options";
 
 export function CreateTokenForm() {
-  const [state, action, pending] = useActionState(createTokenAction, {});
+  const { state, pending, formProps, errorAt } = useActionForm(createTokenAction, { resetOnSave: true });
   return (
-    <form action={action} className="space-y-3" data-testid="create-token-form">
+    <form {...formProps} className="space-y-3" data-testid="create-token-form">
       <div className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
-        <Field label="Token name" htmlFor="token-name" error={state.fieldErrors?.name}>
+        <Field label="Token name" htmlFor="token-name" error={errorAt("name")}>
           <TextInput id="token-name" name="name" placeholder="ci-pipeline" />
         </Field>
-        <Field label="Role" htmlFor="token-role">
+        <Field label="Role" htmlFor="token-role" error={errorAt("role")}>
           <select id="token-role" name="role" defaultValue="operator" className={inputClass}>
             <RoleOptions />
           </select>
@@ -26,9 +27,10 @@ export function CreateTokenForm() {
       </div>
       <FormMessage state={state} />
       {state.secret && (
-        <code className="block break-all rounded-md bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800" data-testid="new-token">
-          {state.secret}
-        </code>
+        <div className="space-y-1">
+          <p className="text-xs text-zinc-500">Shown once: copy it now.</p>
+          <CopyableText text={state.secret} label="Copy the new token" testId="new-token" />
+        </div>
       )}
     </form>
   );

@@ -1,22 +1,22 @@
 "use client";
 
-import { useActionState } from "react";
 import { createProjectAction, renameProjectAction } from "@/lib/features/settings/settings-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionToast } from "@/components/ui/use-action-toast";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 /** A new project (instance admins): its slug is for paths and never changes; its name is for people. */
 export function CreateProjectForm() {
-  const [state, action, pending] = useActionState(createProjectAction, {});
+  const { state, pending, formProps, errorAt } = useActionForm(createProjectAction, { resetOnSave: true });
   return (
-    <form action={action} className="space-y-3" data-testid="create-project-form" noValidate>
+    <form {...formProps} className="space-y-3" data-testid="create-project-form">
       <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <Field label="Slug" htmlFor="project-slug" error={state.fieldErrors?.slug} hint="Lowercase letters, digits, dashes: team-a">
+        <Field label="Slug" htmlFor="project-slug" error={errorAt("slug")} hint="Lowercase letters, digits, dashes: team-a">
           <TextInput id="project-slug" name="slug" placeholder="team-a" autoComplete="off" spellCheck={false} className="font-mono" />
         </Field>
-        <Field label="Name" htmlFor="project-name" error={state.fieldErrors?.name} hint="Shown in the switcher; the slug if empty">
+        <Field label="Name" htmlFor="project-name" error={errorAt("name")} hint="Shown in the switcher; the slug if empty">
           <TextInput id="project-name" name="name" placeholder="Team A" autoComplete="off" />
         </Field>
         <Button type="submit" disabled={pending} data-testid="create-project">
@@ -30,10 +30,10 @@ export function CreateProjectForm() {
 
 /** Renames a project in place (Enter or the button saves). */
 export function RenameProjectForm({ slug, name }: { slug: string; name: string }) {
-  const [state, action, pending] = useActionState(renameProjectAction, {});
+  const { state, pending, formProps } = useActionForm(renameProjectAction);
   useActionToast(state);
   return (
-    <form action={action} className="flex items-center gap-2">
+    <form {...formProps} className="flex items-center gap-2">
       <input type="hidden" name="slug" value={slug} />
       <input
         name="name"

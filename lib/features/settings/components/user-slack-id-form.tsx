@@ -1,23 +1,25 @@
 "use client";
 
-import { useActionState } from "react";
 import { setUserSlackIdAction } from "@/lib/features/settings/settings-actions";
 import { inputClass } from "@/components/ui/field";
 import { useActionToast } from "@/components/ui/use-action-toast";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 /** The user's Slack member id: a click on an approval's Slack button decides as this user. Saved on Enter or blur. */
 export function UserSlackIdForm({ id, email, slackUserId }: { id: string; email: string; slackUserId: string | null }) {
-  const [state, action, pending] = useActionState(setUserSlackIdAction, {});
+  const { state, pending, formProps } = useActionForm(setUserSlackIdAction);
   useActionToast(state);
   return (
-    <form action={action} className="flex items-center gap-2">
+    <form {...formProps} className="flex items-center gap-2">
       <input type="hidden" name="id" value={id} />
       <input
-        key={`${slackUserId ?? ""}-${state.message ?? ""}`}
+        // A new saved value replaces the field; a refused one stays in it to be corrected.
+        key={slackUserId ?? ""}
         name="slackUserId"
         defaultValue={slackUserId ?? ""}
         placeholder="U0123ABCD"
-        disabled={pending}
+        readOnly={pending}
+        aria-invalid={state.message && !state.ok ? true : undefined}
         aria-label={`Slack member id of ${email}`}
         data-testid="user-slack-id"
         onBlur={(e) => {

@@ -1,10 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
 import { decideDeviceAction } from "@/lib/platform/auth/device-actions";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { useActionForm } from "@/components/ui/use-action-form";
 
 /**
  * The code a terminal shows after `hookplane login`, the machine it says it is, the project the
@@ -22,7 +22,7 @@ export function DeviceApprovalForm({
   projects: { id: string; slug: string; name: string }[];
   currentProject: string;
 }) {
-  const [state, action, pending] = useActionState(decideDeviceAction, {});
+  const { state, pending, formProps, errorAt } = useActionForm(decideDeviceAction);
   if (state.ok) {
     return (
       <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200" data-testid="device-decided">
@@ -31,8 +31,8 @@ export function DeviceApprovalForm({
     );
   }
   return (
-    <form action={action} className="space-y-4" data-testid="device-form">
-      <Field label="Code shown in the terminal" htmlFor="device-code" error={state.fieldErrors?.userCode}>
+    <form {...formProps} className="space-y-4" data-testid="device-form">
+      <Field label="Code shown in the terminal" htmlFor="device-code" error={errorAt("userCode")}>
         <TextInput id="device-code" name="userCode" defaultValue={code} autoComplete="off" autoFocus={!code} placeholder="BCDF-GHJK" className="font-mono uppercase tracking-widest" />
       </Field>
       {machine && (
@@ -40,7 +40,7 @@ export function DeviceApprovalForm({
           Asking: <strong>{machine}</strong>
         </p>
       )}
-      <Field label="Project" htmlFor="device-project" error={state.fieldErrors?.project} hint="The coding agents on that machine will send their hook events there, as you.">
+      <Field label="Project" htmlFor="device-project" error={errorAt("project")} hint="The coding agents on that machine will send their hook events there, as you.">
         <select id="device-project" name="project" defaultValue={currentProject} className={inputClass}>
           {projects.map((p) => (
             <option key={p.id} value={p.id}>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { signInPath } from "@/lib/platform/auth/redirect-target";
 import { PROJECT_ENDED_EVENT, SESSION_ENDED_EVENT } from "@/lib/platform/stream/use-live-socket";
 
 /**
@@ -22,13 +23,13 @@ export function SessionEndedBanner() {
     };
   }, []);
   if (!ended) return null;
-  const next = typeof location === "undefined" ? "/agents" : `${location.pathname}${location.search}`;
+  const here = typeof location === "undefined" ? "/" : `${location.pathname}${location.search}`;
   return (
     <div role="alert" className="mb-4 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" data-testid="session-ended">
       {ended === "session" ? (
         <>
           Your session has ended (you were signed out, or your access changed). Nothing on this page updates any more.{" "}
-          <a href={`/sign-in?next=${encodeURIComponent(next)}`} className="font-medium underline">
+          <a href={signInPath(here)} className="font-medium underline">
             Sign in again
           </a>
         </>
@@ -36,7 +37,7 @@ export function SessionEndedBanner() {
         <>
           This project is no longer open to you (it was deleted, or you were taken out of it). Nothing on this page updates any more.{" "}
           {/* A full load: the server picks one of the projects still open to you. */}
-          <a href="/agents" className="font-medium underline">
+          <a href="/" className="font-medium underline">
             Go to your projects
           </a>
         </>

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { deciderOf, decideApproval, decisionSchema } from "@/lib/features/runs/run-service";
+import { deciderOf, decideApproval, decisionSchema } from "@/lib/features/approvals/approval-decisions";
 
 // Viewers get through the door: an approval's approvers may name them. Whether this caller may
 // decide this approval (its approvers, or else the operator role) is decideApproval's check.

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "sso_groups" text[] DEFAULT '{}'::text[] NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "daily_budget_per_person_usd" double precision;
