@@ -12,7 +12,7 @@ export function DiffLines({ lines, className, testId }: { lines: ShownLine[]; cl
     >
       {lines.map((line, i) =>
         line.kind === "folded" ? (
-          <div key={i} className="px-3 text-zinc-400">
+          <div key={i} className="px-3 text-zinc-500">
             ⋯ {line.count} unchanged line{line.count === 1 ? "" : "s"}
           </div>
         ) : (
@@ -25,7 +25,7 @@ export function DiffLines({ lines, className, testId }: { lines: ShownLine[]; cl
             )}
             data-diff={line.kind}
           >
-            <span aria-hidden className="mr-2 select-none text-zinc-400">
+            <span aria-hidden className="mr-2 select-none text-zinc-500">
               {line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "}
             </span>
             <span className="sr-only">{line.kind === "same" ? "" : `${line.kind}: `}</span>

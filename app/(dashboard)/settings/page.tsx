@@ -132,7 +132,7 @@ async function ProjectAdminSections({ db, principal }: { db: Db; principal: Prin
                 <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
                 <td className="py-1.5">{t.kind === "bridge" ? <span className="text-xs text-zinc-500">hook events only</span> : t.role}</td>
                 <td className="py-1.5 text-zinc-500">{settingsTime(t.lastUsedAt)}</td>
-                <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
+                <td className="py-1.5 text-right">{t.revokedAt ? <span className="text-xs text-zinc-500">revoked</span> : <RevokeTokenButton id={t.id} />}</td>
               </tr>
             ))}
           </DataTable>
@@ -216,11 +216,11 @@ async function ProjectAdminSections({ db, principal }: { db: Db; principal: Prin
                   <td className="py-1.5 font-mono text-xs" data-testid="secret-name">
                     {s.name}
                   </td>
-                  <td className="py-1.5 text-zinc-400" aria-label="hidden value">
+                  <td className="py-1.5 text-zinc-500" aria-label="hidden value">
                     ••••••••
                   </td>
                   <td className="py-1.5 font-mono text-xs" data-testid="secret-hosts">
-                    {s.hosts.length > 0 ? s.hosts.join(", ") : <span className="font-sans text-zinc-400">none: usable by command hooks only</span>}
+                    {s.hosts.length > 0 ? s.hosts.join(", ") : <span className="font-sans text-zinc-500">none: usable by command hooks only</span>}
                   </td>
                   <td className="py-1.5 text-xs text-zinc-500" data-testid="secret-source">
                     {sourceText(s.source)}

@@ -25,7 +25,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         title={`Run of ${run.agentName}`}
         description={
           <>
-            <Link href={`/agents/${run.agentId}`} className="text-indigo-600 hover:underline">
+            <Link href={`/agents/${run.agentId}`} className="text-indigo-600 underline underline-offset-2">
               {run.agentName}
             </Link>{" "}
             · <span className="font-mono text-xs">{run.id}</span> · “{run.prompt.slice(0, 120)}”

@@ -29,7 +29,7 @@ async function BridgeCredentialsSection({ db, principal }: { db: Db; principal: 
               <td className="py-1.5 font-mono text-xs">{c.prefix}…</td>
               <td className="py-1.5 text-zinc-500">{settingsTime(c.createdAt)}</td>
               <td className="py-1.5 text-zinc-500">{settingsTime(c.lastUsedAt)}</td>
-              <td className="py-1.5 text-right">{c.revokedAt ? <span className="text-xs text-zinc-400">revoked</span> : <RevokeBridgeCredentialButton id={c.id} name={c.name} />}</td>
+              <td className="py-1.5 text-right">{c.revokedAt ? <span className="text-xs text-zinc-500">revoked</span> : <RevokeBridgeCredentialButton id={c.id} name={c.name} />}</td>
             </tr>
           ))}
         </DataTable>

@@ -48,7 +48,7 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
               <td className="py-1.5 text-zinc-500">{memberCount.get(p.id) ?? 0}</td>
               <td className="py-1.5 text-right">
                 {p.id === DEFAULT_PROJECT_ID ? (
-                  <span className="text-xs text-zinc-400">default: kept</span>
+                  <span className="text-xs text-zinc-500">default: kept</span>
                 ) : (
                   <ConfirmDeleteButton
                     action={deleteProjectAction}

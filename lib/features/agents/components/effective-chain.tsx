@@ -54,8 +54,8 @@ export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; kill
             const action = (hook.spec.action as { type?: string } | undefined)?.type;
             const mark = enforcementMark(hook.enforcement);
             return (
-              <li key={hook.id} className={`flex items-baseline gap-2 ${hook.enabled ? "" : "text-zinc-400 line-through"}`}>
-                <span className="w-5 text-right font-mono text-xs text-zinc-400">{i + 1}</span>
+              <li key={hook.id} className={`flex items-baseline gap-2 ${hook.enabled ? "" : "text-zinc-500 line-through"}`}>
+                <span className="w-5 text-right font-mono text-xs text-zinc-500">{i + 1}</span>
                 <Link href={`/hooks/${hook.id}`} className="font-mono text-xs hover:underline">
                   {hook.key}
                 </Link>

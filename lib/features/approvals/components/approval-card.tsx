@@ -142,9 +142,9 @@ export function ApprovalCard({ approval, viewer, showContext = false }: { approv
           )}{" "}
           wants to call{" "}
           <span className="font-mono">{approval.toolName ?? "a tool"}</span>
-          <span className="text-zinc-500"> · asked by hook {approval.hookKey}</span>
+          <span className="text-zinc-600 dark:text-zinc-400"> · asked by hook {approval.hookKey}</span>
         </p>
-        <span className="text-xs text-zinc-500" data-testid="approval-time-left">
+        <span className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="approval-time-left">
           {timeLeft(approval.expiresAt, now)}
         </span>
       </div>

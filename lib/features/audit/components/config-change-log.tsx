@@ -74,7 +74,7 @@ function AuditEntry({ row }: { row: AuditRow }) {
         className="grid w-full grid-cols-[1rem_11rem_1fr_1fr_1.5fr] items-center gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
         data-testid="audit-expand"
       >
-        <Chevron className="h-4 w-4 text-zinc-400" aria-hidden />
+        <Chevron className="h-4 w-4 text-zinc-500" aria-hidden />
         <span className="whitespace-nowrap text-xs text-zinc-500">{formatTime(row.createdAt)}</span>
         <span className="truncate font-mono text-xs" data-testid="audit-action">
           {row.action}

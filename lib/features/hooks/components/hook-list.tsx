@@ -77,7 +77,7 @@ export function HookList({
                 const trusted = actionRunsCode(hook.spec.action);
                 return (
                   <li key={hook.id} className="flex items-center gap-4 px-4 py-3" data-testid="hook-row" data-hook-key={hook.key}>
-                    <span className="w-6 shrink-0 text-right font-mono text-xs text-zinc-400" aria-label={`Position ${index + 1}`}>
+                    <span className="w-6 shrink-0 text-right font-mono text-xs text-zinc-500" aria-label={`Position ${index + 1}`}>
                       {index + 1}.
                     </span>
                     <div className="min-w-0 flex-1">
@@ -101,7 +101,7 @@ export function HookList({
                         </p>
                       )}
                     </div>
-                    <span className="shrink-0 text-xs text-zinc-400">v{hook.version}</span>
+                    <span className="shrink-0 text-xs text-zinc-500">v{hook.version}</span>
                     {editable && (
                       <HookRowControls
                         id={hook.id}

@@ -86,7 +86,7 @@ export function RunHeader({ run, canOperate, feed }: { run: RunSummary; canOpera
             <>
               {" "}
               of{" "}
-              <Link href={`/runs/${run.parentRunId}`} className="text-indigo-600 hover:underline dark:text-indigo-400" data-testid="rerun-of">
+              <Link href={`/runs/${run.parentRunId}`} className="text-indigo-600 underline underline-offset-2 dark:text-indigo-400" data-testid="rerun-of">
                 run {run.parentRunId.slice(0, 8)}
               </Link>
             </>

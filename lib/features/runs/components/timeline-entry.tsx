@@ -101,7 +101,7 @@ function TimelineToggle({ seq, open, onToggle, status, children }: { seq: number
       className="flex w-full items-baseline gap-3 px-3 py-2 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800/50"
       data-status={status}
     >
-      <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-400">{seq}</span>
+      <span className="w-10 shrink-0 text-right font-mono text-xs text-zinc-500">{seq}</span>
       {children}
     </button>
   );
@@ -160,7 +160,7 @@ export function SpanEntry({ events, open, onToggle, ledgerBySeq }: { events: Run
         </span>
         <span className="min-w-0 flex-1 truncate">{detail}</span>
         {post && (
-          <span className="shrink-0 font-mono text-xs text-zinc-400" data-testid="span-duration">
+          <span className="shrink-0 font-mono text-xs text-zinc-500" data-testid="span-duration">
             {formatDurationMs(post.data.durationMs)}
           </span>
         )}
