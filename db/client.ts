@@ -146,6 +146,14 @@ export function commitsAlone(db: Db): boolean {
   return Boolean(client && (client as { [POOL]?: boolean })[POOL]);
 }
 
+/**
+ * Whether `db` is the embedded database itself (not a transaction on it): one process holds it and
+ * runs one statement at a time, so a lock taken in this process is a lock on the database.
+ */
+export function isEmbedded(db: Db): boolean {
+  return driverOf((db as { $client?: unknown }).$client) === "pglite";
+}
+
 /** What a pg pool or connection and a PGlite database have in common here. */
 type Queryable = { query: (query: string | { text: string; values: unknown[] }, params?: unknown[]) => Promise<{ rows: unknown[] }> };
 type PgliteClient = Queryable & { exec: (query: string) => Promise<{ rows: unknown[] }[]> };

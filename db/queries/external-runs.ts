@@ -6,10 +6,10 @@
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { CHANNELS } from "@/db/notify-channels";
-import { executeStatement, type Db } from "../client";
+import { executeStatement, isEmbedded, type Db } from "../client";
 import { agents, runs } from "../schema";
 import { UUID, type AgentRow } from "./agents";
-import { createRun, getRunByExternalSession, setRunStatus, type RunActor, type RunRow } from "./runs";
+import { getRunByExternalSession, type RunActor, type RunRow } from "./runs";
 
 /** `select` items for every column of a table, aliased `<prefix><column name>`, and how to read them back into its row. */
 function tableColumns<T extends typeof agents | typeof runs>(table: T, alias: string, prefix: string) {
@@ -56,6 +56,30 @@ const AGENT_AND_RUN = `
   where a.project_id = $1 and (a.name = $2 or (a.id::text = $2 and $4::boolean))
   order by (a.name = $2) desc
   limit 1`;
+
+/** The newest run of an outside session of one actor (see getAgentAndExternalRun), read again under the session's lock. */
+const LATEST_EXTERNAL_RUN = `
+  select ${RUN_COLUMNS.select} from runs r
+  where r.agent_id = $1 and r.external_session_id = $2 and r.actor_key = $3
+  order by r.created_at desc limit 1`;
+
+/**
+ * A session's new run, running from the start (no worker picks it up: its loop runs elsewhere),
+ * with its notice, in one statement of fixed text. It takes its agent's project in the insert
+ * itself, matched on both ids (as createRun): an agent of another project leaves it none and the
+ * NOT NULL column refuses the row. A session start was four statements built by drizzle, some
+ * three times the CPU of a tool call; 200 sessions opening at once queued behind them (issue 26).
+ */
+const START_EXTERNAL_RUN = `
+  with created as (
+    insert into runs (project_id, agent_id, source, external_session_id, status, started_at, prompt, created_by,
+                      actor_key, actor_user_id, actor_label, actor_host, actor_os_user)
+    values ((select a.project_id from agents a where a.id = $1::uuid and a.project_id = $2::uuid), $1::uuid, $3, $4, 'running', now(), $5, $6,
+            $7, $8::uuid, $9, $10, $11)
+    returning *
+  )
+  select ${RUN_COLUMNS.select}, pg_notify('${CHANNELS.runs}', json_build_object('runId', r.id)::text) as notice
+  from created r`;
 
 /**
  * The project's agent a reference names (id or name) and its newest run for an outside session of
@@ -116,33 +140,65 @@ export async function getOrStartExternalRun(
   const session = { agentId: params.agentId, externalSessionId: params.externalSessionId, actorKey: params.actor.key };
   const current = params.current === undefined ? await getRunByExternalSession(db, session) : (params.current ?? undefined);
   if (current && reusable(current)) return { run: current, created: false };
-  return db.transaction(async (tx) => {
-    const key = `external-run:${params.agentId}:${params.actor.key}:${params.externalSessionId}`;
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-    const latest = await getRunByExternalSession(tx, session);
+  // Two first events of one session must not make two runs: they queue on the session's lock.
+  const key = `external-run:${params.agentId}:${params.actor.key}:${params.externalSessionId}`;
+  const start = async (q: Db): Promise<{ run: RunRow; created: boolean }> => {
+    const [raw] = await executeStatement<Record<string, unknown>>(q, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, params.actor.key]);
+    const latest = raw ? RUN_COLUMNS.read(raw) : undefined;
     if (latest && reusable(latest)) return { run: latest, created: false };
     if (latest && params.reopen && !stopped(latest)) {
-      const [reopened] = await tx
+      const [reopened] = await q
         .update(runs)
         .set({ status: "running", outcome: null, reason: null, finishedAt: null })
         .where(eq(runs.id, latest.id))
         .returning();
-      await tx.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: latest.id })})`);
+      await q.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: latest.id })})`);
       return { run: reopened, created: false };
     }
-    const created = await createRun(tx, {
-      projectId: params.projectId,
-      agentId: params.agentId,
-      prompt: params.prompt,
-      source: params.source,
-      createdBy: params.createdBy,
-      externalSessionId: params.externalSessionId,
-      actor: params.actor,
-    });
-    await setRunStatus(tx, { id: created.id, status: "running" });
-    const [run] = await tx.select().from(runs).where(eq(runs.id, created.id));
-    return { run, created: true };
+    const actor = params.actor;
+    const [created] = await executeStatement<Record<string, unknown>>(q, START_EXTERNAL_RUN, [
+      params.agentId,
+      params.projectId,
+      params.source,
+      params.externalSessionId,
+      params.prompt,
+      params.createdBy,
+      actor.key,
+      actor.userId ?? null,
+      actor.label,
+      actor.host ?? null,
+      actor.osUser ?? null,
+    ]);
+    return { run: RUN_COLUMNS.read(created), created: true };
+  };
+  // The embedded database: its one process holds the lock, and the statements stay prepared
+  // (a PGlite transaction would send them through drizzle, parsed and planned each time).
+  if (isEmbedded(db)) return underProcessLock(key, () => start(db));
+  // PostgreSQL: a transaction-scoped advisory lock, held by whichever web process takes it first.
+  return db.transaction(async (tx) => {
+    await executeStatement(tx, "select pg_advisory_xact_lock(hashtextextended($1, 0))", [key]);
+    return start(tx);
   });
+}
+
+/**
+ * Work queued on a key within this process, one at a time (the embedded database's session lock).
+ * On globalThis: Next's bundled route handlers carry their own copy of this module but share the
+ * one database, so they must share the locks too.
+ */
+const LOCKS_KEY = Symbol.for("hookplane.externalRunLocks");
+const processLocks = ((globalThis as typeof globalThis & { [LOCKS_KEY]?: Map<string, Promise<unknown>> })[LOCKS_KEY] ??= new Map());
+
+async function underProcessLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = processLocks.get(key) ?? Promise.resolve();
+  const current = previous.then(work);
+  const settled = current.catch(() => undefined);
+  processLocks.set(key, settled);
+  try {
+    return await current;
+  } finally {
+    if (processLocks.get(key) === settled) processLocks.delete(key);
+  }
 }
 
 /** Records a tool the session used (and whether a hook denied one), for the run list's filters. */

@@ -93,7 +93,7 @@ afterAll(async () => {
   await stopServers();
   agent.destroy();
   await pg?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every decision right, the record exact", async () => {
