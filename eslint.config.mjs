@@ -40,11 +40,8 @@ export const FEATURE_API = {
   "config-io": ["agent-installs"],
   costs: ["published-prices", "project-prices"],
   hooks: ["hook-service", "hook-enforcement", "hook-runtime-factory", "operator-code-hooks", "components/hook-badges"],
-  runs: [
-    "run-session",
-    "run-service",
-    "run-actions",
-  ],
+  // What app/ uses of runs (run-service, run-actions) is not a seam between features.
+  runs: ["run-session"],
   retention: ["retention-job"],
   schedules: ["scheduler", "next-run"],
   secrets: ["secret-store", "secret-port"],

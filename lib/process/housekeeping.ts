@@ -63,8 +63,6 @@ export async function startHousekeeping(handle: DbHandle, boss: PgBoss, queue: W
   let ticking = false;
   let stopped = false;
   let sweeps = 0;
-  // Outside sessions (Claude Code) that never said SessionEnd are ended after this much quiet.
-  const sessionIdleMs = getConfig().HOOKPLANE_SESSION_IDLE_MS;
   let lastIdleCheck = 0;
   const tick = setInterval(async () => {
     if (ticking || stopped) return;
@@ -75,7 +73,8 @@ export async function startHousekeeping(handle: DbHandle, boss: PgBoss, queue: W
       await fireDueSchedules(db, queue.enqueue);
       if (Date.now() - lastIdleCheck >= IDLE_CHECK_MS) {
         lastIdleCheck = Date.now();
-        await expireIdleSessions(handle, sessionIdleMs);
+        // Outside sessions (Claude Code) that never said SessionEnd, ended after the bridge's quiet spell.
+        await expireIdleSessions(handle);
       }
       await queue.wakeOrphans();
     } catch (error) {

@@ -12,7 +12,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { canonicalInput } from "@/lib/core/hooks/executors/allow";
-import { getSecretBox } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 
 export type LinkDecision = "approve" | "deny";
 

@@ -13,7 +13,7 @@
  * edited input back (slack-edit-modal.ts), which the Approve button's value must not, and an edit
  * value under the Approve action is no button of ours either.
  */
-import { getSecretBox } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { mintDecisionToken, readDecisionToken, type DecisionLinkClaims, type TokenReading } from "./decision-links";
 
 /** What the button does: decide as its claims say, or open the editor of an approve. */

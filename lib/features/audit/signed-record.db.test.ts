@@ -23,7 +23,7 @@ import { createSession } from "@/db/queries/sessions";
 import { DEFAULT_PROJECT_ID, hookInvocations, runs } from "@/db/schema";
 import { hashPassword } from "@/lib/platform/auth/password";
 import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
-import { forgetSecretBox } from "@/lib/features/secrets/secret-store";
+import { forgetSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { callRoute } from "@/test/api-client";
 import { setEnv } from "@/test/config-env";
 import { createTestDatabase, type TestDatabase } from "@/test/database";

@@ -20,6 +20,7 @@ import { recordOfflineEvents } from "@/db/queries/offline-decisions";
 import { findAnnouncedToolCallId, findLatestEventType } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
+import { getConfig } from "@/lib/platform/config/config";
 import { actorKeyOf, type Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
 import type { EventActor } from "@/lib/core/hooks/event";
@@ -408,10 +409,11 @@ async function endSession(db: Db, session: RunSession, end: { outcome: string; r
 }
 
 /**
- * Ends outside sessions that went quiet (Claude Code closed without SessionEnd): each gets its
- * `session.end` with outcome `timeout`, hooks included, so no run stays "running" forever.
+ * Ends outside sessions that went quiet (Claude Code closed without SessionEnd) for `idleMs`
+ * (HOOKPLANE_SESSION_IDLE_MS unless told): each gets its `session.end` with outcome `timeout`,
+ * hooks included, so no run stays "running" forever.
  */
-export async function expireIdleSessions(handle: DbHandle, idleMs: number): Promise<number> {
+export async function expireIdleSessions(handle: DbHandle, idleMs: number = getConfig().HOOKPLANE_SESSION_IDLE_MS): Promise<number> {
   let ended = 0;
   for (const run of await listIdleExternalRuns(handle.db, { idleMs })) {
     const agent = await getAgent(handle.db, { projectId: run.projectId, ref: run.agentId });

@@ -1,7 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema, splitHosts } from "@/lib/features/secrets/secret-store";
+import { deleteSecretAudited, putSecretAudited, secretNameSchema, secretValueSchema, splitHosts } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { formAction } from "@/lib/platform/api/action";
 
 /**

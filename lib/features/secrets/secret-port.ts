@@ -6,7 +6,8 @@ import type { Db } from "@/db/client";
 import type { SecretPort, SecretValue } from "@/lib/core/hooks/ports";
 import { getConfig, type Config } from "@/lib/platform/config/config";
 import type { SecretBox } from "@/lib/platform/security/secret-box";
-import { getSecretBox, resolveSecret } from "./secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
+import { resolveSecret } from "./secret-store";
 
 /**
  * A secret as a hook gets it, from the project the run belongs to (an instance-wide hook too reads

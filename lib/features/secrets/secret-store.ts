@@ -52,10 +52,6 @@ export function splitHosts(text: string): string[] {
     .filter(Boolean);
 }
 
-// The process's box lives beside the ledger key derived from it (the database's seals sign with
-// that key); its functions stay importable from here.
-export { forgetSecretBox, getSecretBox } from "@/lib/platform/security/instance-secret-box";
-
 export async function listSecrets(db: Db, params: { projectId: string }) {
   return listSecretNames(db, params);
 }

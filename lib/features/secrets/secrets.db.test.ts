@@ -14,7 +14,8 @@ import { createRunHookRuntime } from "@/lib/features/hooks/hook-runtime-factory"
 import * as listRoute from "@/app/api/v1/secrets/route";
 import * as nameRoute from "@/app/api/v1/secrets/[name]/route";
 import { SecretDecryptError } from "@/lib/platform/security/secret-box";
-import { forgetSecretBox, getSecretBox, listSecretsWithSources, readSecretValue } from "./secret-store";
+import { forgetSecretBox, getSecretBox } from "@/lib/platform/security/instance-secret-box";
+import { listSecretsWithSources, readSecretValue } from "./secret-store";
 import { setEnv } from "@/test/config-env";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { addPerson, addToken } from "@/test/people";

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { formAction } from "@/lib/platform/api/action";
-import { getSecretBox } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { readProviderForm } from "./provider-form";
 import { providerCreateSchema, providerPatchSchema } from "./provider-schema";
 import { createProviderAudited, deleteProviderAudited, setPasswordSignInAudited, updateProviderAudited } from "./provider-service";

@@ -12,7 +12,7 @@ import { readCookie, SESSION_COOKIE } from "@/lib/platform/auth/principal";
 import { signOut } from "@/lib/platform/auth/account-service";
 import { sessionSetCookie } from "@/lib/platform/auth/session-cookie";
 import { logger } from "@/lib/platform/logger";
-import { getSecretBox } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { FLOW_COOKIE, flowClearCookie, flowSetCookie } from "./sign-in-flow";
 import { completeSsoSignIn, SsoSignInError, startSsoSignIn } from "./sso-sign-in";
 

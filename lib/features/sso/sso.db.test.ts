@@ -32,7 +32,7 @@ import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { guardWebRequest } from "@/lib/platform/security/web-edge";
 import { logger } from "@/lib/platform/logger";
-import { forgetSecretBox, getSecretBox } from "@/lib/features/secrets/secret-store";
+import { forgetSecretBox, getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { setEnv } from "@/test/config-env";
 import { browse, CookieJar, newSigningKey, startTestIdentityProvider, throughProviderLogin, type TestIdentityProvider } from "@/test/oidc-provider";

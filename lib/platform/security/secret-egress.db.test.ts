@@ -25,7 +25,7 @@ import { json, startServer, type LocalServer } from "@/lib/core/hooks/testing/fa
 import { createRunHookRuntime } from "@/lib/features/hooks/hook-runtime-factory";
 import { startRun } from "@/lib/features/runs/run-service";
 import { addAgent, createRunHarness, operator as operatorPrincipal, runEvents, waitForRun, type RunHarness } from "@/test/run-harness";
-import { forgetSecretBox } from "@/lib/features/secrets/secret-store";
+import { forgetSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { setEnv } from "@/test/config-env";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { addPerson, addToken } from "@/test/people";

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { getSecretBox } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { providerCreateSchema } from "@/lib/features/sso/provider-schema";
 import { createProviderAudited, listProviders } from "@/lib/features/sso/provider-service";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiRoute, parseWith } from "@/lib/platform/api/route";
-import { deleteSecretAudited, getSecretBox, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/features/secrets/secret-store";
+import { deleteSecretAudited, putSecretAudited, secretNameSchema, secretValueSchema } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 
 const paramsSchema = z.object({ name: secretNameSchema });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiRoute } from "@/lib/platform/api/route";
-import { getSecretBox } from "@/lib/features/secrets/secret-store";
+import { getSecretBox } from "@/lib/platform/security/instance-secret-box";
 import { providerPatchSchema } from "@/lib/features/sso/provider-schema";
 import { deleteProviderAudited, updateProviderAudited } from "@/lib/features/sso/provider-service";
 
