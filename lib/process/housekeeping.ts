@@ -16,7 +16,6 @@ import { startRetentionJob } from "@/lib/features/retention/retention-job";
 import { watchKillSwitch } from "@/lib/features/hooks/kill-switch";
 import type { WorkedRunQueue } from "@/lib/features/runs/queue/run-queue";
 import { fireDueSchedules } from "@/lib/features/schedules/scheduler";
-import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
 
 /** How often quiet bridged sessions are looked for (on the tick, at most this often). */
