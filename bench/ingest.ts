@@ -20,7 +20,8 @@
  * gapless from 1, the events its hooks map to, and one ledger row of the guard per tool.pre, a block
  * on exactly the denied ones (PostgreSQL: SQL; PGlite, which no second process may open: the API).
  * Printed per level: calls/s (calls / wall time), p50/p99, errors, the ratio to bare's calls/s and
- * the load average around it; then a table and the targets, PASS/FAIL but informational: PostgreSQL
+ * the load average around it, and the CPU a call costs in the web processes, PostgreSQL's backends
+ * and this client (bench/process-cpu.ts: where the ceiling is); then a table and the targets, PASS/FAIL but informational: PostgreSQL
  * at 50 sessions ≥ 40% of bare's calls/s, PGlite ≥ 25%; paced p99 < 25 ms on PostgreSQL; one
  * session's p50 within 5 ms of bare's. Exit 1 only when an answer was wrong or the read-back
  * disagrees.
@@ -38,6 +39,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { freshPostgres, stop, summarize, waitForHealth } from "./bench-support";
+import { cpuMeter } from "./process-cpu";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PG_SERVER_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -131,20 +133,21 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startBare(): Promise<string> {
+async function startBare(): Promise<{ url: string; pid: number }> {
   const child = spawn(process.execPath, [path.join(ROOT, "bench/bare-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
   hold(() => stopProcess(child));
   const line = new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
-  return Promise.race([line, exited(child, "bench/bare-server.mjs")]);
+  return { url: await Promise.race([line, exited(child, "bench/bare-server.mjs")]), pid: child.pid! };
 }
 
 /**
  * The deployment's web processes, started one after the other (the first migrates and seeds), as
  * an operator starts the built server; each is checked to run on the database meant.
  */
-async function startHookplane(d: Deployment, env: Record<string, string>): Promise<{ urls: string[]; stop: () => Promise<void> }> {
+async function startHookplane(d: Deployment, env: Record<string, string>): Promise<{ urls: string[]; pids: number[]; stop: () => Promise<void> }> {
   const stops: (() => Promise<void>)[] = [];
   const urls: string[] = [];
+  const pids: number[] = [];
   try {
     for (let i = 0; i < d.processes; i++) {
       const port = await freePort();
@@ -157,6 +160,7 @@ async function startHookplane(d: Deployment, env: Record<string, string>): Promi
         stdio: ["ignore", "inherit", "inherit"],
       });
       stops.push(hold(() => stopProcess(child)));
+      pids.push(child.pid!);
       await Promise.race([waitForHealth(url, 120_000), exited(child, `hookplane on port ${port}`)]);
       const health = (await (await fetch(`${url}/api/health`)).json()) as { db?: string };
       if (health.db !== d.db) throw new Error(`hookplane on port ${port} runs on ${health.db}, not ${d.db}`);
@@ -166,7 +170,7 @@ async function startHookplane(d: Deployment, env: Record<string, string>): Promi
     await Promise.all(stops.map((s) => s()));
     throw error;
   }
-  return { urls, stop: async () => void (await Promise.all(stops.map((s) => s()))) };
+  return { urls, pids, stop: async () => void (await Promise.all(stops.map((s) => s()))) };
 }
 
 /** One call of the API for setting up and reading back (not measured: fetch's own pool). */
@@ -627,7 +631,21 @@ interface Row {
   problems: number;
   loadStart: number;
   loadEnd: number;
+  /** CPU ms per call of each group of processes (undefined: not readable here). */
+  cpu: { hookplane: CpuPerCall; bare?: CpuPerCall };
 }
+
+type CpuPerCall = Record<string, number | undefined>;
+type Meters = { hookplane: ReturnType<typeof cpuMeter>; bare: ReturnType<typeof cpuMeter> };
+
+function perCall(used: Record<string, number | undefined>, calls: number): CpuPerCall {
+  return Object.fromEntries(Object.entries(used).map(([name, ms]) => [name, ms === undefined ? undefined : ms / calls]));
+}
+
+const cpuText = (cpu: CpuPerCall) =>
+  Object.entries(cpu)
+    .map(([name, ms]) => `${name} ${ms === undefined ? "n/a" : ms.toFixed(2)}`)
+    .join(", ");
 
 function figures(m: Measured): Figures {
   const { p50, p99 } = summarize(m.latencies);
@@ -646,6 +664,7 @@ function printFirst(label: string, lines: string[]) {
 async function benchLevel(
   d: Deployment,
   targets: { bare: Target; hookplane: Target },
+  meters: Meters,
   source: RunSource,
   level: { label: string; sessions: number; calls: number; paced?: boolean },
 ): Promise<Row> {
@@ -653,9 +672,17 @@ async function benchLevel(
   const loadStart = load1();
   // Bare first, then Hookplane, back to back: both under the same machine load. The paced
   // scenario's rate is fixed by its pace, so it has no bare peer to compare calls/s with.
-  const bare = level.paced ? undefined : await runSessions(targets.bare, planLevel(`bare-${tag}`, level.sessions, level.calls));
+  let bareCpu: CpuPerCall | undefined;
+  let bare: Measured | undefined;
+  if (!level.paced) {
+    await meters.bare.start();
+    bare = await runSessions(targets.bare, planLevel(`bare-${tag}`, level.sessions, level.calls));
+    bareCpu = perCall(await meters.bare.stop(), bare.calls);
+  }
   const plans = planLevel(tag, level.sessions, level.calls);
+  await meters.hookplane.start();
   const measured = await runSessions(targets.hookplane, plans, level.paced ? PACED_INTERVAL_MS : undefined);
+  const hookplaneCpu = perCall(await meters.hookplane.stop(), measured.calls);
   const loadEnd = load1();
   const verified = await verifyLevel(source, plans);
   const h = figures(measured);
@@ -665,13 +692,25 @@ async function benchLevel(
       (b ? ` | bare ${b.rate.toFixed(0)} calls/s p50 ${ms(b.p50)} p99 ${ms(b.p99)} ms, errors ${b.errors} | ratio ${((h.rate / b.rate) * 100).toFixed(1)}%` : "") +
       ` | load ${loadStart.toFixed(2)} → ${loadEnd.toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`} (${verified.runs} runs, ${verified.events} events)`,
   );
+  console.log(`${"".padEnd(23)}CPU ms a call: hookplane ${cpuText(hookplaneCpu)}${bareCpu ? ` | bare ${cpuText(bareCpu)}` : ""}`);
   printFirst("wrong answers", measured.errors);
   printFirst("wrong answers from the bare server", bare?.errors ?? []);
   printFirst("mismatches", verified.problems);
-  return { deployment: d, label: level.label, sessions: level.sessions, paced: level.paced === true, hookplane: h, bare: b, problems: verified.problems.length, loadStart, loadEnd };
+  return {
+    deployment: d,
+    label: level.label,
+    sessions: level.sessions,
+    paced: level.paced === true,
+    hookplane: h,
+    bare: b,
+    problems: verified.problems.length,
+    loadStart,
+    loadEnd,
+    cpu: { hookplane: hookplaneCpu, bare: bareCpu },
+  };
 }
 
-async function benchDeployment(d: Deployment, bareUrl: string): Promise<Row[]> {
+async function benchDeployment(d: Deployment, bare: { url: string; pid: number }): Promise<Row[]> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "hookplane-bench-ingest-"));
   const removeTmp = hold(() => rmSync(tmp, { recursive: true, force: true }));
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -694,11 +733,19 @@ async function benchDeployment(d: Deployment, bareUrl: string): Promise<Row[]> {
     try {
       const tokens = await setUp(servers.urls[0]);
       const source = sql ? sqlSource(sql) : apiSource(servers.urls[0], tokens.admin);
-      const targets = { bare: bareTarget(bareUrl), hookplane: hookplaneTarget(servers.urls, tokens.operator) };
+      const targets = { bare: bareTarget(bare.url), hookplane: hookplaneTarget(servers.urls, tokens.operator) };
+      // Where a call's CPU goes: the web processes, PostgreSQL's backends of this database (none
+      // apart on PGlite, which runs inside the web process) and this client; the bare server's beside.
+      const databasePids = async () =>
+        sql ? (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid) : [];
+      const meters: Meters = {
+        hookplane: cpuMeter({ server: () => servers.pids, database: databasePids, client: () => [process.pid] }),
+        bare: cpuMeter({ server: () => [bare.pid], client: () => [process.pid] }),
+      };
       // The warm-up's figures pay for a fresh process's JIT and caches: shown, kept out of the targets.
-      const rows = [await benchLevel(d, targets, source, { label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
-      for (const sessions of LEVELS) rows.push(await benchLevel(d, targets, source, { label: String(sessions), sessions, calls: CALLS }));
-      rows.push(await benchLevel(d, targets, source, { label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
+      const rows = [await benchLevel(d, targets, meters, source, { label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
+      for (const sessions of LEVELS) rows.push(await benchLevel(d, targets, meters, source, { label: String(sessions), sessions, calls: CALLS }));
+      rows.push(await benchLevel(d, targets, meters, source, { label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
       return rows;
     } finally {
       await closeSql();
@@ -737,6 +784,25 @@ function printTable(rows: Row[]) {
   for (const line of lines) console.log(format(line));
 }
 
+/**
+ * Where a call's CPU goes at each deployment's busiest level: the ceiling of calls/s on this
+ * machine is its cores over the sum (the client's share is the benchmark's own, not Hookplane's).
+ */
+function printCpu(rows: Row[]) {
+  console.log("\nCPU ms a call (web processes, database backends, this client; the bare server beside):");
+  for (const d of DEPLOYMENTS) {
+    const busiest = rows.filter((r) => r.deployment === d && !r.paced && r.label !== "warm-up").at(-1);
+    if (!busiest) continue;
+    const sum = (cpu: CpuPerCall) => Object.values(cpu).reduce<number>((n, ms) => n + (ms ?? 0), 0);
+    const cores = os.cpus().length;
+    console.log(
+      `  ${deploymentName(d).padEnd(12)} at ${busiest.label} sessions: ${cpuText(busiest.cpu.hookplane)} = ${sum(busiest.cpu.hookplane).toFixed(2)} ms, ` +
+        `at most ~${((cores * 1000) / sum(busiest.cpu.hookplane)).toFixed(0)} calls/s on ${cores} cores` +
+        (busiest.cpu.bare ? ` | bare ${cpuText(busiest.cpu.bare)} = ${sum(busiest.cpu.bare).toFixed(2)} ms` : ""),
+    );
+  }
+}
+
 /** The targets, each PASS or FAIL (or n/a when its level was not run); they never fail the run. */
 function printTargets(rows: Row[]) {
   const find = (d: Deployment, label: string) => rows.find((r) => r.deployment === d && r.label === label);
@@ -770,14 +836,15 @@ async function main(): Promise<number> {
   );
   const rows: Row[] = [];
   try {
-    const bareUrl = await startBare();
-    for (const d of DEPLOYMENTS) rows.push(...(await benchDeployment(d, bareUrl)));
+    const bare = await startBare();
+    for (const d of DEPLOYMENTS) rows.push(...(await benchDeployment(d, bare)));
   } finally {
     await releaseAll();
     keepAlive.destroy();
   }
   console.log(`\nClaude Code http hooks (POST ${INGEST_PATH}), ${((performance.now() - began) / 1000).toFixed(0)} s in all`);
   printTable(rows);
+  printCpu(rows);
   printTargets(rows);
   const wrong = rows.reduce((n, r) => n + r.hookplane.errors + (r.bare?.errors ?? 0) + r.problems, 0);
   if (wrong > 0) console.log(`\n${wrong} wrong answers or read-back mismatches: exit 1`);

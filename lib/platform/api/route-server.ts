@@ -7,8 +7,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hasDecodablePath } from "./request-guard";
+import { requestWithBody, toErrorResponse, type RouteAnswer } from "./route";
 
-type Handler = (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & {
+  /** apiRoute's answer without a web Response, when the handler is one of its routes. */
+  answer?: (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<RouteAnswer>;
+};
 
 export interface RouteEntry {
   method: string;
@@ -42,7 +46,11 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-/** Serves one request with a web handler: node's request in as a web Request, the Response back out. */
+/**
+ * Serves one request with a web handler: node's request in as a web Request, the Response back
+ * out. The body, read here whole, rides beside the Request rather than in a stream of it, and an
+ * apiRoute's JSON answer is written straight out, not through a Response (route.ts, bufferedBodies).
+ */
 export async function serveWithHandler(handler: Handler, req: IncomingMessage, res: ServerResponse, params: Record<string, string> = {}): Promise<void> {
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
   const controller = new AbortController();
@@ -55,8 +63,18 @@ export async function serveWithHandler(handler: Handler, req: IncomingMessage, r
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
   const body = await readBody(req);
-  const request = new Request(url, { method: req.method, headers, body: body && body.length > 0 ? new Uint8Array(body) : undefined, signal: controller.signal });
-  const response = await handler(request, { params: Promise.resolve(params) });
+  const hasBody = body !== undefined && body.length > 0;
+  let request = new Request(url, { method: req.method, headers, body: hasBody && !handler.answer ? new Uint8Array(body) : undefined, signal: controller.signal });
+  if (hasBody && handler.answer) request = requestWithBody(request, body);
+  const answered = handler.answer ? await handler.answer(request, { params: Promise.resolve(params) }) : await handler(request, { params: Promise.resolve(params) });
+  // Response.json's own refusal when the value has no JSON (undefined, a function): an internal error.
+  const text = answered instanceof Response ? undefined : (JSON.stringify(answered.json) as string | undefined);
+  if (text !== undefined) {
+    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+    return;
+  }
+  const response = answered instanceof Response ? answered : toErrorResponse(new TypeError("The route's answer is not JSON serializable"));
   const out = Buffer.from(await response.arrayBuffer());
   // Every Set-Cookie of the answer (Headers iterates them one by one; an object would keep the last).
   const cookies = response.headers.getSetCookie();

@@ -43,10 +43,28 @@ function tooLarge(): AppError {
   return new AppError("payload_too_large", `Body is larger than ${MAX_BODY_BYTES} bytes`);
 }
 
+/**
+ * Bodies read already by whoever made the request (route-server.ts, from node:http: the request
+ * guard held them whole), so the web Request carries none: no body stream is made only to be read
+ * back (a stream per hook call was a tenth of the hook path's CPU).
+ */
+const bufferedBodies = new WeakMap<Request, Buffer>();
+
+/** A Request whose body is `body` as read already (see bufferedBodies). */
+export function requestWithBody(request: Request, body: Buffer): Request {
+  bufferedBodies.set(request, body);
+  return request;
+}
+
 /** The body as text, counted chunk by chunk: reading stops at the cap, whatever the client declared. */
 async function readCappedText(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const buffered = bufferedBodies.get(request);
+  if (buffered) {
+    if (buffered.length > MAX_BODY_BYTES) throw tooLarge();
+    return buffered.toString("utf8");
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -144,7 +162,14 @@ export interface RouteSchemas {
   query?: z.ZodType;
   params?: z.ZodType;
 }
-export type ApiHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & { schemas: RouteSchemas };
+/** A route's answer before it is a web Response: a value to send as JSON, or a Response the route made (errors included). */
+export type RouteAnswer = Response | { json: unknown };
+
+export type ApiHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & {
+  schemas: RouteSchemas;
+  /** The same route, answering without a web Response where it can (route-server.ts writes the JSON itself). */
+  answer: (request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<RouteAnswer>;
+};
 
 export function apiRoute<
   B extends z.ZodType | undefined = undefined,
@@ -154,7 +179,7 @@ export function apiRoute<
   options: RouteOptions<B, Q, P>,
   handler: (ctx: RouteContext<Infer<B>, Infer<Q>, P extends z.ZodType ? z.infer<P> : Record<string, string>>) => Promise<Response | unknown>,
 ): ApiHandler {
-  const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+  const answer = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<RouteAnswer> => {
     try {
       assertOwnOriginWrite(request);
       const handle = await getDatabase();
@@ -176,12 +201,16 @@ export function apiRoute<
         body = parseWith(options.body, raw);
       }
       const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
-      return noStore(result instanceof Response ? result : Response.json(result));
+      return result instanceof Response ? noStore(result) : { json: result };
     } catch (error) {
       return noStore(toErrorResponse(error));
     }
   };
-  return Object.assign(route, { schemas: { role: options.role, body: options.body, query: options.query, params: options.params } });
+  const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
+    const out = await answer(request, context);
+    return out instanceof Response ? out : noStore(Response.json(out.json));
+  };
+  return Object.assign(route, { schemas: { role: options.role, body: options.body, query: options.query, params: options.params }, answer });
 }
 
 function parseParams(schema: z.ZodType, params: Record<string, string>): unknown {
