@@ -26,7 +26,7 @@ import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/e
 import type { EventActor } from "@/lib/core/hooks/event";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
-import { openRunSession, type RunSession } from "@/lib/features/runs/run-session";
+import { openRunSession, type RunSession, type SessionRun } from "@/lib/features/runs/run-session";
 import { codeExecutionSettings, ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { recordTranscriptUsage, type TranscriptUsage } from "./transcript-usage";
 import { APPLIES_NOTHING, outputChangeRefusal, unappliedChange, type ModificationSupport } from "@/lib/core/dialects/modification-support";
@@ -379,7 +379,7 @@ function sessionWorkspace(runId: string): string {
 
 async function openSession(
   handle: DbHandle,
-  run: RunRow,
+  run: SessionRun,
   agent: AgentRef,
   input: Pick<SessionEvent, "sessionId" | "source"> & { actor?: EventActor },
   hooksFingerprint?: string,

@@ -24,9 +24,31 @@ import { loadAgentHooks, loadRunHooks } from "./run-hooks";
 import { hooksOnAgentMachine, hooksRunByServerForBridge } from "@/lib/core/hooks/runs-on";
 import { createRunTraceRecorder, type RunTraceRecorder } from "./telemetry/run-trace-recorder";
 
+/** What a run session reads of its run's row (a bridged hook call selects just these: db/queries/external-runs.ts). */
+export type SessionRun = Pick<
+  RunRow,
+  | "id"
+  | "projectId"
+  | "scheduleId"
+  | "source"
+  | "externalSessionId"
+  | "prompt"
+  | "inputTokens"
+  | "outputTokens"
+  | "cachedTokens"
+  | "costUsd"
+  | "lastSeq"
+  | "toolsUsed"
+  | "blocked"
+  | "createdAt"
+  | "startedAt"
+  | "actorUserId"
+  | "actorLabel"
+>;
+
 export interface RunSessionParams {
   db: Db;
-  run: RunRow;
+  run: SessionRun;
   agent: { id: string; name: string; model?: string; retryTools?: string[] };
   /** `worker`: this process holds the run's lease; `bridge`: one HTTP request of an outside session. */
   mode: "worker" | "bridge";
