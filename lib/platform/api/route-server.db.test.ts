@@ -1,0 +1,67 @@
+/**
+ * An apiRoute served from node:http (route-server.ts: the bridged hook path's short way): its
+ * body rides beside the web Request and its JSON answer is written straight out. Tried from both
+ * sides: a good body is read and answered with its length and no-store; bad JSON, a value of the
+ * wrong type, a body past the cap and an answer that has no JSON each get the error the same
+ * route gives under Next, and the handler never sees the bad ones.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { z } from "zod";
+import { installDatabase } from "@/db/client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { apiRoute, MAX_BODY_BYTES } from "./route";
+import { startRouteServer, type RouteServer } from "./route-server";
+
+let t: TestDatabase;
+let server: RouteServer;
+const handled: unknown[] = [];
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  installDatabase(t);
+  const echo = apiRoute({ role: null, body: z.object({ name: z.string(), n: z.number().int() }) }, async ({ body }) => {
+    handled.push(body);
+    return { hello: body.name, twice: body.n * 2 };
+  });
+  const noJson = apiRoute({ role: null }, async () => undefined);
+  server = await startRouteServer([
+    { method: "POST", path: "/echo", handler: echo },
+    { method: "POST", path: "/no-json", handler: noJson },
+  ]);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.drop();
+});
+
+const post = (path: string, body: string) => fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+
+test("a good body is read once and answered as JSON, with its length and no-store", async () => {
+  const res = await post("/echo", JSON.stringify({ name: "ada", n: 21 }));
+  const text = await res.text();
+  expect(res.status).toBe(200);
+  expect(JSON.parse(text)).toEqual({ hello: "ada", twice: 42 });
+  expect(res.headers.get("content-type")).toBe("application/json");
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  expect(res.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+  expect(handled).toEqual([{ name: "ada", n: 21 }]);
+});
+
+test("bad JSON, a wrong type and a body past the cap are refused before the handler, as under Next", async () => {
+  handled.length = 0;
+  const bad = await post("/echo", "{not json");
+  expect(bad.status).toBe(400);
+  expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("bad_request");
+  const wrong = await post("/echo", JSON.stringify({ name: "ada", n: "many" }));
+  expect(wrong.status).toBe(422);
+  expect(JSON.stringify(await wrong.json())).toContain("n");
+  const big = await post("/echo", JSON.stringify({ name: "x".repeat(MAX_BODY_BYTES), n: 1 }));
+  expect(big.status).toBe(413);
+  expect(handled).toEqual([]);
+});
+
+test("an answer that has no JSON is an internal error, not an empty 200", async () => {
+  const res = await post("/no-json", "");
+  expect(res.status).toBe(500);
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe("internal");
+});
