@@ -27,7 +27,9 @@ beforeAll(async () => {
   agentB = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "b" }) }))!.id;
   otherProject = (await addProject(t.db, { slug: "stats-other" })).id;
   const stranger = (await createAgent(t.db, { projectId: otherProject, spec: agentSpecSchema.parse({ name: "s" }) }))!.id;
-  const at = (s: number) => new Date(Date.now() - 10 * 60_000 + s * 1000);
+  // One base instant: computed per call, start and finish would drift apart by the milliseconds between them.
+  const base = Date.now() - 10 * 60_000;
+  const at = (s: number) => new Date(base + s * 1000);
   await run(agentA, { status: "finished", outcome: "completed", costUsd: 0.5, blocked: true, startedAt: at(0), finishedAt: at(2) });
   await run(agentA, { status: "finished", outcome: "failed", costUsd: 0.25, startedAt: at(0), finishedAt: at(4) });
   await run(agentA, { status: "running", costUsd: 0.125, startedAt: at(0) });
