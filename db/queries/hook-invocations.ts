@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runs } from "../schema";
 import { deleteChainDaysBefore } from "./chain-retention";
@@ -21,9 +21,19 @@ export async function deleteLedgerDaysBefore(db: Db, params: { before: Date }) {
   return deleteChainDaysBefore(db, { table: "hook_invocations", before: params.before });
 }
 
-export async function listRunHookInvocations(db: Db, params: { runId: string }) {
-  return db.select().from(hookInvocations).where(eq(hookInvocations.runId, params.runId)).orderBy(asc(hookInvocations.id));
+/**
+ * A run's ledger rows in the order they were written, those after the row `after` (an id) when
+ * given, at most `limit`. Paging by id is gapless for one run: its rows are written by the
+ * statement that holds the run row's lock (appendRunRecords), so their ids follow commit order.
+ */
+export async function listRunHookInvocations(db: Db, params: { runId: string; after?: number; limit?: number }) {
+  const where = params.after ? and(eq(hookInvocations.runId, params.runId), gt(hookInvocations.id, params.after)) : eq(hookInvocations.runId, params.runId);
+  const query = db.select().from(hookInvocations).where(where).orderBy(asc(hookInvocations.id));
+  return params.limit === undefined ? query : query.limit(params.limit);
 }
+
+/** A run's ledger row as the API and the stream send it (the browser's LedgerRow). */
+export type RunLedgerRow = Awaited<ReturnType<typeof listRunHookInvocations>>[number];
 
 /** The ledger rows of some of a run's events, in the order they were written. */
 export async function listHookInvocationsOfEvents(db: Db, params: { runId: string; seqs: number[] }) {

@@ -98,7 +98,7 @@ const APPEND_RUN_RECORDS = `
     from input, counter, jsonb_array_elements(input.messages) m
   )
   select counter.last_seq, counter.added, input.has_totals,
-         case when input.notify and counter.added > 0 then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
+         case when input.notify and (counter.added > 0 or jsonb_array_length(input.ledger) > 0) then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
          case when input.notify and input.has_totals then pg_notify('${CHANNELS.runs}', json_build_object('runId', input.run_id)::text) end as runs_notice
   from input, counter`;
 
@@ -115,8 +115,9 @@ export class CheckpointJson {
  * round trip): its events (gapless seqs handed out by the run row's counter, whose row lock also
  * makes concurrent writers of one session queue), the hook ledger rows of its dispatches, new
  * transcript messages, the totals it adds and the loop's checkpoint. One NOTIFY announces the new
- * high-water mark at commit (and one the run's new totals), so a checkpoint never runs ahead of
- * the record it implies, nor the record of it. Returns the run's last seq.
+ * high-water mark at commit (also when only ledger rows were added: an approval's row, written
+ * when it settles, reaches the run's watchers too), and one the run's new totals, so a checkpoint
+ * never runs ahead of the record it implies, nor the record of it. Returns the run's last seq.
  */
 export async function appendRunRecords(
   db: Db,
@@ -158,7 +159,7 @@ export async function appendRunRecords(
   if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
   const lastSeq = Number(rows[0].last_seq);
   if (afterCommit) {
-    if (Number(rows[0].added) > 0) notifyAfterCommit(db, CHANNELS.runEvents, runId, JSON.stringify({ runId, seq: lastSeq }));
+    if (Number(rows[0].added) > 0 || ledger.length > 0) notifyAfterCommit(db, CHANNELS.runEvents, runId, JSON.stringify({ runId, seq: lastSeq }));
     if (rows[0].has_totals) notifyAfterCommit(db, CHANNELS.runs, runId, JSON.stringify({ runId }));
   }
   return lastSeq;

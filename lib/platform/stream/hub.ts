@@ -14,6 +14,7 @@
 import type { WebSocket } from "ws";
 import { trackSubscribers } from "@/lib/platform/metrics/metrics-registry";
 import type { DbHandle } from "@/db/client";
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRun } from "@/db/queries/runs";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
@@ -49,6 +50,8 @@ interface Subscriber {
   grounds?: SocketGrounds;
   /** run id → last seq delivered to this socket */
   runs: Map<string, number>;
+  /** run id → id of the last ledger row delivered, for runs subscribed with `afterLedger` */
+  ledger: Map<string, number>;
   topics: Set<string>;
   /** Client messages are handled one at a time, in order, since subscribing awaits a recheck. */
   inbox: Promise<void>;
@@ -129,7 +132,7 @@ export class StreamHub {
 
   /** `grounds` ties the socket to its credential; without them it lives until it closes. */
   attach(socket: WebSocket, principal: Principal, grounds?: SocketGrounds): void {
-    const sub: Subscriber = { socket, principal, grounds, runs: new Map(), topics: new Set(), inbox: Promise.resolve() };
+    const sub: Subscriber = { socket, principal, grounds, runs: new Map(), ledger: new Map(), topics: new Set(), inbox: Promise.resolve() };
     this.subscribers.add(sub);
     socket.on("close", () => this.subscribers.delete(sub));
     socket.on("error", () => this.subscribers.delete(sub));
@@ -172,7 +175,10 @@ export class StreamHub {
     if (msg.type === "ping") return this.send(sub, { type: "pong" });
     if (msg.type === "unsubscribe") {
       sub.topics.delete(msg.topic);
-      if (msg.topic.startsWith("run:")) sub.runs.delete(msg.topic.slice(4));
+      if (msg.topic.startsWith("run:")) {
+        sub.runs.delete(msg.topic.slice(4));
+        sub.ledger.delete(msg.topic.slice(4));
+      }
       return;
     }
     // A subscription stands on the credential as it is now, not as it was at the upgrade.
@@ -192,13 +198,19 @@ export class StreamHub {
     this.send(sub, { type: "subscribed", topic: msg.topic });
     if (runId) {
       sub.runs.set(runId, msg.after ?? 0);
+      if (msg.afterLedger !== undefined) sub.ledger.set(runId, msg.afterLedger);
+      else sub.ledger.delete(runId);
       this.pump(runId);
       // The run's current state, read after the subscription began, so no later change is missed.
       this.broadcastRow("runs", "run", runId, () => this.readers.readRun?.(runId), sub);
     }
   }
 
-  /** Delivers every stored event after each subscriber's last seq, in order, until caught up. */
+  /**
+   * Delivers every stored event after each subscriber's last seq, in order, until caught up, then
+   * the ledger rows written since (a run's rows are written with its events, or with nothing else
+   * when an approval settles: either commit notifies).
+   */
   private pump(runId: string): void {
     const inFlight = this.pumping.get(runId);
     if (inFlight) {
@@ -222,6 +234,11 @@ export class StreamHub {
   }
 
   private async deliverRun(runId: string): Promise<void> {
+    await this.deliverEvents(runId);
+    await this.deliverLedger(runId);
+  }
+
+  private async deliverEvents(runId: string): Promise<void> {
     for (;;) {
       const watchers = [...this.subscribers].filter((s) => s.runs.has(runId));
       if (watchers.length === 0) return;
@@ -236,6 +253,27 @@ export class StreamHub {
           sub.runs.set(runId, row.seq);
           sub.socket.send(message);
         }
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  /** Ledger rows after each ledger subscriber's last id, a page a message, until caught up. */
+  private async deliverLedger(runId: string): Promise<void> {
+    for (;;) {
+      const watchers = [...this.subscribers].filter((s) => s.ledger.has(runId));
+      if (watchers.length === 0) return;
+      const from = Math.min(...watchers.map((s) => s.ledger.get(runId)!));
+      const rows = await listRunHookInvocations(this.handle.db, { runId, after: from, limit: PAGE });
+      if (rows.length === 0) return;
+      const streamed = rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+      for (const sub of watchers) {
+        const last = sub.ledger.get(runId);
+        if (last === undefined) continue;
+        const fresh = streamed.filter((row) => row.id > last);
+        if (fresh.length === 0) continue;
+        sub.ledger.set(runId, fresh[fresh.length - 1].id);
+        this.send(sub, { type: "ledger", runId, rows: fresh });
       }
       if (rows.length < PAGE) return;
     }

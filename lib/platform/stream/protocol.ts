@@ -14,6 +14,11 @@ export const clientMessageSchema = z.discriminatedUnion("type", [
     topic: z.string().regex(TOPIC_PATTERN, "topic is runs, approvals or run:<id>"),
     /** A seq is a PostgreSQL integer; a larger one would fail the query, not just find nothing. */
     after: z.number().int().min(0).max(2_147_483_647).optional(),
+    /**
+     * On a run topic: also stream the run's hook ledger rows written after the row with this id
+     * (0: all of them), each as it is committed. Left out, no ledger rows are sent.
+     */
+    afterLedger: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   }),
   z.object({ type: z.literal("unsubscribe"), topic: z.string().max(100) }),
   z.object({ type: z.literal("ping") }),
@@ -27,6 +32,31 @@ export interface StreamedEvent {
   data: Record<string, unknown>;
 }
 
+/**
+ * One hook ledger row of a run, as `GET /api/v1/runs/{id}/hooks` and the stream's `ledger` message
+ * send it (the row as stored: more columns than named here, which are the ones the run view reads).
+ */
+export interface LedgerRow {
+  id: number;
+  eventSeq: number | null;
+  hookKey: string;
+  matched: boolean;
+  verdict: string | null;
+  reason: string | null;
+  mode: string | null;
+  action: string | null;
+  durationMs: number | null;
+  exitCode: number | null;
+  output: string | null;
+  stderr: string | null;
+  ignored: boolean;
+  /** The hook erred or timed out; `verdict` is what its onFailure made of it. */
+  failed?: boolean;
+  timedOut?: boolean;
+  stdout?: string | null;
+  createdAt?: string;
+}
+
 export type ServerMessage =
   /** `role` in `project` (its slug): the one project this socket acts in. */
   | { type: "hello"; role: string; project?: string }
@@ -34,12 +64,14 @@ export type ServerMessage =
   | { type: "pong" }
   | { type: "error"; message: string }
   | { type: "event"; runId: string; seq: number; event: StreamedEvent }
+  /** Ledger rows of a run subscribed with `afterLedger`, in the order written, each once. */
+  | { type: "ledger"; runId: string; rows: LedgerRow[] }
   /** The run's row as GET /api/v1/runs/{id} has it. */
   | { type: "run"; run: { id: string } & Record<string, unknown> }
   /** The approval's row as GET /api/v1/approvals has it. */
   | { type: "approval"; approval: { id: string; status: string } & Record<string, unknown> };
 
-const SERVER_TYPES = new Set(["hello", "subscribed", "pong", "error", "event", "run", "approval"]);
+const SERVER_TYPES = new Set(["hello", "subscribed", "pong", "error", "event", "ledger", "run", "approval"]);
 
 /** A frame from the server, or undefined for one this client does not understand. */
 export function parseServerMessage(raw: string): ServerMessage | undefined {

@@ -7,8 +7,9 @@ import { createAgent } from "@/db/queries/agents";
 import { getOrCreateApproval, getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
 import { announceAccessChange } from "@/db/queries/access-changes";
 import { setMemberRole } from "@/db/queries/projects";
-import { appendRunEvents } from "@/db/queries/run-events";
+import { appendRunEvents, appendRunRecords, type LedgerRowOfBatch } from "@/db/queries/run-events";
 import { createRun, getRunInAnyProject, runToApi } from "@/db/queries/runs";
+import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { createSession } from "@/db/queries/sessions";
 import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
@@ -49,6 +50,8 @@ class Subscriber {
   readonly seqs: number[] = [];
   readonly runs: { id: string; projectId: string }[] = [];
   readonly approvals: { id: string; projectId: string }[] = [];
+  /** Ledger messages as they came: each one's row ids (hook keys beside, to check the rows themselves). */
+  readonly ledger: { runId: string; rows: { id: number; eventSeq: number | null; hookKey: string; createdAt: string }[] }[] = [];
   readonly messages: { type: string; message?: string; topic?: string; project?: string }[] = [];
   closedWith?: number;
   private socket!: WebSocket;
@@ -62,6 +65,7 @@ class Subscriber {
       if (message.type === "event") this.seqs.push(message.seq);
       if (message.type === "run") this.runs.push(message.run);
       if (message.type === "approval") this.approvals.push(message.approval);
+      if (message.type === "ledger") this.ledger.push(message);
     });
     this.socket.on("close", (code) => (this.closedWith = code));
     await new Promise((resolve, reject) => {
@@ -127,6 +131,57 @@ test("a subscriber with `after` gets stored events, then live ones, gapless acro
   await appendRunEvents(t.db, { runId, events: events(2) });
   await expect.poll(() => again.seqs).toEqual(range(21, 29));
   again.close();
+});
+
+describe("a run's hook ledger on the stream", () => {
+  const row = (runId: string, hookKey: string, eventSeq: number | null): LedgerRowOfBatch => ({
+    runId, projectId: DEFAULT_PROJECT_ID, eventSeq, event: "tool.pre", hookKey, scope: "global", matched: true, verdict: "allow", mode: "enforce", action: "block", ignored: false, failed: false, timedOut: false,
+  });
+  const keysOf = (client: Subscriber) => client.ledger.flatMap((m) => m.rows.map((r) => r.hookKey));
+
+  test("with afterLedger: the stored rows, then each row as committed (with its events, or alone when an approval settles), each once; without it, none", async () => {
+    const agent = await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "ledger-streamer", model: "scripted", tools: [], maxTurns: 2, timeoutMs: 10_000 } });
+    const run = (await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent!.id, prompt: "x", source: "test" })).id;
+    // Another run's rows never reach this run's subscribers.
+    const other = (await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent!.id, prompt: "y", source: "test" })).id;
+    await appendRunRecords(t.db, { runId: run, events: events(2), ledger: [row(run, "stored-1", 1), row(run, "stored-2", 2)] });
+
+    const withLedger = new Subscriber(web.url);
+    const eventsOnly = new Subscriber(web.url);
+    await withLedger.connect(token, [{ type: "subscribe", topic: `run:${run}`, after: 0, afterLedger: 0 }]);
+    await eventsOnly.connect(token, [{ type: "subscribe", topic: `run:${run}`, after: 0 }]);
+    await expect.poll(() => keysOf(withLedger)).toEqual(["stored-1", "stored-2"]);
+
+    await appendRunRecords(t.db, { runId: other, events: events(1), ledger: [row(other, "elsewhere", 1)] });
+    await appendRunRecords(t.db, { runId: run, events: events(1), ledger: [row(run, "live", 3)] });
+    // An approval's row is written when it settles, with no event: it is streamed all the same.
+    await appendRunRecords(t.db, { runId: run, events: [], ledger: [row(run, "settled-approval", 2)] });
+    await expect.poll(() => keysOf(withLedger)).toEqual(["stored-1", "stored-2", "live", "settled-approval"]);
+    await expect.poll(() => eventsOnly.seqs).toEqual([1, 2, 3]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(keysOf(withLedger)).toEqual(["stored-1", "stored-2", "live", "settled-approval"]);
+    expect(eventsOnly.ledger).toEqual([]);
+    expect(withLedger.ledger.every((m) => m.runId === run)).toBe(true);
+    // The rows are the API's rows: the same ids, seqs and fields as GET /runs/{id}/hooks reads.
+    const stored = await listRunHookInvocations(t.db, { runId: run });
+    expect(withLedger.ledger.flatMap((m) => m.rows)).toEqual(stored.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })));
+    withLedger.close();
+
+    // A reconnect from the last row it had gets only what came after.
+    await appendRunRecords(t.db, { runId: run, events: events(1), ledger: [row(run, "while-away", 4)] });
+    const again = new Subscriber(web.url);
+    await again.connect(token, [{ type: "subscribe", topic: `run:${run}`, after: 4, afterLedger: stored.at(-1)!.id }]);
+    await expect.poll(() => keysOf(again)).toEqual(["while-away"]);
+    again.close();
+    eventsOnly.close();
+  });
+
+  test("afterLedger that is not a whole number is refused with the field named", async () => {
+    const client = new Subscriber(web.url);
+    await client.connect(token, [{ type: "subscribe", topic: `run:${runId}`, afterLedger: -1 }]);
+    await expect.poll(() => client.messages.find((m) => m.type === "error")?.message).toMatch(/^afterLedger: /);
+    client.close();
+  });
 });
 
 test("a page of another site cannot open the stream with the session cookie", async () => {

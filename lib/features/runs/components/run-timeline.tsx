@@ -6,7 +6,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef, useState } from "react";
-import type { LedgerRow } from "./run-types";
+import type { LedgerRow } from "@/lib/platform/stream/protocol";
 import { EventEntry, SpanEntry } from "./timeline-entry";
 import type { TimelineRow } from "./timeline-rows";
 

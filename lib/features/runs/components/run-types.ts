@@ -35,23 +35,3 @@ export interface RunEvent {
   data: Record<string, unknown>;
 }
 
-export interface LedgerRow {
-  id: number;
-  eventSeq: number | null;
-  hookKey: string;
-  matched: boolean;
-  verdict: string | null;
-  reason: string | null;
-  mode: string | null;
-  action: string | null;
-  durationMs: number | null;
-  exitCode: number | null;
-  output: string | null;
-  stderr: string | null;
-  ignored: boolean;
-  /** The hook erred or timed out; `verdict` is what its onFailure made of it. */
-  failed?: boolean;
-  timedOut?: boolean;
-  stdout?: string | null;
-  createdAt?: string;
-}

@@ -6,7 +6,8 @@
  */
 import type { ReactNode } from "react";
 import { summarizeEvent } from "@/lib/core/hooks/event-summary";
-import type { LedgerRow, RunEvent } from "./run-types";
+import type { LedgerRow } from "@/lib/platform/stream/protocol";
+import type { RunEvent } from "./run-types";
 import { formatDurationMs, hookChip, verdictText } from "./run-text";
 import { spanStatus, type SpanStatus } from "./timeline-rows";
 

@@ -3,16 +3,18 @@
 /**
  * A run as it happens: its stored events in a few large pages, then the live ones from the socket
  * (subscribed with `after`, so there is no gap and no duplicate), grouped into the timeline; its
- * status and totals; its hook ledger; the approvals it waits on. Pausing holds new events back
- * without losing them.
+ * status and totals; its hook ledger the same way (stored rows in pages, then each new row from the
+ * socket as it is committed, subscribed with `afterLedger`: never the whole ledger again); the
+ * approvals it waits on. Pausing holds new events back without losing them.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { PendingApproval } from "@/lib/features/approvals/components/approval-card";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import type { ClientMessage } from "@/lib/platform/stream/protocol";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
-import type { LedgerRow, RunEvent, RunSummary } from "./run-types";
+import type { LedgerRow } from "@/lib/platform/stream/protocol";
+import type { RunEvent, RunSummary } from "./run-types";
 import { addToTimeline, emptyTimeline, type TimelineState } from "./timeline-rows";
 
 export function useRunStream(initial: RunSummary) {
@@ -42,38 +44,32 @@ export function useRunStream(initial: RunSummary) {
   pausedRef.current = paused;
   const queryClient = useQueryClient();
 
-  const ledger = useQuery({
-    queryKey: ["run-ledger", run.id],
-    queryFn: () => apiFetch<{ items: LedgerRow[] }>(`/api/v1/runs/${run.id}/hooks`),
-  });
   const approvals = useQuery({
     queryKey: ["approvals", "pending"],
     queryFn: () => apiFetch<{ items: PendingApproval[] }>(`/api/v1/approvals?status=pending&limit=200`),
   });
   const pending = (approvals.data?.items ?? []).filter((a) => a.runId === run.id);
 
-  const ledgerBySeq = useMemo(() => {
-    const map = new Map<number, LedgerRow[]>();
-    for (const row of ledger.data?.items ?? []) {
-      if (row.eventSeq === null) continue;
-      map.set(row.eventSeq, [...(map.get(row.eventSeq) ?? []), row]);
-    }
-    return map;
-  }, [ledger.data]);
-
-  // Ledger rows are written beside the events; refresh them (at most a few times a second).
-  const refreshTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const refreshLedger = useCallback(() => {
-    clearTimeout(refreshTimer.current);
-    refreshTimer.current = setTimeout(() => queryClient.invalidateQueries({ queryKey: ["run-ledger", run.id] }), 300);
-  }, [queryClient, run.id]);
+  // The ledger by event seq, grown as rows arrive (each row once: ids only go up).
+  const [ledgerBySeq, setLedgerBySeq] = useState<Map<number, LedgerRow[]>>(() => new Map());
+  const lastLedgerId = useRef(0);
+  const addLedger = useCallback((rows: LedgerRow[]) => {
+    const fresh = rows.filter((row) => row.id > lastLedgerId.current);
+    if (fresh.length === 0) return;
+    lastLedgerId.current = fresh[fresh.length - 1].id;
+    setLedgerBySeq((current) => {
+      const next = new Map(current);
+      for (const row of fresh) if (row.eventSeq !== null) next.set(row.eventSeq, [...(next.get(row.eventSeq) ?? []), row]);
+      return next;
+    });
+  }, []);
 
   // Stored events come in a few large HTTP pages; the socket then streams from the last one
   // (subscribing with `after`), so a 20,000-event run is not 20,000 socket messages.
   const sendRef = useRef<((msg: ClientMessage) => void) | undefined>(undefined);
   const historyLoaded = useRef(false);
   const subscribeRun = useCallback(() => {
-    if (historyLoaded.current) sendRef.current?.({ type: "subscribe", topic: `run:${run.id}`, after: lastSeq.current });
+    if (historyLoaded.current) sendRef.current?.({ type: "subscribe", topic: `run:${run.id}`, after: lastSeq.current, afterLedger: lastLedgerId.current });
   }, [run.id]);
   useEffect(() => {
     let cancelled = false;
@@ -88,6 +84,12 @@ export function useRunStream(initial: RunSummary) {
         }
         if (page.nextAfter === null || fresh.length < page.items.length) break;
       }
+      for (;;) {
+        const page = await apiFetch<{ items: LedgerRow[]; nextAfter: number | null }>(`/api/v1/runs/${run.id}/hooks?after=${lastLedgerId.current}&limit=5000`);
+        if (cancelled) return;
+        addLedger(page.items);
+        if (page.nextAfter === null) break;
+      }
       historyLoaded.current = true;
       subscribeRun();
     })().catch(() => {
@@ -98,7 +100,7 @@ export function useRunStream(initial: RunSummary) {
     return () => {
       cancelled = true;
     };
-  }, [run.id, enqueue, subscribeRun]);
+  }, [run.id, enqueue, addLedger, subscribeRun]);
 
   const socketState = useLiveSocket(
     (send) => {
@@ -115,7 +117,8 @@ export function useRunStream(initial: RunSummary) {
         const event = { seq, type: msg.event.type, ts: msg.event.ts, data: msg.event.data };
         if (pausedRef.current) held.current.push(event);
         else enqueue([event]);
-        refreshLedger();
+      } else if (msg.type === "ledger" && msg.runId === run.id) {
+        addLedger(msg.rows);
       } else if (msg.type === "run" && msg.run.id === run.id) {
         setRun((current) => ({ ...current, ...(msg.run as unknown as RunSummary) }));
       } else if (msg.type === "approval") {

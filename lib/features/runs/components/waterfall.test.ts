@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LedgerRow } from "./run-types";
+import type { LedgerRow } from "@/lib/platform/stream/protocol";
 import { addToTimeline, emptyTimeline, type TimelineEvent } from "./timeline-rows";
 import { buildWaterfall } from "./waterfall";
 

@@ -8,7 +8,7 @@
  * not stored, only its duration: hooks of one event are placed one after the other from the event's
  * time, in the order they ran (the ledger's order).
  */
-import type { LedgerRow } from "./run-types";
+import type { LedgerRow } from "@/lib/platform/stream/protocol";
 import type { TimelineEvent, TimelineRow } from "./timeline-rows";
 
 export type BarKind = "model" | "tool" | "approval" | "hook" | "event";
