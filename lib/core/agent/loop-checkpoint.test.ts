@@ -10,6 +10,7 @@ import { hook } from "@/lib/core/hooks/testing/fakes";
 import type { HookEffects, LifecycleEvent, SessionResult } from "./loop-ports";
 import { createInMemoryCheckpointStore, type LoopState } from "./loop-state";
 import { makeAgent, useFreshHarnesses, type Harness } from "@/test/session-harness";
+import { hookEvent } from "../hooks/event";
 
 class SimulatedCrash extends Error {}
 
@@ -235,7 +236,7 @@ describe("agent loop: checkpoints", () => {
     const options = (crash: boolean) => ({
       ...h.options(agent, { checkpoint: store }),
       dispatch: async (e: LifecycleEvent, resume?: { point: SuspendPoint }, effects?: HookEffects) => {
-        const result = await runtime.dispatch(hooks, { type: e.type, runId: "run_1", agentName: agent.name, ts: 0, seq: e.seq, data: e.data }, { ...(resume && { resume: resume.point }), ...effects });
+        const result = await runtime.dispatch(hooks, hookEvent({ type: e.type, runId: "run_1", agentName: agent.name, ts: 0, seq: e.seq, data: e.data }), { ...(resume && { resume: resume.point }), ...effects });
         // The worker dies once the command ran, before the loop could store that it finished.
         if (crash && e.type === "tool.pre" && !crashed) {
           crashed = true;

@@ -7,7 +7,7 @@ import { contextForDialect } from "./dialect-contracts";
 import { AsyncRun, askExecutor, describe, runWithDeadline } from "./async-hook-run";
 import { modifyCall } from "./call-modification";
 import { chainStep, waivedBy, whyNotAsked, whyScopeExcludes } from "./chain-rules";
-import { matcherSubject, templateVarsOf, type HookContext, type HookEvent } from "./event";
+import { hookEvent, matcherSubject, templateVarsOf, type HookContext, type HookEvent } from "./event";
 import { isBlockingEvent } from "./events";
 import type { CompiledHook } from "./compiled-hooks";
 import {
@@ -271,8 +271,8 @@ export class Dispatch implements ActionRun {
     this.replaceEvent({ ...this.event.data, output });
   }
 
-  private replaceEvent(data: HookEvent["data"]) {
-    this.event = { ...this.event, data };
+  private replaceEvent(data: Record<string, unknown>) {
+    this.event = hookEvent({ ...this.event, data });
     this.builtContexts.clear();
     this.builtSubject = undefined;
     this.walkedSubject = false;

@@ -6,7 +6,8 @@
  * never drop or retype the ones named here.
  */
 import { z } from "zod";
-import { OUTCOMES, type EventName } from "./events";
+import { issuePath, type Issue } from "../issues";
+import { EVENT_NAMES, OUTCOMES, type EventName } from "./events";
 
 const count = z.number().int().min(0);
 const text = z.string().max(1_000_000);
@@ -91,7 +92,7 @@ export type FactName = keyof typeof FACT_PAYLOADS;
 export type FactPayload<T extends FactName> = z.infer<(typeof FACT_PAYLOADS)[T]>;
 
 /** The fields an outside runtime must send for each event; the rest may be left out. */
-const INGEST_REQUIRED: Record<EventName, string[]> = {
+const INGEST_REQUIRED = {
   "session.start": [],
   "user.prompt.submit": ["prompt"],
   "model.pre": [],
@@ -105,7 +106,25 @@ const INGEST_REQUIRED: Record<EventName, string[]> = {
   "agent.stop": ["agentName"],
   error: ["message"],
   "session.end": [],
-};
+} as const satisfies Record<EventName, readonly string[]>;
+
+/**
+ * A payload as every way in guarantees it (the loop's own events in full, an outside runtime's
+ * with what says what happened): each named field typed when present, the required ones always.
+ */
+export type RecordedPayload<T extends EventName> = Partial<EventPayload<T>> & Pick<EventPayload<T>, (typeof INGEST_REQUIRED)[T][number] & keyof EventPayload<T>>;
+
+/**
+ * Narrows a stored or streamed event (`{type, data}` as the database, the stream and the browser
+ * hold it) to its catalog payload by its type: each way in checked that payload before it was
+ * stored, so a branch on the type reads typed fields instead of checking each one by hand.
+ */
+export function isEventOf<T extends EventName>(event: { type: string; data: Record<string, unknown> }, type: T): event is { type: T; data: RecordedPayload<T> } {
+  return event.type === type;
+}
+
+/** Built once per event: a hook call of a bridged agent checks its payload with it. */
+const ingestSchemas = new Map<EventName, z.ZodType<Record<string, unknown>>>();
 
 /**
  * The ingest endpoints' view of a lifecycle payload: every named field keeps its type, but only
@@ -113,7 +132,25 @@ const INGEST_REQUIRED: Record<EventName, string[]> = {
  * the server makes up a tool call's id when none is given).
  */
 export function ingestPayloadSchema(type: EventName): z.ZodType<Record<string, unknown>> {
-  const schema = (EVENT_PAYLOADS[type] as unknown as z.ZodObject).partial();
-  const required = INGEST_REQUIRED[type];
-  return required.length === 0 ? schema : schema.required(Object.fromEntries(required.map((k) => [k, true])) as never);
+  let schema = ingestSchemas.get(type);
+  if (!schema) {
+    const partial = (EVENT_PAYLOADS[type] as unknown as z.ZodObject).partial();
+    const required: readonly string[] = INGEST_REQUIRED[type];
+    schema = required.length === 0 ? partial : partial.required(Object.fromEntries(required.map((k) => [k, true])) as never);
+    ingestSchemas.set(type, schema);
+  }
+  return schema;
+}
+
+const CATALOG = new Set<string>(EVENT_NAMES);
+
+/**
+ * What is wrong with a payload an ingest path made for a catalog event (each bridge maps its
+ * agent's hook input to one), at `data.<field>`; nothing for the other types, which are only
+ * recorded. The bridges check what they produce here, once, before anything is stored.
+ */
+export function producedPayloadIssues(type: string, data: Record<string, unknown>): Issue[] {
+  if (!CATALOG.has(type)) return [];
+  const checked = ingestPayloadSchema(type as EventName).safeParse(data);
+  return checked.success ? [] : checked.error.issues.map((i) => ({ path: issuePath(["data", ...i.path]), message: i.message }));
 }

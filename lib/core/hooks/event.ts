@@ -2,10 +2,10 @@
  * What the agent loop hands to `dispatch`, and the one context object every hook sees: `when` paths,
  * `{{templates}}`, the JSON on a command's stdin and a webhook's body are all read from it.
  */
+import type { RecordedPayload } from "./event-payloads";
 import type { EventName, Outcome } from "./events";
 
-export interface HookEvent {
-  type: EventName;
+interface HookEventBase {
   runId: string;
   agentId?: string;
   agentName: string;
@@ -14,8 +14,6 @@ export interface HookEvent {
   ts: number | string;
   /** The event's seq in the run's stream, when it was recorded first (the ledger rows point at it). */
   seq?: number;
-  /** The payload of hook-model.md's event table: toolName/toolInput, outcome/response, message... */
-  data: Record<string, unknown>;
   /** What the agent wrote into its metadata file (herdctl `metadata_file`). */
   metadata?: Record<string, unknown>;
   /** Template variables of the entry point (Tailored AI: cron `last_run`, ..., `response`). */
@@ -36,6 +34,25 @@ export interface HookEvent {
    * (untrusted). `when: "actor.email: /@contractors\\.example$/"`, `when: "actor.role: viewer"`.
    */
   actor?: EventActor;
+}
+
+/**
+ * One event as hooks see it, typed by its type: `data` is the catalog's payload of that event
+ * (event-payloads.ts, RecordedPayload), so a branch on `type` reads its fields typed. Every way in
+ * checks it: the loop's `fire` is typed, the bridges check what they produce, the generic ingest
+ * its body; what is read back from storage is read through `storedHookEvent`.
+ */
+export type HookEvent = { [K in EventName]: HookEventBase & { type: K; data: RecordedPayload<K> } }[EventName];
+
+/** A HookEvent's fields with its type and payload as plain values: what a boundary holds before it knows which event it is. */
+export type UntypedHookEvent = HookEventBase & { type: EventName; data: Record<string, unknown> };
+
+/**
+ * The one door from an event whose type is known only at run time (a dispatch request, a stored
+ * row, a hook trial's body) to a HookEvent: its payload was checked on its way in.
+ */
+export function hookEvent(event: UntypedHookEvent): HookEvent {
+  return event as HookEvent;
 }
 
 export interface EventActor {
@@ -78,7 +95,8 @@ export function buildHookContext(event: HookEvent): HookContext {
     agentName: event.agentName,
     sessionId: event.sessionId,
     ts: event.ts,
-    ...event.data,
+    // A payload's own fields win (agent.start's agentName is the stage agent's).
+    ...(event.data as Record<string, unknown>),
     metadata: event.metadata ?? {},
     vars: event.vars ?? {},
   };

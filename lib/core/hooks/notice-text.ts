@@ -39,25 +39,22 @@ export function noticeHeadline(event: HookEvent): string {
     case "approval.requested":
       return `Approval needed: ${agent} wants to run ${call()}`;
     case "approval.settled": {
-      const status = typeof data.status === "string" ? data.status : "settled";
-      const via = typeof data.decidedVia === "string" ? ` via ${data.decidedVia}` : "";
-      const by = typeof data.decidedBy === "string" && (status === "approved" || status === "denied") ? ` by ${data.decidedBy}${via}` : "";
-      const may = data.decision === "approve" ? "may run" : "may not run";
-      return `${SETTLED_WORDS[status] ?? "Approval settled"}${by}: ${agent} ${may} ${call()}`;
+      const { status, decidedBy, decidedVia, decision } = event.data;
+      const by = decidedBy !== undefined && (status === "approved" || status === "denied") ? ` by ${decidedBy}${decidedVia !== undefined ? ` via ${decidedVia}` : ""}` : "";
+      return `${SETTLED_WORDS[status] ?? "Approval settled"}${by}: ${agent} ${decision === "approve" ? "may run" : "may not run"} ${call()}`;
     }
     case "session.start":
       return `Run started: ${agent}`;
     case "session.end": {
-      const outcome = typeof data.outcome === "string" ? data.outcome : "ended";
-      const why = outcome !== "completed" && typeof data.reason === "string" && data.reason ? `: ${truncate(data.reason, 200)}` : "";
-      return `Run ${outcome}: ${agent}${why}`;
+      const { outcome = "ended", reason } = event.data;
+      return `Run ${outcome}: ${agent}${outcome !== "completed" && reason ? `: ${truncate(reason, 200)}` : ""}`;
     }
     case "error":
       return `Run error: ${agent}: ${truncate(String(data.message ?? data.error ?? "unknown error"), 200)}`;
     case "tool.pre":
       return `${capitalize(agent)} is about to run ${call()}`;
     case "tool.post":
-      return `${capitalize(agent)} ran ${call()}${data.isError === true ? " (it failed)" : ""}`;
+      return `${capitalize(agent)} ran ${call()}${event.data.isError === true ? " (it failed)" : ""}`;
     default:
       return `${event.type}: ${agent}`;
   }

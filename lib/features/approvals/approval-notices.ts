@@ -40,6 +40,7 @@ import { inputEditCheck } from "./input-edit-support";
 import { decisionLinkUrl, linkExpiry, mintDecisionToken, toolInputHash, type LinkDecision } from "./decision-links";
 import { reachConfig, type ReachConfig } from "./reach-config";
 import { slackButtonValue } from "./slack-button-value";
+import { hookEvent } from "@/lib/core/hooks/event";
 
 /** How long after a settlement its messages are updated (the resumed run goes first). */
 const UPDATE_DELAY_MS = 250;
@@ -168,7 +169,7 @@ export function createNoticePort(db: Db, config: ReachConfig = reachConfig()): N
 
 /** The line a settled approval's message is changed to: approval.settled's own headline. */
 function settledLine(approval: ApprovalRow & { agentName: string }): string {
-  return noticeHeadline({ type: "approval.settled", runId: approval.runId, agentName: approval.agentName, ts: Date.now(), data: settledEvent(approval) });
+  return noticeHeadline(hookEvent({ type: "approval.settled", runId: approval.runId, agentName: approval.agentName, ts: Date.now(), data: settledEvent(approval) }));
 }
 
 /** The request that changes one posted message to say how the approval ended. */

@@ -68,3 +68,22 @@ describe.each(ENDPOINTS)("POST /api/v1/ingest/$name", ({ name, route, ok, ...res
     expect(await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).toHaveLength(before + 1);
   });
 });
+
+/**
+ * Inputs each agent's own schema lets through but whose event would not be the catalog's payload:
+ * the bridge checks what it produced, so the caller gets the field and nothing is stored.
+ */
+const DRIFTS = [
+  // An empty tool_use_id would key every such call's approval the same.
+  { name: "claude-code", route: claudeCode, body: { session_id: "drift-claude", hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "", tool_input: { command: "ls" }, cwd: "/tmp" }, path: "data.toolCallId" },
+  { name: "codex", route: codex, body: { session_id: "drift-codex", hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "", tool_input: { command: "ls" }, cwd: "/tmp" }, path: "data.toolCallId" },
+  { name: "copilot", route: copilot, body: { sessionId: "drift-copilot", hookEventName: "preToolUse", toolName: "x".repeat(700), toolArgs: { command: "ls" }, cwd: "/tmp" }, path: "data.toolName" },
+] as const;
+
+test.each(DRIFTS)("$name: an input that maps to a malformed $path is refused with that path, nothing recorded", async ({ route, body, path }) => {
+  const before = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).length;
+  const res = await callRoute(route.POST, { method: "POST", token: operator, body, headers: { "x-hookplane-agent": "coder" } });
+  expect(res.status).toBe(422);
+  expect(res.body.error.issues).toEqual([{ path, message: expect.stringContaining("(in the tool.pre event this hook input maps to)") }]);
+  expect(await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).toHaveLength(before);
+});

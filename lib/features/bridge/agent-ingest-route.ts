@@ -1,6 +1,7 @@
 /**
  * The ingest endpoint of one coding agent, written once: its hook's stdin JSON in (validated with
- * the agent's schema and its own cross-field checks), the session event recorded and its hooks
+ * the agent's schema and its own cross-field checks), the session event it maps to checked against
+ * the catalog's payload, recorded, and its hooks
  * dispatched as the operator calling, and the agent's hook answer out. Each agent's route names
  * only what is its own (docs/bridges/).
  */
@@ -8,6 +9,7 @@ import type { z } from "zod";
 import { getDatabase } from "@/db/client";
 import type { Issue } from "@/lib/core/issues";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
+import { producedPayloadIssues } from "@/lib/core/hooks/event-payloads";
 import { AppError } from "@/lib/platform/api/app-error";
 import { apiRoute } from "@/lib/platform/api/route";
 import { ingestSessionEvent, type SessionEvent } from "./session-ingest";
@@ -36,6 +38,16 @@ export function machineOf(headers: Headers): { host?: string; osUser?: string; c
   };
 }
 
+/**
+ * What is wrong with the event a bridge made of its agent's input, against the catalog's payload
+ * (what hooks, the stream and the browser read): a mapping that drifts from it is refused before
+ * anything is stored, by the live route and the offline spool alike.
+ */
+export function producedEventIssues(event: SessionEvent): Issue[] {
+  const type = event.dispatch?.as ?? event.type;
+  return producedPayloadIssues(type, event.data).map((i) => ({ ...i, message: `${i.message} (in the ${type} event this hook input maps to)` }));
+}
+
 /** A protocol, typed by its schema (each agent's is its own; a map of them holds `AgentProtocol<z.ZodType>`). */
 export function agentProtocol<S extends z.ZodType>(protocol: AgentProtocol<S>): AgentProtocol<z.ZodType> {
   return protocol as unknown as AgentProtocol<z.ZodType>;
@@ -48,7 +60,10 @@ export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>
     if (!agent) throw AppError.badRequest(`Name the agent in the X-Hookplane-Agent header (${protocol.command})`);
     const issues = protocol.issues(input);
     if (issues.length > 0) throw AppError.invalid(issues);
-    const { result } = await ingestSessionEvent(await getDatabase(), principal, { ...protocol.event(agent, input), machine: machineOf(request.headers), applies: typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies }, request.signal);
+    const event = protocol.event(agent, input);
+    const produced = producedEventIssues(event);
+    if (produced.length > 0) throw AppError.invalid(produced);
+    const { result } = await ingestSessionEvent(await getDatabase(), principal, { ...event, machine: machineOf(request.headers), applies: typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies }, request.signal);
     return protocol.answer(input, result);
   });
 }

@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { listRecordedEventKeys } from "@/db/queries/run-events";
 import { CLAUDE_TO_CANONICAL, type ClaudeCodeEvent } from "@/lib/core/dialects/claude-code-events";
-import type { EventActor, HookEvent } from "@/lib/core/hooks/event";
+import { hookEvent, type EventActor } from "@/lib/core/hooks/event";
 import type { EventName } from "@/lib/core/hooks/events";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
 import type { RuntimeHook } from "@/lib/core/hooks/runtime-types";
@@ -67,8 +67,8 @@ export async function recordLocalHookBlocks(
     const event: EventName = reading.hook?.event ?? (typeof mapped === "string" ? mapped : "tool.pre");
     const data = { event, toolName: reading.toolName, toolCallId, verdict: "block", reason: reading.reason, ranOn: "agent", ...(reading.hook ? { hookId: reading.hook.id } : {}) };
     if (reading.hook) {
-      const hookEvent: HookEvent = { type: event, runId: session.runId, agentName: params.agentName, ts: Date.now(), data, ...(params.actor ? { actor: params.actor } : {}) };
-      session.writer.ledger(ledgerRows([ledgerEntryOf(reading.hook, event, reading.reason)], hookEvent, undefined, params.projectId));
+      const about = hookEvent({ type: event, runId: session.runId, agentName: params.agentName, ts: Date.now(), data, ...(params.actor ? { actor: params.actor } : {}) });
+      session.writer.ledger(ledgerRows([ledgerEntryOf(reading.hook, event, reading.reason)], about, undefined, params.projectId));
     }
     await session.writer.recordDispatched([{ type: "hook.local", data }]);
     recorded++;

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { getDatabase } from "@/db/client";
 import { logAudit } from "@/db/queries/audit";
 import { apiRoute } from "@/lib/platform/api/route";
-import { machineOf, type AgentProtocol } from "./agent-ingest-route";
+import { machineOf, producedEventIssues, type AgentProtocol } from "./agent-ingest-route";
 import { recordOfflineDecision } from "./session-ingest";
 
 export const MAX_OFFLINE_ENTRIES = 200;
@@ -50,6 +50,10 @@ export function offlineIngestRoute(protocols: Record<string, AgentProtocol<z.Zod
         continue;
       }
       const event = { ...protocol.event(entry.agent, parsed.data), machine };
+      if (producedEventIssues(event).length > 0) {
+        outcomes.push({ id: entry.id, outcome: "unreadable" });
+        continue;
+      }
       const outcome = await recordOfflineDecision(handle, principal, event, {
         id: entry.id,
         decision: entry.decision,

@@ -6,6 +6,7 @@
  * the refused call; sent again they are not recorded twice; the `offline_decisions` alert counts
  * them. The spool is bounded: past its size the oldest go and the loss is audited.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -107,6 +108,14 @@ test("decided alone while Hookplane is down, sent once it is back: in the person
     body: { entries: [{ id: ids[0], bridge: "claude-code", agent: "dev-agent", payload: claude("PreToolUse", bash("toolu_1", "rm -rf build")), decision: "blocked", reason: "again", decidedAt: new Date().toISOString() }] },
   });
   expect(replay.body).toMatchObject({ recorded: 0, duplicates: 1 });
+  // An entry its bridge reads but that maps to a malformed event (an empty tool call id) is unreadable, not stored.
+  const DRIFTED_ID = randomUUID();
+  const drifted = await callRoute(offlineRoute.POST, {
+    method: "POST",
+    token: bridge,
+    body: { entries: [{ id: DRIFTED_ID, bridge: "claude-code", agent: "dev-agent", payload: claude("PreToolUse", bash("", "rm -rf dist")), decision: "blocked", reason: "offline", decidedAt: new Date().toISOString() }] },
+  });
+  expect(drifted.body).toMatchObject({ recorded: 0, unreadable: 1, outcomes: [{ id: DRIFTED_ID, outcome: "unreadable" }] });
   const [{ n }] = (await t.execute("select count(*)::integer as n from run_events where run_id = $1 and data ? 'offline'", [run.id])).rows as { n: number }[];
   expect(n).toBe(3);
 

@@ -12,7 +12,7 @@ import { listEffectiveBlocks, listEventsOfRuns, listLatestRunIds, listRunActors 
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import type { EventName } from "@/lib/core/hooks/events";
-import type { EventActor } from "@/lib/core/hooks/event";
+import { hookEvent, type EventActor } from "@/lib/core/hooks/event";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { asTrialHooks, assertMayRun, withTrialRuntime } from "./hook-trial";
 import { resolveHookScope } from "./hook-scope";
@@ -75,7 +75,7 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
   const differences: ReplayDifference[] = [];
   await withTrialRuntime(db, principal.projectId, async (runtime, workspaceDir) => {
     for (const event of events) {
-      const result = await runtime.dispatch(hooks, {
+      const result = await runtime.dispatch(hooks, hookEvent({
         type: body.hook.event as EventName,
         runId: event.runId,
         agentId: agent.id,
@@ -86,7 +86,7 @@ export async function replayHook(db: Db, principal: Principal, body: z.infer<typ
         triggerType: "hook-replay",
         // The person as a rule sees them now (role, groups): a draft bound to people replays as it would hold.
         ...(actors.has(event.runId) && { actor: actors.get(event.runId) }),
-      });
+      }));
       // A rule for a person or a group is compared on their calls only: it says nothing of others'.
       if (bound && result.ledger[0]?.reason?.startsWith(`scope ${draft.scope} does not apply`)) continue;
       const blockedThen = blocked.get(`${event.runId}:${event.seq}`);

@@ -21,6 +21,7 @@ import { createRunHookRuntime } from "./hook-runtime-factory";
 import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { createToolRegistry } from "@/lib/features/tools/tool-registry";
 import { describeCodeAction } from "./hook-service";
+import { hookEvent } from "@/lib/core/hooks/event";
 
 export const hookTrialSchema = z
   .object({
@@ -93,7 +94,7 @@ export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeo
   assertMayRun(principal, hooks);
   const { type, agentName, agentId, metadata, vars, ...data } = body.event;
   return withTrialRuntime(db, principal.projectId, async (runtime, workspaceDir) => {
-    const result = await runtime.dispatch(asTrialHooks(hooks), {
+    const result = await runtime.dispatch(asTrialHooks(hooks), hookEvent({
       type: type as (typeof EVENT_NAMES)[number],
       runId: "hook-test",
       agentId,
@@ -104,7 +105,7 @@ export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeo
       vars,
       workspaceDir,
       triggerType: "hook-test",
-    });
+    }));
     return { ...result, ledger: result.ledger.map((entry, i) => ({ ...entry, scope: hooks[i]?.scope ?? entry.scope })) };
   });
 }

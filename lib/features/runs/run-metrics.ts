@@ -7,16 +7,17 @@
  *   for an outside session the time since the run started.
  */
 import { getMetrics } from "@/lib/platform/metrics/metrics-registry";
+import { isEventOf } from "@/lib/core/hooks/event-payloads";
 
 export function recordWrittenEvents(events: readonly { type: string; data: Record<string, unknown> }[], lastSeq: number, startedAt?: Date): void {
   if (events.length === 0) return;
   const metrics = getMetrics();
   for (const event of events) {
     metrics.eventsWritten.inc({ type: metrics.eventTypeLabel(event.type) });
-    if (event.type !== "session.end") continue;
-    const outcome = metrics.outcomeLabel(typeof event.data.outcome === "string" ? event.data.outcome : "unknown");
+    if (!isEventOf(event, "session.end")) continue;
+    const outcome = metrics.outcomeLabel(event.data.outcome ?? "unknown");
     metrics.runsFinished.inc({ outcome });
-    const durationMs = typeof event.data.durationMs === "number" ? event.data.durationMs : startedAt ? Date.now() - startedAt.getTime() : undefined;
+    const durationMs = event.data.durationMs ?? (startedAt ? Date.now() - startedAt.getTime() : undefined);
     if (durationMs !== undefined && durationMs >= 0) metrics.runDuration.observe({ outcome }, durationMs / 1000);
   }
   if (lastSeq - events.length + 1 === 1) metrics.runsStarted.inc();

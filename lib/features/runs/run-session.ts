@@ -7,7 +7,7 @@
 import type { Db } from "@/db/client";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import type { RunRow } from "@/db/queries/runs";
-import type { HookEvent } from "@/lib/core/hooks/event";
+import { hookEvent as typedHookEvent, type HookEvent } from "@/lib/core/hooks/event";
 import type { EventName } from "@/lib/core/hooks/events";
 import type { DispatchOptions, DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { createToolRegistry, withRetryTools } from "@/lib/features/tools/tool-registry";
@@ -180,7 +180,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
       request.type === "session.end" && typeof request.data.response === "string"
         ? { ...(params.vars ?? {}), response: request.data.response }
         : params.vars;
-    return {
+    return typedHookEvent({
       type: request.type,
       runId: run.id,
       agentId: request.agent?.id ?? agent.id,
@@ -193,7 +193,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
       workspaceDir: params.workspaceDir,
       ...params.eventFields,
       ...(vars && { vars }),
-    };
+    });
   };
 
   async function dispatch(request: DispatchRequest, control: DispatchControl = {}): Promise<DispatchResult> {

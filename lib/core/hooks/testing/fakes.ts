@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { HookEvent } from "../event";
+import { hookEvent, type HookEvent, type UntypedHookEvent } from "../event";
 import type { EventName } from "../events";
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "../ports";
 import type { RuntimeHook } from "../runtime-types";
@@ -16,7 +16,7 @@ export function hook(input: Partial<HookSpecInput> & Pick<HookSpecInput, "id" | 
 }
 
 export function event(type: EventName, data: Record<string, unknown> = {}, extra: Partial<HookEvent> = {}): HookEvent {
-  return { type, runId: "run-1", agentName: "price-checker", ts: Date.parse("2024-01-15T09:05:30Z"), data, ...extra };
+  return hookEvent({ type, runId: "run-1", agentName: "price-checker", ts: Date.parse("2024-01-15T09:05:30Z"), data, ...(extra as Partial<UntypedHookEvent>) });
 }
 
 export function toolPre(toolName: string, toolInput: Record<string, unknown> = {}, extra: Partial<HookEvent> = {}): HookEvent {
