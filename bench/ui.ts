@@ -2,13 +2,18 @@
  * npm run bench:ui — loads a run of 20,000 stored events in Chromium and prints the time until
  * the timeline is interactive (every event in, the last one on screen, the main thread answering
  * a frame) and the frame times while scrolling it top to bottom. Target: interactive < 1.5 s.
+ * Then a live run (BENCH_UI_LIVE_STORED events stored, a hook ledger row per tool call) open in
+ * the page while BENCH_UI_LIVE_BURSTS bursts of tool calls, each with its ledger row, are written
+ * as a running agent would: the time from a burst's commit until the page holds its ledger rows,
+ * and what the ledger cost the page in requests and bytes (it follows the ledger on the socket;
+ * the run view used to fetch the whole ledger again after each burst, so that is shown beside).
  * Uses PostgreSQL (DATABASE_URL, default the local test server) so the events can be written
  * before the real server starts; needs `npm run build`.
  */
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { createAgent } from "@/db/queries/agents";
-import { appendRunEvents, type NewRunEvent } from "@/db/queries/run-events";
+import { appendRunEvents, appendRunRecords, type LedgerRowOfBatch, type NewRunEvent } from "@/db/queries/run-events";
 import { createRun, finishRun } from "@/db/queries/runs";
 import { createSession } from "@/db/queries/sessions";
 import { addPerson } from "@/test/people";
@@ -20,6 +25,10 @@ import { runServerBench, startServer, stop, summarize, waitForHealth } from "./b
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 20_000);
+const LIVE_STORED = Number(process.env.BENCH_UI_LIVE_STORED ?? 5_000);
+const LIVE_BURSTS = Number(process.env.BENCH_UI_LIVE_BURSTS ?? 30);
+/** Tool calls a burst writes (each a tool.pre with a guard's ledger row, and its tool.post). */
+const BURST_CALLS = 5;
 const fmt = (n: number) => n.toFixed(1);
 
 /** A realistic mix: model turns, tool calls with pre/post (spans), reminders. */
@@ -39,6 +48,27 @@ function syntheticEvents(n: number): NewRunEvent[] {
   return events;
 }
 
+/** The guard's ledger row of a tool.pre (the bench's one hook). */
+function guardRow(runId: string, eventIndex: number): LedgerRowOfBatch {
+  return {
+    runId, projectId: DEFAULT_PROJECT_ID, eventIndex, event: "tool.pre", hookKey: "no-prod", scope: "global", matched: true, verdict: "allow",
+    reason: null, mode: "enforce", action: "block", ignored: false, failed: false, timedOut: false, durationMs: 0.05,
+  };
+}
+
+/** Tool calls as a batch of events with the guard's row for each tool.pre. */
+function toolCalls(runId: string, from: number, count: number): { events: NewRunEvent[]; ledger: LedgerRowOfBatch[] } {
+  const events: NewRunEvent[] = [];
+  const ledger: LedgerRowOfBatch[] = [];
+  for (let k = from; k < from + count; k++) {
+    const toolInput = { command: `ls src/dir-${k}` };
+    ledger.push(guardRow(runId, events.length));
+    events.push({ type: "tool.pre", data: { toolName: "Bash", toolInput, toolCallId: `live_${k}` } });
+    events.push({ type: "tool.post", data: { toolName: "Bash", toolInput, toolCallId: `live_${k}`, output: "a\nb", isError: false, durationMs: 3 } });
+  }
+  return { events, ledger };
+}
+
 async function main(t: TestDatabase, dataDir: string) {
   const port = 3900 + Math.floor(Math.random() * 90);
   const base = `http://127.0.0.1:${port}`;
@@ -50,6 +80,10 @@ async function main(t: TestDatabase, dataDir: string) {
   const events = syntheticEvents(EVENTS);
   for (let i = 0; i < events.length; i += 1000) await appendRunEvents(t.db, { runId: run.id, events: events.slice(i, i + 1000) });
   await finishRun(t.db, { id: run.id, outcome: "completed", response: "done" });
+  // The live run: stored tool calls with their ledger rows, still running.
+  const live = await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent.id, prompt: "live", source: "bench" });
+  const storedCalls = Math.floor(LIVE_STORED / 2);
+  for (let k = 0; k < storedCalls; k += 500) await appendRunRecords(t.db, { runId: live.id, ...toolCalls(live.id, k, Math.min(500, storedCalls - k)) });
 
   const server = startServer(t, port, dataDir);
   const browser = await chromium.launch({
@@ -116,9 +150,43 @@ async function main(t: TestDatabase, dataDir: string) {
     });
     const frame = summarize(frames);
     const interactive = summarize(interactiveMs);
+
+    // The live run open while bursts of tool calls come in.
+    // Each ledger response as it arrives (its size once its body is read).
+    const ledgerRequests: Promise<number>[] = [];
+    let ledgerFrameBytes = 0;
+    page.on("response", (response) => {
+      if (/\/api\/v1\/runs\/[^/]+\/hooks/.test(response.url())) ledgerRequests.push(response.body().then((b) => b.length, () => 0));
+    });
+    page.on("websocket", (ws) => ws.on("framereceived", ({ payload }) => {
+      const text = typeof payload === "string" ? payload : payload.toString();
+      if (text.startsWith('{"type":"ledger"')) ledgerFrameBytes += Buffer.byteLength(text);
+    }));
+    const rowsIn = (n: number) => page.waitForFunction((want) => Number(document.querySelector('[data-testid="run-timeline"]')?.getAttribute("data-ledger-rows")) >= want, n, { timeout: 30_000, polling: "raf" });
+    await page.goto(`${base}/runs/${live.id}`);
+    await rowsIn(storedCalls);
+    const loadRequests = ledgerRequests.length;
+    const loadBytes = (await Promise.all(ledgerRequests)).reduce((a, b) => a + b, 0);
+    const wholeLedgerBytes = (await (await fetch(`${base}/api/v1/runs/${live.id}/hooks`, { headers: { cookie: `hp_session=${sessionToken}` } })).arrayBuffer()).byteLength;
+    const latencies: number[] = [];
+    let calls = storedCalls;
+    for (let burst = 0; burst < LIVE_BURSTS; burst++) {
+      const started = performance.now();
+      await appendRunRecords(t.db, { runId: live.id, ...toolCalls(live.id, calls, BURST_CALLS) });
+      calls += BURST_CALLS;
+      await rowsIn(calls);
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 400));
+    }
+    const liveRequests = ledgerRequests.length - loadRequests;
+    const lat = summarize(latencies);
     console.log("\nbench:ui — a run of %d stored events in Chromium\n", EVENTS);
     console.log(`time to interactive timeline: ${interactiveMs.map(fmt).join(" / ")} ms (best ${fmt(Math.min(...interactiveMs))}, median ${fmt(interactive.p50)}; target < 1500 ms)`);
     console.log(`frame time while scrolling:   p50 ${fmt(frame.p50)} ms, p95 ${fmt(frame.p95)} ms, max ${fmt(Math.max(...frames))} ms over ${frame.n} frames`);
+    console.log(`\na live run of ${storedCalls * 2} stored events (${storedCalls} ledger rows), then ${LIVE_BURSTS} bursts of ${BURST_CALLS} tool calls each with its ledger row:`);
+    console.log(`  ledger at load: ${loadRequests} request(s), ${(loadBytes / 1024).toFixed(0)} KiB`);
+    console.log(`  commit to ledger rows in the page: p50 ${fmt(lat.p50)} ms, p95 ${fmt(lat.p95)} ms, max ${fmt(Math.max(...latencies))} ms`);
+    console.log(`  ledger while live: ${liveRequests} request(s), ${(ledgerFrameBytes / 1024).toFixed(1)} KiB on the socket; refetching the whole ledger after each burst (the run view before) would be ${LIVE_BURSTS} requests, ~${((LIVE_BURSTS * wholeLedgerBytes) / 1024 / 1024).toFixed(1)} MiB`);
   } finally {
     await browser.close();
     await stop(server);

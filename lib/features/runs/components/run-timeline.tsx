@@ -5,7 +5,7 @@
  * entry until the person scrolls up; scrolling back to the bottom follows again.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { LedgerRow } from "@/lib/platform/stream/protocol";
 import { EventEntry, SpanEntry } from "./timeline-entry";
 import type { TimelineRow } from "./timeline-rows";
@@ -25,6 +25,9 @@ export function RunTimeline({
   const [expanded, setExpanded] = useState<string | null>(null);
   const lastRow = rows.at(-1);
   const loadedSeq = lastRow ? (lastRow.kind === "span" ? Math.max(...lastRow.events.map((e) => e.seq)) : lastRow.event.seq) : 0;
+
+  // How many ledger rows the view holds (tests and bench:ui wait on it).
+  const ledgerRows = useMemo(() => [...ledgerBySeq.values()].reduce((n, list) => n + list.length, 0), [ledgerBySeq]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -59,6 +62,7 @@ export function RunTimeline({
       className="h-[60vh] overflow-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="run-timeline"
       data-loaded-seq={loadedSeq}
+      data-ledger-rows={ledgerRows}
     >
       {rows.length === 0 ? (
         <p className="p-6 text-sm text-zinc-500">{emptyText}</p>
