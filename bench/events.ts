@@ -98,7 +98,8 @@ async function main(t: TestDatabase, dataDir: string) {
     const ticks = RATE_SECONDS * 100;
     const rateStart = performance.now();
     for (let tick = 0; tick < ticks; tick++) {
-      for (let j = 0; j < 10; j++) writer3.emit("tool.post", { sentAt: performance.now(), i: tick * 10 + j });
+      // Not a tool's payload: a probe the subscriber times (the writer's type is only a label here).
+      for (let j = 0; j < 10; j++) writer3.emit<string>("tool.post", { sentAt: performance.now(), i: tick * 10 + j });
       const next = rateStart + (tick + 1) * 10;
       await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
     }

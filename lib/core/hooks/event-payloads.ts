@@ -73,7 +73,8 @@ export const EVENT_PAYLOADS = {
 
 /** What the loop and the bridges record about themselves; hooks do not bind to these. */
 export const FACT_PAYLOADS = {
-  "loop.tool_denied": z.looseObject({ toolCallId: z.unknown(), toolName: z.unknown(), reason: z.string(), by: z.enum(["hook", "agent"]) }),
+  /** Who refused the call: a hook, the agent (a change it cannot apply), the person's budget, the CLI alone while offline. */
+  "loop.tool_denied": z.looseObject({ toolCallId: z.unknown(), toolName: z.unknown(), reason: z.string(), by: z.enum(["hook", "agent", "budget", "offline"]) }),
   "loop.resumed": z.looseObject({ stage: count, phase: z.string(), turn: count }),
   "loop.reminders": z.looseObject({ texts: z.array(z.string()), source: z.enum(["pending", "model.pre"]) }),
   "loop.metadata": z.looseObject({ metadata: z.record(z.string(), z.unknown()) }),
@@ -113,6 +114,13 @@ const INGEST_REQUIRED = {
  * with what says what happened): each named field typed when present, the required ones always.
  */
 export type RecordedPayload<T extends EventName> = Partial<EventPayload<T>> & Pick<EventPayload<T>, (typeof INGEST_REQUIRED)[T][number] & keyof EventPayload<T>>;
+
+/**
+ * What an event of type `T` carries when it is recorded: the catalog's payload for a lifecycle
+ * event or a loop fact (so a write with a literal type is checked where it is written), a loose
+ * record for any other type (an agent's own, recorded only) or a type known only at run time.
+ */
+export type PayloadFor<T extends string> = T extends EventName ? RecordedPayload<T> : T extends FactName ? FactPayload<T> : Record<string, unknown>;
 
 /**
  * Narrows a stored or streamed event (`{type, data}` as the database, the stream and the browser

@@ -14,6 +14,7 @@ import type { ApproverGroups } from "@/db/schema";
 import { abandonApproval, expireApproval } from "./approval-endings";
 import { decisionOf, settledEvent } from "./approval-settled";
 import type { ApprovalWaiter } from "./approval-waiter";
+import type { PayloadFor } from "@/lib/core/hooks/event-payloads";
 
 export type ApprovalAnnouncement = "approval.requested" | "approval.settled";
 
@@ -29,7 +30,7 @@ export interface ApprovalPortDeps {
    */
   whenCallerLeaves: "suspend" | "abandon";
   /** Records approval.requested / approval.settled in the run's stream and runs their hooks. */
-  announce(type: ApprovalAnnouncement, data: Record<string, unknown>): void | Promise<void>;
+  announce<T extends ApprovalAnnouncement>(type: T, data: PayloadFor<T>): void | Promise<void>;
   now?: () => number;
 }
 

@@ -7,6 +7,7 @@
 import type { ApprovalRow } from "@/db/queries/approvals";
 import { approvalTimeout } from "@/lib/core/hooks/approval-timeout";
 import type { ApprovalDecision } from "@/lib/core/hooks/ports";
+import type { PayloadFor } from "@/lib/core/hooks/event-payloads";
 
 /** The answer, who, how, when; undefined while the approval is pending. */
 export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
@@ -36,14 +37,15 @@ export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
 }
 
 /** approval.settled's payload (hook-model.md). */
-export function settledEvent(row: ApprovalRow, decision: ApprovalDecision | undefined = decisionOf(row)): Record<string, unknown> {
+export function settledEvent(row: ApprovalRow, decision: ApprovalDecision | undefined = decisionOf(row)): PayloadFor<"approval.settled"> {
   return {
     approvalId: row.id,
     toolCallId: row.toolCallId,
     toolName: row.toolName,
     toolInput: row.toolInput,
     hookId: row.hookKey,
-    status: decision?.status ?? row.status,
+    // Only a settled row is announced; one that is not (a caller's mistake) reads as nobody's yes.
+    status: decision?.status ?? "abandoned",
     // Not settled (a caller's mistake): nobody said yes.
     decision: decision?.decision ?? "deny",
     decidedBy: decision?.decidedBy,

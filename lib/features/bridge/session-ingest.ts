@@ -22,7 +22,7 @@ import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
 import { getConfig } from "@/lib/platform/config/config";
 import { actorKeyOf, type Principal } from "@/lib/platform/auth/roles";
-import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
+import { EVENT_NAMES, isBlockingEvent, type EventName, type Outcome } from "@/lib/core/hooks/events";
 import type { EventActor } from "@/lib/core/hooks/event";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
@@ -189,7 +189,7 @@ export async function ingestSessionEvent(
     toolCallId: input.data.toolCallId,
     toolName: input.data.toolName,
     reason: result.reason ?? result.suspended?.abandoned ?? "nobody decided",
-    by: refusedByAgent.has(result) ? "agent" : "hook",
+    by: refusedByAgent.has(result) ? ("agent" as const) : ("hook" as const),
   });
   // A change the agent cannot apply blocks the call (never run unmodified); one it applies is recorded.
   const support = input.applies ?? APPLIES_NOTHING(input.source);
@@ -400,7 +400,7 @@ async function openSession(
 }
 
 /** session.end with its hooks, then the run is finished (and its pending approvals abandoned). */
-async function endSession(db: Db, session: RunSession, end: { outcome: string; reason: string }) {
+async function endSession(db: Db, session: RunSession, end: { outcome: Outcome; reason: string }) {
   const data = { outcome: end.outcome, reason: end.reason };
   const seq = await session.writer.record("session.end", data);
   await session.dispatch({ type: "session.end", data, seq });

@@ -18,6 +18,7 @@ import type { Db } from "@/db/client";
 import type { NewHookInvocation } from "@/db/queries/hook-invocations";
 import { appendRunRecords, type LedgerRowOfBatch, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
 import type { RunTotals } from "@/db/queries/runs";
+import type { PayloadFor } from "@/lib/core/hooks/event-payloads";
 import { recordWrittenEvents } from "./run-metrics";
 
 export interface RunRecordExtras {
@@ -27,9 +28,9 @@ export interface RunRecordExtras {
 
 export interface RunEventWriter {
   /** Owner mode: queues an event and returns its seq. Throws if an earlier flush failed. */
-  emit(type: string, data: Record<string, unknown>): number;
+  emit<T extends string>(type: T, data: PayloadFor<T>): number;
   /** Either mode: records an event and resolves with its seq (shared mode: once it is written). */
-  record(type: string, data: Record<string, unknown>): Promise<number>;
+  record<T extends string>(type: T, data: PayloadFor<T>): Promise<number>;
   /**
    * Shared mode: the events of one dispatch that ran before they were recorded (nothing in it
    * could wait for a person), written in one statement with the ledger rows queued meanwhile,

@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import type { RunRow } from "@/db/queries/runs";
 import { hookEvent as typedHookEvent, type HookEvent } from "@/lib/core/hooks/event";
+import type { PayloadFor } from "@/lib/core/hooks/event-payloads";
 import type { EventName } from "@/lib/core/hooks/events";
 import type { DispatchOptions, DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { createToolRegistry, withRetryTools } from "@/lib/features/tools/tool-registry";
@@ -154,7 +155,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   );
 
   /** approval.* events: recorded, then their hooks run (they cannot block, and nobody waits on them). */
-  const announce = async (type: ApprovalAnnouncement, data: Record<string, unknown>) => {
+  const announce = async <T extends ApprovalAnnouncement>(type: T, data: PayloadFor<T>) => {
     const seq = await writer.record(type, data);
     await dispatch({ type, data, seq });
   };
