@@ -37,7 +37,7 @@ export function runToApi(row: RunRow & { agentName?: string | null }) {
       ? {
           ...(row.actorUserId && { userId: row.actorUserId }),
           label: row.actorLabel,
-          ...((row.actorHost || row.actorOsUser) && { machine: { host: row.actorHost ?? undefined, osUser: row.actorOsUser ?? undefined, reported: true } }),
+          ...((row.actorHost || row.actorOsUser) && { machine: { host: row.actorHost ?? undefined, osUser: row.actorOsUser ?? undefined, reported: true as const } }),
         }
       : undefined,
   };

@@ -6,6 +6,7 @@ import { RunView } from "@/lib/features/runs/components/run-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { getDatabase } from "@/db/client";
 import { getRun, runToApi } from "@/db/queries/runs";
+import { toJson } from "@/lib/platform/api/json";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 
@@ -18,7 +19,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { db } = await getDatabase();
   const run = await getRun(db, { projectId: principal.projectId, id });
   if (!run) notFound();
-  const summary = JSON.parse(JSON.stringify(runToApi(run)));
+  const summary = toJson(runToApi(run));
   return (
     <>
       <PageHeader

@@ -12,7 +12,7 @@ import { formatTime } from "@/components/ui/format-time";
 import { formatUsd } from "@/lib/core/hooks/event-summary";
 import { RunActorLabel } from "@/components/ui/run-actor";
 import { cancelNotice, costLabel, formatDurationMs, liveStateText, runDurationMs, sourceLabel, type LiveFeedState } from "./run-text";
-import type { RunSummary } from "./run-types";
+import type { RunResponse } from "../schema";
 import { useNow } from "./use-now";
 
 interface FeedControls {
@@ -23,7 +23,7 @@ interface FeedControls {
   resume: () => void;
 }
 
-export function RunHeader({ run, canOperate, feed }: { run: RunSummary; canOperate: boolean; feed: FeedControls }) {
+export function RunHeader({ run, canOperate, feed }: { run: RunResponse; canOperate: boolean; feed: FeedControls }) {
   const [cancelState, cancelAction, cancelling] = useActionState(cancelRunAction, {});
   const [rerunState, rerunAction, rerunning] = useActionState(rerunRunAction, {});
   const live = feed.socketState === "open";

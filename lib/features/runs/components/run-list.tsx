@@ -9,7 +9,7 @@ import { inputClass } from "@/components/ui/field";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { StatusBadge } from "@/components/ui/run-status-badge";
 import { formatTime } from "@/components/ui/format-time";
-import type { RunSummary } from "./run-view";
+import type { RunResponse } from "../schema";
 import { AgentWithActor } from "@/components/ui/run-actor";
 import { useRunChangeRefresh } from "@/lib/platform/stream/use-run-change-refresh";
 import { RunFigureCells } from "./run-figure-cells";
@@ -31,7 +31,7 @@ export function RunList({ agents }: { agents: string[] }) {
   const query = useInfiniteQuery({
     queryKey: ["runs", filterKey],
     queryFn: ({ pageParam }) =>
-      apiFetch<{ items: (RunSummary & { toolsUsed: string[]; blocked: boolean })[]; nextCursor: string | null }>(
+      apiFetch<{ items: RunResponse[]; nextCursor: string | null }>(
         `/api/v1/runs?limit=50${filterKey ? `&${filterKey}` : ""}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
       ),
     initialPageParam: "",

@@ -5,14 +5,13 @@ import { useMemo } from "react";
 import { ApprovalCard, type ApprovalViewer } from "@/lib/features/approvals/components/approval-card";
 import { RunHeader } from "./run-header";
 import { RunTimeline } from "./run-timeline";
-import type { RunSummary } from "./run-types";
+import type { RunResponse } from "../schema";
 import { useRunStream } from "./use-run-stream";
 import { RunWaterfall } from "./run-waterfall";
 import { buildWaterfall } from "./waterfall";
 
-export type { RunSummary } from "./run-types";
 
-export function RunView({ initial, canOperate, viewer }: { initial: RunSummary; canOperate: boolean; viewer: ApprovalViewer }) {
+export function RunView({ initial, canOperate, viewer }: { initial: RunResponse; canOperate: boolean; viewer: ApprovalViewer }) {
   const stream = useRunStream(initial);
   const { run } = stream;
   const waterfall = useMemo(() => buildWaterfall(stream.rows, stream.ledgerBySeq), [stream.rows, stream.ledgerBySeq]);

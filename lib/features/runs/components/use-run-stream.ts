@@ -14,10 +14,11 @@ import { apiFetch } from "@/lib/platform/api/api-fetch";
 import type { ClientMessage } from "@/lib/platform/stream/protocol";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import type { LedgerRow } from "@/lib/platform/stream/protocol";
-import type { RunEvent, RunSummary } from "./run-types";
+import type { RunResponse } from "../schema";
+import type { RunEvent } from "./run-types";
 import { addToTimeline, emptyTimeline, type TimelineState } from "./timeline-rows";
 
-export function useRunStream(initial: RunSummary) {
+export function useRunStream(initial: RunResponse) {
   const [run, setRun] = useState(initial);
   const [timeline, setTimeline] = useState<TimelineState>(emptyTimeline);
   const [paused, setPaused] = useState(false);
@@ -120,7 +121,7 @@ export function useRunStream(initial: RunSummary) {
       } else if (msg.type === "ledger" && msg.runId === run.id) {
         addLedger(msg.rows);
       } else if (msg.type === "run" && msg.run.id === run.id) {
-        setRun((current) => ({ ...current, ...(msg.run as unknown as RunSummary) }));
+        setRun((current) => ({ ...current, ...(msg.run as unknown as RunResponse) }));
       } else if (msg.type === "approval") {
         void queryClient.invalidateQueries({ queryKey: ["approvals"] });
       }
