@@ -34,6 +34,8 @@ export const FEATURE_API = {
     "slack-interactions",
     "reach-config",
     "components/approval-card",
+    // Its declared responses (what the API and the stream send): readable by every feature that shows an approval.
+    "schema",
   ],
   audit: ["chain-sealer"],
   bridge: ["session-ingest"],

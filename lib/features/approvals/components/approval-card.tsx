@@ -12,6 +12,7 @@ import { summarizeEvent } from "@/lib/core/hooks/event-summary";
 import type { ApproverGroups, Role } from "@/db/schema";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { decisionRefusal, describeApprovers, hasApprovers } from "../approvers";
+import type { ApprovalResponse } from "../schema";
 
 /** Who is looking at the card: whether they may decide depends on the approval's approvers. */
 export interface ApprovalViewer {
@@ -19,20 +20,6 @@ export interface ApprovalViewer {
   role: Role;
 }
 
-export interface PendingApproval {
-  id: string;
-  runId: string;
-  agentName?: string;
-  /** Whose coding agent asked (a bridged session). */
-  actor?: { userId?: string; label: string };
-  toolName?: string | null;
-  toolInput?: unknown;
-  hookKey: string;
-  message?: string | null;
-  expiresAt?: string | null;
-  requestedAt: string;
-  approvers?: ApproverGroups | null;
-}
 
 const DECIDABLE_CARD = '[data-testid="approval-card"][data-decidable="true"]';
 
@@ -104,7 +91,7 @@ function RecentContext({ runId }: { runId: string }) {
   );
 }
 
-export function ApprovalCard({ approval, viewer, showContext = false }: { approval: PendingApproval; viewer: ApprovalViewer; showContext?: boolean }) {
+export function ApprovalCard({ approval, viewer, showContext = false }: { approval: ApprovalResponse; viewer: ApprovalViewer; showContext?: boolean }) {
   const refusal = decisionRefusal(approval.approvers, viewer, "operator");
   const canDecide = refusal === undefined;
   // Writing the allow rule is a hook change: an operator's.

@@ -4,30 +4,22 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
-import { ApprovalCard, type ApprovalViewer, type PendingApproval } from "./approval-card";
+import { ApprovalCard, type ApprovalViewer } from "./approval-card";
+import type { ApprovalResponse } from "../schema";
 import { formatTime } from "@/components/ui/format-time";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import { DataTable } from "@/components/ui/data-table";
 
-interface SettledApproval extends PendingApproval {
-  status: string;
-  decidedBy: string | null;
-  decidedVia: string | null;
-  decidedAt: string | null;
-  reason: string | null;
-  /** Set when the approver edited the call before approving it. */
-  approvedInput?: Record<string, unknown> | null;
-}
 
 export function ApprovalInbox({ viewer }: { viewer: ApprovalViewer }) {
   const queryClient = useQueryClient();
   const pending = useQuery({
     queryKey: ["approvals", "pending"],
-    queryFn: () => apiFetch<{ items: PendingApproval[] }>("/api/v1/approvals?status=pending&limit=200"),
+    queryFn: () => apiFetch<{ items: ApprovalResponse[] }>("/api/v1/approvals?status=pending&limit=200"),
   });
   const history = useQuery({
     queryKey: ["approvals", "all"],
-    queryFn: () => apiFetch<{ items: SettledApproval[] }>("/api/v1/approvals?limit=50"),
+    queryFn: () => apiFetch<{ items: ApprovalResponse[] }>("/api/v1/approvals?limit=50"),
   });
   useLiveSocket(
     (send) => send({ type: "subscribe", topic: "approvals" }),

@@ -11,6 +11,7 @@ import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 import { DataTable } from "@/components/ui/data-table";
+import type { LedgerSearchRow } from "../schema";
 
 const FILTERS = ["hook", "event", "verdict", "matched", "agent", "actor", "q", "runId", "window"] as const;
 const VERDICTS = ["block", "allow", "skip"];
@@ -19,31 +20,9 @@ const MATCHED = [
   { value: "false", label: "not matched" },
 ];
 
-interface LedgerRow {
-  id: number;
-  runId: string | null;
-  agentName: string | null;
-  eventSeq: number | null;
-  event: string;
-  hookKey: string;
-  hookVersion: number | null;
-  scope: string | null;
-  matched: boolean;
-  skipReason: string | null;
-  verdict: string | null;
-  reason: string | null;
-  mode: string | null;
-  failed: boolean;
-  timedOut: boolean;
-  ignored: boolean;
-  durationMs: number | null;
-  createdAt: string;
-  /** A bridged session's person, as recorded (and hashed) with the row. */
-  actor: { label: string; role?: string; tier?: string; subagent?: { id: string; type?: string }; host?: string; osUser?: string } | null;
-}
 
 /** Who acted on a ledger row: the person, their role then, and which of their agents (a subagent, CI). */
-function LedgerActor({ actor }: { actor: LedgerRow["actor"] }) {
+function LedgerActor({ actor }: { actor: LedgerSearchRow["actor"] }) {
   if (!actor) return null;
   const through = actor.tier === "subagent" ? `subagent ${actor.subagent?.type ?? actor.subagent?.id ?? ""}`.trim() : actor.tier === "headless" ? "headless (CI)" : undefined;
   return (
@@ -61,7 +40,7 @@ const VERDICT_STYLES: Record<string, string> = {
   skip: "bg-zinc-200 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
 };
 
-function VerdictBadge({ row }: { row: LedgerRow }) {
+function VerdictBadge({ row }: { row: LedgerSearchRow }) {
   const label = row.matched ? (row.verdict ?? "—") : "not matched";
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
@@ -79,7 +58,7 @@ function VerdictBadge({ row }: { row: LedgerRow }) {
 export function LedgerSearch({ agents, hookKeys, people }: { agents: string[]; hookKeys: string[]; people: string[] }) {
   const filters = useUrlFilters(FILTERS);
   const { values, apiQuery, active, setFilter } = filters;
-  const query = useAuditPages<LedgerRow>("audit-ledger", "/api/v1/ledger", apiQuery);
+  const query = useAuditPages<LedgerSearchRow>("audit-ledger", "/api/v1/ledger", apiQuery);
 
   return (
     <div className="space-y-4">

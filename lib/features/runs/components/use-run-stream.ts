@@ -9,7 +9,7 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { PendingApproval } from "@/lib/features/approvals/components/approval-card";
+import type { ApprovalResponse } from "@/lib/features/approvals/schema";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import type { ClientMessage } from "@/lib/platform/stream/protocol";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
@@ -47,7 +47,7 @@ export function useRunStream(initial: RunResponse) {
 
   const approvals = useQuery({
     queryKey: ["approvals", "pending"],
-    queryFn: () => apiFetch<{ items: PendingApproval[] }>(`/api/v1/approvals?status=pending&limit=200`),
+    queryFn: () => apiFetch<{ items: ApprovalResponse[] }>(`/api/v1/approvals?status=pending&limit=200`),
   });
   const pending = (approvals.data?.items ?? []).filter((a) => a.runId === run.id);
 
