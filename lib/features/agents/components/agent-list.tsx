@@ -5,22 +5,14 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
+import type { AgentResponse } from "../schema";
 
-interface AgentItem {
-  id: string;
-  name: string;
-  description?: string;
-  model: string;
-  tools: string[];
-  maxTurns: number;
-  budgetUsd?: number;
-}
 
 export function AgentList({ canEdit }: { canEdit: boolean }) {
   const query = useInfiniteQuery({
     queryKey: ["agents"],
     queryFn: ({ pageParam }) =>
-      apiFetch<{ items: AgentItem[]; nextCursor: string | null }>(
+      apiFetch<{ items: AgentResponse[]; nextCursor: string | null }>(
         `/api/v1/agents?limit=25${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
       ),
     initialPageParam: "",
