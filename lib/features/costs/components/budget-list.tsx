@@ -1,7 +1,7 @@
 import { clsx } from "clsx";
 import { formatUsd } from "@/lib/core/hooks/event-summary";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { CostReport } from "./cost-report";
+import type { CostReport } from "../schema";
 
 function barColor(ratio: number) {
   if (ratio >= 1) return "bg-red-500";

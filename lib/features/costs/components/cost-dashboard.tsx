@@ -10,7 +10,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { BudgetList } from "./budget-list";
 import { CostBreakdownChart, CostByDayChart } from "./cost-charts";
-import { fillDays, parseWindowDays, windowStart, type CostReport } from "./cost-report";
+import type { CostReport } from "../schema";
+import { fillDays, parseWindowDays, windowStart } from "./cost-report";
 import { CostWindowPicker } from "./cost-window-picker";
 import { TopRunsTable } from "./top-runs-table";
 

@@ -1,24 +1,5 @@
-/** The shape of GET /api/v1/costs as the browser receives it (dates as ISO strings). */
-export interface CostReport {
-  from: string;
-  to: string;
-  byAgent: { agentId: string; agentName: string; costUsd: number; runs: number; inputTokens: number; outputTokens: number }[];
-  /** Bridged sessions per person: whose coding agents spent it. */
-  byPerson: { actorKey: string; actorUserId: string | null; label: string; costUsd: number; runs: number; inputTokens: number; outputTokens: number }[];
-  /** `unpricedCalls`: calls recorded with no price for the model, counted as $0. */
-  byModel: { model: string | null; costUsd: number; calls: number; inputTokens: number; outputTokens: number; unpricedCalls: number }[];
-  byDay: { day: string; costUsd: number; runs: number }[];
-  topRuns: { id: string; agentName: string; prompt: string; costUsd: number; createdAt: string; outcome: string | null }[];
-  budgets: {
-    agentId: string;
-    agentName: string;
-    dailyBudgetUsd: number | null;
-    budgetUsd: number | null;
-    dailyBudgetPerPersonUsd: number | null;
-    topPerson: { label: string; spentTodayUsd: number } | null;
-    spentTodayUsd: number;
-  }[];
-}
+import type { CostReport } from "../schema";
+
 
 export const COST_WINDOWS = [7, 30, 90] as const;
 export type CostWindowDays = (typeof COST_WINDOWS)[number];

@@ -3,7 +3,7 @@ import { OUTCOME_STYLES } from "@/components/ui/run-status-badge";
 import { formatTime } from "@/components/ui/format-time";
 import { formatUsd } from "@/lib/core/hooks/event-summary";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { CostReport } from "./cost-report";
+import type { CostReport } from "../schema";
 import { DataTable } from "@/components/ui/data-table";
 
 export function TopRunsTable({ runs }: { runs: CostReport["topRuns"] }) {
