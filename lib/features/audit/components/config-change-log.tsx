@@ -10,6 +10,7 @@ import { JsonDiff } from "./json-diff";
 import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
+import type { AuditEntryResponse } from "../schema";
 
 const FILTERS = ["entityType", "action", "actor", "window", "scope"] as const;
 
@@ -31,18 +32,8 @@ const ENTITY_TYPES: { value: string; label: string; href?: (id: string) => strin
   { value: "approval", label: "Approvals" },
 ];
 
-interface AuditRow {
-  id: number;
-  actor: string;
-  action: string;
-  entityType: string;
-  entityId: string | null;
-  before: unknown;
-  after: unknown;
-  createdAt: string;
-}
 
-function EntityCell({ row }: { row: AuditRow }) {
+function EntityCell({ row }: { row: AuditEntryResponse }) {
   const href = row.entityId ? ENTITY_TYPES.find((t) => t.value === row.entityType)?.href?.(row.entityId) : undefined;
   // A readable name when the values carry one (agents have a name, hooks a key), else the id.
   const values = (row.after ?? row.before) as { name?: unknown; key?: unknown } | null;
@@ -62,7 +53,7 @@ function EntityCell({ row }: { row: AuditRow }) {
   );
 }
 
-function AuditEntry({ row }: { row: AuditRow }) {
+function AuditEntry({ row }: { row: AuditEntryResponse }) {
   const [open, setOpen] = useState(false);
   const Chevron = open ? ChevronDown : ChevronRight;
   return (
@@ -108,7 +99,7 @@ function AuditEntry({ row }: { row: AuditRow }) {
 export function ConfigChangeLog({ instanceAdmin = false }: { instanceAdmin?: boolean }) {
   const filters = useUrlFilters(FILTERS);
   const { apiQuery, active } = filters;
-  const query = useAuditPages<AuditRow>("audit-log", "/api/v1/audit", apiQuery);
+  const query = useAuditPages<AuditEntryResponse>("audit-log", "/api/v1/audit", apiQuery);
 
   return (
     <div className="space-y-4">

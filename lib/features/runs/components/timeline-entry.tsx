@@ -7,7 +7,7 @@
 import type { ReactNode } from "react";
 import { summarizeEvent } from "@/lib/core/hooks/event-summary";
 import type { LedgerRow } from "@/lib/platform/stream/protocol";
-import type { RunEvent } from "./run-types";
+import type { RunEventResponse } from "../schema";
 import { formatDurationMs, hookChip, verdictText } from "./run-text";
 import { spanStatus, type SpanStatus } from "./timeline-rows";
 
@@ -81,7 +81,7 @@ function HooksBadge({ hooks }: { hooks: LedgerRow[] }) {
   );
 }
 
-function EventDetail({ event, hooks }: { event: RunEvent; hooks: LedgerRow[] }) {
+function EventDetail({ event, hooks }: { event: RunEventResponse; hooks: LedgerRow[] }) {
   return (
     <div className="space-y-2 bg-zinc-50 px-4 py-3 dark:bg-zinc-950/50">
       <HookLedger rows={hooks} />
@@ -109,7 +109,7 @@ function TimelineToggle({ seq, open, onToggle, status, children }: { seq: number
 }
 
 /** Said on an event a coding agent's CLI decided alone while Hookplane was unreachable (sent later). */
-function OfflineBadge({ events }: { events: RunEvent[] }) {
+function OfflineBadge({ events }: { events: RunEventResponse[] }) {
   const offline = events.find((e) => e.data.offline && typeof e.data.offline === "object")?.data.offline as { decision?: string; decidedAt?: string } | undefined;
   if (!offline) return null;
   return (
@@ -123,7 +123,7 @@ function OfflineBadge({ events }: { events: RunEvent[] }) {
   );
 }
 
-export function EventEntry({ event, open, onToggle, hooks, latencyMs }: { event: RunEvent; open: boolean; onToggle: () => void; hooks: LedgerRow[]; latencyMs?: number }) {
+export function EventEntry({ event, open, onToggle, hooks, latencyMs }: { event: RunEventResponse; open: boolean; onToggle: () => void; hooks: LedgerRow[]; latencyMs?: number }) {
   return (
     <>
       <TimelineToggle seq={event.seq} open={open} onToggle={onToggle}>
@@ -143,7 +143,7 @@ export function EventEntry({ event, open, onToggle, hooks, latencyMs }: { event:
 }
 
 /** One tool call: its tool.pre, approval, denial and tool.post as one line that opens up. */
-export function SpanEntry({ events, open, onToggle, ledgerBySeq }: { events: RunEvent[]; open: boolean; onToggle: () => void; ledgerBySeq: Map<number, LedgerRow[]> }) {
+export function SpanEntry({ events, open, onToggle, ledgerBySeq }: { events: RunEventResponse[]; open: boolean; onToggle: () => void; ledgerBySeq: Map<number, LedgerRow[]> }) {
   const pre = events[0];
   const post = events.find((e) => e.type === "tool.post");
   const denied = events.find((e) => e.type === "loop.tool_denied");

@@ -15,7 +15,7 @@ import type { ClientMessage } from "@/lib/platform/stream/protocol";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import type { LedgerRow } from "@/lib/platform/stream/protocol";
 import type { RunResponse } from "../schema";
-import type { RunEvent } from "./run-types";
+import type { RunEventResponse } from "../schema";
 import { addToTimeline, emptyTimeline, type TimelineState } from "./timeline-rows";
 
 export function useRunStream(initial: RunResponse) {
@@ -23,10 +23,10 @@ export function useRunStream(initial: RunResponse) {
   const [timeline, setTimeline] = useState<TimelineState>(emptyTimeline);
   const [paused, setPaused] = useState(false);
   const lastSeq = useRef(0);
-  const held = useRef<RunEvent[]>([]);
+  const held = useRef<RunEventResponse[]>([]);
   // Incoming events are applied once per animation frame: a 20,000-event replay is a few
   // hundred renders, not 20,000.
-  const incoming = useRef<RunEvent[]>([]);
+  const incoming = useRef<RunEventResponse[]>([]);
   const frame = useRef<number | undefined>(undefined);
   const applyIncoming = useCallback(() => {
     frame.current = undefined;
@@ -35,7 +35,7 @@ export function useRunStream(initial: RunResponse) {
     if (batch.length) setTimeline((t) => addToTimeline(t, batch));
   }, []);
   const enqueue = useCallback(
-    (batch: RunEvent[]) => {
+    (batch: RunEventResponse[]) => {
       incoming.current.push(...batch);
       frame.current ??= requestAnimationFrame(applyIncoming);
     },
@@ -76,7 +76,7 @@ export function useRunStream(initial: RunResponse) {
     let cancelled = false;
     (async () => {
       for (;;) {
-        const page = await apiFetch<{ items: RunEvent[]; nextAfter: number | null }>(`/api/v1/runs/${run.id}/events?after=${lastSeq.current}&limit=5000`);
+        const page = await apiFetch<{ items: RunEventResponse[]; nextAfter: number | null }>(`/api/v1/runs/${run.id}/events?after=${lastSeq.current}&limit=5000`);
         if (cancelled) return;
         const fresh = page.items.filter((e) => e.seq === lastSeq.current + 1 + page.items.indexOf(e));
         if (fresh.length) {
