@@ -238,43 +238,61 @@ export class StreamHub {
     await this.deliverLedger(runId);
   }
 
-  private async deliverEvents(runId: string): Promise<void> {
-    for (;;) {
-      const watchers = [...this.subscribers].filter((s) => s.runs.has(runId));
-      if (watchers.length === 0) return;
-      const from = Math.min(...watchers.map((s) => s.runs.get(runId)!));
-      const rows = await listRunEventsAfter(this.handle.db, { runId, after: from, limit: PAGE });
-      if (rows.length === 0) return;
-      for (const row of rows) {
-        const message = serialize({ type: "event", runId, seq: row.seq, event: { type: row.type, ts: row.ts.toISOString(), data: row.data } });
-        for (const sub of watchers) {
-          const last = sub.runs.get(runId);
-          if (last === undefined || row.seq !== last + 1) continue;
-          sub.runs.set(runId, row.seq);
-          sub.socket.send(message);
+  private deliverEvents(runId: string): Promise<void> {
+    return this.follow(
+      runId,
+      (s) => s.runs,
+      (from) => listRunEventsAfter(this.handle.db, { runId, after: from, limit: PAGE }),
+      (rows, watchers) => {
+        for (const row of rows) {
+          const message = serialize({ type: "event", runId, seq: row.seq, event: { type: row.type, ts: row.ts.toISOString(), data: row.data } });
+          for (const sub of watchers) {
+            const last = sub.runs.get(runId);
+            if (last === undefined || row.seq !== last + 1) continue;
+            sub.runs.set(runId, row.seq);
+            sub.socket.send(message);
+          }
         }
-      }
-      if (rows.length < PAGE) return;
-    }
+      },
+    );
   }
 
-  /** Ledger rows after each ledger subscriber's last id, a page a message, until caught up. */
-  private async deliverLedger(runId: string): Promise<void> {
+  /** Ledger rows after each ledger subscriber's last id, a page a message. */
+  private deliverLedger(runId: string): Promise<void> {
+    return this.follow(
+      runId,
+      (s) => s.ledger,
+      (from) => listRunHookInvocations(this.handle.db, { runId, after: from, limit: PAGE }),
+      (rows, watchers) => {
+        const streamed = rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+        for (const sub of watchers) {
+          const last = sub.ledger.get(runId);
+          if (last === undefined) continue;
+          const fresh = streamed.filter((row) => row.id > last);
+          if (fresh.length === 0) continue;
+          sub.ledger.set(runId, fresh[fresh.length - 1].id);
+          this.send(sub, { type: "ledger", runId, rows: fresh });
+        }
+      },
+    );
+  }
+
+  /**
+   * Pages through what a run's followers (by one of their cursors) have not had yet, from the
+   * lowest cursor among them, handing each page to `deliver`, until caught up.
+   */
+  private async follow<R>(
+    runId: string,
+    cursors: (sub: Subscriber) => Map<string, number>,
+    read: (from: number) => Promise<R[]>,
+    deliver: (rows: R[], watchers: Subscriber[]) => void,
+  ): Promise<void> {
     for (;;) {
-      const watchers = [...this.subscribers].filter((s) => s.ledger.has(runId));
+      const watchers = [...this.subscribers].filter((s) => cursors(s).has(runId));
       if (watchers.length === 0) return;
-      const from = Math.min(...watchers.map((s) => s.ledger.get(runId)!));
-      const rows = await listRunHookInvocations(this.handle.db, { runId, after: from, limit: PAGE });
+      const rows = await read(Math.min(...watchers.map((s) => cursors(s).get(runId)!)));
       if (rows.length === 0) return;
-      const streamed = rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
-      for (const sub of watchers) {
-        const last = sub.ledger.get(runId);
-        if (last === undefined) continue;
-        const fresh = streamed.filter((row) => row.id > last);
-        if (fresh.length === 0) continue;
-        sub.ledger.set(runId, fresh[fresh.length - 1].id);
-        this.send(sub, { type: "ledger", runId, rows: fresh });
-      }
+      deliver(rows, watchers);
       if (rows.length < PAGE) return;
     }
   }
