@@ -47,11 +47,18 @@ test("an earlier start of the same hook (another turn's agentStop) does not coun
   expect(text).toContain("call-2");
 });
 
-test("a file that logs no hook starts is read at once; one whose line never comes is read at the limit", async () => {
-  const quiet = eventsFile(line({ type: "session.start" }) + usageRecord("call-1"));
+test("a file that logs no hook starts is read once it holds a line written after the hook began, or after a short wait; one whose line never comes is read at the limit", async () => {
+  const hookAt = Date.parse("2026-11-29T10:00:00.000Z");
+  const past = eventsFile(line({ type: "session.start", timestamp: "2026-11-29T09:59:59.000Z" }) + usageRecord("call-1") + line({ type: "session.shutdown", timestamp: "2026-11-29T10:00:00.100Z" }));
   let started = Date.now();
-  expect(await settledEventsText(quiet, "sessionEnd", 3, 5000)).toContain("call-1");
+  expect(await settledEventsText(past, "sessionEnd", hookAt, 5000)).toContain("call-1");
   expect(Date.now() - started).toBeLessThan(500);
+
+  const quiet = eventsFile(line({ type: "session.start" }) + usageRecord("call-1"));
+  started = Date.now();
+  expect(await settledEventsText(quiet, "sessionEnd", 3, 5000)).toContain("call-1");
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+  expect(Date.now() - started).toBeLessThan(3000);
 
   const stalled = eventsFile(hookStart("sessionStart", 1) + usageRecord("call-1"));
   started = Date.now();
@@ -59,4 +66,15 @@ test("a file that logs no hook starts is read at once; one whose line never come
   expect(Date.now() - started).toBeGreaterThanOrEqual(280);
   // No timestamp in the payload: nothing to wait for.
   expect(await settledEventsText(stalled, "sessionEnd", undefined, 5000)).toBeUndefined();
+});
+
+test("a file that lags whole (not there yet, then empty, then written) is waited on: the hook's usage is read", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "hp-copilot-events-"));
+  const file = path.join(dir, "events.jsonl");
+  setTimeout(() => writeFileSync(file, ""), 100);
+  setTimeout(() => appendFileSync(file, line({ type: "session.start" }) + hookStart("sessionStart", 1) + usageRecord("call-1")), 300);
+  setTimeout(() => appendFileSync(file, usageRecord("call-2") + hookStart("sessionEnd", 3)), 500);
+  const text = await settledEventsText(file, "sessionEnd", 3, 5000);
+  expect(text).toContain("call-2");
+  expect(usage.copilot!(file).map((m) => m.id)).toEqual(["call-1", "call-2"]);
 });
