@@ -32,9 +32,6 @@ export async function listRunHookInvocations(db: Db, params: { runId: string; af
   return params.limit === undefined ? query : query.limit(params.limit);
 }
 
-/** A run's ledger row as the API and the stream send it (the browser's LedgerRow). */
-export type RunLedgerRow = Awaited<ReturnType<typeof listRunHookInvocations>>[number];
-
 /** The ledger rows of some of a run's events, in the order they were written. */
 export async function listHookInvocationsOfEvents(db: Db, params: { runId: string; seqs: number[] }) {
   if (params.seqs.length === 0) return [];

@@ -40,7 +40,7 @@ interface HookEventBase {
  * One event as hooks see it, typed by its type: `data` is the catalog's payload of that event
  * (event-payloads.ts, RecordedPayload), so a branch on `type` reads its fields typed. Every way in
  * checks it: the loop's `fire` is typed, the bridges check what they produce, the generic ingest
- * its body; what is read back from storage is read through `storedHookEvent`.
+ * its body; a type known only at run time becomes a HookEvent through `hookEvent`.
  */
 export type HookEvent = { [K in EventName]: HookEventBase & { type: K; data: RecordedPayload<K> } }[EventName];
 

@@ -176,6 +176,21 @@ describe("a run's hook ledger on the stream", () => {
     eventsOnly.close();
   });
 
+  test("another project's socket asking for a run's ledger gets 'not found' and no row, before or after a write", async () => {
+    const agent = await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: { name: "ledger-private", model: "scripted", tools: [], maxTurns: 2, timeoutMs: 10_000 } });
+    const run = (await createRun(t.db, { projectId: DEFAULT_PROJECT_ID, agentId: agent!.id, prompt: "x", source: "test" })).id;
+    await appendRunRecords(t.db, { runId: run, events: events(1), ledger: [row(run, "private-1", 1)] });
+    const elsewhere = await addProject(t.db, { slug: "ledger-elsewhere" });
+    const stranger = (await addToken(t.db, { role: "admin", projectId: elsewhere.id })).token;
+    const client = new Subscriber(web.url);
+    await client.connect(stranger, [{ type: "subscribe", topic: `run:${run}`, after: 0, afterLedger: 0 }]);
+    await expect.poll(() => client.messages.find((m) => m.type === "error")?.message).toBe(`run ${run} not found in project ledger-elsewhere`);
+    await appendRunRecords(t.db, { runId: run, events: events(1), ledger: [row(run, "private-2", 2)] });
+    await new Promise((r) => setTimeout(r, 300));
+    expect([client.ledger, client.seqs]).toEqual([[], []]);
+    client.close();
+  });
+
   test("afterLedger that is not a whole number is refused with the field named", async () => {
     const client = new Subscriber(web.url);
     await client.connect(token, [{ type: "subscribe", topic: `run:${runId}`, afterLedger: -1 }]);

@@ -14,8 +14,7 @@ import { apiFetch } from "@/lib/platform/api/api-fetch";
 import type { ClientMessage } from "@/lib/platform/stream/protocol";
 import { useLiveSocket } from "@/lib/platform/stream/use-live-socket";
 import type { LedgerRow } from "@/lib/platform/stream/protocol";
-import type { RunResponse } from "../schema";
-import type { RunEventResponse } from "../schema";
+import type { RunEventResponse, RunResponse } from "../schema";
 import { addToTimeline, emptyTimeline, type TimelineState } from "./timeline-rows";
 
 export function useRunStream(initial: RunResponse) {
