@@ -19,7 +19,8 @@
 import type { Db } from "@/db/client";
 import { listApprovalNotices } from "@/db/queries/approval-notices";
 import { runLink } from "@/lib/core/hooks/notice-text";
-import { decideApproval, decisionSchema } from "./approval-decisions";
+import { decideApproval } from "./approval-decisions";
+import { decisionSchema } from "./schema";
 import { storeSecretPort } from "@/lib/features/secrets/secret-port";
 import { AppError } from "@/lib/platform/api/app-error";
 import { logger } from "@/lib/platform/logger";
