@@ -2,8 +2,8 @@
  * What the approvals feature takes and answers, declared once. Its answers: an approval as the list
  * query selects it (db/queries/approvals.ts `listApprovals`: the approval, its run's agent and
  * person), sent by GET /api/v1/approvals and read by the approval card, the inbox and the run view
- * with that type, and the run's last events the card shows with it. Its inputs: the list's filters
- * and a decision (the API, the card's form, a decision link, Slack's edit modal).
+ * with that type, and the run's last events the card shows with it. Its inputs: the list's filters,
+ * a decision (the API, the card's form, a decision link, Slack's edit modal) and Slack's interactions.
  */
 import { z } from "zod";
 import type { listApprovals } from "@/db/queries/approvals";
@@ -66,3 +66,26 @@ export const decisionSchema = decisionFields.superRefine(decisionRules);
 
 /** The approval card's form: the decision and which approval it answers. */
 export const decisionFormSchema = decisionFields.extend({ id: z.string() }).superRefine(decisionRules);
+
+/**
+ * Slack's interactivity request (POST /api/integrations/slack/interactions, after its signature is
+ * checked), as Slack POSTs it in `payload`: a block_actions click or a view_submission, read
+ * loosely (Slack adds fields).
+ */
+export const slackPayloadSchema = z.looseObject({
+  type: z.string(),
+  user: z.looseObject({ id: z.string().min(1).max(64), username: z.string().max(200).optional(), name: z.string().max(200).optional() }),
+  channel: z.looseObject({ id: z.string().max(64), name: z.string().max(200).optional() }).optional(),
+  message: z.looseObject({ ts: z.string().max(64) }).optional(),
+  response_url: z.url().max(2000).optional(),
+  trigger_id: z.string().max(255).optional(),
+  actions: z.array(z.looseObject({ action_id: z.string().max(255), value: z.string().max(2000).optional() })).max(25).default([]),
+  view: z
+    .looseObject({
+      callback_id: z.string().max(255).optional(),
+      private_metadata: z.string().max(3000).optional(),
+      state: z.looseObject({ values: z.record(z.string(), z.record(z.string(), z.looseObject({ value: z.string().nullish() }))) }).optional(),
+    })
+    .optional(),
+});
+export type SlackPayload = z.infer<typeof slackPayloadSchema>;
