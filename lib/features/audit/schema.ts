@@ -3,7 +3,8 @@
  * the ledger search's rows (db/queries/hook-invocations.ts `listHookLedger`, GET /api/v1/ledger),
  * the config change log's entries (db/queries/audit.ts `listAudit`, GET /api/v1/audit) and the
  * session search's runs (db/queries/runs.ts `runToApi`, GET /api/v1/runs), read by their pages with
- * these types. Its inputs: the filters of the ledger and the change log, and which chain to bundle.
+ * these types, and the integrity check's report. Its inputs: the filters of the ledger and the
+ * change log, and which chain to bundle.
  */
 import { z } from "zod";
 import type { listAudit } from "@/db/queries/audit";
@@ -16,6 +17,7 @@ import { exportFormatSchema } from "@/lib/platform/export/export-format";
 import { CHAINED_TABLES } from "@/lib/core/audit/chain-report";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
 import { pgDateSchema } from "@/lib/core/safe-input";
+import type { checkRecordIntegrity } from "./integrity-check";
 
 /** One row of the ledger search (GET /api/v1/ledger `items`): a hook's decision with its run's agent. */
 export type LedgerSearchRow = Json<HookLedgerRow>;
@@ -28,6 +30,9 @@ export type AuditEntryResponse = Json<Awaited<ReturnType<typeof listAudit>>[numb
  * RunResponse, reached through the query, since audit does not depend on runs).
  */
 export type SessionSearchRow = Json<RunApi>;
+
+/** GET /api/v1/audit/verify: both hash chains sealed and walked, read by the integrity panel. */
+export type IntegrityReportResponse = Json<Awaited<ReturnType<typeof checkRecordIntegrity>>>;
 
 export const HOOK_VERDICTS = ["allow", "block", "skip"] as const;
 
