@@ -41,7 +41,15 @@ export const FEATURE_API = {
   bridge: ["session-ingest"],
   "config-io": ["agent-installs"],
   costs: ["published-prices", "project-prices"],
-  hooks: ["hook-service", "hook-enforcement", "hook-runtime-factory", "operator-code-hooks", "components/hook-badges"],
+  hooks: [
+    "hook-service",
+    "hook-enforcement",
+    "hook-runtime-factory",
+    "operator-code-hooks",
+    "components/hook-badges",
+    // Its declared inputs and responses: the agent's page lists the agent's hooks with its type.
+    "schema",
+  ],
   // What app/ uses of runs (run-service, run-actions) is not a seam between features.
   runs: ["run-session"],
   retention: ["retention-job"],

@@ -218,11 +218,15 @@ export async function listHooks(
   return params.limit === undefined ? query : query.limit(params.limit);
 }
 
-/** Newest first; `beforeVersion` pages back through older ones. */
+/** Newest first; `beforeVersion` pages back through older ones. Each as GET /api/v1/hooks/{id}/versions sends it. */
 export async function listHookVersions(db: Db, params: { hookId: string; limit?: number; beforeVersion?: number }) {
   const where = [eq(hookVersions.hookId, params.hookId)];
   if (params.beforeVersion !== undefined) where.push(lt(hookVersions.version, params.beforeVersion));
-  const query = db.select().from(hookVersions).where(and(...where)).orderBy(desc(hookVersions.version));
+  const query = db
+    .select({ version: hookVersions.version, spec: hookVersions.spec, createdBy: hookVersions.createdBy, createdAt: hookVersions.createdAt })
+    .from(hookVersions)
+    .where(and(...where))
+    .orderBy(desc(hookVersions.version));
   return params.limit === undefined ? query : query.limit(params.limit);
 }
 

@@ -10,6 +10,7 @@ import { getDatabase } from "@/db/client";
 import { hookToResource, listHooks } from "@/db/queries/hooks";
 import { getKillSwitchState } from "@/db/queries/settings";
 import { AppError } from "@/lib/platform/api/app-error";
+import { toJson } from "@/lib/platform/api/json";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
@@ -68,7 +69,7 @@ export default async function HooksPage({ searchParams }: { searchParams: Search
           This link filters on a scope that does not exist: {scopeProblem}.
         </p>
       )}
-      <HookList hooks={rows.map((row) => ({ ...withEnforcement(hookToResource(row), enforcement), health: health[row.id] }))} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} instanceAdmin={principal.instanceAdmin} filtered={Boolean(event || scope || scopeProblem)} />
+      <HookList hooks={toJson(rows.map((row) => ({ ...withEnforcement(hookToResource(row), enforcement), health: health[row.id] })))} scopes={context.scopes} canEdit={canEdit} isAdmin={isAdmin} instanceAdmin={principal.instanceAdmin} filtered={Boolean(event || scope || scopeProblem)} />
     </>
   );
 }

@@ -1,9 +1,8 @@
 "use server";
 
-import { z } from "zod";
-import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { agentFromForm } from "@/lib/features/agents/agent-form-data";
 import { createAgentAudited, deleteAgentAudited, updateAgentAudited } from "@/lib/features/agents/agent-service";
+import { agentRefSchema, agentSpecSchema } from "@/lib/features/agents/schema";
 import { formAction, readWithIssues } from "@/lib/platform/api/action";
 
 /** Creates an agent, or replaces the one named by the hidden `id` field. */
@@ -29,7 +28,7 @@ export const saveAgentAction = formAction(
 );
 
 export const deleteAgentAction = formAction(
-  { role: "operator", input: z.object({ id: z.string() }), revalidate: ["/agents"] },
+  { role: "operator", input: agentRefSchema, revalidate: ["/agents"] },
   async ({ db, principal, input }) => {
     await deleteAgentAudited(db, principal, input.id);
     return { redirectTo: "/agents?deleted=1" };

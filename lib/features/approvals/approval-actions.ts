@@ -1,9 +1,9 @@
 "use server";
 
 /** The approval card's form: a person's decision from the dashboard (approval-decisions.ts decides). */
-import { z } from "zod";
 import { formAction } from "@/lib/platform/api/action";
-import { deciderOf, decideApproval, decisionFields, decisionRules } from "./approval-decisions";
+import { deciderOf, decideApproval } from "./approval-decisions";
+import { decisionFormSchema } from "./schema";
 
 /**
  * The card's edited input: JSON text, read as the object it is (the schema then checks it at
@@ -22,7 +22,7 @@ export const decideApprovalAction = formAction(
   {
     // An approval's approvers may name a viewer; decideApproval checks who may decide this one.
     role: "viewer",
-    input: decisionFields.extend({ id: z.string() }).superRefine(decisionRules),
+    input: decisionFormSchema,
     // An empty reason field is no reason.
     read: (raw) => {
       const fields = raw instanceof FormData ? Object.fromEntries(raw.entries()) : raw;

@@ -3,7 +3,6 @@
  * a Slack button. The one place a person's answer is checked (approvers, own governance, edits,
  * always allow), settled with its audit row, counted, and handed to the run parked on it.
  */
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getApprovalInAnyProject, settleApproval } from "@/db/queries/approvals";
 import { audited } from "@/db/queries/audit";
@@ -18,37 +17,7 @@ import { getMetrics } from "@/lib/platform/metrics/metrics-registry";
 import { writeAllowRule } from "./always-allow";
 import { decisionRefusal, type DeciderIdentity } from "./approvers";
 import { wakeParkedRun } from "./parked-run-waker";
-
-/** The largest edited input an approver may send (its JSON, in bytes): a tool call, not a file upload. */
-export const MAX_EDITED_INPUT_BYTES = 64 * 1024;
-
-export const decisionFields = z.object({
-    decision: z.enum(["approve", "deny"]),
-    reason: z.string().max(2000).optional(),
-    /** "Approve and always allow this": also write an allow rule for the same call, in shadow mode first. */
-    alwaysAllow: z.boolean().optional(),
-    /**
-     * The call's input as the approver edited it (the whole input, an object): approving runs the
-     * call with it, the approval keeps it next to what was asked, and an agent that cannot run the
-     * edited call gets it blocked instead. Operators and admins only.
-     */
-    input: z
-      .record(z.string(), z.unknown())
-      .superRefine((value, ctx) => {
-        const bytes = Buffer.byteLength(JSON.stringify(value), "utf8");
-        if (bytes > MAX_EDITED_INPUT_BYTES) ctx.addIssue({ code: "custom", message: `the edited input is ${bytes} bytes of JSON; at most ${MAX_EDITED_INPUT_BYTES}` });
-      })
-      .optional(),
-});
-
-/** The rules across a decision's fields, for every schema built on decisionFields. */
-export function decisionRules(body: z.infer<typeof decisionFields>, ctx: z.RefinementCtx) {
-  if (body.input === undefined) return;
-  if (body.decision !== "approve") ctx.addIssue({ code: "custom", path: ["input"], message: "an edited input goes with approve: a denied call does not run" });
-  if (body.alwaysAllow) ctx.addIssue({ code: "custom", path: ["alwaysAllow"], message: "always allow writes a rule for the call as asked; it does not go with an edited input" });
-}
-
-export const decisionSchema = decisionFields.superRefine(decisionRules);
+import type { DecisionRequest } from "./schema";
 
 /**
  * Who decides, and how: the dashboard or the API (a principal), a decision link (whoever it was
@@ -95,7 +64,7 @@ export async function deciderOf(db: Db, principal: Principal, via: string): Prom
 }
 
 
-export async function decideApproval(db: Db, decider: Decider, id: string, input: z.infer<typeof decisionFields>) {
+export async function decideApproval(db: Db, decider: Decider, id: string, input: DecisionRequest) {
   const found = uuidSchema.safeParse(id).success ? await getApprovalInAnyProject(db, { id }) : undefined;
   // A principal decides in its project only; a link or a Slack button names the approval itself.
   const existing = found && (!decider.principal || found.projectId === decider.principal.projectId) ? found : undefined;

@@ -16,7 +16,6 @@
  *    none), and an operator or admin, who alone may rewrite a call. A plain Approve or Deny leaves
  *    the approvers to decideApproval, which checks them for every way of deciding.
  */
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { getUserBySlackId } from "@/db/queries/approval-notices";
@@ -30,25 +29,7 @@ import type { LinkDecision } from "./decision-links";
 import { approvalForClaims } from "./decision-page";
 import type { ReachConfig } from "./reach-config";
 import { readSlackButtonValue, type SlackButtonPurpose } from "./slack-button-value";
-
-/** What Slack POSTs as `payload`: a block_actions click or a view_submission, read loosely (Slack adds fields). */
-export const slackPayloadSchema = z.looseObject({
-  type: z.string(),
-  user: z.looseObject({ id: z.string().min(1).max(64), username: z.string().max(200).optional(), name: z.string().max(200).optional() }),
-  channel: z.looseObject({ id: z.string().max(64), name: z.string().max(200).optional() }).optional(),
-  message: z.looseObject({ ts: z.string().max(64) }).optional(),
-  response_url: z.url().max(2000).optional(),
-  trigger_id: z.string().max(255).optional(),
-  actions: z.array(z.looseObject({ action_id: z.string().max(255), value: z.string().max(2000).optional() })).max(25).default([]),
-  view: z
-    .looseObject({
-      callback_id: z.string().max(255).optional(),
-      private_metadata: z.string().max(3000).optional(),
-      state: z.looseObject({ values: z.record(z.string(), z.record(z.string(), z.looseObject({ value: z.string().nullish() }))) }).optional(),
-    })
-    .optional(),
-});
-export type SlackPayload = z.infer<typeof slackPayloadSchema>;
+import type { SlackPayload } from "./schema";
 
 /** What handling one interaction needs: the settings, the guard Slack calls go through, and now. */
 export interface SlackContext {

@@ -19,14 +19,15 @@
 import type { Db } from "@/db/client";
 import { listApprovalNotices } from "@/db/queries/approval-notices";
 import { runLink } from "@/lib/core/hooks/notice-text";
-import { decideApproval, decisionSchema } from "./approval-decisions";
+import { decideApproval } from "./approval-decisions";
+import { decisionSchema, type SlackPayload } from "./schema";
 import { storeSecretPort } from "@/lib/features/secrets/secret-port";
 import { AppError } from "@/lib/platform/api/app-error";
 import { logger } from "@/lib/platform/logger";
 import { approvalLink, secretMasker } from "./approval-notices";
 import { botToken, callSlackApi } from "./bot-token-calls";
 import { inputEditCheck } from "./input-edit-support";
-import { checkSlackDecider, tellClicker, type SlackContext, type SlackPayload, type SlackWhere } from "./slack-decider";
+import { checkSlackDecider, tellClicker, type SlackContext, type SlackWhere } from "./slack-decider";
 
 export const EDIT_ACTION = "hookplane_edit";
 export const EDIT_CALLBACK_ID = "hookplane_edit_input";

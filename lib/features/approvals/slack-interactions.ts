@@ -27,7 +27,8 @@ import { decideApproval } from "./approval-decisions";
 import { AppError } from "@/lib/platform/api/app-error";
 import { noticeHttp } from "./approval-notices";
 import { reachConfig, type ReachConfig } from "./reach-config";
-import { checkSlackDecider, slackPayloadSchema, tellClicker, type SlackContext, type SlackPayload } from "./slack-decider";
+import { checkSlackDecider, tellClicker, type SlackContext } from "./slack-decider";
+import { slackPayloadSchema, type SlackPayload } from "./schema";
 import { EDIT_ACTION, EDIT_CALLBACK_ID, openEditModal, submitEditedInput } from "./slack-edit-modal";
 
 /** Slack's window: a request signed longer ago than this is refused. */

@@ -1,8 +1,14 @@
 "use server";
 
-import { z } from "zod";
-import { jsonDepthExceeds, pgIntSchema } from "@/lib/core/safe-input";
-import { hookBodySchema, killSwitchSchema } from "@/lib/features/hooks/hook-requests";
+import { jsonDepthExceeds } from "@/lib/core/safe-input";
+import {
+  hookBodySchema,
+  hookRefSchema,
+  killSwitchSchema,
+  moveHookSchema,
+  restoreHookVersionActionSchema,
+  setHookEnabledSchema,
+} from "@/lib/features/hooks/schema";
 import {
   createHookAudited,
   deleteHookAudited,
@@ -50,7 +56,7 @@ export const saveHookAction = formAction(
 );
 
 export const deleteHookAction = formAction(
-  { role: "operator", input: z.object({ id: z.string() }), revalidate: HOOK_PAGES },
+  { role: "operator", input: hookRefSchema, revalidate: HOOK_PAGES },
   async ({ db, principal, input }) => {
     await deleteHookAudited(db, principal, input.id);
     return { redirectTo: "/hooks?deleted=1" };
@@ -58,7 +64,7 @@ export const deleteHookAction = formAction(
 );
 
 export const setHookEnabledAction = action(
-  { role: "operator", input: z.object({ id: z.string(), enabled: z.boolean() }), revalidate: HOOK_PAGES },
+  { role: "operator", input: setHookEnabledSchema, revalidate: HOOK_PAGES },
   async ({ db, principal, input }) => {
     const saved = await setHookEnabledAudited(db, principal, input.id, input.enabled);
     return { ok: true, message: `${saved.key} ${saved.enabled ? "enabled" : "disabled"} (version ${saved.version})` };
@@ -66,11 +72,7 @@ export const setHookEnabledAction = action(
 );
 
 export const moveHookAction = action(
-  {
-    role: "operator",
-    input: z.object({ id: z.string(), direction: z.enum(["up", "down"]), visibleIds: z.array(z.string()).max(1000).optional() }),
-    revalidate: HOOK_PAGES,
-  },
+  { role: "operator", input: moveHookSchema, revalidate: HOOK_PAGES },
   async ({ db, principal, input }) => {
     const result = await moveHookAudited(db, principal, input);
     return result.moved ? { ok: true, message: `Moved ${input.direction}` } : { message: `Already at the ${input.direction === "up" ? "top" : "bottom"}` };
@@ -78,7 +80,7 @@ export const moveHookAction = action(
 );
 
 export const restoreHookVersionAction = action(
-  { role: "operator", input: z.object({ id: z.string(), version: pgIntSchema.min(1) }), revalidate: HOOK_PAGES },
+  { role: "operator", input: restoreHookVersionActionSchema, revalidate: HOOK_PAGES },
   async ({ db, principal, input }) => {
     const saved = await restoreHookVersionAudited(db, principal, input.id, input.version);
     return { ok: true, message: `Restored version ${input.version} as version ${saved.version}` };

@@ -5,7 +5,6 @@
  * what happened (a block that took effect, or none) is listed. Only in-process actions replay: a webhook or command
  * would reach the outside world once per past event.
  */
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
 import { listEffectiveBlocks, listEventsOfRuns, listLatestRunIds, listRunActors } from "@/db/queries/event-samples";
@@ -13,17 +12,11 @@ import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import type { EventName } from "@/lib/core/hooks/events";
 import { hookEvent, type EventActor } from "@/lib/core/hooks/event";
-import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { asTrialHooks, assertMayRun, withTrialRuntime } from "./hook-trial";
 import { resolveHookScope } from "./hook-scope";
+import type { HookReplayRequest } from "./schema";
 
 const REPLAYABLE = new Set(["block", "approve", "context", "log", "allow"]);
-
-export const hookReplaySchema = z.object({
-  hook: hookSpecSchema,
-  agent: z.string().min(1),
-  runs: z.number().int().min(1).max(200).default(20),
-});
 
 export interface ReplayDifference {
   runId: string;
@@ -37,7 +30,7 @@ export interface ReplayDifference {
   blockedBefore?: string;
 }
 
-export async function replayHook(db: Db, principal: Principal, body: z.infer<typeof hookReplaySchema>) {
+export async function replayHook(db: Db, principal: Principal, body: HookReplayRequest) {
   // Who may run it first: an operator learns no more about a hook that runs code than "admins only".
   assertMayRun(principal, [body.hook]);
   if (!REPLAYABLE.has(body.hook.action.type)) {

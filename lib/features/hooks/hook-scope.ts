@@ -8,7 +8,7 @@ import { getAgent } from "@/db/queries/agents";
 import { getSchedule } from "@/db/queries/schedules";
 import { getUserByEmail, getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/platform/api/app-error";
-import { isUuid } from "./hook-requests";
+import { isUuid } from "./schema";
 
 function scopeError(message: string): AppError {
   return new AppError("validation_failed", `scope: ${message}`, [{ path: "scope", message }]);

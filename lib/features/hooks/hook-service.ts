@@ -22,7 +22,7 @@ import { assertNotOwnGovernance } from "@/lib/platform/auth/own-governance";
 import { roleAtLeast, type Principal } from "@/lib/platform/auth/roles";
 import { parseHookSpec, type HookSpec } from "@/lib/core/hooks/spec";
 import { actionRunsCode, SHELL_TOOL } from "@/lib/core/hooks/trust";
-import { isUuid, type HookPatch, type ReorderHooksRequest } from "./hook-requests";
+import { isUuid, type HookPatch, type ReorderHooksRequest } from "./schema";
 import { resolveHookScope } from "./hook-scope";
 import { specToText } from "./spec-text";
 

@@ -6,7 +6,6 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { appendMemoryNote, readMemoryNote } from "@/db/queries/memory-notes";
 import { AppError } from "@/lib/platform/api/app-error";
@@ -14,7 +13,6 @@ import type { Principal } from "@/lib/platform/auth/roles";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
 import type { ApprovalPort } from "@/lib/core/hooks/ports";
-import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
 import type { HookRuntime } from "@/lib/core/hooks/runtime";
 import { createRunHookRuntime } from "./hook-runtime-factory";
@@ -22,22 +20,7 @@ import { ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { createToolRegistry } from "@/lib/features/tools/tool-registry";
 import { describeCodeAction } from "./hook-service";
 import { hookEvent } from "@/lib/core/hooks/event";
-
-export const hookTrialSchema = z
-  .object({
-    hook: hookSpecSchema.optional(),
-    hooks: z.array(hookSpecSchema).min(1).max(100).optional(),
-    event: z
-      .object({
-        type: z.enum(EVENT_NAMES as [string, ...string[]]),
-        agentName: z.string().optional(),
-        agentId: z.string().optional(),
-        metadata: z.record(z.string(), z.unknown()).optional(),
-        vars: z.record(z.string(), z.string()).optional(),
-      })
-      .catchall(z.unknown()),
-  })
-  .refine((body) => Boolean(body.hook) !== Boolean(body.hooks), { message: "give either hook or hooks", path: ["hook"] });
+import type { HookTrialRequest } from "./schema";
 
 const askNobody: ApprovalPort = {
   async request(req) {
@@ -89,7 +72,7 @@ export function asTrialHooks<H extends { scope?: string }>(hooks: readonly H[]) 
   return hooks.map((h) => ({ ...h, scope: h.scope?.startsWith("person:") || h.scope?.startsWith("group:") ? h.scope : "global", enabled: true }));
 }
 
-export async function tryHooks(db: Db, principal: Principal, body: z.infer<typeof hookTrialSchema>) {
+export async function tryHooks(db: Db, principal: Principal, body: HookTrialRequest) {
   const hooks = body.hooks ?? [body.hook!];
   assertMayRun(principal, hooks);
   const { type, agentName, agentId, metadata, vars, ...data } = body.event;

@@ -3,7 +3,6 @@
  * actions and the dashboard. Each is thin over the query modules and the run queue. Deciding an
  * approval is the approvals feature's (approvals/approval-decisions.ts).
  */
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { audited } from "@/db/queries/audit";
 import { requestCancel } from "@/db/queries/run-leases";
@@ -12,21 +11,11 @@ import { deleteEventsOfRuns } from "@/db/queries/retention";
 import { removeFinishedRun, UnsealedLedgerRows } from "@/db/queries/run-removal";
 import { agentSpendSince, createRun, getRun, runToApi } from "@/db/queries/runs";
 import { assertMaySetCodeHooks, findAgentOr404 } from "@/lib/features/agents/agent-service";
-import { codeHookIdsSchema } from "@/lib/core/agent/agent-spec";
 import { AppError } from "@/lib/platform/api/app-error";
 import { uuidSchema } from "@/lib/core/safe-input";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { getRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
-
-export const startRunSchema = z.object({
-  agent: z.string().min(1, "name the agent (id or name)"),
-  prompt: z.string().min(1, "give the run a prompt").max(100_000),
-  /**
-   * Standard Agents' prompt-level hook list: the operator code hooks for this run, overriding the
-   * agent's `codeHooks`. Left out, the agent's apply; `[]` runs none.
-   */
-  codeHooks: codeHookIdsSchema.optional(),
-});
+import type { StartRunRequest } from "./schema";
 
 function startOfUtcDay(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -35,7 +24,7 @@ function startOfUtcDay(now = new Date()): Date {
 export async function startRun(
   db: Db,
   principal: Principal,
-  input: z.infer<typeof startRunSchema> & { source?: string; scheduleId?: string; vars?: Record<string, string>; parentRunId?: string },
+  input: StartRunRequest & { source?: string; scheduleId?: string; vars?: Record<string, string>; parentRunId?: string },
 ) {
   const agent = await findAgentOr404(db, principal.projectId, input.agent);
   // The run's own list overrides the agent's: choosing it (even `[]`) is an admin's call, unless it is the agent's own list.

@@ -4,6 +4,8 @@
  * server sends (typed for the browser). api.md describes it for scripts.
  */
 import { z } from "zod";
+import type { listRunHookInvocations } from "@/db/queries/hook-invocations";
+import type { Json } from "@/lib/platform/api/json";
 
 /** A run topic names a run's uuid exactly: anything else would reach the database as a bad uuid. */
 export const TOPIC_PATTERN = /^(runs|approvals|run:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -32,30 +34,20 @@ export interface StreamedEvent {
   data: Record<string, unknown>;
 }
 
+/** A run's hook ledger row as db/queries/hook-invocations.ts `listRunHookInvocations` reads it, after JSON. */
+type StoredLedgerRow = Json<Awaited<ReturnType<typeof listRunHookInvocations>>[number]>;
+
 /**
  * One hook ledger row of a run, as `GET /api/v1/runs/{id}/hooks` and the stream's `ledger` message
- * send it (the row as stored: more columns than named here, which are the ones the run view reads).
+ * send it: the row as stored (more columns than named here, which are the ones the run view reads,
+ * typed as the query selects them). `failed` and `timedOut` say the hook erred or timed out;
+ * `verdict` is then what its onFailure made of it.
  */
-export interface LedgerRow {
-  id: number;
-  eventSeq: number | null;
-  hookKey: string;
-  matched: boolean;
-  verdict: string | null;
-  reason: string | null;
-  mode: string | null;
-  action: string | null;
-  durationMs: number | null;
-  exitCode: number | null;
-  output: string | null;
-  stderr: string | null;
-  ignored: boolean;
-  /** The hook erred or timed out; `verdict` is what its onFailure made of it. */
-  failed?: boolean;
-  timedOut?: boolean;
-  stdout?: string | null;
-  createdAt?: string;
-}
+export type LedgerRow = Pick<
+  StoredLedgerRow,
+  "id" | "eventSeq" | "hookKey" | "matched" | "verdict" | "reason" | "mode" | "action" | "durationMs" | "exitCode" | "output" | "stderr" | "ignored"
+> &
+  Partial<Pick<StoredLedgerRow, "failed" | "timedOut" | "stdout" | "createdAt">>;
 
 export type ServerMessage =
   /** `role` in `project` (its slug): the one project this socket acts in. */

@@ -30,6 +30,7 @@ import { getKillSwitch } from "@/db/queries/settings";
 import { scopesForRun } from "@/lib/features/runs/run-hooks";
 import { getRetentionSettings } from "@/lib/features/retention/retention-settings";
 import { isAgentRef } from "@/lib/core/agent/agent-spec";
+import { toJson } from "@/lib/platform/api/json";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 
@@ -62,7 +63,8 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
   const health = await loadHookHealth(db, { projectId: principal.projectId, hooks: chain });
   const canEdit = roleAtLeast(principal.role, "operator");
   const enforcement = await loadEnforcementContext(db, principal.projectId);
-  const enforced = (h: (typeof hooks)[number]) => withEnforcement(hookToResource(h), enforcement).enforcement;
+  // Each hook as the hooks list has it (lib/features/hooks/schema.ts HookListItem).
+  const listed = (h: (typeof hooks)[number]) => ({ ...withEnforcement(hookToResource(h), enforcement), health: health[h.id] });
   return (
     <>
       <PageHeader
@@ -135,11 +137,8 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
           </div>
         )}
         <div className="space-y-8">
-          <AgentHooks agentId={agent.id} canEdit={canEdit} hooks={hooks.map((h) => ({ id: h.id, key: h.key, event: h.event, enabled: h.enabled, spec: h.spec, enforcement: enforced(h), health: health[h.id] }))} />
-          <EffectiveChain
-            killSwitch={killSwitch}
-            hooks={chain.map((h) => ({ id: h.id, key: h.key, scope: h.scope, event: h.event, enabled: h.enabled, spec: h.spec, enforcement: enforced(h), health: health[h.id] }))}
-          />
+          <AgentHooks agentId={agent.id} canEdit={canEdit} hooks={toJson(hooks.map(listed))} />
+          <EffectiveChain killSwitch={killSwitch} hooks={toJson(chain.map(listed))} />
           <UnguardedSessions sessions={unguarded} days={STATS_DAYS} />
           <AgentInstalls installs={installs} agentName={agent.name} />
         </div>

@@ -14,8 +14,9 @@ import { getHookById, hookToResource, listHookVersions } from "@/db/queries/hook
 import { getKillSwitch } from "@/db/queries/settings";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
+import { toJson } from "@/lib/platform/api/json";
 import { loadScopeContext } from "@/lib/features/hooks/hook-page-data";
-import { isUuid } from "@/lib/features/hooks/hook-requests";
+import { isUuid } from "@/lib/features/hooks/schema";
 import { scopeLabel } from "@/lib/features/hooks/hook-scopes";
 import { describeCodeAction, mayConfigureAction } from "@/lib/features/hooks/hook-service";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
@@ -107,7 +108,7 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
           key={`history-${hook.version}`}
           hookId={hook.id}
           currentVersion={hook.version}
-          versions={versions.map((v) => ({ version: v.version, spec: v.spec, createdBy: v.createdBy, createdAt: v.createdAt.toISOString() }))}
+          versions={toJson(versions)}
           canRestore={canEdit}
         />
       </div>

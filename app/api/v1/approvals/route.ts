@@ -1,17 +1,8 @@
-import { z } from "zod";
 import { listApprovals } from "@/db/queries/approvals";
-import { APPROVAL_STATUSES } from "@/db/schema";
 import { paginate } from "@/lib/platform/api/cursor";
-import { cursorTimeSchema, listQuerySchema } from "@/lib/platform/api/list-query";
-import { uuidSchema } from "@/lib/core/safe-input";
 import { apiRoute } from "@/lib/platform/api/route";
-import { personReferenceSchema, userIdOfPerson } from "@/lib/platform/auth/person-reference";
-
-const approvalsQuerySchema = listQuerySchema(z.object({ at: cursorTimeSchema, id: uuidSchema }).strict()).extend({
-  status: z.enum(APPROVAL_STATUSES).optional(),
-  /** The approvals a person's agents asked for: their user id or email. */
-  actor: personReferenceSchema.optional(),
-});
+import { userIdOfPerson } from "@/lib/platform/auth/person-reference";
+import { approvalsQuerySchema } from "@/lib/features/approvals/schema";
 
 export const GET = apiRoute({ role: "viewer", query: approvalsQuerySchema }, async ({ db, query, principal }) => {
   const rows = await listApprovals(db, {

@@ -1,17 +1,9 @@
-import { z } from "zod";
 import { apiRoute } from "@/lib/platform/api/route";
 import { buildCostReport } from "@/lib/features/costs/cost-report";
-import { pgDateSchema } from "@/lib/core/safe-input";
-import { personReferenceSchema, userIdOfPerson } from "@/lib/platform/auth/person-reference";
+import { costsQuerySchema } from "@/lib/features/costs/schema";
+import { userIdOfPerson } from "@/lib/platform/auth/person-reference";
 
 const DAY = 24 * 3600 * 1000;
-
-const costsQuerySchema = z.object({
-  from: pgDateSchema.optional(),
-  to: pgDateSchema.optional(),
-  /** One person's spend: their user id or email. */
-  actor: personReferenceSchema.optional(),
-});
 
 /** Totals per agent, model and day for a window (default: the last 30 days), top runs and budgets. */
 export const GET = apiRoute({ role: "viewer", query: costsQuerySchema }, async ({ db, query, principal }) => {

@@ -1,7 +1,7 @@
 import { hookListKey, hookToResource, listHooks } from "@/db/queries/hooks";
 import { paginate } from "@/lib/platform/api/cursor";
 import { apiRoute } from "@/lib/platform/api/route";
-import { hookBodySchema, hookListQuerySchema, hookOwnerQuerySchema } from "@/lib/features/hooks/hook-requests";
+import { hookBodySchema, hookListQuerySchema, hookOwnerQuerySchema } from "@/lib/features/hooks/schema";
 import { resolveHookScope } from "@/lib/features/hooks/hook-scope";
 import { createHookAudited } from "@/lib/features/hooks/hook-service";
 import { loadEnforcementContext, withEnforcement } from "@/lib/features/hooks/hook-enforcement";

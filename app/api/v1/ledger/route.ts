@@ -1,10 +1,8 @@
 import { listHookLedger } from "@/db/queries/hook-invocations";
 import { paginate } from "@/lib/platform/api/cursor";
-import { listQuerySchema, serialKeySchema } from "@/lib/platform/api/list-query";
 import { apiRoute } from "@/lib/platform/api/route";
-import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/features/audit/ledger-filters";
-
-const ledgerListQuerySchema = listQuerySchema(serialKeySchema).extend(ledgerFiltersSchema.shape);
+import { resolveLedgerFilters } from "@/lib/features/audit/ledger-filters";
+import { ledgerListQuerySchema } from "@/lib/features/audit/schema";
 
 /** The project's hook ledger, newest first. */
 export const GET = apiRoute({ role: "viewer", query: ledgerListQuerySchema }, async ({ db, query, principal }) => {

@@ -1,28 +1,12 @@
-import { z } from "zod";
 import { audited } from "@/db/queries/audit";
 import { listPrices, replacePrices } from "@/db/queries/prices";
 import { apiRoute } from "@/lib/platform/api/route";
-import { pgDateSchema } from "@/lib/core/safe-input";
-import { regexError } from "@/lib/core/hooks/linear-regex";
-
-const priceSchema = z.object({
-  modelPattern: z
-    .string()
-    .min(1)
-    .superRefine((value, ctx) => {
-      const error = regexError(value);
-      if (error) ctx.addIssue({ code: "custom", message: error });
-    }),
-  inputUsdPerM: z.number().min(0),
-  outputUsdPerM: z.number().min(0),
-  cachedUsdPerM: z.number().min(0).default(0),
-  effectiveFrom: pgDateSchema.default(new Date("2020-01-01T00:00:00Z")),
-});
+import { pricesBodySchema } from "@/lib/features/costs/schema";
 
 /** The project's overrides; a model none of them prices costs what the built-in catalogue says. */
 export const GET = apiRoute({ role: "viewer" }, async ({ db, principal }) => ({ items: await listPrices(db, { projectId: principal.projectId }) }));
 
-export const PUT = apiRoute({ role: "admin", body: z.object({ items: z.array(priceSchema).max(1000) }) }, async ({ db, body, principal }) => {
+export const PUT = apiRoute({ role: "admin", body: pricesBodySchema }, async ({ db, body, principal }) => {
   const { items } = await audited(
     db,
     { projectId: principal.projectId, actor: principal.label, action: "prices.replace", entityType: "model_prices" },

@@ -1,13 +1,9 @@
 import { listRuns, runToApi } from "@/db/queries/runs";
-import { z } from "zod";
 import { paginate } from "@/lib/platform/api/cursor";
-import { cursorTimeSchema, listQuerySchema } from "@/lib/platform/api/list-query";
-import { uuidSchema } from "@/lib/core/safe-input";
 import { apiRoute } from "@/lib/platform/api/route";
-import { resolveRunFilters, runFiltersSchema } from "@/lib/features/runs/run-filters";
-import { startRun, startRunSchema } from "@/lib/features/runs/run-service";
-
-const runListQuerySchema = listQuerySchema(z.object({ createdAt: cursorTimeSchema, id: uuidSchema }).strict()).extend(runFiltersSchema.shape);
+import { resolveRunFilters } from "@/lib/features/runs/run-filters";
+import { startRun } from "@/lib/features/runs/run-service";
+import { runListQuerySchema, startRunSchema } from "@/lib/features/runs/schema";
 
 export const GET = apiRoute({ role: "viewer", query: runListQuerySchema }, async ({ db, query, principal }) => {
   const { limit, cursor, ...filters } = query;

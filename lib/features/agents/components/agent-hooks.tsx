@@ -1,21 +1,12 @@
 import Link from "next/link";
-import { HookBadges, HookHealthBadge, type EnforcementBadge, type HookHealthView } from "@/lib/features/hooks/components/hook-badges";
+import { HookBadges, HookHealthBadge } from "@/lib/features/hooks/components/hook-badges";
+import type { HookListItem } from "@/lib/features/hooks/schema";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 
-interface HookSummary {
-  id: string;
-  key: string;
-  event: string;
-  enabled: boolean;
-  spec: Record<string, unknown>;
-  enforcement?: EnforcementBadge;
-  health?: HookHealthView;
-}
-
 /** The agent's own hooks in execution order (global hooks run before these). */
-export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks: HookSummary[]; canEdit: boolean }) {
+export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks: HookListItem[]; canEdit: boolean }) {
   const scope = `agent:${agentId}`;
   const addHook = canEdit ? (
     <Link href={`/hooks/new?scope=${encodeURIComponent(scope)}`} className={buttonClass("secondary", "px-2 py-1 text-xs")} data-testid="add-agent-hook">
@@ -44,9 +35,7 @@ export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks
       ) : (
         <ol className="space-y-2" data-testid="agent-hooks">
           {hooks.map((hook) => {
-            const action = hook.spec.action as { type?: string; tool?: unknown } | undefined;
-            const matcher = typeof hook.spec.matcher === "string" ? hook.spec.matcher : undefined;
-            const when = typeof hook.spec.when === "string" ? hook.spec.when : undefined;
+            const { matcher, when } = hook.spec;
             return (
               <li key={hook.id}>
                 <Link
@@ -54,9 +43,9 @@ export function AgentHooks({ agentId, hooks, canEdit }: { agentId: string; hooks
                   className="block rounded-lg border border-zinc-200 bg-white p-3 text-sm hover:border-indigo-300 dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-indigo-700"
                   data-testid="agent-hook"
                 >
-                  <span className="block font-medium">{String(hook.spec.name ?? hook.key)}</span>
+                  <span className="block font-medium">{hook.spec.name ?? hook.key}</span>
                   <span className="mt-1.5 block">
-                    <HookBadges event={hook.event} actionType={action?.type ?? "?"} runsCode={actionRunsCode({ type: action?.type ?? "", tool: action?.tool })} enabled={hook.enabled} mode={hook.spec.mode as string | undefined} enforcement={hook.enforcement} />
+                    <HookBadges event={hook.spec.event} actionType={hook.spec.action.type} runsCode={actionRunsCode(hook.spec.action)} enabled={hook.enabled} mode={hook.spec.mode} enforcement={hook.enforcement} />
                   </span>
                   <span className="mt-1.5 block">
                     <HookHealthBadge health={hook.health} />

@@ -4,18 +4,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { inputClass } from "@/components/ui/field";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
-import { enforcementMark, type EnforcementBadge, type HookHealthView } from "@/lib/features/hooks/components/hook-badges";
-
-interface ChainHook {
-  id: string;
-  key: string;
-  scope: string;
-  event: string;
-  enabled: boolean;
-  spec: Record<string, unknown>;
-  enforcement?: EnforcementBadge;
-  health?: HookHealthView;
-}
+import { enforcementMark } from "@/lib/features/hooks/components/hook-badges";
+import type { HookListItem } from "@/lib/features/hooks/schema";
 
 const SCOPE_ORDER = ["global", "group", "person", "agent", "schedule"];
 const scopeKind = (scope: string) => scope.split(":", 1)[0];
@@ -26,10 +16,10 @@ const scopeKind = (scope: string) => scope.split(":", 1)[0];
  * order; the first block stops it. Disabled hooks are struck through; hooks that cannot run here
  * are marked in red.
  */
-export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; killSwitch: boolean }) {
-  const bound = new Set(hooks.map((h) => h.event));
-  const [event, setEvent] = useState<string>(bound.has("tool.pre") ? "tool.pre" : (hooks[0]?.event ?? "tool.pre"));
-  const chain = hooks.filter((h) => h.event === event).sort((a, b) => SCOPE_ORDER.indexOf(scopeKind(a.scope)) - SCOPE_ORDER.indexOf(scopeKind(b.scope)));
+export function EffectiveChain({ hooks, killSwitch }: { hooks: HookListItem[]; killSwitch: boolean }) {
+  const bound = new Set<string>(hooks.map((h) => h.spec.event));
+  const [event, setEvent] = useState<string>(bound.has("tool.pre") ? "tool.pre" : (hooks[0]?.spec.event ?? "tool.pre"));
+  const chain = hooks.filter((h) => h.spec.event === event).sort((a, b) => SCOPE_ORDER.indexOf(scopeKind(a.scope)) - SCOPE_ORDER.indexOf(scopeKind(b.scope)));
   return (
     <section aria-labelledby="chain-title" className="space-y-2" data-testid="effective-chain">
       <div className="flex items-center justify-between gap-2">
@@ -51,7 +41,7 @@ export function EffectiveChain({ hooks, killSwitch }: { hooks: ChainHook[]; kill
       ) : (
         <ol className="space-y-1 text-sm" data-testid="chain-hooks">
           {chain.map((hook, i) => {
-            const action = (hook.spec.action as { type?: string } | undefined)?.type;
+            const action = hook.spec.action.type;
             const mark = enforcementMark(hook.enforcement);
             return (
               <li key={hook.id} className={`flex items-baseline gap-2 ${hook.enabled ? "" : "text-zinc-500 line-through"}`}>

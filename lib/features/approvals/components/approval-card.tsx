@@ -12,7 +12,7 @@ import { summarizeEvent } from "@/lib/core/hooks/event-summary";
 import type { ApproverGroups, Role } from "@/db/schema";
 import { roleAtLeast } from "@/lib/platform/auth/roles";
 import { decisionRefusal, describeApprovers, hasApprovers } from "../approvers";
-import type { ApprovalResponse } from "../schema";
+import type { ApprovalContextEvent, ApprovalResponse } from "../schema";
 
 /** Who is looking at the card: whether they may decide depends on the approval's approvers. */
 export interface ApprovalViewer {
@@ -77,7 +77,7 @@ function timeLeft(expiresAt: string | null | undefined, now: number): string {
 function RecentContext({ runId }: { runId: string }) {
   const tail = useQuery({
     queryKey: ["run-tail", runId],
-    queryFn: () => apiFetch<{ items: { seq: number; type: string; data: Record<string, unknown> }[] }>(`/api/v1/runs/${runId}/events?tail=6`),
+    queryFn: () => apiFetch<{ items: ApprovalContextEvent[] }>(`/api/v1/runs/${runId}/events?tail=6`),
   });
   if (!tail.data?.items.length) return null;
   return (

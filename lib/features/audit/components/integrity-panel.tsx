@@ -4,15 +4,14 @@ import { useMutation } from "@tanstack/react-query";
 import { clsx } from "clsx";
 import { ShieldX, ShieldCheck } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import type { ChainReport } from "@/db/queries/hash-chain";
-import type { IntegrityReport } from "@/lib/features/audit/integrity-check";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
+import type { IntegrityReportResponse } from "../schema";
 
 function Hash({ value }: { value: string }) {
   return <code className="break-all font-mono text-xs">{value}</code>;
 }
 
-function ChainResult({ title, report, testId }: { title: string; report: ChainReport; testId: string }) {
+function ChainResult({ title, report, testId }: { title: string; report: IntegrityReportResponse["audit"]; testId: string }) {
   const broken = report.firstBroken;
   const Icon = broken ? ShieldX : ShieldCheck;
   return (
@@ -100,7 +99,7 @@ function BundleLinks() {
  * `hookplane audit verify`) and names the first broken row of each.
  */
 export function IntegrityPanel() {
-  const check = useMutation({ mutationFn: () => apiFetch<IntegrityReport>("/api/v1/audit/verify") });
+  const check = useMutation({ mutationFn: () => apiFetch<IntegrityReportResponse>("/api/v1/audit/verify") });
   return (
     <div className="space-y-4" data-testid="integrity-panel">
       <div className="flex flex-wrap items-center justify-between gap-3">

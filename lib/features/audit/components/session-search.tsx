@@ -5,7 +5,7 @@ import Link from "next/link";
 import { StatusBadge } from "@/components/ui/run-status-badge";
 import { formatTime } from "@/components/ui/format-time";
 import { formatUsd } from "@/lib/core/hooks/event-summary";
-import { AgentWithActor, type RunActor } from "@/components/ui/run-actor";
+import { AgentWithActor } from "@/components/ui/run-actor";
 import { buttonClass } from "@/components/ui/button";
 import { ExportLinks } from "./export-links";
 import { FilterBar } from "./filter-bar";
@@ -14,6 +14,7 @@ import { PagedResults, useAuditPages } from "./paged-results";
 import { TIME_WINDOWS } from "./time-window";
 import { useUrlFilters } from "./use-url-filters";
 import { DataTable } from "@/components/ui/data-table";
+import type { SessionSearchRow } from "../schema";
 
 const FILTERS = ["q", "agent", "actor", "outcome", "blocked", "tool", "window"] as const;
 const OUTCOMES = ["completed", "failed", "timeout", "cancelled", "budget", "max_turns", "skipped"];
@@ -22,25 +23,11 @@ const BLOCKED = [
   { value: "false", label: "no" },
 ];
 
-/** A session as GET /api/v1/runs lists it: the run's fields this table shows, its tools and whether a hook blocked it. */
-interface SessionRow {
-  id: string;
-  agentName?: string;
-  actor?: RunActor;
-  status: string;
-  outcome?: string;
-  prompt: string;
-  costUsd: number;
-  createdAt: string;
-  toolsUsed: string[];
-  blocked: boolean;
-}
-
 /** Past sessions searched by text over their events and filtered; the results export as a file. */
 export function SessionSearch({ agents, people }: { agents: string[]; people: string[] }) {
   const filters = useUrlFilters(FILTERS);
   const { apiQuery, active } = filters;
-  const query = useAuditPages<SessionRow>("audit-sessions", "/api/v1/runs", apiQuery);
+  const query = useAuditPages<SessionSearchRow>("audit-sessions", "/api/v1/runs", apiQuery);
 
   const actions = (
     <div className="flex items-center gap-2">

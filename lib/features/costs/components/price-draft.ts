@@ -4,15 +4,7 @@
  * issues naming the row and field).
  */
 import { pickPrice, type ModelPrice } from "@/lib/core/costs/price-table";
-
-export interface PriceRow {
-  id?: string;
-  modelPattern: string;
-  inputUsdPerM: number;
-  outputUsdPerM: number;
-  cachedUsdPerM: number;
-  effectiveFrom: string;
-}
+import type { PriceResponse } from "../schema";
 
 export interface PriceDraft {
   key: string;
@@ -27,9 +19,9 @@ export interface PriceDraft {
 let nextKey = 0;
 const newKey = () => `row-${nextKey++}`;
 
-export function draftFromRow(row: PriceRow): PriceDraft {
+export function draftFromRow(row: PriceResponse): PriceDraft {
   return {
-    key: row.id ?? newKey(),
+    key: row.id,
     modelPattern: row.modelPattern,
     inputUsdPerM: String(row.inputUsdPerM),
     outputUsdPerM: String(row.outputUsdPerM),

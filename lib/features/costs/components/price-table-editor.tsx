@@ -9,7 +9,8 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { ApiClientError, apiFetch } from "@/lib/platform/api/api-fetch";
 import { regexError } from "@/lib/core/hooks/linear-regex";
-import { draftFromRow, draftToRequest, emptyDraft, matchDraft, type PriceDraft, type PriceRow } from "./price-draft";
+import type { PriceResponse } from "../schema";
+import { draftFromRow, draftToRequest, emptyDraft, matchDraft, type PriceDraft } from "./price-draft";
 import { PriceMatchTester } from "./price-match-tester";
 
 type Field = Exclude<keyof PriceDraft, "key">;
@@ -37,7 +38,7 @@ const cellInput = `${inputClass} px-2 py-1`;
  */
 export function PriceTableEditor({ canEdit }: { canEdit: boolean }) {
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: ["prices"], queryFn: () => apiFetch<{ items: PriceRow[] }>("/api/v1/prices") });
+  const query = useQuery({ queryKey: ["prices"], queryFn: () => apiFetch<{ items: PriceResponse[] }>("/api/v1/prices") });
   const [drafts, setDrafts] = useState<PriceDraft[] | undefined>(undefined);
   const [issues, setIssues] = useState<Record<string, string>>({});
   const [testModel, setTestModel] = useState("openai:gpt-4.1-mini");
@@ -48,7 +49,7 @@ export function PriceTableEditor({ canEdit }: { canEdit: boolean }) {
   const matchedKey = matchDraft(rows, testModel)?.key;
 
   const save = useMutation({
-    mutationFn: () => apiFetch<{ items: PriceRow[] }>("/api/v1/prices", { method: "PUT", body: JSON.stringify({ items: rows.map(draftToRequest) }) }),
+    mutationFn: () => apiFetch<{ items: PriceResponse[] }>("/api/v1/prices", { method: "PUT", body: JSON.stringify({ items: rows.map(draftToRequest) }) }),
     onSuccess: (result) => {
       queryClient.setQueryData(["prices"], result);
       setDrafts(undefined);

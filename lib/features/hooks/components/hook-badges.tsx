@@ -1,6 +1,7 @@
 import { clsx } from "clsx";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import type { Enforcement } from "@/lib/core/hooks/enforcement";
 import { healthText, type HealthState, type HookHealthView } from "../hook-health-view";
 
 export type { HookHealthView } from "../hook-health-view";
@@ -22,8 +23,8 @@ export function Badge({ tone = "zinc", mono, children, testId }: { tone?: keyof 
   );
 }
 
-/** Whether a hook can do what it says here (lib/core/hooks/enforcement.ts), as the badges need it. */
-export type EnforcementBadge = { state: "enforced" } | { state: "off" | "fails_closed" | "not_enforced" | "on_agent"; why: string };
+/** Whether a hook can do what it says here, as lib/core/hooks/enforcement.ts decides it. */
+export type EnforcementBadge = Enforcement;
 
 /**
  * The states a list of hooks must call out, each with its words: red where the hook cannot run here

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { HookResource } from "@/db/queries/hooks";
 import { groupByScope, type ScopeOption } from "@/lib/features/hooks/hook-scopes";
 import { actionRunsCode } from "@/lib/core/hooks/trust";
-import { HookBadges, HookHealthBadge, type EnforcementBadge, type HookHealthView } from "./hook-badges";
+import type { HookListItem } from "../schema";
+import { HookBadges, HookHealthBadge } from "./hook-badges";
 import { HookRowControls } from "./hook-row-controls";
 
 /**
@@ -19,7 +19,7 @@ export function HookList({
   instanceAdmin = false,
   filtered,
 }: {
-  hooks: (HookResource & { enforcement?: EnforcementBadge; health?: HookHealthView })[];
+  hooks: HookListItem[];
   scopes: ScopeOption[];
   canEdit: boolean;
   isAdmin: boolean;

@@ -6,45 +6,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { apiFetch, ApiClientError } from "@/lib/platform/api/api-fetch";
-
-interface Sample {
-  runId: string;
-  seq: number;
-  ts: string;
-  data: Record<string, unknown>;
-  agentName: string;
-}
-
-interface LedgerEntry {
-  hookId: string;
-  matched: boolean;
-  verdict?: string;
-  reason?: string;
-  output?: string;
-  stdout?: string;
-  stderr?: string;
-  exitCode?: number;
-  durationMs: number;
-  failed: boolean;
-  timedOut: boolean;
-}
-
-interface TrialResult {
-  verdict: string;
-  reason?: string;
-  context: string[];
-  output?: string;
-  reminders: string[];
-  ledger: LedgerEntry[];
-}
-
-interface ReplayResult {
-  runs: number;
-  events: number;
-  differences: { runId: string; seq: number; actor?: string; toolName?: string; before: string; after: string; reason?: string; blockedBefore?: string }[];
-  /** Whose calls would change (null: the project's own agents' runs), most first. */
-  byPerson: { actor: string | null; calls: number }[];
-}
+import type { HookReplayResponse, HookSampleResponse, HookTrialResponse } from "@/lib/features/hooks/schema";
 
 function errorText(error: unknown): string {
   if (error instanceof ApiClientError) {
@@ -84,18 +46,18 @@ export function HookTestPanel({
 
   const samples = useQuery({
     queryKey: ["hook-samples", event, agent?.id],
-    queryFn: () => apiFetch<{ items: Sample[] }>(`/api/v1/hooks/test/samples?event=${encodeURIComponent(event)}${agent ? `&agent=${agent.id}` : ""}`),
+    queryFn: () => apiFetch<{ items: HookSampleResponse[] }>(`/api/v1/hooks/test/samples?event=${encodeURIComponent(event)}${agent ? `&agent=${agent.id}` : ""}`),
   });
 
   const trial = useMutation({
     mutationFn: (data: Record<string, unknown>) =>
-      apiFetch<TrialResult>("/api/v1/hooks/test", {
+      apiFetch<HookTrialResponse>("/api/v1/hooks/test", {
         method: "POST",
         body: JSON.stringify({ hook, event: { ...data, type: event, agentName: agent?.name ?? data.agentName, agentId: agent?.id } }),
       }),
   });
   const replay = useMutation({
-    mutationFn: () => apiFetch<ReplayResult>("/api/v1/hooks/replay", { method: "POST", body: JSON.stringify({ hook, agent: replayAgent!.id, runs }) }),
+    mutationFn: () => apiFetch<HookReplayResponse>("/api/v1/hooks/replay", { method: "POST", body: JSON.stringify({ hook, agent: replayAgent!.id, runs }) }),
   });
 
   const runTrial = () => {

@@ -6,13 +6,7 @@ import { DiffLines } from "@/components/ui/diff-lines";
 import { restoreHookVersionAction } from "@/lib/features/hooks/hook-actions";
 import { diffLines } from "@/components/ui/line-diff";
 import { specToText } from "@/lib/features/hooks/spec-text";
-
-export interface HookVersionItem {
-  version: number;
-  spec: unknown;
-  createdBy: string | null;
-  createdAt: string;
-}
+import type { HookVersionResponse } from "@/lib/features/hooks/schema";
 
 /** Every version of a hook, newest first, each comparable with the current one and restorable. */
 export function HookVersionHistory({
@@ -23,7 +17,7 @@ export function HookVersionHistory({
 }: {
   hookId: string;
   currentVersion: number;
-  versions: HookVersionItem[];
+  versions: HookVersionResponse[];
   canRestore: boolean;
 }) {
   const [selected, setSelected] = useState<number | undefined>(() => versions.find((v) => v.version !== currentVersion)?.version);

@@ -1,6 +1,6 @@
 import { agentToSpec } from "@/db/queries/agents";
-import { agentPatchSchema } from "@/lib/core/agent/agent-spec";
 import { deleteAgentAudited, findAgentOr404, updateAgentAudited } from "@/lib/features/agents/agent-service";
+import { agentPatchSchema } from "@/lib/features/agents/schema";
 import { apiRoute } from "@/lib/platform/api/route";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db, params, principal }) =>

@@ -1,12 +1,9 @@
-import { z } from "zod";
-import { CHAINED_TABLES } from "@/db/queries/hash-chain";
 import { apiRoute } from "@/lib/platform/api/route";
 import { publicUrl } from "@/lib/platform/config/public-url";
 import { exportResponse } from "@/lib/platform/export/export-response";
 import { chainBundleLines } from "@/lib/features/audit/chain-bundle";
+import { bundleQuerySchema } from "@/lib/features/audit/schema";
 import { LEDGER_KEYS_PATH } from "@/lib/platform/security/ledger-signing-key";
-
-const bundleQuerySchema = z.object({ table: z.enum(CHAINED_TABLES).default("hook_invocations") });
 
 /**
  * One chain's bundle, for `hookplane audit verify --bundle <file>` offline (format:

@@ -1,6 +1,6 @@
 import { hookToResource } from "@/db/queries/hooks";
 import { apiRoute } from "@/lib/platform/api/route";
-import { hookPatchSchema } from "@/lib/features/hooks/hook-requests";
+import { hookPatchSchema } from "@/lib/features/hooks/schema";
 import { deleteHookAudited, findHookOr404, patchHookAudited } from "@/lib/features/hooks/hook-service";
 import { loadEnforcementContext, withEnforcement } from "@/lib/features/hooks/hook-enforcement";
 

@@ -1,4 +1,5 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { hookReplaySchema, replayHook } from "@/lib/features/hooks/hook-replay";
+import { replayHook } from "@/lib/features/hooks/hook-replay";
+import { hookReplaySchema } from "@/lib/features/hooks/schema";
 
 export const POST = apiRoute({ role: "operator", body: hookReplaySchema }, async ({ db, principal, body }) => replayHook(db, principal, body));

@@ -1,10 +1,8 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { exportFormatSchema } from "@/lib/platform/export/export-format";
 import { exportResponse } from "@/lib/platform/export/export-response";
 import { LEDGER_EXPORT_COLUMNS, ledgerExportPages } from "@/lib/features/audit/ledger-export";
-import { ledgerFiltersSchema, resolveLedgerFilters } from "@/lib/features/audit/ledger-filters";
-
-const ledgerExportQuerySchema = ledgerFiltersSchema.extend(exportFormatSchema.shape);
+import { resolveLedgerFilters } from "@/lib/features/audit/ledger-filters";
+import { ledgerExportQuerySchema } from "@/lib/features/audit/schema";
 
 export const GET = apiRoute({ role: "viewer", query: ledgerExportQuerySchema }, async ({ db, query, principal }) => {
   const { format, ...filters } = query;

@@ -1,10 +1,8 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { exportFormatSchema } from "@/lib/platform/export/export-format";
 import { exportResponse } from "@/lib/platform/export/export-response";
 import { RUN_EXPORT_COLUMNS, runExportPages } from "@/lib/features/runs/run-export";
-import { resolveRunFilters, runFiltersSchema } from "@/lib/features/runs/run-filters";
-
-const runExportQuerySchema = runFiltersSchema.extend(exportFormatSchema.shape);
+import { resolveRunFilters } from "@/lib/features/runs/run-filters";
+import { runExportQuerySchema } from "@/lib/features/runs/schema";
 
 export const GET = apiRoute({ role: "viewer", query: runExportQuerySchema }, async ({ db, query, principal }) => {
   const { format, ...filters } = query;

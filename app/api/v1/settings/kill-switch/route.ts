@@ -1,6 +1,6 @@
 import { getKillSwitchState } from "@/db/queries/settings";
 import { apiRoute } from "@/lib/platform/api/route";
-import { killSwitchSchema } from "@/lib/features/hooks/hook-requests";
+import { killSwitchSchema } from "@/lib/features/hooks/schema";
 import { setKillSwitchAudited } from "@/lib/features/hooks/kill-switch-service";
 
 export const GET = apiRoute({ role: "viewer" }, async ({ db }) => getKillSwitchState(db));

@@ -1,5 +1,6 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { deciderOf, decideApproval, decisionSchema } from "@/lib/features/approvals/approval-decisions";
+import { deciderOf, decideApproval } from "@/lib/features/approvals/approval-decisions";
+import { decisionSchema } from "@/lib/features/approvals/schema";
 
 // Viewers get through the door: an approval's approvers may name them. Whether this caller may
 // decide this approval (its approvers, or else the operator role) is decideApproval's check.

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/platform/api/route";
-import { restoreHookSchema } from "@/lib/features/hooks/hook-requests";
+import { restoreHookSchema } from "@/lib/features/hooks/schema";
 import { restoreHookVersionAudited } from "@/lib/features/hooks/hook-service";
 
 export const POST = apiRoute({ role: "operator", body: restoreHookSchema }, async ({ db, params, body, principal }) =>

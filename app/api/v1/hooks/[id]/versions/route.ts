@@ -1,7 +1,7 @@
 import { listHookVersions } from "@/db/queries/hooks";
 import { paginate } from "@/lib/platform/api/cursor";
 import { apiRoute } from "@/lib/platform/api/route";
-import { hookVersionsQuerySchema } from "@/lib/features/hooks/hook-requests";
+import { hookVersionsQuerySchema } from "@/lib/features/hooks/schema";
 import { findHookOr404 } from "@/lib/features/hooks/hook-service";
 
 export const GET = apiRoute({ role: "viewer", query: hookVersionsQuerySchema }, async ({ db, params, query, principal }) => {
@@ -11,9 +11,5 @@ export const GET = apiRoute({ role: "viewer", query: hookVersionsQuerySchema }, 
     limit: query.limit + 1,
     beforeVersion: query.cursor,
   });
-  const page = paginate(rows, query.limit, (row) => row.version);
-  return {
-    items: page.items.map((v) => ({ version: v.version, spec: v.spec, createdBy: v.createdBy, createdAt: v.createdAt })),
-    nextCursor: page.nextCursor,
-  };
+  return paginate(rows, query.limit, (row) => row.version);
 });
