@@ -1,6 +1,6 @@
 /**
- * Shared by the benchmarks: percentiles, peak memory of a process, and starting the real server
- * or worker as child processes on a fresh database.
+ * Shared by the benchmarks: percentiles, peak memory of a process, starting the real server or
+ * worker as child processes on a fresh database, and running a benchmark to its exit.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -76,7 +76,7 @@ export function runServerBench(name: string, main: (t: TestDatabase, dataDir: st
     console.error(`${name} runs the real server: run \`npm run build\` first`);
     process.exit(1);
   }
-  const run = async () => {
+  runBench(async () => {
     const t = await createTestDatabase();
     const dataDir = mkdtempSync(path.join(tmpdir(), `hookplane-${name.replace(":", "-")}-`));
     try {
@@ -85,8 +85,15 @@ export function runServerBench(name: string, main: (t: TestDatabase, dataDir: st
       await t.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  };
-  run().then(
+  });
+}
+
+/**
+ * Runs a benchmark's `main`, then exits: 0, or 1 with the error. Exits rather than waits for the
+ * event loop to empty: a pool, a timer or a child's pipe left open would otherwise hold it.
+ */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
     () => process.exit(0),
     (error) => {
       console.error(error);

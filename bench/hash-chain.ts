@@ -61,7 +61,7 @@ import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { startRun } from "@/lib/features/runs/run-service";
 import { startRunWork } from "@/lib/process/run-work";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
-import { summarize } from "./bench-support";
+import { runBench, summarize } from "./bench-support";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 20_000);
@@ -506,10 +506,4 @@ async function main() {
   console.log(`load average at end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);
