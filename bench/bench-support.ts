@@ -16,6 +16,9 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i];
 }
 
+/** The middle sample (of an even count, the upper of the two middle ones). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 export function summarize(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   return { n: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
