@@ -1,6 +1,6 @@
 /**
- * Shared by the benchmarks: percentiles, peak memory of a process, and starting the real server
- * or worker as child processes on a fresh database.
+ * Shared by the benchmarks: percentiles, peak memory of a process, starting the real server or
+ * worker as child processes on a fresh database, and running a benchmark to its exit.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +15,9 @@ export function percentile(sorted: number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i];
 }
+
+/** The middle sample (of an even count, the upper of the two middle ones). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export function summarize(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -76,7 +79,7 @@ export function runServerBench(name: string, main: (t: TestDatabase, dataDir: st
     console.error(`${name} runs the real server: run \`npm run build\` first`);
     process.exit(1);
   }
-  const run = async () => {
+  runBench(async () => {
     const t = await createTestDatabase();
     const dataDir = mkdtempSync(path.join(tmpdir(), `hookplane-${name.replace(":", "-")}-`));
     try {
@@ -85,8 +88,15 @@ export function runServerBench(name: string, main: (t: TestDatabase, dataDir: st
       await t.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  };
-  run().then(
+  });
+}
+
+/**
+ * Runs a benchmark's `main`, then exits: 0, or 1 with the error. Exits rather than waits for the
+ * event loop to empty: a pool, a timer or a child's pipe left open would otherwise hold it.
+ */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
     () => process.exit(0),
     (error) => {
       console.error(error);

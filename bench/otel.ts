@@ -38,7 +38,7 @@ import { loadConfig } from "@/lib/platform/config/config";
 import { otelConfigOf } from "@/lib/platform/telemetry/otel-config";
 import { createTraceExport, installTraceExport, traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { stop } from "./bench-support";
+import { runBench, stop } from "./bench-support";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -160,10 +160,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

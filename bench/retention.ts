@@ -31,7 +31,7 @@ import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { applyRetention, ensureRetentionPartitions, type RetentionReport } from "@/lib/features/retention/retention-pass";
 import { RETENTION_SETTING_KEY } from "@/lib/features/retention/retention-settings";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { summarize } from "./bench-support";
+import { runBench, summarize } from "./bench-support";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? (onPostgres ? 1_000_000 : 100_000));
@@ -198,10 +198,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -49,7 +49,7 @@ import { installDatabase } from "@/db/client";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { readFileSync } from "node:fs";
 import * as runsRoute from "@/app/api/v1/runs/route";
-import { percentile, stop, summarize } from "./bench-support";
+import { percentile, runBench, stop, summarize } from "./bench-support";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
@@ -368,10 +368,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -10,7 +10,7 @@ import { addPerson } from "@/test/people";
 import { createTestDatabase } from "@/test/database";
 import { signIn } from "@/lib/platform/auth/account-service";
 import { hashPassword } from "@/lib/platform/auth/password";
-import { summarize } from "./bench-support";
+import { runBench, summarize } from "./bench-support";
 
 const ROUNDS = Number(process.env.BENCH_SIGNIN_ROUNDS ?? 40);
 const fmt = (n: number) => n.toFixed(1).padStart(7);
@@ -51,10 +51,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -24,7 +24,7 @@ const BARE = /^\s*(?:npx\s+(?:-y\s+)?)?hookplane\s/;
 /**
  * Per coding agent: its file layout (`nested`: `{hooks: {Event: [{matcher, hooks: [entry]}]}}`;
  * `flat`: `{version, hooks: {event: [entry]}}`), the entry's command key, the events that gate
- * something (kept in step with AGENTS in bin/hookplane.cjs), the tool gate doctor requires, and how
+ * something (kept in step with AGENTS in hook.cjs), the tool gate doctor requires, and how
  * a refusal is said when the CLI cannot run (`exit2`, or a JSON deny per event).
  */
 const CODING_AGENTS = {

@@ -8,6 +8,10 @@
  *
  * The request is not half-closed after it is sent: a server reads a client's FIN as the caller
  * gone, and would abandon an approval it is holding the answer for.
+ *
+ * Beside it, what every command's requests to Hookplane share: a JSON POST, the message of an
+ * error answer, and the headers that say which machine sends them. Here rather than in a file of
+ * their own because the hook path loads this one anyway (bin/hookplane.cjs says why that counts).
  */
 "use strict";
 
@@ -124,4 +128,43 @@ function overNodeHttps(target, { method, headers, body, timeoutMs, onRequest }) 
   });
 }
 
-module.exports = { exchange, parseAnswer };
+/** POSTs `body` as JSON (GETs when it is undefined); resolves {status, text} or rejects with a reason a person can act on. */
+function post(url, headers, body, timeoutMs, onRequest) {
+  return exchange(url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+    body,
+    timeoutMs,
+    onRequest,
+  });
+}
+
+/** What a person reads of Hookplane's error answer: its `error.message`, else the text's start. */
+function errorMessageOf(text) {
+  try {
+    return JSON.parse(text)?.error?.message ?? text.slice(0, 300);
+  } catch {
+    return text.slice(0, 300);
+  }
+}
+
+/**
+ * The machine this hook runs on, for the record (the server labels it as reported, not proven):
+ * its host name and the OS user, printable ASCII only (a header cannot carry more).
+ */
+function machineHeaders() {
+  const os = require("node:os");
+  const printable = (value) => String(value).replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+  const headers = { "x-hookplane-host": printable(os.hostname()) };
+  // Run by a CI job (GitHub Actions, GitLab, Buildkite... all set CI): the agent runs headless.
+  // Gemini CLI in GitHub Actions gives hooks a stripped environment without CI but with GITHUB_ENV.
+  if ((process.env.CI && !/^(0|false)$/i.test(process.env.CI)) || process.env.GITHUB_ENV) headers["x-hookplane-ci"] = "1";
+  try {
+    headers["x-hookplane-os-user"] = printable(os.userInfo().username);
+  } catch {
+    // No passwd entry for this uid (some containers): the host alone.
+  }
+  return headers;
+}
+
+module.exports = { errorMessageOf, exchange, machineHeaders, parseAnswer, post };

@@ -16,6 +16,7 @@ const os = require("node:os");
 const { createHash } = require("node:crypto");
 const settings = require("./hook-settings.cjs");
 const { configDir } = require("./stored-credential.cjs");
+const { errorMessageOf } = require("./http-exchange.cjs");
 
 const sha256 = (text) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -32,14 +33,6 @@ function connection(flags) {
   const stored = process.env.HOOKPLANE_TOKEN ? undefined : require("./stored-credential.cjs").readStoredCredential();
   const base = (flags.url ?? process.env.HOOKPLANE_URL ?? stored?.url ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
   return { base, token: process.env.HOOKPLANE_TOKEN ?? stored?.token, source: process.env.HOOKPLANE_TOKEN ? "HOOKPLANE_TOKEN" : stored ? "stored by hookplane login" : undefined };
-}
-
-function errorMessageOf(text) {
-  try {
-    return JSON.parse(text)?.error?.message ?? text.slice(0, 300);
-  } catch {
-    return text.slice(0, 300);
-  }
 }
 
 /** GET the agent's settings: {ok, status, text, sha256} or {ok: false, problem, fix, unreachable}. */

@@ -44,7 +44,7 @@ const SESSION_EVENTS: readonly ClaudeCodeEvent[] = ["SessionStart", "Stop", "Ses
 
 /**
  * The events whose bridge entry fails closed: those where a refusal stops something (the CLI's own
- * exit-2 set, bin/hookplane.cjs). With `onFailure: "block"` (Claude Code 2.1.295+) a bridge that
+ * exit-2 set, AGENTS in bin/lib/hook.cjs). With `onFailure: "block"` (Claude Code 2.1.295+) a bridge that
  * cannot run at all (the CLI missing from PATH, exit 127; Hookplane unreachable over http) refuses
  * instead of letting the call through. Older Claude Code ignores the field.
  */
@@ -61,7 +61,7 @@ const MATCHER_WHEN: Partial<Record<ClaudeCodeEvent, RegExp>> = {
   StopFailure: /^message: \/\^\(\?:(.+)\)\$\/$/,
 };
 
-/** The CLI's own default wait (bin/hookplane.cjs), under Claude Code's default hook timeout. */
+/** The CLI's own default wait (bin/lib/hook.cjs), under Claude Code's default hook timeout. */
 const BRIDGE_DEFAULT_WAIT_MS = 590_000;
 const SAFE_ARG = /^[A-Za-z0-9._@:+-]+$/;
 const shellArg = (text: string) => (SAFE_ARG.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);

@@ -1,0 +1,43 @@
+/**
+ * The settings of npm run bench:ingest (bench/ingest.ts): the levels, calls and databases from the
+ * environment (its header lists them), checked before anything starts; and the names the
+ * sessions, the answers and the read-back share.
+ */
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const PG_SERVER_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+
+function positiveInts(name: string, fallback: string): number[] {
+  const values = (process.env[name] || fallback).split(",").map((v) => Number(v.trim()));
+  if (values.some((v) => !Number.isInteger(v) || v < 1)) throw new Error(`${name}: expected positive integers, got "${process.env[name]}"`);
+  return values;
+}
+
+export const LEVELS = positiveInts("BENCH_SESSIONS", "1,10,50,200");
+export const [CALLS] = positiveInts("BENCH_CALLS", "20");
+export const [PACED_SESSIONS] = positiveInts("BENCH_PACED_SESSIONS", "200");
+export const [PACED_CALLS] = positiveInts("BENCH_PACED_CALLS", "5");
+export const PACED_INTERVAL_MS = 2000;
+/** Sessions of the warm-up level (verified, shown, kept out of the targets): a fresh process's first requests pay for JIT and caches. */
+export const WARMUP_SESSIONS = 5;
+/** An answer later than this is an error; the session goes on, as Claude Code goes on past a failed hook. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+const DBS = (process.env.BENCH_DBS || "pglite,postgres").split(",").map((d) => d.trim());
+for (const db of DBS) if (db !== "pglite" && db !== "postgres") throw new Error(`BENCH_DBS: expected pglite and/or postgres, got "${db}"`);
+
+export const AGENT = "bench-agent";
+export const GUARD_ID = "no-prod";
+export const GUARD_REASON = "prod is off-limits";
+export const INGEST_PATH = "/api/v1/ingest/claude-code";
+
+type Database = "pglite" | "postgres";
+export interface Deployment {
+  db: Database;
+  processes: number;
+}
+export const DEPLOYMENTS: Deployment[] = [
+  ...(DBS.includes("pglite") ? [{ db: "pglite" as const, processes: 1 }] : []),
+  ...(DBS.includes("postgres") ? [{ db: "postgres" as const, processes: 1 }, { db: "postgres" as const, processes: 2 }] : []),
+];
+export const deploymentName = (d: Deployment) => `${d.db} ×${d.processes}`;

@@ -1,0 +1,160 @@
+/**
+ * The servers npm run bench:ingest (bench/ingest.ts) runs against: the bare node:http server and
+ * Hookplane's built web processes, started and set up through the API (the first admin, the
+ * bridge's credential, the agent and its hooks); and everything the run holds, released however
+ * it ends.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { stop, waitForHealth } from "./bench-support";
+import { AGENT, GUARD_ID, GUARD_REASON, ROOT, type Deployment } from "./ingest-config";
+
+// What the run started or made: each is released by the finally that owns it, or all at once
+// (newest first) when the run is interrupted.
+
+const held = new Set<() => Promise<void>>();
+
+/** Registers `release`; the returned function runs it once and forgets it. */
+export function hold(release: () => Promise<void> | void): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const run = () => {
+    held.delete(run);
+    return (done ??= Promise.resolve().then(release));
+  };
+  held.add(run);
+  return run;
+}
+
+export async function releaseAll() {
+  for (const release of [...held].reverse()) await release().catch((error) => console.error(error));
+}
+
+// Ctrl-C reaches this process twice under `npm run` (from the terminal, and relayed by tsx's
+// parent): the first starts the release, the next ones wait for it rather than cut it short.
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    void releaseAll().finally(() => process.exit(130));
+  });
+}
+
+/** SIGTERM and wait; a process still there after 15 s (a shutdown that hangs) is killed. */
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await stop(child);
+  clearTimeout(kill);
+}
+
+function exited(child: ChildProcess, what: string): Promise<never> {
+  return new Promise((_, reject) => child.once("exit", (code, signal) => reject(new Error(`${what} exited (${signal ?? code}) before it was ready`))));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startBare(): Promise<{ url: string; pid: number }> {
+  const child = spawn(process.execPath, [path.join(ROOT, "bench/bare-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+  hold(() => stopProcess(child));
+  const line = new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+  return { url: await Promise.race([line, exited(child, "bench/bare-server.mjs")]), pid: child.pid! };
+}
+
+/**
+ * The deployment's web processes, started one after the other (the first migrates and seeds), as
+ * an operator starts the built server; each is checked to run on the database meant.
+ */
+export async function startHookplane(d: Deployment, env: Record<string, string>): Promise<{ urls: string[]; pids: number[]; stop: () => Promise<void> }> {
+  const stops: (() => Promise<void>)[] = [];
+  const urls: string[] = [];
+  const pids: number[] = [];
+  try {
+    for (let i = 0; i < d.processes; i++) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      // BENCH_SERVER_ARGS: node flags for the servers (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+      const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+      const child = spawn(process.execPath, [...nodeArgs, "dist/server.mjs"], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", LOG_LEVEL: "error", HOOKPLANE_WORKER_CONCURRENCY: "0" },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      stops.push(hold(() => stopProcess(child)));
+      pids.push(child.pid!);
+      await Promise.race([waitForHealth(url, 120_000), exited(child, `hookplane on port ${port}`)]);
+      const health = (await (await fetch(`${url}/api/health`)).json()) as { db?: string };
+      if (health.db !== d.db) throw new Error(`hookplane on port ${port} runs on ${health.db}, not ${d.db}`);
+      urls.push(url);
+    }
+  } catch (error) {
+    await Promise.all(stops.map((s) => s()));
+    throw error;
+  }
+  return { urls, pids, stop: async () => void (await Promise.all(stops.map((s) => s()))) };
+}
+
+/** One call of the API for setting up and reading back (not measured: fetch's own pool). */
+export async function api<T>(base: string, method: "GET" | "POST", route: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route}: HTTP ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/**
+ * BENCH_PEOPLE=1: the calls come from a person's bridge credential instead of an operator token,
+ * and the agent has a per-person rule (`when` on actor.email, never matching this person: the
+ * cost of asking) and a per-person rate limit high enough never to refuse (the cost of counting,
+ * every call, in the database) besides the guard.
+ */
+const PEOPLE = process.env.BENCH_PEOPLE === "1";
+
+/** The first admin, the bridge's credential, the agent and its hooks, all through the API. */
+export async function setUp(base: string): Promise<{ admin: string; operator: string }> {
+  const { token: admin } = await api<{ token: string }>(base, "POST", "/api/v1/setup", undefined, { email: "bench@example.com", password: "benchmark!" });
+  const { token: operator } = PEOPLE
+    ? await api<{ token: string }>(base, "POST", "/api/v1/bridge-credentials", admin, { name: "bench machine" })
+    : await api<{ token: string }>(base, "POST", "/api/v1/tokens", admin, { name: "bridge", role: "operator" });
+  await api(base, "POST", "/api/v1/agents", admin, { name: AGENT, model: "scripted", tools: [] });
+  if (PEOPLE) {
+    await api(base, "POST", "/api/v1/hooks", admin, {
+      scope: `agent:${AGENT}`,
+      id: "contractors-no-bash",
+      event: "tool.pre",
+      matcher: "Bash",
+      when: "actor.email: /@contractors\\.example$/",
+      action: { type: "block", reason: "contractors do not run Bash" },
+    });
+    await api(base, "POST", "/api/v1/hooks", admin, {
+      scope: `agent:${AGENT}`,
+      id: "per-person-limit",
+      event: "tool.pre",
+      action: { type: "limit", max: 1_000_000, windowMs: 60_000, per: "actor" },
+    });
+  }
+  await api(base, "POST", "/api/v1/hooks", admin, {
+    scope: `agent:${AGENT}`,
+    id: GUARD_ID,
+    name: "No prod",
+    event: "tool.pre",
+    matcher: "Bash",
+    action: { type: "block", reason: GUARD_REASON, denyIf: "/srv/prod" },
+  });
+  return { admin, operator };
+}
