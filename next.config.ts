@@ -15,6 +15,9 @@ const nextConfig: NextConfig = {
     "@opentelemetry/exporter-trace-otlp-http",
     "@opentelemetry/resources",
     "@opentelemetry/core",
+    // The shell detector's parser loads its WebAssembly from node_modules at run time.
+    "web-tree-sitter",
+    "tree-sitter-bash",
   ],
   poweredByHeader: false,
   // A separate build folder when asked (parallel builds on one checkout, benchmarks).

@@ -5,6 +5,7 @@
  * works runs unless HOOKPLANE_WORKER_CONCURRENCY=0 and installs its queue for the route handlers;
  * a worker always works at least one. Stopping drains it before the database closes.
  */
+import { detectorsReady } from "@/lib/core/detectors/registry";
 import type { DbHandle } from "@/db/client";
 import { seedPricesIfEmpty } from "@/db/queries/prices";
 import { deleteExpiredSessions } from "@/db/queries/sessions";
@@ -32,6 +33,7 @@ export async function startBackground(handle: DbHandle, role: "web" | "worker"):
   await seedPricesIfEmpty(handle.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
   prepareCodeExecution(logger);
   await loadOperatorCodeHooks();
+  await detectorsReady();
   if (role === "web") await deleteExpiredSessions(handle.db);
   const concurrency = role === "web" ? workerConcurrency() : Math.max(1, workerConcurrency());
   const queue = await startRunWork(handle, { concurrency });

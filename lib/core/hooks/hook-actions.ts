@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { regexError } from "./linear-regex";
+import { DETECTOR_NAMES } from "../detectors/detector-names";
 
 /** The longest timeout a hook or action may have (importers name it in their file's own unit). */
 export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
@@ -156,6 +157,19 @@ export const codeAction = z.object({
   timeoutMs: durationMs.optional(),
 });
 
+/**
+ * `detect`: named detectors (lib/core/detectors, docs/detectors.md) look at the call; what they
+ * find at or above `minConfidence` blocks it, has the agent ask its user, or is only recorded.
+ */
+export const detectAction = z.object({
+  type: z.literal("detect"),
+  detectors: z.array(z.enum(DETECTOR_NAMES)).min(1).max(DETECTOR_NAMES.length),
+  verdict: z.enum(["block", "ask", "record"]).default("block"),
+  minConfidence: z.enum(["high", "medium"]).default("medium"),
+  /** Said before the findings in the reason the agent sees. */
+  reason: z.string().min(1).max(500).optional(),
+});
+
 export const hookActionSchema = z.discriminatedUnion("type", [
   blockAction,
   approveAction,
@@ -172,6 +186,7 @@ export const hookActionSchema = z.discriminatedUnion("type", [
   limitAction,
   modifyAction,
   askAction,
+  detectAction,
 ]);
 export type HookAction = z.infer<typeof hookActionSchema>;
 export type BlockAction = z.infer<typeof blockAction>;
@@ -189,8 +204,9 @@ export type CodeAction = z.infer<typeof codeAction>;
 export type LimitAction = z.infer<typeof limitAction>;
 export type ModifyAction = z.infer<typeof modifyAction>;
 export type AskAction = z.infer<typeof askAction>;
+export type DetectAction = z.infer<typeof detectAction>;
 export type HookActionType = HookAction["type"];
 export const ACTION_TYPES = hookActionSchema.options.map((o) => o.shape.type.value) as HookActionType[];
 
 /** Actions that gate: on blocking events their failure blocks unless onFailure says otherwise. */
-export const GATING_ACTIONS: ReadonlySet<HookActionType> = new Set(["block", "approve", "command", "webhook", "code", "tool", "limit", "modify", "ask"]);
+export const GATING_ACTIONS: ReadonlySet<HookActionType> = new Set(["block", "approve", "command", "webhook", "code", "tool", "limit", "modify", "ask", "detect"]);

@@ -141,6 +141,9 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
   if (spec.action.type === "ask" && spec.event !== "tool.pre") {
     issues.push({ code: "custom", path: ["action", "type"], message: `ask has the agent ask its user before a tool call: it belongs on tool.pre, not ${spec.event}`, input: spec.action.type });
   }
+  if (spec.action.type === "detect" && spec.event !== "tool.pre") {
+    issues.push({ code: "custom", path: ["action", "type"], message: `detect looks at a tool call before it runs: it belongs on tool.pre, not ${spec.event}`, input: spec.action.type });
+  }
   if (spec.exception && (spec.action.type !== "allow" || !spec.scope.startsWith("person:"))) {
     issues.push({
       code: "custom",

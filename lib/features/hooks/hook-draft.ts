@@ -6,6 +6,7 @@
  */
 import { issuePath } from "@/lib/core/issues";
 import type { EventName } from "@/lib/core/hooks/events";
+import { DETECTOR_NAMES } from "@/lib/core/detectors/detector-names";
 import { parseHookSpec, type HookActionType, type HookDialect, type HookSpec } from "@/lib/core/hooks/spec";
 
 export interface HookDraft {
@@ -146,6 +147,12 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     { name: "reason", label: "Reason", kind: "text", hint: "Recorded in the ledger." },
   ],
   ask: [{ name: "reason", label: "Reason", kind: "text", hint: "What the agent's user is told when asked to confirm." }],
+  detect: [
+    { name: "detectors", label: "Detectors", kind: "list", hint: `Comma-separated: ${DETECTOR_NAMES.join(", ")} (docs/detectors.md says what each finds).`, placeholder: "shell.destructive" },
+    { name: "verdict", label: "On a finding", kind: "select", options: ["block", "ask", "record"], hint: "block the call, have the agent ask its user, or only record the finding in the ledger." },
+    { name: "minConfidence", label: "Least confidence", kind: "select", options: ["medium", "high"], hint: "medium also acts on what can only be known when the command runs ($DIR)." },
+    { name: "reason", label: "Reason", kind: "text", hint: "Said before the findings in what the agent is told." },
+  ],
 };
 
 const TOP_LEVEL_FIELDS = ["id", "name", "event", "scope", "enabled", "mode", "exception", "matcher", "when", "onOutcomes", "timeoutMs", "onFailure", "dialect"];

@@ -11,6 +11,7 @@ import { compileBlock } from "./block";
 import { compileCode } from "./code";
 import { compileCommand } from "./command";
 import { compileContext } from "./context";
+import { compileDetect } from "./detect";
 import { compileLimit } from "./limit";
 import { compileAsk } from "./ask";
 import { compileModify } from "./modify";
@@ -35,6 +36,7 @@ export const DEFAULT_TIMEOUT_MS: Record<HookActionType, number | undefined> = {
   limit: 5_000, // one round trip to the counter
   modify: undefined, // in-process
   ask: undefined,
+  detect: undefined, // in-process, synchronous
 };
 
 /** Throws with a readable message when the action cannot be compiled (bad regex, bad URL). */
@@ -76,6 +78,8 @@ export function compileAction(action: HookAction, hookTimeoutMs: number | undefi
       return compileModify(action);
     case "ask":
       return compileAsk(action);
+    case "detect":
+      return compileDetect(action);
     default:
       throw new Error(`unknown action type ${JSON.stringify((action as { type?: unknown }).type)}`);
   }

@@ -1,0 +1,109 @@
+/**
+ * A `detect` hook on a person's bridged coding agent: Claude Code's PreToolUse through the ingest
+ * route is denied with the finding, the record says so exactly (the hook's ledger row, the denial
+ * event, the person), a benign call goes through with its "nothing found" row, a Codex argv is read
+ * as the command it runs, and a hook naming a detector that does not exist is refused at its field.
+ */
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { detectorsReady } from "@/lib/core/detectors/registry";
+import { callRoute } from "@/test/api-client";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { addPerson, addToken } from "@/test/people";
+import * as hooksRoute from "@/app/api/v1/hooks/route";
+import { INGEST_ROUTES } from "./ingest-routes";
+
+let t: TestDatabase;
+let admin: string;
+let alice: string;
+let aliceId: string;
+
+beforeAll(async () => {
+  await detectorsReady();
+  t = await createTestDatabase();
+  installDatabase(t);
+  const lead = await addPerson(t.db, { email: "lead@example.com", role: "admin" });
+  admin = (await addToken(t.db, { role: "admin", userId: lead.id, name: "lead" })).token;
+  const person = await addPerson(t.db, { email: "alice@example.com", role: "operator" });
+  aliceId = person.id;
+  alice = (await addToken(t.db, { role: "viewer", kind: "bridge", userId: person.id, name: "alice-laptop" })).token;
+  await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "dev" }) });
+  const made = await callRoute(hooksRoute.POST, {
+    method: "POST",
+    token: admin,
+    body: { id: "no-destruction", event: "tool.pre", matcher: "Bash|shell", action: { type: "detect", detectors: ["shell.destructive"], reason: "Hookplane stopped a destructive command" } },
+  });
+  expect(made.status).toBe(201);
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+async function claudeBash(command: string, toolUseId: string) {
+  const res = await callRoute(INGEST_ROUTES["claude-code"], {
+    method: "POST",
+    token: alice,
+    headers: { "x-hookplane-agent": "dev" },
+    body: { session_id: "alice-session", cwd: "/home/alice/project", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: toolUseId },
+  });
+  expect(res.status).toBe(200);
+  return res.body.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
+}
+
+async function recordOf(toolCallId: string) {
+  const { rows: ledger } = await t.execute(
+    `select l.hook_key, l.matched, l.verdict, l.reason, l.action, l.actor_key from hook_invocations l join run_events e on e.run_id = l.run_id and e.seq = l.event_seq
+      where e.data->>'toolCallId' = $1 order by l.id`,
+    [toolCallId],
+  );
+  const { rows: events } = await t.execute(`select type, data->>'by' as by, data->>'reason' as reason from run_events where data->>'toolCallId' = $1 order by seq`, [toolCallId]);
+  return { ledger, events };
+}
+
+test("a destructive command is denied with the finding, and the record names the hook, the rule and the person", async () => {
+  const answer = await claudeBash("npm test && sudo rm -rf ~/code", "toolu_destroy");
+  const reason = "Hookplane stopped a destructive command: shell.destructive/recursive-delete-outside-workspace: rm deletes recursively: ~/code is in the home folder: sudo rm -rf ~/code";
+  expect(answer).toMatchObject({ permissionDecision: "deny" });
+  expect(answer?.permissionDecisionReason).toContain(reason);
+  const { ledger, events } = await recordOf("toolu_destroy");
+  expect(ledger).toEqual([{ hook_key: "no-destruction", matched: true, verdict: "block", reason, action: "detect", actor_key: `user:${aliceId}` }]);
+  expect(events).toEqual([
+    { type: "tool.pre", by: null, reason: null },
+    { type: "loop.tool_denied", by: "hook", reason },
+  ]);
+});
+
+test("a benign command goes through, and its row says nothing was found", async () => {
+  const answer = await claudeBash("rm -rf node_modules dist && npm ci && git push origin feature/x", "toolu_benign");
+  expect(answer?.permissionDecision ?? "allow").toBe("allow");
+  const { ledger, events } = await recordOf("toolu_benign");
+  expect(ledger).toEqual([{ hook_key: "no-destruction", matched: true, verdict: "allow", reason: "shell.destructive: nothing found", action: "detect", actor_key: `user:${aliceId}` }]);
+  expect(events.map((e) => e.type)).toEqual(["tool.pre"]);
+});
+
+test("Codex's argv is read as the script it runs", async () => {
+  const res = await callRoute(INGEST_ROUTES.codex, {
+    method: "POST",
+    token: alice,
+    headers: { "x-hookplane-agent": "dev" },
+    body: { session_id: "alice-codex", cwd: "/home/alice/project", hook_event_name: "PreToolUse", tool_name: "shell", tool_input: { command: ["bash", "-lc", "git push --force origin main"] }, tool_use_id: "codex-push" },
+  });
+  expect(res.status).toBe(200);
+  expect(JSON.stringify(res.body)).toContain("a forced push to the protected branch main");
+  const { ledger } = await recordOf("codex-push");
+  expect(ledger).toMatchObject([{ hook_key: "no-destruction", verdict: "block", action: "detect" }]);
+});
+
+test("a hook naming a detector that does not exist, or on an event it cannot read, is refused at its field and not stored", async () => {
+  const unknown = await callRoute(hooksRoute.POST, { method: "POST", token: admin, body: { id: "x", event: "tool.pre", action: { type: "detect", detectors: ["pii.everything"] } } });
+  expect(unknown.status).toBe(422);
+  expect(JSON.stringify(unknown.body)).toContain("action.detectors[0]");
+  const misplaced = await callRoute(hooksRoute.POST, { method: "POST", token: admin, body: { id: "y", event: "session.start", action: { type: "detect", detectors: ["shell.destructive"] } } });
+  expect(misplaced.status).toBe(422);
+  expect(JSON.stringify(misplaced.body)).toContain("detect looks at a tool call before it runs");
+  const { rows: stored } = await t.execute(`select key from hooks where key in ('x', 'y')`);
+  expect(stored).toEqual([]);
+});
