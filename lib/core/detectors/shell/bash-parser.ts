@@ -15,28 +15,43 @@ import { Language, Parser } from "web-tree-sitter";
  */
 const fromRoot = createRequire(path.join(process.cwd(), "package.json"));
 
-let parser: Parser | undefined;
-let failure: string | undefined;
+interface BashParserState {
+  parser?: Parser;
+  failure?: string;
+  loading: Promise<void>;
+}
 
-const loading: Promise<void> = (async () => {
-  try {
-    await Parser.init({ locateFile: (file: string) => fromRoot.resolve(`web-tree-sitter/${file}`) });
-    const bash = await Language.load(fromRoot.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
-    const ready = new Parser();
-    ready.setLanguage(bash);
-    parser = ready;
-  } catch (error) {
-    failure = `the bash parser did not load: ${error instanceof Error ? error.message : String(error)}`;
-  }
-})();
+/**
+ * On globalThis: server.ts and Next's bundled route handlers each have a copy of this module, and
+ * the one the process awaited at boot is the one every copy uses.
+ */
+const STATE_KEY = Symbol.for("hookplane.bashParser");
+const holder = globalThis as typeof globalThis & { [STATE_KEY]?: BashParserState };
+const state: BashParserState = (holder[STATE_KEY] ??= load());
+
+function load(): BashParserState {
+  const loaded: BashParserState = { loading: Promise.resolve() };
+  loaded.loading = (async () => {
+    try {
+      await Parser.init({ locateFile: (file: string) => fromRoot.resolve(`web-tree-sitter/${file}`) });
+      const bash = await Language.load(fromRoot.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+      const ready = new Parser();
+      ready.setLanguage(bash);
+      loaded.parser = ready;
+    } catch (error) {
+      loaded.failure = `the bash parser did not load: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  })();
+  return loaded;
+}
 
 /** Resolves once the parser is loaded (or failed to: `bashParser` then throws with why). */
 export function bashParserReady(): Promise<void> {
-  return loading;
+  return state.loading;
 }
 
 /** The loaded parser; throws while it loads or when it could not. */
 export function bashParser(): Parser {
-  if (parser) return parser;
-  throw new Error(failure ?? "the bash parser is still loading");
+  if (state.parser) return state.parser;
+  throw new Error(state.failure ?? "the bash parser is still loading");
 }
