@@ -16,7 +16,7 @@ import { asTrialHooks, assertMayRun, withTrialRuntime } from "./hook-trial";
 import { resolveHookScope } from "./hook-scope";
 import type { HookReplayRequest } from "./schema";
 
-const REPLAYABLE = new Set(["block", "approve", "context", "log", "allow"]);
+const REPLAYABLE = new Set(["block", "approve", "context", "log", "allow", "detect"]);
 
 export interface ReplayDifference {
   runId: string;
