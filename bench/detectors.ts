@@ -49,7 +49,7 @@ async function main() {
     for (const [shape, make] of [["dense commands", dense], ["here-document", heredoc]] as const) {
       for (const size of SIZES) {
         const text = make(size);
-        const findings = detector.detect(text, { cwd: CWD }).map((f) => f.rule);
+        const findings = (await detector.detect(text, { cwd: CWD })).map((f) => f.rule);
         const { p50, p99 } = await timed(repetitions(size), () => detector.detect(text, { cwd: CWD }));
         console.log(`${detector.name.padEnd(19)} ${shape.padEnd(16)} ${String(size).padStart(8)} ${ms(p50)} ${ms(p99)}  ${findings.join(",") || "-"}`);
       }
@@ -89,7 +89,7 @@ async function main() {
   }
   let flagged = 0;
   const started = performance.now();
-  for (const detector of Object.values(DETECTORS)) for (const script of scripts) if (detector.detect(script, { cwd: CWD }).length > 0) flagged++;
+  for (const detector of Object.values(DETECTORS)) for (const script of scripts) if ((await detector.detect(script, { cwd: CWD })).length > 0) flagged++;
   const perScript = ((performance.now() - started) / scripts.length) * 1000;
   console.log(`\nbenign corpus: ${scripts.length} npm scripts of the installed packages, ${flagged} flagged, ${perScript.toFixed(1)} µs a script`);
 }

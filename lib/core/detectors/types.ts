@@ -11,8 +11,10 @@ export interface Finding {
   /** Which of the detector's documented rules. */
   rule: string;
   confidence: Confidence;
-  /** Readable, and names the part of the input it is about. */
+  /** Readable, and names the part of the input it is about (a secret itself never: it is masked). */
   reason: string;
+  /** Where in the text it was found, [start, end): what a redaction replaces. */
+  range?: [number, number];
 }
 
 export interface DetectorContext {
@@ -31,7 +33,15 @@ export interface Detector {
   /** Bumped when what it finds changes, so a ledger row says which version decided. */
   version: number;
   rules: readonly DetectorRule[];
-  detect(text: string, context: DetectorContext): Finding[];
+  /**
+   * What it reads: a shell command (the call's, when it runs one) or any text the call carries
+   * (its input's JSON, its output, a prompt).
+   */
+  reads: "shell-command" | "text";
+  /** Its `detect` returns a promise (secretlint's API is asynchronous). */
+  async: boolean;
+  /** Synchronous where it can be: an asynchronous detector makes its hook an asynchronous one. */
+  detect(text: string, context: DetectorContext): Finding[] | Promise<Finding[]>;
 }
 
 export const CONFIDENCE_RANK: Record<Confidence, number> = { medium: 1, high: 2 };

@@ -96,7 +96,11 @@ function outputChangersOf(hooks: readonly RuntimeHook[]): CompiledHook[] {
   let changers = outputChangersCache.get(hooks);
   if (!changers) {
     changers = hooks
-      .filter((h) => h.event === "tool.post" && h.action.type === "modify" && (h.action.output !== undefined || h.action.redact !== undefined))
+      .filter(
+        (h) =>
+          h.event === "tool.post" &&
+          ((h.action.type === "modify" && (h.action.output !== undefined || h.action.redact !== undefined)) || (h.action.type === "detect" && h.action.verdict === "redact")),
+      )
       .map(compileHook)
       .filter((h) => h.enabled && !h.shadow);
     outputChangersCache.set(hooks, changers);

@@ -31,7 +31,7 @@ describe("the detect action", () => {
     expect((await dispatch({}, { command: ["git", "push", "origin", "+main"] })).verdict).toBe("block");
     expect((await dispatch({}, { command: ["ls", "-la"] })).verdict).toBe("allow");
     const write = await createHookRuntime().dispatch([guard()], toolPre("Write", { file_path: "notes.md", content: "rm -rf /" }));
-    expect(write.ledger[0]).toMatchObject({ verdict: "allow", reason: "shell.destructive: the call runs no shell command" });
+    expect(write.ledger[0]).toMatchObject({ verdict: "allow", reason: "shell.destructive: nothing here to read (no shell command)" });
   });
 
   it("asks the agent's user, or only records, when told to", async () => {
@@ -57,10 +57,16 @@ describe("the detect action", () => {
   });
 
   it("is refused where it cannot look at a call, and with a detector that does not exist", () => {
-    const misplaced = parseHookSpec({ id: "d", event: "tool.post", action: { type: "detect", detectors: ["shell.destructive"] } });
-    expect(misplaced.success ? [] : misplaced.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
-      ["action.type", "detect looks at a tool call before it runs: it belongs on tool.pre, not tool.post"],
+    const issues = (input: Record<string, unknown>) => {
+      const parsed = parseHookSpec(input);
+      return parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join("."), i.message]);
+    };
+    expect(issues({ id: "d", event: "session.start", action: { type: "detect", detectors: ["shell.destructive"] } })).toEqual([
+      ["action.type", "detect reads a tool call (tool.pre), its output (tool.post) or a prompt (user.prompt.submit), not session.start"],
     ]);
+    expect(issues({ id: "d", event: "tool.post", action: { type: "detect", detectors: ["secrets"] } })).toEqual([["action.verdict", "on tool.post a detect hook can redact or record, not block"]]);
+    expect(issues({ id: "d", event: "tool.pre", action: { type: "detect", detectors: ["secrets"], verdict: "redact" } })).toEqual([["action.verdict", "on tool.pre a detect hook can block or ask or record, not redact"]]);
+    expect(issues({ id: "d", event: "tool.post", action: { type: "detect", detectors: ["secrets"], verdict: "redact" } })).toEqual([]);
     const unknown = parseHookSpec({ id: "d", event: "tool.pre", action: { type: "detect", detectors: ["secrets.everything"] } });
     expect(unknown.success ? [] : unknown.error.issues.map((i) => i.path.join("."))).toEqual(["action.detectors.0"]);
     const none = parseHookSpec({ id: "d", event: "tool.pre", action: { type: "detect", detectors: [] } });

@@ -159,15 +159,19 @@ export const codeAction = z.object({
 
 /**
  * `detect`: named detectors (lib/core/detectors, docs/detectors.md) look at the call; what they
- * find at or above `minConfidence` blocks it, has the agent ask its user, or is only recorded.
+ * find at or above `minConfidence` blocks it, has the agent ask its user, is redacted from a
+ * tool's output (tool.post), or is only recorded.
  */
+export const DETECT_VERDICTS = ["block", "ask", "redact", "record"] as const;
 export const detectAction = z.object({
   type: z.literal("detect"),
   detectors: z.array(z.enum(DETECTOR_NAMES)).min(1).max(DETECTOR_NAMES.length),
-  verdict: z.enum(["block", "ask", "record"]).default("block"),
+  verdict: z.enum(DETECT_VERDICTS).default("block"),
   minConfidence: z.enum(["high", "medium"]).default("medium"),
   /** Said before the findings in the reason the agent sees. */
   reason: z.string().min(1).max(500).optional(),
+  /** An asynchronous detector's time (secrets); default 2 s. */
+  timeoutMs: durationMs.optional(),
 });
 
 export const hookActionSchema = z.discriminatedUnion("type", [

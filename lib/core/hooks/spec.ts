@@ -119,6 +119,25 @@ function modifyIssues(spec: HookSpec): z.core.$ZodIssue[] {
   return issues;
 }
 
+/** Which verdicts a detect hook can have on which event: what can still be stopped or changed there. */
+const DETECT_EVENTS: Record<string, readonly string[]> = {
+  "tool.pre": ["block", "ask", "record"],
+  "tool.post": ["redact", "record"],
+  "user.prompt.submit": ["block", "record"],
+};
+
+function detectIssues(spec: HookSpec): z.core.$ZodIssue[] {
+  if (spec.action.type !== "detect") return [];
+  const verdicts = DETECT_EVENTS[spec.event];
+  if (!verdicts) {
+    return [{ code: "custom", path: ["action", "type"], message: `detect reads a tool call (tool.pre), its output (tool.post) or a prompt (user.prompt.submit), not ${spec.event}`, input: spec.action.type }];
+  }
+  if (!verdicts.includes(spec.action.verdict)) {
+    return [{ code: "custom", path: ["action", "verdict"], message: `on ${spec.event} a detect hook can ${verdicts.join(" or ")}, not ${spec.action.verdict}`, input: spec.action.verdict }];
+  }
+  return [];
+}
+
 function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
   if (spec.action.type === "approve" && !isBlockingEvent(spec.event)) {
@@ -141,9 +160,7 @@ function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
   if (spec.action.type === "ask" && spec.event !== "tool.pre") {
     issues.push({ code: "custom", path: ["action", "type"], message: `ask has the agent ask its user before a tool call: it belongs on tool.pre, not ${spec.event}`, input: spec.action.type });
   }
-  if (spec.action.type === "detect" && spec.event !== "tool.pre") {
-    issues.push({ code: "custom", path: ["action", "type"], message: `detect looks at a tool call before it runs: it belongs on tool.pre, not ${spec.event}`, input: spec.action.type });
-  }
+  issues.push(...detectIssues(spec));
   if (spec.exception && (spec.action.type !== "allow" || !spec.scope.startsWith("person:"))) {
     issues.push({
       code: "custom",

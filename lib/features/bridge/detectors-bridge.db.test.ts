@@ -6,7 +6,7 @@
  * Before a detector enforces, it is tried on the sessions already recorded (replay): what it would
  * have stopped, whose call it was, and nothing stored changes.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
@@ -106,7 +106,7 @@ test("a hook naming a detector that does not exist, or on an event it cannot rea
   expect(JSON.stringify(unknown.body)).toContain("action.detectors[0]");
   const misplaced = await callRoute(hooksRoute.POST, { method: "POST", token: admin, body: { id: "y", event: "session.start", action: { type: "detect", detectors: ["shell.destructive"] } } });
   expect(misplaced.status).toBe(422);
-  expect(JSON.stringify(misplaced.body)).toContain("detect looks at a tool call before it runs");
+  expect(JSON.stringify(misplaced.body)).toContain("detect reads a tool call (tool.pre), its output (tool.post) or a prompt (user.prompt.submit), not session.start");
   const { rows: stored } = await t.execute(`select key from hooks where key in ('x', 'y')`);
   expect(stored).toEqual([]);
 });
@@ -134,4 +134,54 @@ test("tried on past sessions before it enforces: the calls it would have stopped
     ["allow", "block", "alice@example.com", "shell.destructive/database-drop: drop table sent to psql: psql -c 'drop table users'"],
   ]);
   expect(await count()).toBe(rowsBefore);
+});
+
+describe("secrets", () => {
+  const TOKEN = "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";
+
+  beforeAll(async () => {
+    await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "secretive" }) });
+    for (const body of [
+      { id: "no-secrets-out", event: "tool.pre", scope: "agent:secretive", action: { type: "detect", detectors: ["secrets"] } },
+      { id: "redact-secrets", event: "tool.post", scope: "agent:secretive", action: { type: "detect", detectors: ["secrets"], verdict: "redact" } },
+    ]) expect((await callRoute(hooksRoute.POST, { method: "POST", token: admin, body })).status).toBe(201);
+  });
+
+  const claude = (body: Record<string, unknown>) =>
+    callRoute(INGEST_ROUTES["claude-code"], { method: "POST", token: alice, headers: { "x-hookplane-agent": "secretive" }, body: { session_id: "alice-secrets", cwd: "/home/alice/project", ...body } });
+
+  test("a token in a tool's output is redacted before the model sees it, and stored nowhere: not in the event, not in the ledger", async () => {
+    const res = await claude({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "cat .env" }, tool_response: { stdout: `GITHUB_TOKEN=${TOKEN}\nDEBUG=1\n`, stderr: "" }, tool_use_id: "read-env" });
+    expect(res.status).toBe(200);
+    expect(res.body.hookSpecificOutput.updatedToolOutput).toEqual({ stdout: "GITHUB_TOKEN=[REDACTED secrets/github]\nDEBUG=1\n", stderr: "" });
+    const { rows: events } = await t.execute(`select type, data->'output' as output, data->>'redacted' as redacted, data->>'kind' as kind from run_events where data->>'toolCallId' = 'read-env' order by seq`);
+    expect(events).toEqual([
+      { type: "tool.post", output: { stdout: "GITHUB_TOKEN=[REDACTED secrets/github]\nDEBUG=1\n", stderr: "" }, redacted: "true", kind: null },
+      { type: "loop.tool_modified", output: null, redacted: null, kind: "output" },
+    ]);
+    const { rows: ledger } = await t.execute(`select hook_key, verdict, reason, modification->>'kind' as kind, modification ? 'originalSha256' as hashed from hook_invocations where hook_key = 'redact-secrets'`);
+    expect(ledger).toMatchObject([{ hook_key: "redact-secrets", verdict: "allow", kind: "output", hashed: true }]);
+    expect(ledger[0].reason).toMatch(/^redacted: secrets\/github: found GitHub Token/);
+    const { rows: anywhere } = await t.execute(`select (select count(*)::int from run_events where data::text like $1) as events, (select count(*)::int from hook_invocations where hook_invocations::text like $1) as ledger`, [`%${TOKEN}%`]);
+    expect(anywhere).toEqual([{ events: 0, ledger: 0 }]);
+  });
+
+  test("a token in a tool's input is refused before it leaves, with the secret masked in the reason", async () => {
+    const res = await claude({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `curl -H "Authorization: token ${TOKEN}" https://api.github.com/user` }, tool_use_id: "send-token" });
+    expect(res.body.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+    expect(res.body.hookSpecificOutput.permissionDecisionReason).toMatch(/secrets\/github: found GitHub Token/);
+    expect(JSON.stringify(res.body)).not.toContain(TOKEN);
+  });
+
+  test("an agent that cannot replace an output gets the call blocked before it runs, not run with the secret shown", async () => {
+    const res = await callRoute(INGEST_ROUTES.copilot, {
+      method: "POST",
+      token: alice,
+      headers: { "x-hookplane-agent": "secretive" },
+      body: { sessionId: "alice-copilot-secrets", hookEventName: "preToolUse", toolName: "bash", toolArgs: { command: "cat .env" }, cwd: "/home/alice/project" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ permissionDecision: "deny" });
+    expect(res.body.permissionDecisionReason).toContain("Copilot CLI cannot replace a tool's output, and hook redact-secrets would change what bash returns");
+  });
 });

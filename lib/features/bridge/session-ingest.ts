@@ -212,7 +212,8 @@ export async function ingestSessionEvent(
 
   let seq: number;
   let result: DispatchResult;
-  if (mayWaitForPerson(session.hooks) || dispatchAs === "session.end") {
+  // Only a blocking event can wait for a person (approve hooks are refused elsewhere).
+  if ((blocking && mayWaitForPerson(session.hooks)) || dispatchAs === "session.end") {
     // A person may be asked (the approval card shows the call while it waits), or the run ends:
     // the event is recorded first, its hooks' ledger rows after.
     seq = await session.writer.record(input.type, input.data);
@@ -230,7 +231,7 @@ export async function ingestSessionEvent(
     // rows and a denial are recorded together, one statement and one commit for the call.
     const arrived = new Date();
     result = applicable(await session.dispatch({ type: dispatchAs, data: input.data }, control));
-    const events = [{ type: input.type, data: input.data, ts: arrived }];
+    const events = [{ type: input.type, data: redactedRecord(dispatchAs, input.data, result), ts: arrived }];
     if (dispatchAs === "tool.pre" && result.verdict === "block") events.push({ type: "loop.tool_denied", data: toolDenied(result), ts: new Date() });
     events.push(...modifiedFacts(result));
     seq = await session.writer.recordDispatched(events);
@@ -248,6 +249,17 @@ export async function ingestSessionEvent(
   const answer: DispatchResult =
     result.verdict === "suspend" ? { ...result, verdict: "block", reason: `nobody decided: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
   return { runId: run.id, seq, result: answer };
+}
+
+/**
+ * What is stored of a tool.post whose output a hook redacted: the redacted output (the original is
+ * kept nowhere, its hash in the hook's ledger row), so a secret the model was kept from is not in
+ * the record either.
+ */
+function redactedRecord(event: EventName, data: Record<string, unknown>, result: DispatchResult): Record<string, unknown> {
+  if (event !== "tool.post" || !result.toolOutput) return data;
+  const redacted = result.ledger.some((e) => e.modification?.kind === "output" && e.modification.applied && e.modification.originalSha256 !== undefined);
+  return redacted ? { ...data, output: result.toolOutput.value, redacted: true } : data;
 }
 
 /** Whether a chain can hold a call for a person's decision (an `approve` hook, enabled or in shadow). */

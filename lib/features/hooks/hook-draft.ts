@@ -7,7 +7,7 @@
 import { issuePath } from "@/lib/core/issues";
 import type { EventName } from "@/lib/core/hooks/events";
 import { DETECTOR_NAMES } from "@/lib/core/detectors/detector-names";
-import { parseHookSpec, type HookActionType, type HookDialect, type HookSpec } from "@/lib/core/hooks/spec";
+import { DETECT_VERDICTS, parseHookSpec, type HookActionType, type HookDialect, type HookSpec } from "@/lib/core/hooks/spec";
 
 export interface HookDraft {
   id: string;
@@ -149,7 +149,7 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
   ask: [{ name: "reason", label: "Reason", kind: "text", hint: "What the agent's user is told when asked to confirm." }],
   detect: [
     { name: "detectors", label: "Detectors", kind: "list", hint: `Comma-separated: ${DETECTOR_NAMES.join(", ")} (docs/detectors.md says what each finds).`, placeholder: "shell.destructive" },
-    { name: "verdict", label: "On a finding", kind: "select", options: ["block", "ask", "record"], hint: "block the call, have the agent ask its user, or only record the finding in the ledger." },
+    { name: "verdict", label: "On a finding", kind: "select", options: DETECT_VERDICTS, hint: "tool.pre: block the call or have the agent ask its user; tool.post: redact it from the output; anywhere: only record it in the ledger." },
     { name: "minConfidence", label: "Least confidence", kind: "select", options: ["medium", "high"], hint: "medium also acts on what can only be known when the command runs ($DIR)." },
     { name: "reason", label: "Reason", kind: "text", hint: "Said before the findings in what the agent is told." },
   ],

@@ -4,7 +4,7 @@
  * `sudo rm -fr ~`, `find / -delete` and `bash -c 'git push origin +main'` are found and
  * `echo "rm -rf /"` or `rm -rf node_modules` are not.
  */
-import type { Detector, Finding } from "../types";
+import type { Detector, DetectorContext, Finding } from "../types";
 import { DESTRUCTIVE_SHELL_RULES, RULES } from "./destructive-rules";
 import { parseShell, unwrapCommand } from "./shell-script";
 
@@ -34,11 +34,13 @@ const UNCHECKED = [
   { rule: "unparsed", finds: "a command longer than 16 kB (MAX_PARSED_CHARS), whatever it names, or one the shell parser cannot read that names a risky program: it cannot be checked, so it is reported" },
 ] as const;
 
-export const destructiveShell: Detector = {
+export const destructiveShell = {
   name: DESTRUCTIVE_SHELL,
   version: 1,
+  async: false,
+  reads: "shell-command" as const,
   rules: [...DESTRUCTIVE_SHELL_RULES, ...UNCHECKED],
-  detect(text, context) {
+  detect(text: string, context: DetectorContext): Finding[] {
     const findings: Finding[] = [];
     const parsed = text.length > MAX_PARSED_CHARS ? undefined : parseShell(text, PARSE_DEADLINE_MS);
     if (!parsed) {
@@ -63,7 +65,7 @@ export const destructiveShell: Detector = {
     }
     return findings;
   },
-};
+} satisfies Detector;
 
 function clip(text: string): string {
   const oneLine = text.slice(0, 400).replace(/\s+/g, " ").trim();

@@ -1,42 +1,122 @@
 /**
  * `detect`: runs named detectors (lib/core/detectors) over what the call carries and acts on what
- * they find at or above `minConfidence`: block the call, have the agent ask its user, or only
- * record the findings in the ledger row (the call goes on). Synchronous: detectors are pure.
+ * they find at or above `minConfidence`. Before a tool call (`tool.pre`): block it, have the agent
+ * ask its user, or only record. After it (`tool.post`): redact what was found in the output before
+ * the model sees it (every string of a structured output), or only record. On a prompt
+ * (`user.prompt.submit`): block or record. Synchronous when every detector is; secretlint's API
+ * makes the `secrets` detector, and so its hook, asynchronous.
  */
 import { DETECTORS } from "@/lib/core/detectors/registry";
 import { shellCommandOf } from "@/lib/core/detectors/shell/shell-command-of";
-import { CONFIDENCE_RANK, type Finding } from "@/lib/core/detectors/types";
+import { CONFIDENCE_RANK, type Detector, type Finding } from "@/lib/core/detectors/types";
+import { mapStrings, stringsOf } from "../json-strings";
 import type { DetectAction } from "../spec";
-import type { ActionResult, CompiledAction } from "./types";
+import type { ActionResult, ActionRun, CompiledAction } from "./types";
 
 /** Findings listed in one reason at most; the rest are counted. */
 const LISTED = 3;
+/** An asynchronous detector's time when the hook sets none (secretlint reads 1 MB in ~15 ms). */
+export const DETECT_TIMEOUT_MS = 2_000;
 
-export function compileDetect(action: DetectAction): CompiledAction {
+interface Looked {
+  /** The texts looked at, each with its findings (above the threshold), for a redaction. */
+  texts: { text: string; findings: Finding[] }[];
+  looked: boolean;
+}
+
+export function compileDetect(action: DetectAction, timeoutMs: number | undefined): CompiledAction {
   const detectors = action.detectors.map((name) => DETECTORS[name]);
   const threshold = CONFIDENCE_RANK[action.minConfidence];
-  const nothing: ActionResult = { verdict: "allow", reason: `${action.detectors.join(", ")}: nothing found` };
-  const notApplicable: ActionResult = { verdict: "allow", reason: `${action.detectors.join(", ")}: the call runs no shell command` };
+  const names = action.detectors.join(", ");
+  const nothing: ActionResult = { verdict: "allow", reason: `${names}: nothing found` };
+  const notApplicable: ActionResult = { verdict: "allow", reason: `${names}: nothing here to read (${detectors.map((d) => (d.reads === "shell-command" ? "no shell command" : "no text")).join(", ")})` };
+
+  const decide = (run: ActionRun, looked: Looked): ActionResult => {
+    if (!looked.looked) return notApplicable;
+    const findings = looked.texts.flatMap((t) => t.findings);
+    if (findings.length === 0) return nothing;
+    const listed = findings.slice(0, LISTED).map((f) => `${f.detector}/${f.rule}: ${f.reason}`);
+    const more = findings.length > LISTED ? ` (and ${findings.length - LISTED} more)` : "";
+    const found = `${action.reason ? `${action.reason}: ` : ""}${listed.join("; ")}${more}`;
+    switch (action.verdict) {
+      case "block":
+        return { verdict: "block", reason: found };
+      case "ask":
+        return { verdict: "allow", reason: `asks the agent's user: ${found}`, askUser: { reason: found } };
+      case "redact": {
+        const redacted = new Map(looked.texts.filter((t) => t.findings.length > 0).map((t) => [t.text, redact(t.text, t.findings)]));
+        const output = mapStrings((run.event.data as { output?: unknown }).output, (text) => redacted.get(text) ?? text);
+        return { verdict: "allow", reason: `redacted: ${found}`, modify: { output, redacted: true } };
+      }
+      default:
+        return { verdict: "allow", reason: `recorded: ${found}` };
+    }
+  };
+
+  const look = (run: ActionRun): Looked | Promise<Looked> => {
+    const pending: Promise<unknown>[] = [];
+    const looked: Looked = { texts: [], looked: false };
+    const cwd = stringField(run.event.data, "cwd");
+    for (const detector of detectors) {
+      for (const text of textsFor(detector, run)) {
+        looked.looked = true;
+        const entry = { text, findings: [] as Finding[] };
+        looked.texts.push(entry);
+        const keep = (found: Finding[]) => entry.findings.push(...found.filter((f) => CONFIDENCE_RANK[f.confidence] >= threshold));
+        const result = detector.detect(text, { cwd });
+        if (Array.isArray(result)) keep(result);
+        else pending.push(result.then(keep));
+      }
+    }
+    return pending.length === 0 ? looked : Promise.all(pending).then(() => looked);
+  };
+
+  if (detectors.some((d) => d.async)) {
+    return {
+      secretNames: [],
+      executor: { async: true, timeoutMs: timeoutMs ?? DETECT_TIMEOUT_MS, run: async (run) => decide(run, await look(run)) },
+    };
+  }
   return {
     secretNames: [],
-    executor: {
-      async: false,
-      run(run) {
-        // tool.pre's payload; `cwd` is the session's folder where the agent sends it (Claude Code does).
-        const data = run.event.data as { toolInput?: unknown; cwd?: unknown };
-        const command = shellCommandOf(data.toolInput);
-        if (command === undefined) return notApplicable;
-        const cwd = typeof data.cwd === "string" ? data.cwd : undefined;
-        const findings: Finding[] = [];
-        for (const detector of detectors) for (const f of detector.detect(command, { cwd })) if (CONFIDENCE_RANK[f.confidence] >= threshold) findings.push(f);
-        if (findings.length === 0) return nothing;
-        const listed = findings.slice(0, LISTED).map((f) => `${f.detector}/${f.rule}: ${f.reason}`);
-        const more = findings.length > LISTED ? ` (and ${findings.length - LISTED} more)` : "";
-        const found = `${action.reason ? `${action.reason}: ` : ""}${listed.join("; ")}${more}`;
-        if (action.verdict === "block") return { verdict: "block", reason: found };
-        if (action.verdict === "ask") return { verdict: "allow", reason: `asks the agent's user: ${found}`, askUser: { reason: found } };
-        return { verdict: "allow", reason: `recorded: ${found}` };
-      },
-    },
+    executor: { async: false, run: (run) => decide(run, look(run) as Looked) },
   };
+}
+
+/** What a detector reads of this event: a shell command before a call; any text a call or prompt carries. */
+function textsFor(detector: Detector, run: ActionRun): string[] {
+  const data = run.event.data as Record<string, unknown>;
+  if (detector.reads === "shell-command") {
+    const command = run.event.type === "tool.pre" ? shellCommandOf(data.toolInput) : undefined;
+    return command === undefined ? [] : [command];
+  }
+  switch (run.event.type) {
+    case "tool.pre":
+      return [run.subjectJson()];
+    case "tool.post":
+      return stringsOf(data.output);
+    case "user.prompt.submit":
+      return typeof data.prompt === "string" ? [data.prompt] : [];
+    default:
+      return [];
+  }
+}
+
+function stringField(data: unknown, key: string): string | undefined {
+  const value = (data as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Each found range replaced by `[REDACTED <detector>/<rule>]`, overlapping ranges once. */
+function redact(text: string, findings: Finding[]): string {
+  const ranges = findings.filter((f) => f.range).sort((a, b) => a.range![0] - b.range![0]);
+  let out = "";
+  let at = 0;
+  for (const f of ranges) {
+    const [start, end] = f.range!;
+    if (end <= at) continue;
+    out += text.slice(at, Math.max(at, start)) + `[REDACTED ${f.detector}/${f.rule}]`;
+    at = end;
+  }
+  return out + text.slice(at);
 }

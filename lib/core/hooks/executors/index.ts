@@ -79,7 +79,7 @@ export function compileAction(action: HookAction, hookTimeoutMs: number | undefi
     case "ask":
       return compileAsk(action);
     case "detect":
-      return compileDetect(action);
+      return compileDetect(action, own ?? hookTimeoutMs);
     default:
       throw new Error(`unknown action type ${JSON.stringify((action as { type?: unknown }).type)}`);
   }

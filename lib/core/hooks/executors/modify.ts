@@ -6,6 +6,7 @@
  * the model sees it. The runtime applies the change (not in shadow mode) and records it.
  */
 import { RE2JS } from "re2js";
+import { mapStrings } from "../json-strings";
 import { applyMergePatch, isPlainObject } from "../merge-patch";
 import type { ModifyAction } from "../spec";
 import type { ActionResult, CompiledAction } from "./types";
@@ -43,12 +44,4 @@ export function compileModify(action: ModifyAction): CompiledAction {
       },
     },
   };
-}
-
-/** The value with every string in it passed through `map` (a tool output is text or JSON). */
-function mapStrings(value: unknown, map: (text: string) => string): unknown {
-  if (typeof value === "string") return map(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, map)]));
-  return value;
 }
