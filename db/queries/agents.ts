@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
+import { fieldsOf } from "@/lib/core/null-fields";
 import type { Db } from "../client";
 import { agents } from "../schema";
 
@@ -22,25 +23,9 @@ function toColumns(spec: Partial<AgentSpec>, replace = false) {
 
 export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt: Date; updatedAt: Date } {
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description ?? undefined,
-    model: row.model,
-    instructions: row.instructions ?? undefined,
-    tools: row.tools,
-    maxTurns: row.maxTurns,
-    timeoutMs: row.timeoutMs,
-    budgetUsd: row.budgetUsd ?? undefined,
-    dailyBudgetUsd: row.dailyBudgetUsd ?? undefined,
-    dailyBudgetPerPersonUsd: row.dailyBudgetPerPersonUsd ?? undefined,
+    ...fieldsOf(row, ["id", "name", "description", "model", "instructions", "tools", "maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd"]),
     script: (row.script as AgentSpec["script"]) ?? undefined,
-    metadataFile: row.metadataFile ?? undefined,
-    flow: row.flow ?? undefined,
-    codeHooks: row.codeHooks ?? undefined,
-    retryTools: row.retryTools ?? undefined,
-    retentionDays: row.retentionDays ?? undefined,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    ...fieldsOf(row, ["metadataFile", "flow", "codeHooks", "retryTools", "retentionDays", "createdAt", "updatedAt"]),
   };
 }
 

@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, isNull, like, lt, lte, or, type SQL } from "drizzle-orm";
+import { columnsOf } from "@/lib/core/null-fields";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
 import { deleteChainDaysBefore } from "./chain-retention";
@@ -19,15 +20,7 @@ export interface AuditEntry {
  * append-only (rows go in unsealed; the sealer chains them) and nothing here updates or deletes.
  */
 export async function logAudit(db: Db, entry: AuditEntry) {
-  await db.insert(auditLog).values({
-    projectId: entry.projectId,
-    actor: entry.actor,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
+  await db.insert(auditLog).values(columnsOf(entry, ["projectId", "actor", "action", "entityType", "entityId", "before", "after"]));
 }
 
 /**
