@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { createScheduleAction } from "@/lib/features/schedules/schedule-actions";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/button";
 import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
@@ -40,9 +40,7 @@ export function CreateScheduleForm({ agents }: { agents: string[] }) {
         <TextArea id="schedule-prompt" name="prompt" rows={2} className="font-sans" placeholder="Summarize yesterday's failed runs" />
       </Field>
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={pending || agents.length === 0} data-testid="create-schedule">
-          {pending ? "Creating…" : "Create schedule"}
-        </Button>
+        <SubmitButton pending={pending} disabled={agents.length === 0} label="Create schedule" pendingLabel="Creating…" testId="create-schedule" />
         {agents.length === 0 && <span className="text-xs text-zinc-500">Create an agent first.</span>}
       </div>
       <FormMessage state={state} />
