@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { createScheduleAction } from "@/lib/features/schedules/schedule-actions";
 import { SubmitButton } from "@/components/ui/button";
-import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Options, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
 
@@ -15,9 +15,7 @@ export function CreateScheduleForm({ agents }: { agents: string[] }) {
       <div className="grid gap-3 sm:grid-cols-[12rem_9rem_1fr] sm:items-start">
         <Field label="Agent" htmlFor="schedule-agent" error={errorAt("agent")}>
           <select id="schedule-agent" name="agent" className={inputClass} defaultValue={agents[0] ?? ""}>
-            {agents.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
+            <Options choices={agents} />
           </select>
         </Field>
         <Field label="Timing" htmlFor="schedule-timing" error={errorAt("timing")}>

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { createServiceAccountAction, issueServiceCredentialAction } from "@/lib/features/settings/settings-actions";
-import { Field, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Options, TextInput, inputClass } from "@/components/ui/field";
 import { RowForm } from "@/components/ui/row-form";
 import { useActionForm } from "@/components/ui/use-action-form";
 import { ShownOnce } from "./shown-once";
@@ -48,11 +48,7 @@ export function IssueServiceCredentialForm({ accounts, baseUrl }: { accounts: { 
     >
       <Field label="Service account" htmlFor="service-credential-account" error={form.errorAt("accountId")}>
         <select id="service-credential-account" name="accountId" className={inputClass}>
-          {accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
+          <Options choices={accounts.map((a) => ({ value: a.id, label: a.name }))} />
         </select>
       </Field>
       <Field label="Kind" htmlFor="service-credential-kind" error={form.errorAt("kind")}>
