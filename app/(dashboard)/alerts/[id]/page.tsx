@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FlashToast } from "@/components/ui/flash-toast";
 import { PageHeader } from "@/components/ui/page-header";
@@ -30,12 +29,8 @@ export default async function AlertRulePage({ params }: { params: Promise<{ id: 
   return (
     <>
       <FlashToast param="created" message={`Alert rule ${rule.name} created`} />
-      <nav className="mb-2 text-sm">
-        <Link href="/alerts" className="text-indigo-600 hover:underline dark:text-indigo-400">
-          ← Alerts
-        </Link>
-      </nav>
       <PageHeader
+        back={{ href: "/alerts", label: "Alerts" }}
         title={rule.name}
         description={
           <span className="flex flex-wrap items-center gap-2">
