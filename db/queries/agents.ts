@@ -3,6 +3,7 @@ import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 import { fieldsOf } from "@/lib/core/null-fields";
 import type { Db } from "../client";
 import { agents } from "../schema";
+import { deleteInProject, findInProject } from "./project-rows";
 
 export type AgentRow = typeof agents.$inferSelect;
 
@@ -55,11 +56,7 @@ export async function getAgent(db: Db, params: { projectId: string; ref: string 
 
 /** Names are unique in a project only: the project is part of the name. */
 export async function getAgentByName(db: Db, params: { projectId: string; name: string }) {
-  const [row] = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.projectId, params.projectId), eq(agents.name, params.name)));
-  return row;
+  return findInProject(db, agents, params.projectId, eq(agents.name, params.name));
 }
 
 /** Undefined when the project has an agent of that name already. */
@@ -83,9 +80,5 @@ export async function updateAgent(db: Db, params: { projectId: string; id: strin
 }
 
 export async function deleteAgent(db: Db, params: { projectId: string; id: string }) {
-  const [row] = await db
-    .delete(agents)
-    .where(and(eq(agents.projectId, params.projectId), eq(agents.id, params.id)))
-    .returning();
-  return row;
+  return deleteInProject(db, agents, params.projectId, eq(agents.id, params.id));
 }
