@@ -3,6 +3,7 @@ import { columnsOf } from "@/lib/core/null-fields";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
 import { deleteChainDaysBefore } from "./chain-retention";
+import { likeLiteral } from "./like-pattern";
 
 export interface AuditEntry {
   /** The project the change was made in; null: the instance's own (people, projects, providers, instance settings). */
@@ -66,7 +67,7 @@ export async function listAudit(db: Db, params: AuditFilters & { projectId: stri
   if (params.entityId) where.push(eq(auditLog.entityId, params.entityId));
   if (params.actor) where.push(eq(auditLog.actor, params.actor));
   if (params.action) {
-    const namespace = `${params.action.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
+    const namespace = `${likeLiteral(params.action)}.%`;
     where.push(or(eq(auditLog.action, params.action), like(auditLog.action, namespace))!);
   }
   if (params.from) where.push(gte(auditLog.createdAt, params.from));

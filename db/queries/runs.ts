@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/db/notify-channels";
 import { fieldsOf } from "@/lib/core/null-fields";
 import { executeStatement, type Db } from "../client";
 import { agents, runs, type RunStatus } from "../schema";
+import { containing } from "./like-pattern";
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -238,14 +239,8 @@ function filterConditions(f: RunFilters): SQL[] {
   if (f.minCostUsd !== undefined) where.push(gte(runs.costUsd, f.minCostUsd));
   if (f.actorUserId) where.push(eq(runs.actorUserId, f.actorUserId));
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(
-      or(
-        sql`${runs.prompt} ilike ${like}`,
-        sql`${runs.response} ilike ${like}`,
-        sql`exists (select 1 from run_events e where e.run_id = "runs"."id" and e.data::text ilike ${like})`,
-      )!,
-    );
+    const text = containing(f.q);
+    where.push(or(ilike(runs.prompt, text), ilike(runs.response, text), sql`exists (select 1 from run_events e where e.run_id = "runs"."id" and e.data::text ilike ${text})`)!);
   }
   return where;
 }
