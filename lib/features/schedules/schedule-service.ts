@@ -9,6 +9,7 @@ import { createHook, deleteHooksOfScope } from "@/db/queries/hooks";
 import { createSchedule, deleteSchedule, getSchedule, listSchedules } from "@/db/queries/schedules";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
 import { AppError } from "@/lib/platform/api/app-error";
+import { issueFrom } from "@/lib/core/issues";
 import { fieldsOf } from "@/lib/core/null-fields";
 import { pgIntSchema } from "@/lib/core/safe-input";
 import type { Principal } from "@/lib/platform/auth/roles";
@@ -23,10 +24,10 @@ export const scheduleRequestSchema = z
     cron: z
       .string()
       .min(1)
-      .superRefine((value, ctx) => {
+      .superRefine(issueFrom((value: string) => {
         const error = cronError(value);
-        if (error) ctx.addIssue({ code: "custom", message: `not a cron expression: ${error}` });
-      })
+        return error && `not a cron expression: ${error}`;
+      }))
       .optional(),
     intervalMs: pgIntSchema.min(1000, "intervalMs is at least 1000 ms").optional(),
     prompt: z.string().min(1).max(100_000),

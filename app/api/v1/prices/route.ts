@@ -4,15 +4,10 @@ import { listPrices, replacePrices } from "@/db/queries/prices";
 import { apiRoute } from "@/lib/platform/api/route";
 import { pgDateSchema } from "@/lib/core/safe-input";
 import { regexError } from "@/lib/core/hooks/linear-regex";
+import { issueFrom } from "@/lib/core/issues";
 
 const priceSchema = z.object({
-  modelPattern: z
-    .string()
-    .min(1)
-    .superRefine((value, ctx) => {
-      const error = regexError(value);
-      if (error) ctx.addIssue({ code: "custom", message: error });
-    }),
+  modelPattern: z.string().min(1).superRefine(issueFrom(regexError)),
   inputUsdPerM: z.number().min(0),
   outputUsdPerM: z.number().min(0),
   cachedUsdPerM: z.number().min(0).default(0),
