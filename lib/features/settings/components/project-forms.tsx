@@ -3,7 +3,7 @@
 import { createProjectAction, renameProjectAction } from "@/lib/features/settings/settings-actions";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
 import { RowForm } from "@/components/ui/row-form";
-import { useActionToast } from "@/components/ui/use-action-toast";
+import { InlineForm } from "@/components/ui/inline-form";
 import { useActionForm } from "@/components/ui/use-action-form";
 
 /** A new project (instance admins): its slug is for paths and never changes; its name is for people. */
@@ -28,11 +28,10 @@ export function CreateProjectForm() {
 
 /** Renames a project in place (Enter or the button saves). */
 export function RenameProjectForm({ slug, name }: { slug: string; name: string }) {
-  const { state, pending, formProps } = useActionForm(renameProjectAction);
-  useActionToast(state);
+  const form = useActionForm(renameProjectAction);
+  const { state, pending } = form;
   return (
-    <form {...formProps} className="flex items-center gap-2">
-      <input type="hidden" name="slug" value={slug} />
+    <InlineForm form={form} fields={{ slug }}>
       <input
         name="name"
         defaultValue={name}
@@ -44,11 +43,6 @@ export function RenameProjectForm({ slug, name }: { slug: string; name: string }
       <button type="submit" disabled={pending} className="rounded text-xs text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-50" data-testid="rename-project">
         {pending ? "Saving…" : "Rename"}
       </button>
-      {state.message && !state.ok && (
-        <span role="alert" className="text-xs text-red-600 dark:text-red-400">
-          {state.message}
-        </span>
-      )}
-    </form>
+    </InlineForm>
   );
 }
