@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { switchProjectAction } from "@/lib/platform/auth/project-actions";
+import { Options } from "@/components/ui/field";
 
 /** The BroadcastChannel a switch is announced on, to the browser's other tabs (ProjectElsewhereBanner). */
 export const PROJECT_SWITCH_CHANNEL = "hookplane:project-switch";
@@ -63,11 +64,7 @@ export function ProjectSwitcher({ projects, current }: { projects: SwitcherProje
         }}
         className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900"
       >
-        {projects.map((p) => (
-          <option key={p.slug} value={p.slug}>
-            {p.name} ({p.role})
-          </option>
-        ))}
+        <Options choices={projects.map((p) => ({ value: p.slug, label: `${p.name} (${p.role})` }))} />
       </select>
       {error && (
         <p role="alert" className="mt-1 text-xs text-red-600 dark:text-red-400" data-testid="project-switcher-error">

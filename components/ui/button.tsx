@@ -24,3 +24,12 @@ export function Button({
 }: ComponentProps<"button"> & { variant?: keyof typeof VARIANTS }) {
   return <button className={buttonClass(variant, className)} {...props} />;
 }
+
+/** A form's submit button, disabled while its action runs and saying so (`pendingLabel`; else its label). */
+export function SubmitButton({ pending, label, pendingLabel, testId, disabled }: { pending: boolean; label: string; pendingLabel?: string; testId?: string; disabled?: boolean }) {
+  return (
+    <Button type="submit" disabled={pending || disabled} data-testid={testId}>
+      {pending ? (pendingLabel ?? label) : label}
+    </Button>
+  );
+}

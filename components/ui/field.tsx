@@ -74,3 +74,18 @@ export function TextArea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
 export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
   return <select className={clsx(inputClass, className)} {...props} {...useFieldAria(props)} />;
 }
+
+/** A choice of a `<select>`: a string is its own value and label. */
+export type Choice = string | { value: string; label: string };
+
+/** The `<option>`s of a `<select>`, one a choice, in order. */
+export function Options({ choices }: { choices: readonly Choice[] }) {
+  return choices.map((choice) => {
+    const { value, label } = typeof choice === "string" ? { value: choice, label: choice } : choice;
+    return (
+      <option key={value} value={value}>
+        {label}
+      </option>
+    );
+  });
+}

@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, or } from "drizzle-orm";
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
+import { fieldsOf } from "@/lib/core/null-fields";
 import type { Db } from "../client";
 import { agents } from "../schema";
+import { deleteInProject, findInProject } from "./project-rows";
 
 export type AgentRow = typeof agents.$inferSelect;
 
@@ -22,25 +24,9 @@ function toColumns(spec: Partial<AgentSpec>, replace = false) {
 
 export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt: Date; updatedAt: Date } {
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description ?? undefined,
-    model: row.model,
-    instructions: row.instructions ?? undefined,
-    tools: row.tools,
-    maxTurns: row.maxTurns,
-    timeoutMs: row.timeoutMs,
-    budgetUsd: row.budgetUsd ?? undefined,
-    dailyBudgetUsd: row.dailyBudgetUsd ?? undefined,
-    dailyBudgetPerPersonUsd: row.dailyBudgetPerPersonUsd ?? undefined,
+    ...fieldsOf(row, ["id", "name", "description", "model", "instructions", "tools", "maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd"]),
     script: (row.script as AgentSpec["script"]) ?? undefined,
-    metadataFile: row.metadataFile ?? undefined,
-    flow: row.flow ?? undefined,
-    codeHooks: row.codeHooks ?? undefined,
-    retryTools: row.retryTools ?? undefined,
-    retentionDays: row.retentionDays ?? undefined,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    ...fieldsOf(row, ["metadataFile", "flow", "codeHooks", "retryTools", "retentionDays", "createdAt", "updatedAt"]),
   };
 }
 
@@ -70,11 +56,7 @@ export async function getAgent(db: Db, params: { projectId: string; ref: string 
 
 /** Names are unique in a project only: the project is part of the name. */
 export async function getAgentByName(db: Db, params: { projectId: string; name: string }) {
-  const [row] = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.projectId, params.projectId), eq(agents.name, params.name)));
-  return row;
+  return findInProject(db, agents, params.projectId, eq(agents.name, params.name));
 }
 
 /** Undefined when the project has an agent of that name already. */
@@ -98,9 +80,5 @@ export async function updateAgent(db: Db, params: { projectId: string; id: strin
 }
 
 export async function deleteAgent(db: Db, params: { projectId: string; id: string }) {
-  const [row] = await db
-    .delete(agents)
-    .where(and(eq(agents.projectId, params.projectId), eq(agents.id, params.id)))
-    .returning();
-  return row;
+  return deleteInProject(db, agents, params.projectId, eq(agents.id, params.id));
 }

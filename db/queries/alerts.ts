@@ -7,6 +7,7 @@
 import { and, desc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, alertEvents, alertRules, approvals, hookInvocations, offlineDecisions, runs, type AlertDelivery } from "../schema";
+import { findInProject } from "./project-rows";
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 export type AlertRuleWithAgent = AlertRuleRow & { agentName: string | null };
@@ -45,8 +46,7 @@ export async function getAlertRule(db: Db, params: { projectId: string; id: stri
 }
 
 export async function getAlertRuleByName(db: Db, params: { projectId: string; name: string }) {
-  const [row] = await db.select().from(alertRules).where(and(eq(alertRules.projectId, params.projectId), eq(alertRules.name, params.name)));
-  return row;
+  return findInProject(db, alertRules, params.projectId, eq(alertRules.name, params.name));
 }
 
 export type AlertRuleValues = Pick<

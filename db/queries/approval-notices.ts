@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { approvalNotices, approvals, projectMembers, slackRequestNonces, users, type Role } from "../schema";
+import { findPerson } from "./users";
 
 export type ApprovalNoticeRow = typeof approvalNotices.$inferSelect;
 
@@ -52,11 +53,7 @@ export async function listApproverCandidates(db: Db, params: { projectId: string
 
 /** The person a Slack member id is linked to; their role depends on the approval's project (getMemberRole). */
 export async function getUserBySlackId(db: Db, params: { slackUserId: string }) {
-  const [row] = await db
-    .select({ id: users.id, email: users.email, instanceAdmin: users.instanceAdmin, disabled: users.disabled })
-    .from(users)
-    .where(eq(users.slackUserId, params.slackUserId));
-  return row;
+  return findPerson(db, eq(users.slackUserId, params.slackUserId));
 }
 
 export async function setUserSlackId(db: Db, params: { id: string; slackUserId: string | null }) {

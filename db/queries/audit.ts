@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, isNull, like, lt, lte, or, type SQL } from "drizzle-orm";
+import { columnsOf } from "@/lib/core/null-fields";
 import type { Db } from "../client";
 import { auditLog } from "../schema";
 import { deleteChainDaysBefore } from "./chain-retention";
+import { likeLiteral } from "./like-pattern";
 
 export interface AuditEntry {
   /** The project the change was made in; null: the instance's own (people, projects, providers, instance settings). */
@@ -19,15 +21,7 @@ export interface AuditEntry {
  * append-only (rows go in unsealed; the sealer chains them) and nothing here updates or deletes.
  */
 export async function logAudit(db: Db, entry: AuditEntry) {
-  await db.insert(auditLog).values({
-    projectId: entry.projectId,
-    actor: entry.actor,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
+  await db.insert(auditLog).values(columnsOf(entry, ["projectId", "actor", "action", "entityType", "entityId", "before", "after"]));
 }
 
 /**
@@ -73,7 +67,7 @@ export async function listAudit(db: Db, params: AuditFilters & { projectId: stri
   if (params.entityId) where.push(eq(auditLog.entityId, params.entityId));
   if (params.actor) where.push(eq(auditLog.actor, params.actor));
   if (params.action) {
-    const namespace = `${params.action.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
+    const namespace = `${likeLiteral(params.action)}.%`;
     where.push(or(eq(auditLog.action, params.action), like(auditLog.action, namespace))!);
   }
   if (params.from) where.push(gte(auditLog.createdAt, params.from));

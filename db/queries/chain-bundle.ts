@@ -9,11 +9,10 @@
  * runs may take rows of a page already sent: its gap then comes on a later page starting before
  * that page, which the verifier accepts (the rows it did get were checked).
  */
-import { and, asc, eq, gt, gte, isNotNull, lte, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { and, asc, eq, gt, gte, lte } from "drizzle-orm";
 import type { Db } from "../client";
 import { chainGaps, chainSeals } from "../schema";
-import { chainTable, contentFields, contentOf, type ChainedTable } from "./hash-chain";
+import { contentOf, sealedRowsAfter, type ChainedTable } from "./hash-chain";
 
 const BUNDLE_PAGE = 2_000;
 
@@ -42,8 +41,6 @@ function entryPosition(entry: ChainBundleEntry): number {
  */
 export async function* chainBundlePages(db: Db, params: { table: ChainedTable; from: number; to: number }): AsyncGenerator<ChainBundleEntry[]> {
   const { table, to } = params;
-  const t = chainTable(table);
-  const fields: Record<string, SQL | PgColumn> = { ...contentFields(table), __seq: t.chainSeq, __hash: t.hash };
   const sentGaps = new Set<number>();
   let after = params.from;
   let first = true;
@@ -52,12 +49,7 @@ export async function* chainBundlePages(db: Db, params: { table: ChainedTable; f
       async (tx) => {
         // No upper bound in SQL: with one, the planner reads the whole range and sorts it (a bitmap
         // scan) rather than walking the index for one page; rows past `to` are dropped here.
-        const fetched = (await tx
-          .select(fields)
-          .from(t)
-          .where(and(isNotNull(t.chainSeq), gt(t.chainSeq, after)))
-          .orderBy(asc(t.chainSeq))
-          .limit(BUNDLE_PAGE)) as (Record<string, unknown> & { __seq: number; __hash: string })[];
+        const fetched = await sealedRowsAfter(tx, table, after, BUNDLE_PAGE);
         const rows = fetched.filter((row) => row.__seq <= to);
         const pageEnd = rows.length === BUNDLE_PAGE ? rows[rows.length - 1].__seq : to;
         const gaps = await tx

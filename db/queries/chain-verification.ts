@@ -2,7 +2,7 @@
  * Verification of a hash chain (hash-chain.ts says how the chains are made): the walk from the
  * oldest remaining row, the signed heads on the way, and the newest signed head on its own.
  */
-import { and, asc, count, eq, gt, gte, isNotNull, lte } from "drizzle-orm";
+import { and, asc, count, eq, gte, lte } from "drizzle-orm";
 import { chainHash, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
 import type { BrokenLink, ChainedTable, ChainReport, SignedHeadReport } from "@/lib/core/audit/chain-report";
 import type { ChainPublicKey, SignedStatement } from "@/lib/core/audit/chain-signature";
@@ -10,7 +10,7 @@ import { anchorStatement, gapStatement, headStatement, signatureProblem } from "
 import { ledgerSigningKey } from "@/lib/platform/security/ledger-signing-key";
 import type { Db } from "../client";
 import { chainGaps, chainSeals } from "../schema";
-import { chainHead, chainTable, contentFields, contentOf, latestChainAnchor, latestChainSeal, sealsBetween, VERIFY_PAGE } from "./hash-chain";
+import { chainHead, chainTable, contentOf, latestChainAnchor, latestChainSeal, sealedRowsAfter, sealsBetween, VERIFY_PAGE } from "./hash-chain";
 
 type Gap = typeof chainGaps.$inferSelect;
 type Seal = typeof chainSeals.$inferSelect;
@@ -116,14 +116,8 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
       checkSealsThrough(gap.lastSeq, gap.hash, null);
     }
   };
-  const fields = { ...contentFields(table), __seq: t.chainSeq, __hash: t.hash };
   while (!firstBroken) {
-    const page = (await db
-      .select(fields)
-      .from(t)
-      .where(and(isNotNull(t.chainSeq), gt(t.chainSeq, after)))
-      .orderBy(asc(t.chainSeq))
-      .limit(VERIFY_PAGE)) as (Record<string, unknown> & { __seq: number; __hash: string })[];
+    const page = await sealedRowsAfter(db, table, after, VERIFY_PAGE);
     const last = page.length < VERIFY_PAGE ? Number.MAX_SAFE_INTEGER : page[page.length - 1].__seq;
     const gaps = await gapsBetween(db, table, expectedSeq, last);
     seals.push(...(await sealsBetween(db, { table, from: after + 1, to: Math.min(last, signedUpTo) })));

@@ -23,7 +23,7 @@
  * only until someone recomputes the hashes after it; a signed head cannot be recomputed without the
  * key, which is never in the database.
  */
-import { and, asc, desc, eq, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { chainHash, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
 import type { ChainedTable } from "@/lib/core/audit/chain-report";
@@ -108,6 +108,20 @@ export function contentFields(table: ChainedTable): Record<string, SQL | PgColum
       return [column.name, column];
     }),
   );
+}
+
+/** A sealed row as the checks read it: its content fields (contentFields), its position and its hash. */
+export type SealedRow = Record<string, unknown> & { __seq: number; __hash: string };
+
+/** A page of `table`'s sealed rows after position `after`, in chain order (a verification's, a bundle's). */
+export async function sealedRowsAfter(db: Db, table: ChainedTable, after: number, limit: number): Promise<SealedRow[]> {
+  const t = chainTable(table);
+  return (await db
+    .select({ ...contentFields(table), __seq: t.chainSeq, __hash: t.hash })
+    .from(t)
+    .where(and(isNotNull(t.chainSeq), gt(t.chainSeq, after)))
+    .orderBy(asc(t.chainSeq))
+    .limit(limit)) as SealedRow[];
 }
 
 /** A row's hashed content, as chainHash takes it, from what contentFields read. */

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runs } from "../schema";
 import { deleteChainDaysBefore } from "./chain-retention";
+import { containing } from "./like-pattern";
 
 /** A ledger row as written: its chain position and hash are the sealer's (db/queries/hash-chain.ts). */
 export type NewHookInvocation = Omit<typeof hookInvocations.$inferInsert, "chainSeq" | "hash">;
@@ -72,16 +73,8 @@ function ledgerConditions(f: HookLedgerFilters): SQL[] {
   if (f.from) where.push(gte(hookInvocations.createdAt, f.from));
   if (f.to) where.push(lte(hookInvocations.createdAt, f.to));
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(
-      or(
-        sql`${hookInvocations.reason} ilike ${like}`,
-        sql`${hookInvocations.skipReason} ilike ${like}`,
-        sql`${hookInvocations.output} ilike ${like}`,
-        sql`${hookInvocations.stdout} ilike ${like}`,
-        sql`${hookInvocations.stderr} ilike ${like}`,
-      )!,
-    );
+    const text = containing(f.q);
+    where.push(or(...[hookInvocations.reason, hookInvocations.skipReason, hookInvocations.output, hookInvocations.stdout, hookInvocations.stderr].map((c) => ilike(c, text)))!);
   }
   return where;
 }

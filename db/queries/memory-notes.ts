@@ -1,13 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { memoryNotes } from "../schema";
+import { findInProject } from "./project-rows";
 
 /** A project's note (each project has its own set: a run reads and writes its project's). */
 export async function readMemoryNote(db: Db, params: { projectId: string; name: string }) {
-  const [row] = await db
-    .select()
-    .from(memoryNotes)
-    .where(and(eq(memoryNotes.projectId, params.projectId), eq(memoryNotes.name, params.name)));
+  const row = await findInProject(db, memoryNotes, params.projectId, eq(memoryNotes.name, params.name));
   return row?.content;
 }
 

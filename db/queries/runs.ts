@@ -1,37 +1,22 @@
-import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { CHANNELS } from "@/db/notify-channels";
+import { fieldsOf } from "@/lib/core/null-fields";
 import { executeStatement, type Db } from "../client";
 import { agents, runs, type RunStatus } from "../schema";
+import { containing } from "./like-pattern";
 
 export type RunRow = typeof runs.$inferSelect;
 
 export function runToApi(row: RunRow & { agentName?: string | null }) {
   return {
-    id: row.id,
-    agentId: row.agentId,
-    agentName: row.agentName ?? undefined,
-    scheduleId: row.scheduleId ?? undefined,
-    source: row.source,
+    ...fieldsOf(row, ["id", "agentId", "agentName", "scheduleId", "source"]),
     // A coding agent's session bridged in: its input lives in that CLI, so it cannot be re-run here.
     bridged: row.externalSessionId !== null,
-    /** The run this one re-ran. */
-    parentRunId: row.parentRunId ?? undefined,
-    status: row.status,
-    outcome: row.outcome ?? undefined,
-    reason: row.reason ?? undefined,
-    prompt: row.prompt,
-    codeHooks: row.codeHooks ?? undefined,
-    response: row.response ?? undefined,
-    inputTokens: row.inputTokens,
-    outputTokens: row.outputTokens,
-    cachedTokens: row.cachedTokens,
-    costUsd: row.costUsd,
-    lastSeq: row.lastSeq,
-    toolsUsed: row.toolsUsed,
-    blocked: row.blocked,
-    createdAt: row.createdAt,
-    startedAt: row.startedAt ?? undefined,
-    finishedAt: row.finishedAt ?? undefined,
+    // parentRunId: the run this one re-ran.
+    ...fieldsOf(row, [
+      "parentRunId", "status", "outcome", "reason", "prompt", "codeHooks", "response",
+      "inputTokens", "outputTokens", "cachedTokens", "costUsd", "lastSeq", "toolsUsed", "blocked", "createdAt", "startedAt", "finishedAt",
+    ]),
     // Who acted in an outside session; the machine is as its CLI reported it.
     actor: row.actorLabel
       ? {
@@ -254,14 +239,8 @@ function filterConditions(f: RunFilters): SQL[] {
   if (f.minCostUsd !== undefined) where.push(gte(runs.costUsd, f.minCostUsd));
   if (f.actorUserId) where.push(eq(runs.actorUserId, f.actorUserId));
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(
-      or(
-        sql`${runs.prompt} ilike ${like}`,
-        sql`${runs.response} ilike ${like}`,
-        sql`exists (select 1 from run_events e where e.run_id = "runs"."id" and e.data::text ilike ${like})`,
-      )!,
-    );
+    const text = containing(f.q);
+    where.push(or(ilike(runs.prompt, text), ilike(runs.response, text), sql`exists (select 1 from run_events e where e.run_id = "runs"."id" and e.data::text ilike ${text})`)!);
   }
   return where;
 }

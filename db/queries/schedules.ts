@@ -1,14 +1,11 @@
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
 import type { Db } from "../client";
 import { schedules } from "../schema";
+import { deleteInProject, findInProject } from "./project-rows";
 
 /** The project's schedule; undefined for another project's (the caller answers 404). */
 export async function getSchedule(db: Db, params: { projectId: string; id: string }) {
-  const [row] = await db
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.projectId, params.projectId), eq(schedules.id, params.id)));
-  return row;
+  return findInProject(db, schedules, params.projectId, eq(schedules.id, params.id));
 }
 
 /** Just what names a schedule in a scope picker: id, name and its agent. */
@@ -33,11 +30,7 @@ export async function createSchedule(db: Db, params: typeof schedules.$inferInse
 }
 
 export async function deleteSchedule(db: Db, params: { projectId: string; id: string }) {
-  const [row] = await db
-    .delete(schedules)
-    .where(and(eq(schedules.projectId, params.projectId), eq(schedules.id, params.id)))
-    .returning();
-  return row;
+  return deleteInProject(db, schedules, params.projectId, eq(schedules.id, params.id));
 }
 
 /** Enabled schedules whose time has come, in every project (the scheduler fires each in its own). */

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { runs, selfGovernanceGrants, users } from "../schema";
+import { deleteInProject } from "./project-rows";
 
 /**
  * The agents whose bridged sessions an actor (`user:<id>`, `service:<id>`, `token:<id>`) has
@@ -29,11 +30,7 @@ export async function grantSelfGovernance(db: Db, params: { projectId: string; u
 }
 
 export async function revokeSelfGovernance(db: Db, params: { projectId: string; userId: string }) {
-  const [row] = await db
-    .delete(selfGovernanceGrants)
-    .where(and(eq(selfGovernanceGrants.projectId, params.projectId), eq(selfGovernanceGrants.userId, params.userId)))
-    .returning();
-  return row;
+  return deleteInProject(db, selfGovernanceGrants, params.projectId, eq(selfGovernanceGrants.userId, params.userId));
 }
 
 /** The people of a project holding the grant. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { apiTokens, serviceAccounts } from "../schema";
+import { deleteInProject, findInProject } from "./project-rows";
 
 export async function createServiceAccount(db: Db, params: { projectId: string; name: string; description: string; createdBy: string }) {
   const [row] = await db.insert(serviceAccounts).values(params).onConflictDoNothing().returning();
@@ -8,11 +9,7 @@ export async function createServiceAccount(db: Db, params: { projectId: string; 
 }
 
 export async function getServiceAccount(db: Db, params: { projectId: string; id: string }) {
-  const [row] = await db
-    .select()
-    .from(serviceAccounts)
-    .where(and(eq(serviceAccounts.projectId, params.projectId), eq(serviceAccounts.id, params.id)));
-  return row;
+  return findInProject(db, serviceAccounts, params.projectId, eq(serviceAccounts.id, params.id));
 }
 
 /** The project's service accounts, each with how many active tokens it has and when one was last used. */
@@ -37,9 +34,6 @@ export async function listServiceAccounts(db: Db, params: { projectId: string })
 /** Deletes the account and, with it, its tokens (the foreign key cascades); their ids, to forget them at once. */
 export async function deleteServiceAccount(db: Db, params: { projectId: string; id: string }) {
   const tokens = await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.serviceAccountId, params.id));
-  const [row] = await db
-    .delete(serviceAccounts)
-    .where(and(eq(serviceAccounts.projectId, params.projectId), eq(serviceAccounts.id, params.id)))
-    .returning();
+  const row = await deleteInProject(db, serviceAccounts, params.projectId, eq(serviceAccounts.id, params.id));
   return row && { ...row, tokenIds: tokens.map((t) => t.id) };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
 import { users } from "../schema";
 
@@ -56,12 +56,17 @@ export async function setInstanceAdmin(db: Db, params: { id: string; instanceAdm
   return row;
 }
 
-export async function getUserById(db: Db, params: { id: string }) {
+/** The person `where` finds, as access checks read them: who, whether an instance admin, whether removed. */
+export async function findPerson(db: Db, where: SQL) {
   const [row] = await db
     .select({ id: users.id, email: users.email, instanceAdmin: users.instanceAdmin, disabled: users.disabled })
     .from(users)
-    .where(eq(users.id, params.id));
+    .where(where);
   return row;
+}
+
+export async function getUserById(db: Db, params: { id: string }) {
+  return findPerson(db, eq(users.id, params.id));
 }
 
 /** Removal keeps the row (audit rows and decisions still name it) but nothing signs in as it again. */

@@ -17,3 +17,14 @@ export function issuePath(path: readonly PropertyKey[]): string {
 export function zodIssues(error: z.ZodError): Issue[] {
   return error.issues.map((i) => ({ path: issuePath(i.path), message: i.message }));
 }
+
+/**
+ * A refinement from a check that says what is wrong with a value, or nothing: its answer is the
+ * issue's message (`z.string().superRefine(issueFrom(regexError))`).
+ */
+export function issueFrom<T>(problem: (value: T) => string | undefined) {
+  return (value: T, ctx: z.RefinementCtx<T>) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: "custom", message });
+  };
+}

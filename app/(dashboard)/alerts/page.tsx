@@ -1,5 +1,6 @@
 import { FlashToast } from "@/components/ui/flash-toast";
 import { PageHeader } from "@/components/ui/page-header";
+import { PageSection } from "@/components/ui/page-section";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { alertConfig } from "@/lib/features/alerts/alert-config";
@@ -31,12 +32,9 @@ export default async function AlertsPage() {
       <div className="max-w-6xl space-y-8">
         <AlertRuleTable rules={rules} canEdit={canEdit} />
         {canEdit ? (
-          <section aria-labelledby="new-alert-title">
-            <h2 id="new-alert-title" className="mb-3 text-base font-semibold">
-              New alert rule
-            </h2>
+          <PageSection headingId="new-alert-title" title="New alert rule">
             <AlertRuleForm agents={agents.map((a) => ({ id: a.id, name: a.name }))} smtpConfigured={config.smtp !== undefined} />
-          </section>
+          </PageSection>
         ) : (
           <p className="text-sm text-zinc-500" data-testid="read-only-notice">
             Only admins create and change alert rules (their targets name secrets and reach outside).

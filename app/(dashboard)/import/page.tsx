@@ -1,6 +1,7 @@
 import { ExportMenu } from "@/lib/features/config-io/components/export-menu";
 import { ImportForm } from "@/lib/features/config-io/components/import-form";
 import { PageHeader } from "@/components/ui/page-header";
+import { PageSection } from "@/components/ui/page-section";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
@@ -20,10 +21,7 @@ export default async function ImportPage() {
         description="Into and out of this project: bring hooks written for Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, herdctl, Loom, Tailored AI, AgenTopology or Standard Agents into Hookplane, or write Hookplane's config out in one of those dialects."
       />
       <div className="space-y-8">
-        <section aria-labelledby="import-heading">
-          <h2 id="import-heading" className="mb-3 text-base font-semibold">
-            Import
-          </h2>
+        <PageSection headingId="import-heading" title="Import">
           {canImport ? (
             <ImportForm canApply />
           ) : (
@@ -31,13 +29,10 @@ export default async function ImportPage() {
               Importing needs the operator role; you are {principal.role}.
             </p>
           )}
-        </section>
-        <section aria-labelledby="export-heading">
-          <h2 id="export-heading" className="mb-3 text-base font-semibold">
-            Export
-          </h2>
+        </PageSection>
+        <PageSection headingId="export-heading" title="Export">
           <ExportMenu agents={agents} />
-        </section>
+        </PageSection>
       </div>
     </>
   );

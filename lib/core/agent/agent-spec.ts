@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { pgIntSchema } from "@/lib/core/safe-input";
 import { workspacePathProblem } from "@/lib/core/workspace/workspace-relative";
+import { issueFrom } from "@/lib/core/issues";
 
 export const toolCallSchema = z.object({
   name: z.string().min(1),
@@ -85,14 +86,7 @@ export const agentSpecSchema = z.object({
   dailyBudgetPerPersonUsd: z.number().min(0).optional(),
   script: z.array(scriptTurnSchema).optional(),
   /** herdctl's metadata file, read from the run's workspace: confined to it, at save and at run time. */
-  metadataFile: z
-    .string()
-    .min(1)
-    .superRefine((value, ctx) => {
-      const problem = workspacePathProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .optional(),
+  metadataFile: z.string().min(1).superRefine(issueFrom(workspacePathProblem)).optional(),
   /** Multi-agent flow: names of agents run in sequence, each answer the next one's prompt. */
   flow: z.array(agentNameSchema).optional(),
   /**

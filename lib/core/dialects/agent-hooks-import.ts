@@ -16,17 +16,12 @@ import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import { AGENT_HOOKS_FORMATS, CURSOR_TOOL, type AgentHooksDialect } from "./agent-hooks-vocabulary";
 import { agentOfBridge, BRIDGE_COMMAND } from "./bridge-command";
 import { kebabCase } from "./hook-ids";
-import { ImportContext } from "./import-context";
-import { joinDuplicateHookLists } from "./json-duplicate-keys";
-import { parseJsonSource } from "./source-text";
+import { startJsonImport } from "./import-context";
 import type { ImportOptions, ImportResult } from "./types";
 
 export function importAgentHooks(dialect: AgentHooksDialect, content: string, options: ImportOptions = {}): ImportResult {
   const format = AGENT_HOOKS_FORMATS[dialect];
-  const ctx = new ImportContext(dialect);
-  const parsed = parseJsonSource(content, dialect);
-  joinDuplicateHookLists(content, parsed, format.name, ctx);
-  const root = ctx.reader(parsed, "");
+  const { ctx, root } = startJsonImport(dialect, content, format.name);
   if (!root) return ctx.finish();
   const scope = options.agent ? `agent:${options.agent}` : "global";
   if (format.versioned) {

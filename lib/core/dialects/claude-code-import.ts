@@ -33,9 +33,7 @@ import { DEFAULT_TIMEOUT_S, FAILED_TOOL } from "./claude-code-vocabulary";
 import { isWellFormedRule, looksLikePermissionRule, parsePermissionRule } from "./claude-permission-rule";
 import { kebabCase } from "./hook-ids";
 import type { ObjectReader } from "./field-reader";
-import { ImportContext } from "./import-context";
-import { joinDuplicateHookLists } from "./json-duplicate-keys";
-import { parseJsonSource } from "./source-text";
+import { startJsonImport, type ImportContext } from "./import-context";
 import type { ImportOptions, ImportResult } from "./types";
 
 const BRIDGE_URL = /\/api\/v1\/ingest\/(?:claude-code|codex)\/?$/;
@@ -166,10 +164,7 @@ function readOnFailure(hook: ObjectReader, eventName: string, ctx: ImportContext
 }
 
 export function importClaudeCode(content: string, options: ImportOptions = {}): ImportResult {
-  const ctx = new ImportContext("claude-code");
-  const parsed = parseJsonSource(content, "claude-code");
-  joinDuplicateHookLists(content, parsed, "Claude Code", ctx);
-  const root = ctx.reader(parsed, "");
+  const { ctx, root } = startJsonImport("claude-code", content, "Claude Code");
   if (!root) return ctx.finish();
   const scope = options.agent ? `agent:${options.agent}` : "global";
 

@@ -2,6 +2,7 @@
  * Shared bookkeeping of exporters: the warnings for what a dialect cannot express, and picking the
  * hooks that belong in a one-agent file.
  */
+import type { AgentSpecInput } from "@/lib/core/agent/agent-spec";
 import type { EventName } from "@/lib/core/hooks/events";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import { DialectExportError } from "./dialect-error";
@@ -78,6 +79,18 @@ export function resolveSingleAgent(config: DialectConfig, dialect: DialectName, 
     dialect,
     `a ${dialect} file describes one agent; name it with the agent option (agents: ${config.agents.map((a) => a.name).join(", ") || "none"})`,
   );
+}
+
+/**
+ * The agent a one-agent file (`file`: "a herdctl file") exports, as resolveSingleAgent names it
+ * (just its name when the config has no such agent); every other agent is reported as not exported.
+ */
+export function exportedAgent(config: DialectConfig, ctx: ExportContext, requested: string | undefined, file: string): AgentSpecInput {
+  const agentName = resolveSingleAgent(config, ctx.dialect, requested);
+  for (const other of config.agents) {
+    if (other.name !== agentName) ctx.warn(`agents.${other.name}`, `${file} describes one agent; not exported`);
+  }
+  return config.agents.find((a) => a.name === agentName) ?? { name: agentName };
 }
 
 /**

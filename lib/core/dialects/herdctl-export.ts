@@ -14,7 +14,7 @@ import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import { stringify } from "yaml";
 import { bareModel } from "./agent-models";
 import { formatDuration } from "./durations";
-import { ExportContext, eventOf, partitionHooksForAgent, resolveSingleAgent } from "./export-context";
+import { ExportContext, eventOf, exportedAgent, partitionHooksForAgent } from "./export-context";
 import { kebabCase } from "./hook-ids";
 import { secretToEnvReferences } from "./secret-references";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
@@ -24,11 +24,7 @@ const EVENT_BUCKETS: Partial<Record<EventName, string>> = { "session.end": "afte
 
 export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}): ExportResult {
   const ctx = new ExportContext("herdctl");
-  const agentName = resolveSingleAgent(config, "herdctl", options.agent);
-  const agent = config.agents.find((a) => a.name === agentName) ?? { name: agentName };
-  for (const other of config.agents) {
-    if (other.name !== agentName) ctx.warn(`agents.${other.name}`, "a herdctl file describes one agent; not exported");
-  }
+  const agent = exportedAgent(config, ctx, options.agent, "a herdctl file");
   const doc: Record<string, unknown> = { name: agent.name };
   if (agent.description !== undefined) doc.description = agent.description;
   if (agent.model !== undefined) {
@@ -50,10 +46,10 @@ export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}
     if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `herdctl has no ${field}; not exported`);
   }
 
-  const { agentHooks, scheduleHooks } = partitionHooksForAgent(config, agentName, ctx);
+  const { agentHooks, scheduleHooks } = partitionHooksForAgent(config, agent.name, ctx);
   const schedules: Record<string, unknown> = {};
   for (const schedule of config.schedules) {
-    if (schedule.agent !== agentName) {
+    if (schedule.agent !== agent.name) {
       ctx.warn(`schedules.${schedule.name}`, `belongs to agent "${schedule.agent}"; not exported`);
       continue;
     }

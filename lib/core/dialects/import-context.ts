@@ -11,6 +11,8 @@ import type { ZodError } from "zod";
 import { DialectParseError, type DialectIssue } from "./dialect-error";
 import { ObjectReader, joinPath, type IssueSink } from "./field-reader";
 import { hookIdFrom } from "./hook-ids";
+import { joinDuplicateHookLists } from "./json-duplicate-keys";
+import { parseJsonSource } from "./source-text";
 import type { DialectName, DialectWarning, ImportedSchedule, ImportResult } from "./types";
 
 type Sourced<T> = { spec: T; path: string };
@@ -25,6 +27,18 @@ function zodIssues(error: ZodError, path: string, canonicalPaths: boolean): Dial
     if (canonicalPaths) return { path: fields.reduce<string>((at, key) => joinPath(at, key), path), message: issue.message };
     return { path, message: `${fields.length ? `${fields.join(".")}: ` : ""}${issue.message}` };
   });
+}
+
+/**
+ * How a JSON hook file's import starts: its context, and the document's root object (undefined,
+ * the problem recorded, when it is not an object). Hook lists repeated under one key are joined
+ * first, as `runtime` itself reads them (json-duplicate-keys.ts).
+ */
+export function startJsonImport(dialect: DialectName, content: string, runtime: string): { ctx: ImportContext; root: ObjectReader | undefined } {
+  const ctx = new ImportContext(dialect);
+  const parsed = parseJsonSource(content, dialect);
+  joinDuplicateHookLists(content, parsed, runtime, ctx);
+  return { ctx, root: ctx.reader(parsed, "") };
 }
 
 export class ImportContext implements IssueSink {

@@ -12,7 +12,7 @@
  */
 import { type EventName } from "@/lib/core/hooks/events";
 import { formatDuration, parseDuration } from "./durations";
-import { ExportContext, eventOf, partitionHooksForAgent, resolveSingleAgent } from "./export-context";
+import { ExportContext, eventOf, exportedAgent, partitionHooksForAgent } from "./export-context";
 import type { DialectConfig, ExportOptions, ExportResult } from "./types";
 import { BUCKET_EVENTS, COMMAND_TIMEOUT_MS, HITL_TIMEOUT_MS, LOOM_DEFAULT_MODEL, LOOM_DEFAULT_MAX_TURNS, LOOM_DEFAULT_TIMEOUT } from "./loom-vocabulary";
 
@@ -31,11 +31,7 @@ const FIXED_ON_FAILURE: Record<string, "block" | "continue"> = {
 
 export function exportLoom(config: DialectConfig, options: ExportOptions = {}): ExportResult {
   const ctx = new ExportContext("loom");
-  const agentName = resolveSingleAgent(config, "loom", options.agent);
-  const agent = config.agents.find((a) => a.name === agentName) ?? { name: agentName };
-  for (const other of config.agents) {
-    if (other.name !== agentName) ctx.warn(`agents.${other.name}`, "an agent.json describes one agent; not exported");
-  }
+  const agent = exportedAgent(config, ctx, options.agent, "an agent.json");
   for (const schedule of config.schedules) {
     ctx.warn(`schedules.${schedule.name}`, "Loom schedules live in the gateway, not in agent.json; not exported");
   }
@@ -60,7 +56,7 @@ export function exportLoom(config: DialectConfig, options: ExportOptions = {}): 
     if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `Loom profiles have no ${field}; not exported`);
   }
 
-  const { agentHooks, scheduleHooks } = partitionHooksForAgent(config, agentName, ctx);
+  const { agentHooks, scheduleHooks } = partitionHooksForAgent(config, agent.name, ctx);
   for (const hook of [...scheduleHooks.values()].flat()) ctx.warnHook(hook, "scope", "Loom has no schedule hooks; not exported");
 
   let hitlTimeoutMs: number | undefined;

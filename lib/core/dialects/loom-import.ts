@@ -17,19 +17,14 @@ import { canonicalModel } from "./agent-models";
 import { parseDuration } from "./durations";
 import type { ObjectReader } from "./field-reader";
 import { kebabCase } from "./hook-ids";
-import { ImportContext } from "./import-context";
-import { joinDuplicateHookLists } from "./json-duplicate-keys";
-import { parseJsonSource } from "./source-text";
+import { startJsonImport, type ImportContext } from "./import-context";
 import type { ImportOptions, ImportResult } from "./types";
 import { LOOM_PLAN_TOOLS, LOOM_PRESET_TOOLS, LOOM_SUBAGENT_TOOLS, loomToolGlob, BUCKET_EVENTS, COMMAND_TIMEOUT_MS, HITL_TIMEOUT_MS, LOOM_DEFAULT_MODEL, LOOM_DEFAULT_MAX_TURNS, LOOM_DEFAULT_TIMEOUT } from "./loom-vocabulary";
 
 const ACTIONS = ["log", "webhook", "save_json", "approve", "command"];
 
 export function importLoom(content: string, options: ImportOptions = {}): ImportResult {
-  const ctx = new ImportContext("loom");
-  const parsed = parseJsonSource(content, "loom");
-  joinDuplicateHookLists(content, parsed, "Loom", ctx);
-  const root = ctx.reader(parsed, "");
+  const { ctx, root } = startJsonImport("loom", content, "Loom");
   if (!root) return ctx.finish();
 
   const name = root.string("name", { required: !options.agent }) ?? options.agent ?? "agent";

@@ -32,35 +32,35 @@ export function modifyCall(call: ModifiableCall, hook: CompiledHook, entry: Ledg
     entry.ignored = true;
     entry.reason = capText(`${entry.reason ?? "changed the call"} (${why}: not applied)`, REASON_CAP);
   };
-  if (input !== undefined) {
-    if (call.event.type !== "tool.pre") ignore(`an input change applies on tool.pre, not ${call.event.type}`);
-    else {
-      const proposed = call.event.data.toolInput;
-      entry.modification = {
-        kind: "input",
-        proposed: ledgerValue(proposed),
-        ...(outcome.approval && { approved: ledgerValue(input) }),
-        effective: ledgerValue(input),
-        applied,
-      };
-      if (applied) {
-        call.setInput(input);
-        (call.reminders ??= []).push(`hook ${hook.id} changed the input of ${call.subjectName()}: it runs with ${capText(JSON.stringify(input), 2000)}`);
-      }
+  // Each change counts on its one event; on another it is recorded, as ignored.
+  const countsOn = (event: "tool.pre" | "tool.post", change: string) => {
+    if (call.event.type === event) return true;
+    ignore(`${change} applies on ${event}, not ${call.event.type}`);
+    return false;
+  };
+  if (input !== undefined && countsOn("tool.pre", "an input change")) {
+    const proposed = call.event.data.toolInput;
+    entry.modification = {
+      kind: "input",
+      proposed: ledgerValue(proposed),
+      ...(outcome.approval && { approved: ledgerValue(input) }),
+      effective: ledgerValue(input),
+      applied,
+    };
+    if (applied) {
+      call.setInput(input);
+      (call.reminders ??= []).push(`hook ${hook.id} changed the input of ${call.subjectName()}: it runs with ${capText(JSON.stringify(input), 2000)}`);
     }
   }
-  if (output !== undefined) {
-    if (call.event.type !== "tool.post") ignore(`an output change applies on tool.post, not ${call.event.type}`);
-    else {
-      const original = call.event.data.output;
-      entry.modification = {
-        kind: "output",
-        ...(redacted ? { originalSha256: sha256Of(original) } : { original: ledgerValue(original) }),
-        replaced: ledgerValue(output),
-        applied,
-      };
-      if (applied) call.setOutput(output);
-    }
+  if (output !== undefined && countsOn("tool.post", "an output change")) {
+    const original = call.event.data.output;
+    entry.modification = {
+      kind: "output",
+      ...(redacted ? { originalSha256: sha256Of(original) } : { original: ledgerValue(original) }),
+      replaced: ledgerValue(output),
+      applied,
+    };
+    if (applied) call.setOutput(output);
   }
   if (entry.modification?.applied && call.modifiedBy?.at(-1) !== hook.id) (call.modifiedBy ??= []).push(hook.id);
   if (!applied && entry.modification) entry.reason = capText(`shadow (not applied): ${entry.reason ?? "changed the call"}`, REASON_CAP);

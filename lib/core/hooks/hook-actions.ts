@@ -4,6 +4,7 @@
  * action's secrets may go.
  */
 import { z } from "zod";
+import { issueFrom } from "../issues";
 import { regexError } from "./linear-regex";
 import { DETECTOR_NAMES } from "../detectors/detector-names";
 
@@ -12,10 +13,7 @@ export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
 export const durationMs = z.number().int().min(1).max(MAX_DURATION_MS);
 
 /** A pattern run by RE2 (linear time): a bad one is reported at parse time, at its own field. */
-export const regexSchema = z.string().superRefine((value, ctx) => {
-  const error = regexError(value);
-  if (error) ctx.addIssue({ code: "custom", message: error });
-});
+export const regexSchema = z.string().superRefine(issueFrom(regexError));
 
 export const blockAction = z.object({
   type: z.literal("block"),

@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { formAction } from "@/lib/platform/api/action";
+import { formText } from "@/lib/platform/api/form-text";
 import { ALERT_KIND_INFO, ALERT_KINDS, alertRulePatchSchema, alertRuleSchema } from "@/lib/features/alerts/alert-rules";
 import { createAlertRuleAudited, deleteAlertRuleAudited, updateAlertRuleAudited } from "@/lib/features/alerts/alert-service";
 import type { AlertKind } from "@/db/schema";
@@ -13,10 +14,7 @@ import type { AlertKind } from "@/db/schema";
  */
 function ruleFromForm(raw: FormData | Record<string, unknown>) {
   const form = raw instanceof FormData ? raw : new FormData();
-  const text = (key: string) => {
-    const value = form.get(key);
-    return typeof value === "string" && value.trim() ? value.trim() : undefined;
-  };
+  const text = formText(form);
   const number = (key: string) => {
     const value = text(key);
     return value === undefined ? undefined : Number(value);

@@ -22,6 +22,7 @@ import {
 import { audited } from "@/db/queries/audit";
 import type { AlertTarget } from "@/db/schema";
 import type { Issue } from "@/lib/core/issues";
+import { fieldsOf } from "@/lib/core/null-fields";
 import { AppError, validationError } from "@/lib/platform/api/app-error";
 import { paginate } from "@/lib/platform/api/cursor";
 import type { Principal } from "@/lib/platform/auth/roles";
@@ -30,25 +31,12 @@ import { ALERT_KIND_INFO, alertRuleSchema, type AlertRuleInput, type AlertRulePa
 
 export function alertRuleToApi(row: AlertRuleWithAgent) {
   return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
+    ...fieldsOf(row, ["id", "name", "kind"]),
     agent: row.agentName ?? undefined,
-    agentId: row.agentId ?? undefined,
-    windowMinutes: row.windowMinutes ?? undefined,
-    waitMinutes: row.waitMinutes ?? undefined,
-    threshold: row.threshold,
-    cooldownMinutes: row.cooldownMinutes,
-    targets: row.targets,
-    enabled: row.enabled,
-    state: row.state,
-    stateChangedAt: row.stateChangedAt ?? undefined,
-    lastFiredAt: row.lastFiredAt ?? undefined,
-    lastNotifiedAt: row.lastNotifiedAt ?? undefined,
-    lastValue: row.lastValue ?? undefined,
-    lastEvaluatedAt: row.lastEvaluatedAt ?? undefined,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    ...fieldsOf(row, [
+      "agentId", "windowMinutes", "waitMinutes", "threshold", "cooldownMinutes", "targets", "enabled",
+      "state", "stateChangedAt", "lastFiredAt", "lastNotifiedAt", "lastValue", "lastEvaluatedAt", "createdAt", "updatedAt",
+    ]),
   };
 }
 export type AlertRuleResource = ReturnType<typeof alertRuleToApi>;
@@ -71,15 +59,9 @@ export type AlertEventResource = ReturnType<typeof alertEventToApi>;
 /** What the audit row records: the rule as configured (target secrets by name only, as stored). */
 function configured(row: AlertRuleWithAgent | AlertRuleValues & { agentName?: string | null }) {
   return {
-    name: row.name,
-    kind: row.kind,
+    ...fieldsOf(row, ["name", "kind"]),
     agent: row.agentName ?? undefined,
-    windowMinutes: row.windowMinutes ?? undefined,
-    waitMinutes: row.waitMinutes ?? undefined,
-    threshold: row.threshold,
-    cooldownMinutes: row.cooldownMinutes,
-    targets: row.targets,
-    enabled: row.enabled,
+    ...fieldsOf(row, ["windowMinutes", "waitMinutes", "threshold", "cooldownMinutes", "targets", "enabled"]),
   };
 }
 

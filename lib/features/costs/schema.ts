@@ -9,6 +9,7 @@ import type { listPrices } from "@/db/queries/prices";
 import type { Json } from "@/lib/platform/api/json";
 import { personReferenceSchema } from "@/lib/platform/auth/person-reference";
 import { pgDateSchema } from "@/lib/core/safe-input";
+import { issueFrom } from "@/lib/core/issues";
 import { regexError } from "@/lib/core/hooks/linear-regex";
 import type { buildCostReport } from "./cost-report";
 
@@ -28,13 +29,7 @@ export const costsQuerySchema = z.object({
 
 /** One price override: a model pattern (a linear-time regex) and its prices per million tokens. */
 export const priceSchema = z.object({
-  modelPattern: z
-    .string()
-    .min(1)
-    .superRefine((value, ctx) => {
-      const error = regexError(value);
-      if (error) ctx.addIssue({ code: "custom", message: error });
-    }),
+  modelPattern: z.string().min(1).superRefine(issueFrom(regexError)),
   inputUsdPerM: z.number().min(0),
   outputUsdPerM: z.number().min(0),
   cachedUsdPerM: z.number().min(0).default(0),

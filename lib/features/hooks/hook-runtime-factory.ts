@@ -8,6 +8,7 @@ import { insertHookInvocations } from "@/db/queries/hook-invocations";
 import type { EventActor, HookEvent } from "@/lib/core/hooks/event";
 import type { LedgerActor } from "@/db/schema";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
+import { columnsOf } from "@/lib/core/null-fields";
 import { createMemoryRateLimitPort, type ApprovalPort, type NoticePort, type RateLimitPort, type ToolPort } from "@/lib/core/hooks/ports";
 import { takeRateLimit } from "@/db/queries/rate-limits";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
@@ -45,24 +46,12 @@ export function ledgerRows(entries: readonly LedgerEntry[], event: HookEvent, ev
     eventSeq: eventSeq ?? null,
     event: e.event,
     hookKey: e.hookId,
-    hookVersion: e.hookVersion ?? null,
-    scope: e.scope,
-    matched: e.matched,
+    ...columnsOf(e, ["hookVersion", "scope", "matched"]),
     skipReason: e.matched ? null : (e.reason ?? null),
-    verdict: e.verdict ?? null,
-    reason: e.reason ?? null,
-    mode: e.mode,
-    action: e.action,
-    failed: e.failed,
-    timedOut: e.timedOut,
-    ignored: e.ignored,
-    approval: e.approval ?? null,
-    modification: e.modification ?? null,
-    exitCode: e.exitCode ?? null,
-    stdout: e.stdout ?? null,
-    stderr: e.stderr ?? null,
-    output: e.output ?? null,
-    durationMs: e.durationMs,
+    ...columnsOf(e, [
+      "verdict", "reason", "mode", "action", "failed", "timedOut", "ignored",
+      "approval", "modification", "exitCode", "stdout", "stderr", "output", "durationMs",
+    ]),
     actorKey: event.actor?.key ?? null,
     actor,
   }));

@@ -3,14 +3,12 @@
 import { z } from "zod";
 import { createScheduleAudited, deleteScheduleAudited, scheduleRequestSchema } from "@/lib/features/schedules/schedule-service";
 import { formAction } from "@/lib/platform/api/action";
+import { formText } from "@/lib/platform/api/form-text";
 
 /** The form says which timing it uses; only that field is sent on, so the other may stay filled. */
 function scheduleFromForm(raw: FormData | Record<string, unknown>) {
   const form = raw instanceof FormData ? raw : new FormData();
-  const text = (key: string) => {
-    const value = form.get(key);
-    return typeof value === "string" && value.trim() ? value.trim() : undefined;
-  };
+  const text = formText(form);
   const timing = form.get("timing") === "interval" ? "interval" : "cron";
   const interval = text("intervalMs");
   return {

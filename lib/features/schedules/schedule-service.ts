@@ -9,6 +9,8 @@ import { createHook, deleteHooksOfScope } from "@/db/queries/hooks";
 import { createSchedule, deleteSchedule, getSchedule, listSchedules } from "@/db/queries/schedules";
 import { findAgentOr404 } from "@/lib/features/agents/agent-service";
 import { AppError } from "@/lib/platform/api/app-error";
+import { issueFrom } from "@/lib/core/issues";
+import { fieldsOf } from "@/lib/core/null-fields";
 import { pgIntSchema } from "@/lib/core/safe-input";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
@@ -22,10 +24,10 @@ export const scheduleRequestSchema = z
     cron: z
       .string()
       .min(1)
-      .superRefine((value, ctx) => {
+      .superRefine(issueFrom((value: string) => {
         const error = cronError(value);
-        if (error) ctx.addIssue({ code: "custom", message: `not a cron expression: ${error}` });
-      })
+        return error && `not a cron expression: ${error}`;
+      }))
       .optional(),
     intervalMs: pgIntSchema.min(1000, "intervalMs is at least 1000 ms").optional(),
     prompt: z.string().min(1).max(100_000),
@@ -39,19 +41,7 @@ export const scheduleRequestSchema = z
   });
 
 export function scheduleToApi(row: Awaited<ReturnType<typeof getSchedule>> & {}) {
-  return {
-    id: row.id,
-    name: row.name ?? undefined,
-    agentId: row.agentId,
-    cron: row.cron ?? undefined,
-    intervalMs: row.intervalMs ?? undefined,
-    prompt: row.prompt,
-    enabled: row.enabled,
-    lastRunAt: row.lastRunAt ?? undefined,
-    nextRunAt: row.nextRunAt ?? undefined,
-    lastResponse: row.lastResponse ?? undefined,
-    createdAt: row.createdAt,
-  };
+  return fieldsOf(row, ["id", "name", "agentId", "cron", "intervalMs", "prompt", "enabled", "lastRunAt", "nextRunAt", "lastResponse", "createdAt"]);
 }
 
 export async function createScheduleAudited(db: Db, principal: Principal, input: z.infer<typeof scheduleRequestSchema>) {

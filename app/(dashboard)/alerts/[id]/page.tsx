@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FlashToast } from "@/components/ui/flash-toast";
 import { PageHeader } from "@/components/ui/page-header";
+import { PageSection } from "@/components/ui/page-section";
 import { getDatabase } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
 import { getAlertRule } from "@/db/queries/alerts";
@@ -30,12 +30,8 @@ export default async function AlertRulePage({ params }: { params: Promise<{ id: 
   return (
     <>
       <FlashToast param="created" message={`Alert rule ${rule.name} created`} />
-      <nav className="mb-2 text-sm">
-        <Link href="/alerts" className="text-indigo-600 hover:underline dark:text-indigo-400">
-          ← Alerts
-        </Link>
-      </nav>
       <PageHeader
+        back={{ href: "/alerts", label: "Alerts" }}
         title={rule.name}
         description={
           <span className="flex flex-wrap items-center gap-2">
@@ -51,16 +47,10 @@ export default async function AlertRulePage({ params }: { params: Promise<{ id: 
         actions={canEdit ? <DeleteAlertRuleButton id={rule.id} name={rule.name} /> : undefined}
       />
       <div className="max-w-6xl space-y-8">
-        <section aria-labelledby="history-title">
-          <h2 id="history-title" className="mb-3 text-base font-semibold">
-            History
-          </h2>
+        <PageSection headingId="history-title" title="History">
           <AlertHistory events={history.items} />
-        </section>
-        <section aria-labelledby="rule-title">
-          <h2 id="rule-title" className="mb-3 text-base font-semibold">
-            Rule
-          </h2>
+        </PageSection>
+        <PageSection headingId="rule-title" title="Rule">
           {canEdit ? (
             <AlertRuleForm
               agents={agents.map((a) => ({ id: a.id, name: a.name }))}
@@ -86,7 +76,7 @@ export default async function AlertRulePage({ params }: { params: Promise<{ id: 
               <p>Tells: {rule.targets.length ? rule.targets.map(targetLabel).join(", ") : "nobody (firings are recorded only)"}</p>
             </div>
           )}
-        </section>
+        </PageSection>
       </div>
     </>
   );

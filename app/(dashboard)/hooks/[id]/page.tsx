@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DeleteHookButton } from "@/lib/features/hooks/components/delete-hook-button";
 import { HookBadges, HookHealthPanel, enforcementMark } from "@/lib/features/hooks/components/hook-badges";
@@ -48,12 +47,8 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
   return (
     <>
       <FlashToast param="created" message={`Hook ${hook.key} created`} />
-      <nav className="mb-2 text-sm">
-        <Link href="/hooks" className="text-indigo-600 hover:underline dark:text-indigo-400">
-          ← Hooks
-        </Link>
-      </nav>
       <PageHeader
+        back={{ href: "/hooks", label: "Hooks" }}
         title={label}
         description={
           <span className="flex flex-wrap items-center gap-2">

@@ -4,8 +4,7 @@ import { getDatabase, type Db } from "@/db/client";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { type Principal } from "@/lib/platform/auth/roles";
 import { publicUrl } from "@/lib/platform/config/public-url";
-import { DataTable } from "@/components/ui/data-table";
-import { SettingsSection, settingsTime } from "@/lib/features/settings/components/settings-section";
+import { SettingsRow, SettingsSection, SettingsTable, settingsTime } from "@/lib/features/settings/components/settings-section";
 
 export const metadata = { title: "Settings: your credentials" };
 
@@ -21,23 +20,21 @@ async function BridgeCredentialsSection({ db, principal }: { db: Db; principal: 
       // The connect page links here for a credential to put in CI.
       id="bridge-credentials"
     >
-      {own.length > 0 ? (
-        <DataTable variant="plain" testId="bridge-credentials-table" className="mb-4" columns={[{ label: "Machine" }, { label: "Prefix" }, { label: "Created" }, { label: "Last used" }, { label: "Actions", hidden: true }]}>
-          {own.map((c) => (
-            <tr key={c.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="bridge-credential-row">
-              <td className="py-1.5">{c.name}</td>
-              <td className="py-1.5 font-mono text-xs">{c.prefix}…</td>
-              <td className="py-1.5 text-zinc-500">{settingsTime(c.createdAt)}</td>
-              <td className="py-1.5 text-zinc-500">{settingsTime(c.lastUsedAt)}</td>
-              <td className="py-1.5 text-right">{c.revokedAt ? <span className="text-xs text-zinc-500">revoked</span> : <RevokeBridgeCredentialButton id={c.id} name={c.name} />}</td>
-            </tr>
-          ))}
-        </DataTable>
-      ) : (
-        <p className="mb-4 text-sm text-zinc-500" data-testid="no-bridge-credentials">
-          None yet. Create one for each machine your coding agents run on.
-        </p>
-      )}
+      <SettingsTable
+        items={own}
+        testId="bridge-credentials-table"
+        columns={[{ label: "Machine" }, { label: "Prefix" }, { label: "Created" }, { label: "Last used" }, { label: "Actions", hidden: true }]}
+        empty={{ testId: "no-bridge-credentials", text: "None yet. Create one for each machine your coding agents run on." }}
+        row={(c) => (
+          <SettingsRow key={c.id} testId="bridge-credential-row">
+            <td className="py-1.5">{c.name}</td>
+            <td className="py-1.5 font-mono text-xs">{c.prefix}…</td>
+            <td className="py-1.5 text-zinc-500">{settingsTime(c.createdAt)}</td>
+            <td className="py-1.5 text-zinc-500">{settingsTime(c.lastUsedAt)}</td>
+            <td className="py-1.5 text-right">{c.revokedAt ? <span className="text-xs text-zinc-500">revoked</span> : <RevokeBridgeCredentialButton id={c.id} name={c.name} />}</td>
+          </SettingsRow>
+        )}
+      />
       <CreateBridgeCredentialForm baseUrl={baseUrl} />
     </SettingsSection>
   );

@@ -12,15 +12,10 @@ import { listUsers } from "@/db/queries/users";
 import { SsoSettings } from "@/lib/features/sso/components/sso-settings";
 import { requirePagePrincipal } from "@/lib/platform/auth/current-principal";
 import { type Principal } from "@/lib/platform/auth/roles";
-import { DataTable } from "@/components/ui/data-table";
-import { SettingsSection } from "@/lib/features/settings/components/settings-section";
+import { MarkedName, SettingsRow, SettingsSection, SettingsTable, signsInWith } from "@/lib/features/settings/components/settings-section";
 import { notFound } from "next/navigation";
 
 export const metadata = { title: "Settings: instance" };
-
-function signsInWith(u: { hasPassword: boolean; id: string }, identities: Map<string, string[]>): string {
-  return [...(u.hasPassword ? ["password"] : []), ...(identities.has(u.id) ? ["single sign-on"] : [])].join(", ") || "—";
-}
 
 /** The instance: projects, accounts, single sign-on. Instance admins. */
 async function InstanceAdminSections({ db, principal }: { db: Db; principal: Principal }) {
@@ -35,12 +30,14 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
   return (
     <>
       <SettingsSection title="Projects" description="Each project has its own agents, hooks, runs, secrets, tokens and members. The slug is in paths (/api/v1/projects/<slug>/…) and never changes." testId="projects-section">
-        <DataTable variant="plain" testId="projects-table" className="mb-4" columns={[{ label: "Slug" }, { label: "Name" }, { label: "Members" }, { label: "Actions", hidden: true }]}>
-          {projects.map((p) => (
-            <tr key={p.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="project-row">
+        <SettingsTable
+          items={projects}
+          testId="projects-table"
+          columns={[{ label: "Slug" }, { label: "Name" }, { label: "Members" }, { label: "Actions", hidden: true }]}
+          row={(p) => (
+            <SettingsRow key={p.id} testId="project-row">
               <td className="py-1.5 font-mono text-xs">
-                {p.slug}
-                {p.slug === principal.projectSlug && <span className="ml-2 font-sans text-zinc-500">(current)</span>}
+                <MarkedName name={p.slug} marks={[p.slug === principal.projectSlug && "current"]} className="font-sans" />
               </td>
               <td className="py-1.5">
                 <RenameProjectForm slug={p.slug} name={p.name} />
@@ -59,9 +56,9 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
                   />
                 )}
               </td>
-            </tr>
-          ))}
-        </DataTable>
+            </SettingsRow>
+          )}
+        />
         <CreateProjectForm />
       </SettingsSection>
       <SettingsSection
@@ -69,12 +66,14 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
         description="Every account of this instance. Instance admins keep projects, people, single sign-on and the server's settings, and are admin in every project. A Slack member id lets a person decide approvals with the buttons of Slack messages."
         testId="people-section"
       >
-        <DataTable variant="plain" testId="people-table" className="mb-4" columns={[{ label: "Email" }, { label: "Projects" }, { label: "Instance admin" }, { label: "Signs in with" }, { label: "Slack member id" }, { label: "Actions", hidden: true }]}>
-          {active.map((u) => (
-            <tr key={u.id} className="border-t border-zinc-100 dark:border-zinc-800" data-testid="person-row">
+        <SettingsTable
+          items={active}
+          testId="people-table"
+          columns={[{ label: "Email" }, { label: "Projects" }, { label: "Instance admin" }, { label: "Signs in with" }, { label: "Slack member id" }, { label: "Actions", hidden: true }]}
+          row={(u) => (
+            <SettingsRow key={u.id} testId="person-row">
               <td className="py-1.5">
-                {u.email}
-                {u.id === principal.userId && <span className="ml-2 text-xs text-zinc-500">(you)</span>}
+                <MarkedName name={u.email} marks={[u.id === principal.userId && "you"]} />
               </td>
               <td className="py-1.5 text-xs text-zinc-500" data-testid="person-projects">
                 {projectsOf.get(u.id)?.join(", ") ?? "none yet"}
@@ -109,9 +108,9 @@ async function InstanceAdminSections({ db, principal }: { db: Db; principal: Pri
                   danger
                 />
               </td>
-            </tr>
-          ))}
-        </DataTable>
+            </SettingsRow>
+          )}
+        />
         <CreateAccountForm />
       </SettingsSection>
       <SettingsSection

@@ -3,15 +3,8 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
-import { requireApiKey, type HostedProviderOptions } from "./hosted-provider-options";
-import {
-  modelNameOf,
-  reminderText,
-  type ChatMessage,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelResponse,
-} from "./model-provider";
+import { sdkClientOptions, type HostedProviderOptions } from "./hosted-provider-options";
+import { modelNameOf, reminderText, type ChatMessage, type ModelProvider, type ModelRequest, type ModelResponse } from "./model-provider";
 
 export interface AnthropicProviderOptions extends HostedProviderOptions {
   /** The messages API requires a cap on the answer. */
@@ -71,17 +64,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   let client: Anthropic | undefined;
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      const apiKey = requireApiKey(options, "ANTHROPIC");
-      client ??= new Anthropic({
-        apiKey,
-        // Only the key we were given: the SDK would otherwise pick up tokens and profiles from the server's env.
-        authToken: null,
-        credentials: null,
-        profile: null,
-        baseURL: options.baseURL,
-        maxRetries: options.maxRetries,
-        timeout: options.timeoutMs,
-      });
+      const sdk = sdkClientOptions(options, "ANTHROPIC");
+      // Only the key we were given: the SDK would otherwise pick up tokens and profiles from the server's env.
+      client ??= new Anthropic({ ...sdk, authToken: null, credentials: null, profile: null });
       const tools: Tool[] = request.tools.map((tool) => ({
         name: tool.name,
         description: tool.description,

@@ -27,6 +27,11 @@ export function hostedProviderOptions(
   };
 }
 
+/** What either SDK's client takes of the options: the key (checked per call, as requireApiKey says), where, how long and how often to try. */
+export function sdkClientOptions(options: HostedProviderOptions, prefix: HostedProviderPrefix) {
+  return { apiKey: requireApiKey(options, prefix), baseURL: options.baseURL, maxRetries: options.maxRetries, timeout: options.timeoutMs };
+}
+
 /** The key is checked per call, not up front, so a missing key fails the run (recorded), not the worker. */
 export function requireApiKey(options: HostedProviderOptions, prefix: HostedProviderPrefix): string {
   if (!options.apiKey) throw new Error(`${prefix}_API_KEY is not set`);

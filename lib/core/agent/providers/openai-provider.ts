@@ -3,19 +3,9 @@
  * OpenAI-compatible server works through `baseURL`.
  */
 import OpenAI from "openai";
-import type {
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from "openai/resources/chat/completions";
-import { requireApiKey, type HostedProviderOptions } from "./hosted-provider-options";
-import {
-  modelNameOf,
-  reminderText,
-  type ChatMessage,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelResponse,
-} from "./model-provider";
+import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import { sdkClientOptions, type HostedProviderOptions } from "./hosted-provider-options";
+import { modelNameOf, reminderText, type ChatMessage, type ModelProvider, type ModelRequest, type ModelResponse } from "./model-provider";
 
 export type OpenAIProviderOptions = HostedProviderOptions;
 
@@ -69,13 +59,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   let client: OpenAI | undefined;
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
-      const apiKey = requireApiKey(options, "OPENAI");
-      client ??= new OpenAI({
-        apiKey,
-        baseURL: options.baseURL,
-        maxRetries: options.maxRetries,
-        timeout: options.timeoutMs,
-      });
+      const sdk = sdkClientOptions(options, "OPENAI");
+      client ??= new OpenAI(sdk);
       const tools: ChatCompletionTool[] = request.tools.map((tool) => ({
         type: "function",
         function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },

@@ -7,7 +7,7 @@ import { jsonNeedle } from "../json-prefilter";
 import { compileLinearRegex, isLiteralPattern } from "../linear-regex";
 import type { BlockAction } from "../spec";
 import { renderTemplate } from "../template";
-import type { ActionResult, CompiledAction } from "./types";
+import { inlineAction, type ActionResult, type CompiledAction } from "./types";
 
 export function compileBlock(action: BlockAction): CompiledAction {
   const denyIf = action.denyIf ? compileLinearRegex(action.denyIf) : undefined;
@@ -17,18 +17,12 @@ export function compileBlock(action: BlockAction): CompiledAction {
   const templated = reasonText.includes("{{");
   const blocked: ActionResult = { verdict: "block", reason: reasonText };
   const notMatched: ActionResult = { verdict: "allow", reason: `denyIf /${action.denyIf}/ did not match` };
-  return {
-    secretNames: [],
-    executor: {
-      async: false,
-      run(run) {
-        if (denyIf) {
-          if (needle !== undefined && !run.subjectMayContain(needle)) return notMatched;
-          if (!denyIf.test(run.subjectJson())) return notMatched;
-        }
-        if (!templated) return blocked;
-        return { verdict: "block", reason: renderTemplate(reasonText, run.templateVars(), run.context()) };
-      },
-    },
-  };
+  return inlineAction((run) => {
+    if (denyIf) {
+      if (needle !== undefined && !run.subjectMayContain(needle)) return notMatched;
+      if (!denyIf.test(run.subjectJson())) return notMatched;
+    }
+    if (!templated) return blocked;
+    return { verdict: "block", reason: renderTemplate(reasonText, run.templateVars(), run.context()) };
+  });
 }

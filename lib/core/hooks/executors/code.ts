@@ -4,24 +4,17 @@
  */
 import { readHookAnswer } from "../hook-output";
 import type { CodeAction } from "../spec";
-import type { CompiledAction } from "./types";
+import { timedAction, type CompiledAction } from "./types";
 
 export function compileCode(action: CodeAction, timeoutMs: number): CompiledAction {
-  return {
-    secretNames: [],
-    executor: {
-      async: true,
-      timeoutMs,
-      async run(run) {
-        const hook = run.options.codeHooks?.get(action.module);
-        if (!hook) return { failure: `code hook ${action.module} is not installed in the hooks folder` };
-        const { event } = run;
-        const ctx = { runId: event.runId, agentName: event.agentName, sessionId: event.sessionId, event: event.type };
-        const execute = hook.execute as (ctx: unknown, payload: unknown) => unknown;
-        const answer = readHookAnswer(await execute(ctx, run.context()));
-        if (answer.verdict === "block") answer.reason ??= `blocked by code hook ${action.module}`;
-        return answer;
-      },
-    },
-  };
+  return timedAction(timeoutMs, async (run) => {
+    const hook = run.options.codeHooks?.get(action.module);
+    if (!hook) return { failure: `code hook ${action.module} is not installed in the hooks folder` };
+    const { event } = run;
+    const ctx = { runId: event.runId, agentName: event.agentName, sessionId: event.sessionId, event: event.type };
+    const execute = hook.execute as (ctx: unknown, payload: unknown) => unknown;
+    const answer = readHookAnswer(await execute(ctx, run.context()));
+    if (answer.verdict === "block") answer.reason ??= `blocked by code hook ${action.module}`;
+    return answer;
+  });
 }

@@ -4,17 +4,10 @@
  */
 import type { ContextAction } from "../spec";
 import { renderTemplate } from "../template";
-import type { ActionResult, CompiledAction } from "./types";
+import { inlineAction, type ActionResult, type CompiledAction } from "./types";
 
 export function compileContext(action: ContextAction): CompiledAction {
   const fixed: ActionResult = { verdict: "allow", context: action.text };
   const templated = action.text.includes("{{");
-  return {
-    secretNames: [],
-    executor: {
-      async: false,
-      run: (run) =>
-        templated ? { verdict: "allow", context: renderTemplate(action.text, run.templateVars(), run.context()) } : fixed,
-    },
-  };
+  return inlineAction((run) => (templated ? { verdict: "allow", context: renderTemplate(action.text, run.templateVars(), run.context()) } : fixed));
 }

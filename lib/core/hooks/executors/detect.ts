@@ -11,7 +11,7 @@ import { shellCommandOf } from "@/lib/core/detectors/shell/shell-command-of";
 import { CONFIDENCE_RANK, type Detector, type Finding } from "@/lib/core/detectors/types";
 import { mapStrings, stringsOf } from "../json-strings";
 import type { DetectAction } from "../spec";
-import type { ActionResult, ActionRun, CompiledAction } from "./types";
+import { inlineAction, timedAction, type ActionResult, type ActionRun, type CompiledAction } from "./types";
 
 /** Findings listed in one reason at most; the rest are counted. */
 const LISTED = 3;
@@ -71,16 +71,8 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
     return pending.length === 0 ? looked : Promise.all(pending).then(() => looked);
   };
 
-  if (detectors.some((d) => d.async)) {
-    return {
-      secretNames: [],
-      executor: { async: true, timeoutMs: timeoutMs ?? DETECT_TIMEOUT_MS, run: async (run) => decide(run, await look(run)) },
-    };
-  }
-  return {
-    secretNames: [],
-    executor: { async: false, run: (run) => decide(run, look(run) as Looked) },
-  };
+  if (detectors.some((d) => d.async)) return timedAction(timeoutMs ?? DETECT_TIMEOUT_MS, async (run) => decide(run, await look(run)));
+  return inlineAction((run) => decide(run, look(run) as Looked));
 }
 
 /** What a detector reads of this event: a shell command before a call; any text a call or prompt carries. */

@@ -5,7 +5,7 @@
  * count, so the agent can say why and the ledger keeps how many there were.
  */
 import type { LimitAction } from "../spec";
-import type { ActionOutcome, ActionRun, CompiledAction } from "./types";
+import { timedAction, type ActionOutcome, type ActionRun, type CompiledAction } from "./types";
 
 /** `60000` → "1 min", `3600000` → "1 h", `90000` → "90 s". */
 export function windowText(ms: number): string {
@@ -25,23 +25,16 @@ function subjectOf(action: LimitAction, run: ActionRun): { key: string; label: s
 
 export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAction {
   const window = windowText(action.windowMs);
-  return {
-    secretNames: [],
-    executor: {
-      async: true,
-      timeoutMs,
-      async run(run, signal): Promise<ActionOutcome> {
-        const port = run.options.limits;
-        if (!port) return { failure: "rate limits are not counted in this runtime" };
-        const subject = subjectOf(action, run);
-        const key = `${run.hook.scope}/${run.hook.id}/${subject.key}`;
-        const { allowed, count } = await port.take({ key, max: action.max, windowMs: action.windowMs }, signal);
-        if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}` };
-        return {
-          verdict: "block",
-          reason: `${action.reason ?? `Rate limit: ${action.max} calls per ${window} for ${subject.label}`} (${count} already in the last ${window})`,
-        };
-      },
-    },
-  };
+  return timedAction(timeoutMs, async (run, signal): Promise<ActionOutcome> => {
+    const port = run.options.limits;
+    if (!port) return { failure: "rate limits are not counted in this runtime" };
+    const subject = subjectOf(action, run);
+    const key = `${run.hook.scope}/${run.hook.id}/${subject.key}`;
+    const { allowed, count } = await port.take({ key, max: action.max, windowMs: action.windowMs }, signal);
+    if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}` };
+    return {
+      verdict: "block",
+      reason: `${action.reason ?? `Rate limit: ${action.max} calls per ${window} for ${subject.label}`} (${count} already in the last ${window})`,
+    };
+  });
 }

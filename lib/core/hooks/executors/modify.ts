@@ -9,7 +9,7 @@ import { RE2JS } from "re2js";
 import { mapStrings } from "../json-strings";
 import { applyMergePatch, isPlainObject } from "../merge-patch";
 import type { ModifyAction } from "../spec";
-import type { ActionResult, CompiledAction } from "./types";
+import { inlineAction, type ActionResult, type CompiledAction } from "./types";
 
 const DEFAULT_REPLACEMENT = "[REDACTED]";
 
@@ -17,31 +17,25 @@ export function compileModify(action: ModifyAction): CompiledAction {
   const patterns = action.redact?.map((source) => RE2JS.compile(source));
   const replacement = RE2JS.quoteReplacement(action.replacement ?? DEFAULT_REPLACEMENT);
   const said = action.reason ? `: ${action.reason}` : "";
-  return {
-    secretNames: [],
-    executor: {
-      async: false,
-      run(run): ActionResult {
-        const data = run.event.data;
-        if (action.input !== undefined) {
-          const next = applyMergePatch(data.toolInput, action.input);
-          if (!isPlainObject(next)) return { verdict: "allow", reason: "the patch did not leave an object" };
-          return { verdict: "allow", reason: `rewrote the tool input (${Object.keys(action.input).join(", ")})${said}`, modify: { input: next } };
-        }
-        if (action.output !== undefined) return { verdict: "allow", reason: `replaced the tool output${said}`, modify: { output: action.output } };
-        if (!patterns) return { verdict: "allow" };
-        let count = 0;
-        const redact = (text: string) =>
-          patterns.reduce((current, re) => {
-            const matcher = re.matcher(current);
-            const replaced = matcher.replaceAll(replacement);
-            if (replaced !== current) count++;
-            return replaced;
-          }, text);
-        const output = mapStrings(data.output, redact);
-        if (count === 0) return { verdict: "allow", reason: "redact: nothing in the output matched" };
-        return { verdict: "allow", reason: `redacted the tool output${said}`, modify: { output, redacted: true } };
-      },
-    },
-  };
+  return inlineAction((run): ActionResult => {
+    const data = run.event.data;
+    if (action.input !== undefined) {
+      const next = applyMergePatch(data.toolInput, action.input);
+      if (!isPlainObject(next)) return { verdict: "allow", reason: "the patch did not leave an object" };
+      return { verdict: "allow", reason: `rewrote the tool input (${Object.keys(action.input).join(", ")})${said}`, modify: { input: next } };
+    }
+    if (action.output !== undefined) return { verdict: "allow", reason: `replaced the tool output${said}`, modify: { output: action.output } };
+    if (!patterns) return { verdict: "allow" };
+    let count = 0;
+    const redact = (text: string) =>
+      patterns.reduce((current, re) => {
+        const matcher = re.matcher(current);
+        const replaced = matcher.replaceAll(replacement);
+        if (replaced !== current) count++;
+        return replaced;
+      }, text);
+    const output = mapStrings(data.output, redact);
+    if (count === 0) return { verdict: "allow", reason: "redact: nothing in the output matched" };
+    return { verdict: "allow", reason: `redacted the tool output${said}`, modify: { output, redacted: true } };
+  });
 }

@@ -131,3 +131,13 @@ export interface CompiledAction {
   sideEffect?: boolean;
   retrySafe?: (options: ExecutorOptions) => boolean;
 }
+
+/** An action that names no secret and runs inline (no timer, no promise): its compiled form. */
+export function inlineAction(run: SyncExecutor["run"]): CompiledAction {
+  return { secretNames: [], executor: { async: false, run } };
+}
+
+/** An action that names no secret and runs asynchronously, aborted and settled as a timeout after `timeoutMs`. */
+export function timedAction(timeoutMs: number | undefined, run: AsyncExecutor["run"]): CompiledAction {
+  return { secretNames: [], executor: { async: true, timeoutMs, run } };
+}

@@ -6,7 +6,7 @@ import { createAlertRuleAction, updateAlertRuleAction } from "@/lib/features/ale
 import { ALERT_KIND_INFO, ALERT_KINDS } from "@/lib/features/alerts/alert-rules";
 import type { AlertKind, AlertTarget } from "@/db/schema";
 import { Button } from "@/components/ui/button";
-import { Field, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Options, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
 
@@ -96,21 +96,13 @@ export function AlertRuleForm({
         </Field>
         <Field label="Watches" htmlFor={idFor("kind")} error={errors.kind} hint={info.describe}>
           <select id={idFor("kind")} name="kind" value={kind} onChange={(e) => setKind(e.target.value as AlertKind)} className={inputClass}>
-            {ALERT_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {ALERT_KIND_INFO[k].label}
-              </option>
-            ))}
+            <Options choices={ALERT_KINDS.map((k) => ({ value: k, label: ALERT_KIND_INFO[k].label }))} />
           </select>
         </Field>
         <Field label="Agent" htmlFor={idFor("agent")} error={errors.agent}>
           <select id={idFor("agent")} name="agent" defaultValue={initial?.agentId ?? ""} className={inputClass}>
             <option value="">All agents</option>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
+            <Options choices={agents.map((a) => ({ value: a.id, label: a.name }))} />
           </select>
         </Field>
         {info.parameter === "window" && (

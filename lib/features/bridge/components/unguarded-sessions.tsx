@@ -1,4 +1,5 @@
 import type { SightingRow, UnguardedReason } from "@/db/queries/coding-agent-sightings";
+import { ActorLine } from "@/components/ui/actor-line";
 
 const REASON: Record<UnguardedReason, (s: SightingRow) => string> = {
   safe_mode: () => "ran in Claude Code's safe mode: no hook ran",
@@ -21,12 +22,7 @@ export function UnguardedSessions({ sessions, days }: { sessions: (SightingRow &
       <ul className="space-y-2 text-sm">
         {sessions.map((s) => (
           <li key={s.id} data-testid="unguarded-session" data-reason={s.reason}>
-            <div className="flex flex-wrap items-baseline gap-x-2">
-              <span className="font-medium">{s.actorLabel}</span>
-              <span className="font-mono text-xs text-zinc-500" title="the coding agent's session id">
-                {s.externalSessionId}
-              </span>
-            </div>
+            <ActorLine label={s.actorLabel} detail={s.externalSessionId} detailTitle="the coding agent's session id" />
             <div className="text-xs text-zinc-600 dark:text-zinc-400">
               Claude Code {s.cliVersion || "?"}: {REASON[s.reason](s)}; last seen {s.lastSeenAt.toLocaleString(undefined, { hour12: false })}
             </div>

@@ -1,3 +1,4 @@
+import { ActorLine } from "@/components/ui/actor-line";
 import type { AgentInstall } from "../agent-installs";
 
 const CODING_AGENT_NAMES: Record<string, string> = { "claude-code": "Claude Code", codex: "Codex", "gemini-cli": "Gemini CLI", copilot: "Copilot CLI", cursor: "Cursor" };
@@ -21,13 +22,7 @@ export function AgentInstalls({ installs, agentName }: { installs: AgentInstall[
         <ul className="space-y-2 text-sm">
           {installs.map((install) => (
             <li key={install.id} data-testid="agent-install" data-drifted={install.drifted}>
-              <div className="flex flex-wrap items-baseline gap-x-2">
-                <span className="font-medium">{install.actorLabel}</span>
-                <span className="font-mono text-xs text-zinc-500">
-                  {install.osUser ? `${install.osUser}@` : ""}
-                  {install.host || "unknown host"}
-                </span>
-              </div>
+              <ActorLine label={install.actorLabel} detail={`${install.osUser ? `${install.osUser}@` : ""}${install.host || "unknown host"}`} />
               <div className="text-xs text-zinc-500" title={install.settingsPath}>
                 {CODING_AGENT_NAMES[install.codingAgent] ?? install.codingAgent}, {install.level} level, CLI {install.cliVersion || "?"},{" "}
                 {install.installedAt.toLocaleString(undefined, { hour12: false })}

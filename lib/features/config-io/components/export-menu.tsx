@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
+import { Options, inputClass } from "@/components/ui/field";
 import { attachmentName, parseWarningsHeader, type ExportWarning } from "@/lib/features/config-io/export-warnings";
 import { EXPORT_DIALECTS, type ExportDialectName } from "@/lib/core/dialects/types";
 
@@ -58,11 +58,7 @@ export function ExportMenu({ agents }: { agents: string[] }) {
       <div className="space-y-1">
         {label("export-dialect", "Dialect")}
         <select id="export-dialect" className={inputClass} value={dialect} onChange={(e) => setDialect(e.target.value as ExportDialectName)} data-testid="export-dialect">
-          {EXPORT_DIALECTS.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options choices={EXPORT_DIALECTS} />
         </select>
       </div>
       {dialect === "hookplane" && (
@@ -78,11 +74,7 @@ export function ExportMenu({ agents }: { agents: string[] }) {
         {label("export-agent", "Agent")}
         <select id="export-agent" className={inputClass} value={agent} onChange={(e) => setAgent(e.target.value)} data-testid="export-agent">
           <option value="">{ONE_AGENT.has(dialect) ? "Choose an agent" : "All agents"}</option>
-          {agents.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options choices={agents} />
         </select>
       </div>
       {needsAgent ? (

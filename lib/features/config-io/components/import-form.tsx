@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Options, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import type { ImportSummary } from "@/lib/features/config-io/config-import";
 import type { OnConflict } from "@/lib/features/config-io/import-request";
 import { ApiClientError, apiFetch } from "@/lib/platform/api/api-fetch";
@@ -143,11 +143,7 @@ export function ImportForm({ canApply }: { canApply: boolean }) {
               data-testid="import-dialect"
             >
               <option value="">Detect automatically</option>
-              {DIALECT_NAMES.map((name) => (
-                <option key={name} value={name}>
-                  {DIALECT_LABELS[name]}
-                </option>
-              ))}
+              <Options choices={DIALECT_NAMES.map((name) => ({ value: name, label: DIALECT_LABELS[name] }))} />
             </select>
           </Field>
           <Field label="Agent" htmlFor="import-agent" hint="For hooks that name no agent (Claude Code, Standard Agents); created if missing.">

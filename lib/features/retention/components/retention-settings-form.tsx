@@ -2,7 +2,7 @@
 
 import { saveRetentionAction } from "@/lib/features/retention/retention-actions";
 import type { RetentionSettings } from "@/lib/features/retention/retention-settings";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
@@ -33,9 +33,7 @@ export function RetentionSettingsForm({ settings, canEdit }: { settings: Retenti
         ))}
       </fieldset>
       {canEdit && (
-        <Button type="submit" disabled={pending} data-testid="save-retention">
-          {pending ? "Saving…" : "Save retention"}
-        </Button>
+        <SubmitButton pending={pending} label="Save retention" pendingLabel="Saving…" testId="save-retention" />
       )}
       <FormMessage state={state} />
     </form>

@@ -5,7 +5,9 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { inputClass } from "@/components/ui/field";
+import { Options, inputClass, type Choice } from "@/components/ui/field";
+import { LoadMoreButton } from "@/components/ui/load-more-button";
+import { RunToolsCell } from "@/components/ui/run-tools-cell";
 import { apiFetch } from "@/lib/platform/api/api-fetch";
 import { StatusBadge } from "@/components/ui/run-status-badge";
 import { formatTime } from "@/components/ui/format-time";
@@ -49,6 +51,7 @@ export function RunList({ agents }: { agents: string[] }) {
     else next.delete(key);
     router.replace(`${pathname}?${next.toString()}`);
   };
+  const filter = (key: (typeof FILTERS)[number]) => ({ value: params.get(key) ?? "", onChange: (value: string) => setFilter(key, value) });
 
   const runs = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
@@ -65,41 +68,10 @@ export function RunList({ agents }: { agents: string[] }) {
           <span className="mb-1 block text-zinc-500">Search events</span>
           <input name="q" defaultValue={params.get("q") ?? ""} placeholder="text in prompts, outputs, hooks" className={`${inputClass} w-64`} />
         </label>
-        <label className="text-xs">
-          <span className="mb-1 block text-zinc-500">Agent</span>
-          <select value={params.get("agent") ?? ""} onChange={(e) => setFilter("agent", e.target.value)} className={inputClass}>
-            <option value="">all</option>
-            {agents.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs">
-          <span className="mb-1 block text-zinc-500">Status</span>
-          <select value={params.get("status") ?? ""} onChange={(e) => setFilter("status", e.target.value)} className={inputClass}>
-            <option value="">any</option>
-            {["queued", "running", "waiting_approval", "finished"].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs">
-          <span className="mb-1 block text-zinc-500">Outcome</span>
-          <select value={params.get("outcome") ?? ""} onChange={(e) => setFilter("outcome", e.target.value)} className={inputClass}>
-            <option value="">any</option>
-            {["completed", "failed", "timeout", "cancelled", "budget", "max_turns", "skipped"].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label className="text-xs">
-          <span className="mb-1 block text-zinc-500">Blocked by a hook</span>
-          <select value={params.get("blocked") ?? ""} onChange={(e) => setFilter("blocked", e.target.value)} className={inputClass}>
-            <option value="">either</option>
-            <option value="true">yes</option>
-            <option value="false">no</option>
-          </select>
-        </label>
+        <FilterSelect label="Agent" anyLabel="all" choices={agents} {...filter("agent")} />
+        <FilterSelect label="Status" anyLabel="any" choices={["queued", "running", "waiting_approval", "finished"]} {...filter("status")} />
+        <FilterSelect label="Outcome" anyLabel="any" choices={["completed", "failed", "timeout", "cancelled", "budget", "max_turns", "skipped"]} {...filter("outcome")} />
+        <FilterSelect label="Blocked by a hook" anyLabel="either" choices={[{ value: "true", label: "yes" }, { value: "false", label: "no" }]} {...filter("blocked")} />
         <label className="text-xs">
           <span className="mb-1 block text-zinc-500">Tool used</span>
           <input
@@ -174,21 +146,27 @@ export function RunList({ agents }: { agents: string[] }) {
                     {run.prompt}
                   </Link>
                 </td>
-                <td className="px-3 py-2 font-mono text-xs">
-                  {run.toolsUsed.join(", ")}
-                  {run.blocked && <span className="ml-1 text-red-600">blocked</span>}
-                </td>
+                <RunToolsCell run={run} />
                 <RunFigureCells run={run} />
                 <td className="px-3 py-2 text-xs text-zinc-500">{formatTime(run.createdAt)}</td>
               </tr>
             ))}
           </DataTable>
       )}
-      {query.hasNextPage && (
-        <button type="button" className={buttonClass("secondary")} onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
-          {query.isFetchingNextPage ? "Loading…" : "Load more"}
-        </button>
-      )}
+      <LoadMoreButton query={query} />
     </div>
+  );
+}
+
+/** One filter of the list: a choice of `choices`, or none (`anyLabel`). */
+function FilterSelect({ label, anyLabel, choices, value, onChange }: { label: string; anyLabel: string; choices: readonly Choice[]; value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="text-xs">
+      <span className="mb-1 block text-zinc-500">{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value)} className={inputClass}>
+        <option value="">{anyLabel}</option>
+        <Options choices={choices} />
+      </select>
+    </label>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { startRunAction } from "@/lib/features/runs/run-actions";
-import { Button } from "@/components/ui/button";
+import { SubmitButton } from "@/components/ui/button";
 import { TextArea } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
@@ -16,9 +16,7 @@ export function StartRunForm({ agentName }: { agentName: string }) {
       </label>
       <TextArea id="prompt" name="prompt" rows={2} placeholder="What should the agent do?" required className="font-sans" />
       <FormMessage state={state} />
-      <Button type="submit" disabled={pending} data-testid="start-run">
-        {pending ? "Starting…" : "Start run"}
-      </Button>
+      <SubmitButton pending={pending} label="Start run" pendingLabel="Starting…" testId="start-run" />
     </form>
   );
 }

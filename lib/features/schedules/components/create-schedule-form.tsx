@@ -2,8 +2,8 @@
 
 import { useState } from "react";
 import { createScheduleAction } from "@/lib/features/schedules/schedule-actions";
-import { Button } from "@/components/ui/button";
-import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/button";
+import { Field, Options, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
 
@@ -15,9 +15,7 @@ export function CreateScheduleForm({ agents }: { agents: string[] }) {
       <div className="grid gap-3 sm:grid-cols-[12rem_9rem_1fr] sm:items-start">
         <Field label="Agent" htmlFor="schedule-agent" error={errorAt("agent")}>
           <select id="schedule-agent" name="agent" className={inputClass} defaultValue={agents[0] ?? ""}>
-            {agents.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
+            <Options choices={agents} />
           </select>
         </Field>
         <Field label="Timing" htmlFor="schedule-timing" error={errorAt("timing")}>
@@ -40,9 +38,7 @@ export function CreateScheduleForm({ agents }: { agents: string[] }) {
         <TextArea id="schedule-prompt" name="prompt" rows={2} className="font-sans" placeholder="Summarize yesterday's failed runs" />
       </Field>
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={pending || agents.length === 0} data-testid="create-schedule">
-          {pending ? "Creating…" : "Create schedule"}
-        </Button>
+        <SubmitButton pending={pending} disabled={agents.length === 0} label="Create schedule" pendingLabel="Creating…" testId="create-schedule" />
         {agents.length === 0 && <span className="text-xs text-zinc-500">Create an agent first.</span>}
       </div>
       <FormMessage state={state} />

@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import type { ActionState } from "@/lib/platform/api/action-state";
 import { useActionToast } from "@/components/ui/use-action-toast";
+import { HiddenFields, Refusal } from "@/components/ui/inline-form";
 
 /**
  * One small button posting hidden fields to a server action, asking first when `confirmMessage`
@@ -35,9 +36,7 @@ export function ActionButton({
         if (confirmMessage && !confirm(confirmMessage)) e.preventDefault();
       }}
     >
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
+      <HiddenFields fields={fields} />
       <button
         type="submit"
         disabled={pending}
@@ -46,11 +45,7 @@ export function ActionButton({
       >
         {pending ? pendingLabel : label}
       </button>
-      {state.message && !state.ok && (
-        <span role="alert" className="text-xs text-red-600 dark:text-red-400" data-testid={`${testId}-error`}>
-          {state.message}
-        </span>
-      )}
+      <Refusal state={state} testId={`${testId}-error`} />
     </form>
   );
 }

@@ -1,36 +1,35 @@
 "use client";
 
 import { createBridgeCredentialAction, revokeBridgeCredentialAction } from "@/lib/features/settings/settings-actions";
-import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { CommandBlock } from "@/components/ui/command-block";
-import { CopyableText } from "@/components/ui/copyable-text";
-import { FormMessage } from "@/components/ui/form-message";
+import { RowForm } from "@/components/ui/row-form";
 import { useActionForm } from "@/components/ui/use-action-form";
+import { ShownOnce } from "./shown-once";
 
 /** Makes a bridge credential of the signed-in person; its secret is shown once, with how to use it. */
 export function CreateBridgeCredentialForm({ baseUrl }: { baseUrl: string }) {
-  const { state, pending, formProps, errorAt } = useActionForm(createBridgeCredentialAction, { resetOnSave: true });
+  const form = useActionForm(createBridgeCredentialAction, { resetOnSave: true });
+  const { secret } = form.state;
   return (
-    <form {...formProps} className="space-y-3" data-testid="create-bridge-credential-form">
-      <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-        <Field label="For which machine" htmlFor="bridge-credential-name" error={errorAt("name")}>
-          <TextInput id="bridge-credential-name" name="name" placeholder="work laptop" />
-        </Field>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create bridge credential"}
-        </Button>
-      </div>
-      <FormMessage state={state} />
-      {state.secret && (
-        <div className="space-y-2">
-          <p className="text-xs text-zinc-500">Shown once: copy it now.</p>
-          <CopyableText text={state.secret} label="Copy the new bridge credential" testId="new-bridge-credential" />
-          <p className="text-xs text-zinc-500">On that machine, in the shell your coding agent starts from:</p>
-          <CommandBlock text={`export HOOKPLANE_URL=${baseUrl}\nexport HOOKPLANE_TOKEN=${state.secret}`} label="Copy the environment lines" />
-        </div>
-      )}
-    </form>
+    <RowForm
+      form={form}
+      testId="create-bridge-credential-form"
+      columns="sm:grid-cols-[1fr_auto]"
+      submit={{ label: "Create bridge credential", pendingLabel: "Creating…" }}
+      outcome={
+        secret && (
+          <ShownOnce secret={secret} label="Copy the new bridge credential" testId="new-bridge-credential">
+            <p className="text-xs text-zinc-500">On that machine, in the shell your coding agent starts from:</p>
+            <CommandBlock text={`export HOOKPLANE_URL=${baseUrl}\nexport HOOKPLANE_TOKEN=${secret}`} label="Copy the environment lines" />
+          </ShownOnce>
+        )
+      }
+    >
+      <Field label="For which machine" htmlFor="bridge-credential-name" error={form.errorAt("name")}>
+        <TextInput id="bridge-credential-name" name="name" placeholder="work laptop" />
+      </Field>
+    </RowForm>
   );
 }
 

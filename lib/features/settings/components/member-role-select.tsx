@@ -5,6 +5,7 @@ import { changeMemberRoleAction } from "@/lib/features/settings/settings-actions
 import { inputClass } from "@/components/ui/field";
 import type { Role } from "@/db/schema";
 import { useActionToast } from "@/components/ui/use-action-toast";
+import { Refusal } from "@/components/ui/inline-form";
 import { RoleOptions } from "@/lib/platform/auth/components/role-options";
 
 /** A member's role in the current project, saved on change; a refused change (the last admin) snaps back. */
@@ -29,11 +30,7 @@ export function MemberRoleSelect({ userId, email, role }: { userId: string; emai
           <RoleOptions />
         </select>
       </div>
-      {state.message && !state.ok && (
-        <span role="alert" className="text-xs text-red-600 dark:text-red-400" data-testid="user-role-error">
-          {state.message}
-        </span>
-      )}
+      <Refusal state={state} testId="user-role-error" />
     </form>
   );
 }

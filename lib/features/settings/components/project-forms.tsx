@@ -1,40 +1,37 @@
 "use client";
 
 import { createProjectAction, renameProjectAction } from "@/lib/features/settings/settings-actions";
-import { Button } from "@/components/ui/button";
 import { Field, TextInput, inputClass } from "@/components/ui/field";
-import { FormMessage } from "@/components/ui/form-message";
-import { useActionToast } from "@/components/ui/use-action-toast";
+import { RowForm } from "@/components/ui/row-form";
+import { InlineForm } from "@/components/ui/inline-form";
 import { useActionForm } from "@/components/ui/use-action-form";
 
 /** A new project (instance admins): its slug is for paths and never changes; its name is for people. */
 export function CreateProjectForm() {
-  const { state, pending, formProps, errorAt } = useActionForm(createProjectAction, { resetOnSave: true });
+  const form = useActionForm(createProjectAction, { resetOnSave: true });
   return (
-    <form {...formProps} className="space-y-3" data-testid="create-project-form">
-      <div className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <Field label="Slug" htmlFor="project-slug" error={errorAt("slug")} hint="Lowercase letters, digits, dashes: team-a">
-          <TextInput id="project-slug" name="slug" placeholder="team-a" autoComplete="off" spellCheck={false} className="font-mono" />
-        </Field>
-        <Field label="Name" htmlFor="project-name" error={errorAt("name")} hint="Shown in the switcher; the slug if empty">
-          <TextInput id="project-name" name="name" placeholder="Team A" autoComplete="off" />
-        </Field>
-        <Button type="submit" disabled={pending} data-testid="create-project">
-          {pending ? "Creating…" : "Create project"}
-        </Button>
-      </div>
-      <FormMessage state={state} />
-    </form>
+    <RowForm
+      form={form}
+      testId="create-project-form"
+      columns="sm:grid-cols-[1fr_1fr_auto]"
+      submit={{ label: "Create project", pendingLabel: "Creating…", testId: "create-project" }}
+    >
+      <Field label="Slug" htmlFor="project-slug" error={form.errorAt("slug")} hint="Lowercase letters, digits, dashes: team-a">
+        <TextInput id="project-slug" name="slug" placeholder="team-a" autoComplete="off" spellCheck={false} className="font-mono" />
+      </Field>
+      <Field label="Name" htmlFor="project-name" error={form.errorAt("name")} hint="Shown in the switcher; the slug if empty">
+        <TextInput id="project-name" name="name" placeholder="Team A" autoComplete="off" />
+      </Field>
+    </RowForm>
   );
 }
 
 /** Renames a project in place (Enter or the button saves). */
 export function RenameProjectForm({ slug, name }: { slug: string; name: string }) {
-  const { state, pending, formProps } = useActionForm(renameProjectAction);
-  useActionToast(state);
+  const form = useActionForm(renameProjectAction);
+  const { state, pending } = form;
   return (
-    <form {...formProps} className="flex items-center gap-2">
-      <input type="hidden" name="slug" value={slug} />
+    <InlineForm form={form} fields={{ slug }}>
       <input
         name="name"
         defaultValue={name}
@@ -46,11 +43,6 @@ export function RenameProjectForm({ slug, name }: { slug: string; name: string }
       <button type="submit" disabled={pending} className="rounded text-xs text-indigo-600 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-50" data-testid="rename-project">
         {pending ? "Saving…" : "Rename"}
       </button>
-      {state.message && !state.ok && (
-        <span role="alert" className="text-xs text-red-600 dark:text-red-400">
-          {state.message}
-        </span>
-      )}
-    </form>
+    </InlineForm>
   );
 }

@@ -2,29 +2,22 @@
 
 import { useState } from "react";
 import { createServiceAccountAction, issueServiceCredentialAction } from "@/lib/features/settings/settings-actions";
-import { Button } from "@/components/ui/button";
-import { Field, TextInput, inputClass } from "@/components/ui/field";
-import { CopyableText } from "@/components/ui/copyable-text";
-import { FormMessage } from "@/components/ui/form-message";
+import { Field, Options, TextInput, inputClass } from "@/components/ui/field";
+import { RowForm } from "@/components/ui/row-form";
 import { useActionForm } from "@/components/ui/use-action-form";
+import { ShownOnce } from "./shown-once";
 
 export function CreateServiceAccountForm() {
-  const { state, pending, formProps, errorAt } = useActionForm(createServiceAccountAction, { resetOnSave: true });
+  const form = useActionForm(createServiceAccountAction, { resetOnSave: true });
   return (
-    <form {...formProps} className="space-y-3" data-testid="create-service-account-form">
-      <div className="grid gap-3 sm:grid-cols-[12rem_1fr_auto] sm:items-end">
-        <Field label="Name" htmlFor="service-account-name" error={errorAt("name")}>
-          <TextInput id="service-account-name" name="name" placeholder="ci-deploy" />
-        </Field>
-        <Field label="What it is" htmlFor="service-account-description" error={errorAt("description")}>
-          <TextInput id="service-account-description" name="description" placeholder="GitHub Actions, deploy workflow" />
-        </Field>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create service account"}
-        </Button>
-      </div>
-      <FormMessage state={state} />
-    </form>
+    <RowForm form={form} testId="create-service-account-form" columns="sm:grid-cols-[12rem_1fr_auto]" submit={{ label: "Create service account", pendingLabel: "Creating…" }}>
+      <Field label="Name" htmlFor="service-account-name" error={form.errorAt("name")}>
+        <TextInput id="service-account-name" name="name" placeholder="ci-deploy" />
+      </Field>
+      <Field label="What it is" htmlFor="service-account-description" error={form.errorAt("description")}>
+        <TextInput id="service-account-description" name="description" placeholder="GitHub Actions, deploy workflow" />
+      </Field>
+    </RowForm>
   );
 }
 
@@ -34,49 +27,45 @@ export function CreateServiceAccountForm() {
  */
 export function IssueServiceCredentialForm({ accounts, baseUrl }: { accounts: { id: string; name: string }[]; baseUrl: string }) {
   const [kind, setKind] = useState<"bridge" | "api">("bridge");
-  const { state, pending, formProps, errorAt } = useActionForm(issueServiceCredentialAction, { resetOnSave: true, onSaved: () => setKind("bridge") });
+  const form = useActionForm(issueServiceCredentialAction, { resetOnSave: true, onSaved: () => setKind("bridge") });
+  const { secret } = form.state;
   return (
-    <form {...formProps} className="space-y-3" data-testid="issue-service-credential-form">
-      <div className="grid gap-3 sm:grid-cols-[10rem_10rem_1fr_8rem_auto] sm:items-end">
-        <Field label="Service account" htmlFor="service-credential-account" error={errorAt("accountId")}>
-          <select id="service-credential-account" name="accountId" className={inputClass}>
-            {accounts.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Kind" htmlFor="service-credential-kind" error={errorAt("kind")}>
-          <select id="service-credential-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as "bridge" | "api")} className={inputClass}>
-            <option value="bridge">bridge credential (hook events)</option>
-            <option value="api">API token</option>
-          </select>
-        </Field>
-        <Field label="Used where" htmlFor="service-credential-name" error={errorAt("name")}>
-          <TextInput id="service-credential-name" name="name" placeholder="github-actions" />
-        </Field>
-        <Field label="Role" htmlFor="service-credential-role" error={errorAt("role")}>
-          <select id="service-credential-role" name="role" defaultValue="viewer" disabled={kind === "bridge"} className={inputClass}>
-            <option value="viewer">viewer</option>
-            <option value="operator">operator</option>
-          </select>
-        </Field>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create credential"}
-        </Button>
-      </div>
-      <FormMessage state={state} />
-      {state.secret && (
-        <div className="space-y-2">
-          <p className="text-xs text-zinc-500">Shown once: copy it now.</p>
-          <CopyableText text={state.secret} label="Copy the new credential" testId="new-service-credential" />
-          <p className="text-xs text-zinc-500">Store it as a secret of the pipeline or job, then set:</p>
-          <code className="block whitespace-pre-wrap break-all rounded-md bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800">
-            {`HOOKPLANE_URL=${baseUrl}\nHOOKPLANE_TOKEN=<the secret above>`}
-          </code>
-        </div>
-      )}
-    </form>
+    <RowForm
+      form={form}
+      testId="issue-service-credential-form"
+      columns="sm:grid-cols-[10rem_10rem_1fr_8rem_auto]"
+      submit={{ label: "Create credential", pendingLabel: "Creating…" }}
+      outcome={
+        secret && (
+          <ShownOnce secret={secret} label="Copy the new credential" testId="new-service-credential">
+            <p className="text-xs text-zinc-500">Store it as a secret of the pipeline or job, then set:</p>
+            <code className="block whitespace-pre-wrap break-all rounded-md bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800">
+              {`HOOKPLANE_URL=${baseUrl}\nHOOKPLANE_TOKEN=<the secret above>`}
+            </code>
+          </ShownOnce>
+        )
+      }
+    >
+      <Field label="Service account" htmlFor="service-credential-account" error={form.errorAt("accountId")}>
+        <select id="service-credential-account" name="accountId" className={inputClass}>
+          <Options choices={accounts.map((a) => ({ value: a.id, label: a.name }))} />
+        </select>
+      </Field>
+      <Field label="Kind" htmlFor="service-credential-kind" error={form.errorAt("kind")}>
+        <select id="service-credential-kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as "bridge" | "api")} className={inputClass}>
+          <option value="bridge">bridge credential (hook events)</option>
+          <option value="api">API token</option>
+        </select>
+      </Field>
+      <Field label="Used where" htmlFor="service-credential-name" error={form.errorAt("name")}>
+        <TextInput id="service-credential-name" name="name" placeholder="github-actions" />
+      </Field>
+      <Field label="Role" htmlFor="service-credential-role" error={form.errorAt("role")}>
+        <select id="service-credential-role" name="role" defaultValue="viewer" disabled={kind === "bridge"} className={inputClass}>
+          <option value="viewer">viewer</option>
+          <option value="operator">operator</option>
+        </select>
+      </Field>
+    </RowForm>
   );
 }

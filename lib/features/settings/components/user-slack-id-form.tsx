@@ -2,16 +2,15 @@
 
 import { setUserSlackIdAction } from "@/lib/features/settings/settings-actions";
 import { inputClass } from "@/components/ui/field";
-import { useActionToast } from "@/components/ui/use-action-toast";
+import { InlineForm } from "@/components/ui/inline-form";
 import { useActionForm } from "@/components/ui/use-action-form";
 
 /** The user's Slack member id: a click on an approval's Slack button decides as this user. Saved on Enter or blur. */
 export function UserSlackIdForm({ id, email, slackUserId }: { id: string; email: string; slackUserId: string | null }) {
-  const { state, pending, formProps } = useActionForm(setUserSlackIdAction);
-  useActionToast(state);
+  const form = useActionForm(setUserSlackIdAction);
+  const { state, pending } = form;
   return (
-    <form {...formProps} className="flex items-center gap-2">
-      <input type="hidden" name="id" value={id} />
+    <InlineForm form={form} fields={{ id }}>
       <input
         // A new saved value replaces the field; a refused one stays in it to be corrected.
         key={slackUserId ?? ""}
@@ -27,11 +26,6 @@ export function UserSlackIdForm({ id, email, slackUserId }: { id: string; email:
         }}
         className={`${inputClass} w-36 py-1 font-mono text-xs`}
       />
-      {state.message && !state.ok && (
-        <span role="alert" className="text-xs text-red-600 dark:text-red-400">
-          {state.message}
-        </span>
-      )}
-    </form>
+    </InlineForm>
   );
 }

@@ -2,7 +2,7 @@
 
 import { decideDeviceAction } from "@/lib/platform/auth/device-actions";
 import { Button } from "@/components/ui/button";
-import { Field, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Options, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
 
@@ -42,11 +42,7 @@ export function DeviceApprovalForm({
       )}
       <Field label="Project" htmlFor="device-project" error={errorAt("project")} hint="The coding agents on that machine will send their hook events there, as you.">
         <select id="device-project" name="project" defaultValue={currentProject} className={inputClass}>
-          {projects.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name} ({p.slug})
-            </option>
-          ))}
+          <Options choices={projects.map((p) => ({ value: p.id, label: `${p.name} (${p.slug})` }))} />
         </select>
       </Field>
       <p className="text-xs text-zinc-500">Approve only a code you started yourself, on a machine you use: whoever holds it acts as you.</p>
