@@ -65,3 +65,12 @@ describe("secrets on secretlint's fixtures", () => {
     expect((await secrets.detect(text, {})).map((f) => f.rule)).toEqual(["github"]);
   });
 });
+
+describe("its documentation", () => {
+  it("docs/detectors.md names every rule, under this version", () => {
+    const doc = readFileSync(path.join(process.cwd(), "docs/detectors.md"), "utf8");
+    expect(doc).toContain(`## secrets (version ${secrets.version})`);
+    const listed = doc.slice(doc.indexOf("Its rules (each a finding's `rule`):"), doc.indexOf("Every finding is high confidence"));
+    for (const { rule } of SECRET_RULES) expect(listed).toContain(rule);
+  });
+});
