@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { saveHookAction } from "@/lib/features/hooks/hook-actions";
 import { Button } from "@/components/ui/button";
-import { Field, Select, TextInput } from "@/components/ui/field";
+import { Field, Options, Select, TextInput } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { focusFirstInvalid } from "@/components/ui/invalid-field";
 import { useActionForm } from "@/components/ui/use-action-form";
@@ -160,11 +160,7 @@ export function HookEditor({
               error={error("scope")}
             >
               <Select id="hook-scope" value={draft.scope} onChange={(e) => update("scope", { scope: e.target.value })}>
-                {scopeChoices.map((scope) => (
-                  <option key={scope.value} value={scope.value}>
-                    {scope.label}
-                  </option>
-                ))}
+                <Options choices={scopeChoices} />
               </Select>
             </Field>
           </div>

@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTransition } from "react";
-import { inputClass } from "@/components/ui/field";
+import { inputClass, Options } from "@/components/ui/field";
 import type { ScopeOption } from "@/lib/features/hooks/hook-scopes";
 import { EVENT_NAMES } from "@/lib/core/hooks/events";
 
@@ -29,11 +29,7 @@ export function HookFilters({ scopes, scope, event }: { scopes: ScopeOption[]; s
         </label>
         <select id="filter-event" className={inputClass} value={event ?? ""} onChange={(e) => set("event", e.target.value)} data-testid="filter-event">
           <option value="">All events</option>
-          {EVENT_NAMES.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <Options choices={EVENT_NAMES} />
         </select>
       </div>
       <div className="space-y-1">
@@ -42,11 +38,7 @@ export function HookFilters({ scopes, scope, event }: { scopes: ScopeOption[]; s
         </label>
         <select id="filter-scope" className={inputClass} value={scope ?? ""} onChange={(e) => set("scope", e.target.value)} data-testid="filter-scope">
           <option value="">All scopes</option>
-          {scopes.map((scope) => (
-            <option key={scope.value} value={scope.value}>
-              {scope.label}
-            </option>
-          ))}
+          <Options choices={scopes} />
         </select>
       </div>
       {(params.has("event") || params.has("scope")) && (

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
+import { inputClass, Options } from "@/components/ui/field";
 import { apiFetch, ApiClientError } from "@/lib/platform/api/api-fetch";
 import type { HookReplayResponse, HookSampleResponse, HookTrialResponse } from "@/lib/features/hooks/schema";
 
@@ -143,11 +143,7 @@ export function HookTestPanel({
               <label className="text-xs">
                 <span className="mb-1 block text-zinc-500">Replay over the runs of</span>
                 <select className={inputClass} value={replayAgent.id} onChange={(e) => setPickedAgentId(e.target.value)} data-testid="hook-replay-agent">
-                  {agents.map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.name}
-                    </option>
-                  ))}
+                  <Options choices={agents.map((a) => ({ value: a.id, label: a.name }))} />
                 </select>
               </label>
             )}
