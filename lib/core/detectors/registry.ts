@@ -2,6 +2,7 @@
  * The detectors a hook can name, by name. Each is documented by its rules (docs/detectors.md) and
  * versioned, so a ledger row says which version decided.
  */
+import { injectedInstructions } from "./injection/injected-instructions";
 import { personalData } from "./pii/personal-data";
 import { secrets } from "./secrets/secrets";
 import { bashParserReady } from "./shell/bash-parser";
@@ -13,6 +14,7 @@ export const DETECTORS: Record<DetectorName, Detector> = {
   "shell.destructive": destructiveShell,
   secrets,
   pii: personalData,
+  injection: injectedInstructions,
 };
 
 /**
