@@ -6,12 +6,13 @@ import { injectedInstructions } from "./injection/injected-instructions";
 import { personalData } from "./pii/personal-data";
 import { secrets } from "./secrets/secrets";
 import { bashParserReady } from "./shell/bash-parser";
-import { destructiveShell } from "./shell/destructive-shell";
+import { destructiveShell, discardShell } from "./shell/destructive-shell";
 import type { DetectorName } from "./detector-names";
 import type { Detector } from "./types";
 
 export const DETECTORS: Record<DetectorName, Detector> = {
   "shell.destructive": destructiveShell,
+  "shell.discard": discardShell,
   secrets,
   pii: personalData,
   injection: injectedInstructions,

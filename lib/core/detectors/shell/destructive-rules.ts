@@ -5,6 +5,7 @@
  */
 import type { Confidence, DetectorRule } from "../types";
 import { outsideWorkspace } from "./shell-paths";
+import { inlineCodeOf, recursiveDeletesInCode } from "./interpreter-code";
 import { baseName, FETCHERS, unwrapCommand, type ShellCommand, type ShellWord } from "./shell-script";
 
 export interface RuleHit {
@@ -14,7 +15,7 @@ export interface RuleHit {
 }
 
 export const DESTRUCTIVE_SHELL_RULES: readonly DetectorRule[] = [
-  { rule: "recursive-delete-outside-workspace", finds: "rm -r/-R/--recursive, find … -delete or -exec rm, rmdir -p, shred -r on a path outside the workspace: the home folder, the system, above the workspace, or one only known when the shell runs ($DIR)" },
+  { rule: "recursive-delete-outside-workspace", finds: "rm -r/-R/--recursive, find … -delete or -exec rm, rmdir -p, shred -u, or inline code's shutil.rmtree / FileUtils.rm_rf / fs.rmSync, on a path outside the workspace: the home folder, the system, above the workspace, `.*`, or `$DIR/…` with DIR empty" },
   { rule: "force-push-protected", finds: "git push --force / -f / --force-with-lease / +refspec / --mirror / --delete to main, master, trunk, develop, production, prod, release/*, or forced with no branch named" },
   { rule: "history-rewrite", finds: "git filter-branch, git filter-repo, bfg: rewriting a repository's history" },
   { rule: "download-and-run", finds: "a download piped into a shell or interpreter (curl … | sh), or run from a substitution (bash <(curl …), sh -c \"$(wget …)\", eval \"$(curl …)\")" },
@@ -24,7 +25,7 @@ export const DESTRUCTIVE_SHELL_RULES: readonly DetectorRule[] = [
   { rule: "agent-settings-write", finds: "writing, moving over or deleting a coding agent's hook settings (.claude/settings*.json, .codex/config.toml or hooks.json, .gemini/settings.json, .github/hooks/, .cursor/hooks.json, .qwen/settings.json, .factory/, managed settings) or Hookplane's own CLI config, or `hookplane logout`" },
 ];
 
-type Rule = (argv: ShellWord[], command: ShellCommand, cwd: string | undefined) => RuleHit[];
+export type Rule = (argv: ShellWord[], command: ShellCommand, cwd: string | undefined) => RuleHit[];
 
 const hit = (rule: string, confidence: Confidence, reason: string): RuleHit => ({ rule, confidence, reason });
 
@@ -64,6 +65,11 @@ const recursiveDelete: Rule = (argv, _command, cwd) => {
   if (name === "rm" && (hasFlag(args, "r", ["--recursive"]) || hasFlag(args, "R", []))) return deletesOutside("rm deletes recursively", operands(args), cwd);
   if (name === "shred" && hasFlag(args, "u", ["--remove"])) return deletesOutside("shred overwrites and removes", operands(args), cwd);
   if (name === "rmdir" && hasFlag(args, "p", ["--parents"])) return deletesOutside("rmdir removes parent folders", operands(args), cwd);
+  const inline = inlineCodeOf(argv);
+  if (inline) {
+    const targets = recursiveDeletesInCode(inline.code).map((text) => ({ text, literal: true, fetches: false }));
+    return deletesOutside(`${inline.interpreter} deletes recursively`, targets, cwd);
+  }
   if (name === "find") {
     const exprAt = args.findIndex((a) => /^[-(!]/.test(a.text));
     const starts = exprAt < 0 ? args : args.slice(0, exprAt);
@@ -87,6 +93,27 @@ function gitSubcommand(args: ShellWord[]): { sub: string; rest: ShellWord[] } | 
   return i < args.length ? { sub: args[i].text, rest: args.slice(i + 1) } : undefined;
 }
 
+/** What a git subcommand throws away that was never committed (or merged): undefined when nothing. */
+function discardsWork(sub: string, rest: ShellWord[]): { confidence: Confidence; why: string } | undefined {
+  const has = (re: RegExp) => rest.some((a) => re.test(a.text));
+  switch (sub) {
+    case "reset":
+      return has(/^--hard$/) ? { confidence: "high", why: "git reset --hard throws away uncommitted changes" } : undefined;
+    case "clean":
+      return has(/^(-[a-zA-Z]*f[a-zA-Z]*|--force)$/) && !has(/^(-[a-zA-Z]*n[a-zA-Z]*|--dry-run)$/) ? { confidence: "high", why: "git clean -f deletes untracked files" } : undefined;
+    case "checkout":
+      return has(/^--$/) || (rest.length === 1 && rest[0].text === ".") ? { confidence: "medium", why: "git checkout -- <paths> throws away their uncommitted changes" } : undefined;
+    case "restore":
+      return !has(/^(--staged|-S)$/) || has(/^(--worktree|-W)$/) ? { confidence: "medium", why: "git restore throws away uncommitted changes in the working tree" } : undefined;
+    case "stash":
+      return rest[0] && (rest[0].text === "drop" || rest[0].text === "clear") ? { confidence: "medium", why: `git stash ${rest[0].text} deletes stashed work` } : undefined;
+    case "branch":
+      return has(/^(-D|--delete --force)$/) || (has(/^(-d|--delete)$/) && has(/^(-f|--force)$/)) ? { confidence: "medium", why: "git branch -D deletes a branch whether or not it was merged" } : undefined;
+    default:
+      return undefined;
+  }
+}
+
 const gitRules: Rule = (argv) => {
   const name = baseName(argv[0].text);
   if (name === "bfg" || name === "git-filter-repo") return [hit("history-rewrite", "high", `${name} rewrites the repository's history`)];
@@ -98,7 +125,7 @@ const gitRules: Rule = (argv) => {
   const args = command.rest;
   const mirror = args.some((a) => a.text === "--mirror");
   if (mirror) return [hit("force-push-protected", "high", "git push --mirror overwrites every branch of the remote")];
-  const forced = args.some((a) => /^(--force(-with-lease(=.*)?)?|--force-if-includes)$/.test(a.text) || (/^-[A-Za-z]+$/.test(a.text) && a.text.includes("f")));
+  const forced = args.some((a) => /^(--force(=.*)?|--force-with-lease(=.*)?|--force-if-includes)$/.test(a.text) || (/^-[A-Za-z]+$/.test(a.text) && a.text.includes("f")));
   const deleting = args.some((a) => a.text === "--delete" || (/^-[A-Za-z]+$/.test(a.text) && a.text.includes("d")));
   // git push [remote] [refspec…]: the first operand is the remote.
   const refspecs = operands(args).slice(1);
@@ -213,5 +240,19 @@ const agentSettingsWrite: Rule = (argv, command) => {
   const target = targets.find((t) => touchesSettings(t.text));
   return target ? [hit("agent-settings-write", "high", `${name === "" ? "a redirect" : name} changes ${target.text}, the agent's own hook settings`)] : [];
 };
+
+/** shell.discard's one rule: a team opts into it (release and clean scripts run these on purpose). */
+export const DISCARD_SHELL_RULES: readonly DetectorRule[] = [
+  { rule: "discard-uncommitted-work", finds: "git reset --hard, git clean -f (not -n), git checkout -- <paths> or checkout ., git restore without --staged, git stash drop/clear, git branch -D: work that was never committed or merged is lost" },
+];
+
+const gitDiscard: Rule = (argv) => {
+  if (baseName(argv[0].text) !== "git") return [];
+  const command = gitSubcommand(argv.slice(1));
+  const discarded = command && discardsWork(command.sub, command.rest);
+  return discarded ? [hit("discard-uncommitted-work", discarded.confidence, discarded.why)] : [];
+};
+
+export const DISCARD_RULES: readonly Rule[] = [gitDiscard];
 
 export const RULES: readonly Rule[] = [recursiveDelete, gitRules, downloadAndRun, worldWritable, blockDeviceWrite, databaseDrop, agentSettingsWrite];

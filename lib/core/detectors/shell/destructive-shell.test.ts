@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { detectorsReady } from "../registry";
-import { destructiveShell } from "./destructive-shell";
+import { destructiveShell, discardShell } from "./destructive-shell";
 
 const CWD = "/home/dev/project";
 const found = (command: string, cwd: string | undefined = CWD) => destructiveShell.detect(command, { cwd }).map((f) => `${f.rule}/${f.confidence}`);
@@ -56,6 +56,23 @@ describe("shell.destructive finds", () => {
     ["hookplane logout", "agent-settings-write/high"],
   ])("%s", (command, expected) => {
     expect(found(command)).toContain(expected);
+  });
+
+  it("inside what a shell reads and what other languages run", () => {
+    expect(found("bash <<EOF\nrm -rf /home/user\nEOF")).toEqual(["recursive-delete-outside-workspace/high"]);
+    expect(found("sh <<<'git push -f origin main'")).toEqual(["force-push-protected/high"]);
+    expect(found(`node -e "require('child_process').execSync('rm -rf /')"`)).toEqual(["recursive-delete-outside-workspace/high"]);
+    expect(found(`perl -e "system('rm -rf /home/user')"`)).toEqual(["recursive-delete-outside-workspace/high"]);
+    expect(found(`python3 -c "import shutil; shutil.rmtree('/home/user')"`)).toEqual(["recursive-delete-outside-workspace/high"]);
+    expect(found(`ruby -e "require 'fileutils'; FileUtils.rm_rf('/etc')"`)).toEqual(["recursive-delete-outside-workspace/high"]);
+    expect(found(`python3 -c "import shutil; shutil.rmtree('build')"`)).toEqual([]);
+    expect(found("cat <<EOF > notes.md\nrm -rf /\nEOF")).toEqual([]);
+  });
+
+  it("the folder above by a glob, and everything in the workspace", () => {
+    expect(found("rm -rf .*")).toEqual(["recursive-delete-outside-workspace/medium"]);
+    expect(found("rm -rf *")).toEqual(["recursive-delete-outside-workspace/medium"]);
+    expect(found("rm -rf $TMPDIR/build ${TMPDIR}/cache")).toEqual([]);
   });
 
   it("inside scripts a command runs: sh -c, bash -lc, eval, ssh", () => {
@@ -167,12 +184,39 @@ describe("its documentation", () => {
   it("docs/detectors.md lists every rule, under this version", async () => {
     const { readFileSync } = await import("node:fs");
     const doc = readFileSync(new URL("../../../../docs/detectors.md", import.meta.url), "utf8");
-    expect(doc).toContain(`## shell.destructive (version ${destructiveShell.version})`);
-    for (const { rule } of destructiveShell.rules) expect(doc).toContain(`| \`${rule}\` |`);
+    for (const detector of [destructiveShell, discardShell]) {
+      expect(doc).toContain(`## ${detector.name} (version ${detector.version})`);
+      for (const { rule } of detector.rules) expect(doc).toContain(`| \`${rule}\` |`);
+    }
   });
 
   it("quoting is undone as the shell does", () => {
     expect(found('rm -rf "/u"sr')).toEqual(["recursive-delete-outside-workspace/high"]);
     expect(found("su -c 'rm -rf /srv' root")).toEqual(["recursive-delete-outside-workspace/high"]);
+  });
+});
+
+describe("shell.discard: work never committed or merged", () => {
+  const discards = (command: string) => discardShell.detect(command, { cwd: CWD }).map((f) => `${f.rule}/${f.confidence}`);
+  it.each([
+    ["git reset --hard", "high"],
+    ["sudo git reset --hard HEAD~1", "high"],
+    ["git clean -fdx", "high"],
+    ["git checkout -- src/app.ts", "medium"],
+    ["git checkout .", "medium"],
+    ["git restore src/", "medium"],
+    ["git stash drop", "medium"],
+    ["git stash clear", "medium"],
+    ["git branch -D feature/x", "medium"],
+  ])("%s", (command, confidence) => {
+    expect(discards(command)).toEqual([`discard-uncommitted-work/${confidence}`]);
+  });
+
+  it.each(["git reset --soft HEAD~1", "git clean -n", "git clean -fdn", "git restore --staged src/", "git checkout -b feature", "git checkout main", "git stash", "git stash pop", "git branch -d merged"])("leaves alone: %s", (command) => {
+    expect(discards(command)).toEqual([]);
+  });
+
+  it("is its own detector: shell.destructive says nothing of these", () => {
+    expect(found("git reset --hard && git clean -fdx")).toEqual([]);
   });
 });

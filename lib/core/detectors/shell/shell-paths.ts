@@ -33,6 +33,8 @@ export function outsideWorkspace(word: ShellWord, cwd: string | undefined): Path
       if (head !== "" && head !== "/") return outsideWorkspace({ text: head, literal: true, fetches: false }, cwd);
     }
     if (/^\$\{?HOME\b/.test(text)) return { confidence: "high", why: `${text} is in the home folder` };
+    // The temporary folder by its variable is scratch, as /tmp is.
+    if (/^\$\{?(TMPDIR|TMP|TEMP|RUNNER_TEMP)\}?\/./.test(text)) return undefined;
     // `$DIR/…` with DIR empty or unset is a path from the root (the Steam installer's `rm -rf "$STEAMROOT/"*`);
     // a lone `$DIR` is as safe as what it holds, which only the run knows.
     if (/^(\$\{?\w+\}?|\$\(.*\)|`.*`)\//s.test(text)) return { confidence: "medium", why: `${text} starts at the root when ${text.slice(0, text.indexOf("/"))} is empty` };
@@ -43,6 +45,9 @@ export function outsideWorkspace(word: ShellWord, cwd: string | undefined): Path
   const absolute = path.posix.isAbsolute(text) ? path.posix.normalize(text) : path.posix.join(workspace, text);
   if (SCRATCH.some((dir) => absolute !== dir && isPathInside(dir, absolute))) return undefined;
   if (absolute === workspace) return { confidence: "medium", why: `${text} is the whole workspace`, whole: true };
+  // `.*` also matches `..` in shells that do not skip the dot entries: the folder above.
+  if (/(^|\/)\.\*$/.test(text)) return { confidence: "medium", why: `${text} also matches .. (the folder above) in many shells` };
+  if (path.posix.dirname(absolute) === workspace && /^\*$/.test(path.posix.basename(absolute))) return { confidence: "medium", why: `${text} is everything in the workspace`, whole: true };
   if (isPathInside(workspace, absolute)) return undefined;
   return { confidence: "high", why: `${text} is outside the workspace${cwd ? ` (${workspace})` : ""}` };
 }

@@ -7,6 +7,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { bashParser } from "./bash-parser";
+import { inlineCodeOf, shellInCode } from "./interpreter-code";
 
 /** One word of a command, quotes removed; expansions kept as written (`$HOME`, `$(…)`). */
 export interface ShellWord {
@@ -62,12 +63,12 @@ function parseAt(source: string, depth: number, via: string | undefined, deadlin
     let hasError = root.hasError;
     if (depth < MAX_NESTING) {
       for (const command of [...commands]) {
-        const script = scriptRunBy(command);
-        if (script === undefined) continue;
-        const nested = parseAt(script.text, depth + 1, script.via, deadline);
-        if (!nested) return undefined;
-        commands.push(...nested.commands);
-        hasError ||= nested.hasError;
+        for (const script of scriptsRunBy(command)) {
+          const nested = parseAt(script.text, depth + 1, script.via, deadline);
+          if (!nested) return undefined;
+          commands.push(...nested.commands);
+          hasError ||= nested.hasError;
+        }
       }
     }
     return { commands, hasError };
@@ -226,15 +227,26 @@ export function baseName(program: string): string {
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
 
+/** The scripts a command runs: its own (`sh -c`, …), or the shell its inline code calls (interpreter-code.ts). */
+function scriptsRunBy(command: ShellCommand): { text: string; via: string }[] {
+  const own = scriptRunBy(command);
+  if (own) return [own];
+  const inline = inlineCodeOf(unwrapCommand(command.argv));
+  return inline ? shellInCode(inline.code).map((text) => ({ text, via: inline.interpreter })) : [];
+}
+
 /** The script a command runs, when it is literal text: `sh -c '…'`, `eval …`, `su -c '…'`, `ssh host '…'`. */
 function scriptRunBy(command: ShellCommand): { text: string; via: string } | undefined {
   const argv = unwrapCommand(command.argv);
-  if (argv.length < 2) return undefined;
+  if (argv.length === 0 || (argv.length < 2 && command.stdinText === undefined)) return undefined;
   const name = baseName(argv[0].text);
   if (SHELLS.has(name) || name === "su") {
     const at = argv.findIndex((w, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w.text));
     const script = at > 0 ? argv[at + 1] : undefined;
-    return script && script.literal ? { text: script.text, via: `${name} -c` } : undefined;
+    if (script) return script.literal ? { text: script.text, via: `${name} -c` } : undefined;
+    // `bash <<EOF … EOF`, `sh <<< '…'`: a shell with no script file runs what it reads.
+    const readsStdin = argv.slice(1).every((w) => w.text.startsWith("-"));
+    return readsStdin && command.stdinText !== undefined ? { text: command.stdinText, via: `${name} reading a here-document` } : undefined;
   }
   if (name === "eval") {
     const rest = argv.slice(1);
