@@ -188,6 +188,16 @@ export async function listRunEventsAfter(db: Db, params: { runId: string; after:
     .limit(params.limit);
 }
 
+/** A run's tool calls (tool.pre) since `since`, newest first: what the session did before (session rules). */
+export async function listRecentToolCalls(db: Db, params: { runId: string; since: Date; limit: number }) {
+  return db
+    .select({ data: runEvents.data, ts: runEvents.ts })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, params.runId), eq(runEvents.type, "tool.pre"), gt(runEvents.ts, params.since)))
+    .orderBy(desc(runEvents.seq))
+    .limit(params.limit);
+}
+
 /** The last `limit` events of a run, oldest first: the run's recent context. */
 export async function listRunEventsTail(db: Db, params: { runId: string; limit: number }) {
   const rows = await db

@@ -4,6 +4,7 @@
  */
 import { injectedInstructions } from "./injection/injected-instructions";
 import { personalData } from "./pii/personal-data";
+import { sessionRules } from "./session/session-rules";
 import { secrets } from "./secrets/secrets";
 import { bashParserReady } from "./shell/bash-parser";
 import { destructiveShell, discardShell } from "./shell/destructive-shell";
@@ -16,6 +17,7 @@ export const DETECTORS: Record<DetectorName, Detector> = {
   secrets,
   pii: personalData,
   injection: injectedInstructions,
+  session: sessionRules,
 };
 
 /**

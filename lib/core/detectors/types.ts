@@ -3,6 +3,8 @@
  * it finds, each finding with the rule that found it, a confidence and a reason that quotes the part
  * it is about. Detectors are pure and synchronous: they run in the hook path of every tool call.
  */
+import type { PastCall } from "@/lib/core/hooks/ports";
+
 export type Confidence = "high" | "medium";
 
 export interface Finding {
@@ -20,6 +22,14 @@ export interface Finding {
 export interface DetectorContext {
   /** The folder the agent works in (the session's cwd), when the event says it. */
   cwd?: string;
+  /** Session rules: the call being decided, and what the session called before (newest first). */
+  call?: { toolName: string; toolInput: unknown };
+  history?: readonly PastCall[];
+  /** Session rules: hosts a session may still reach after reading a secret, and the deletes a minute it may make. */
+  hosts?: readonly string[];
+  deletesPerMinute?: number;
+  /** Epoch milliseconds of the call (the runtime's clock). */
+  now?: number;
 }
 
 export interface DetectorRule {
@@ -37,7 +47,7 @@ export interface Detector {
    * What it reads: a shell command (the call's, when it runs one) or any text the call carries
    * (its input's JSON, its output, a prompt).
    */
-  reads: "shell-command" | "text";
+  reads: "shell-command" | "text" | "session";
   /** Its `detect` returns a promise (secretlint's API is asynchronous). */
   async: boolean;
   /** Synchronous where it can be: an asynchronous detector makes its hook an asynchronous one. */

@@ -168,7 +168,11 @@ export const detectAction = z.object({
   minConfidence: z.enum(["high", "medium"]).default("medium"),
   /** Said before the findings in the reason the agent sees. */
   reason: z.string().min(1).max(500).optional(),
-  /** An asynchronous detector's time (secrets); default 2 s. */
+  /** Session rules: hosts a session may still reach after reading a secret (a host or its subdomains). */
+  hosts: z.array(z.string().trim().min(1).max(253).toLowerCase()).max(200).optional(),
+  /** Session rules: files a session may delete in a minute (default 20). */
+  deletesPerMinute: z.number().int().min(1).max(100_000).optional(),
+  /** An asynchronous detector's time (secrets, session rules); default 2 s. */
   timeoutMs: durationMs.optional(),
 });
 

@@ -151,6 +151,19 @@ export interface NoticePort {
  * through (and counts it) when fewer than `max` were let through in the last `windowMs`; either
  * way it says how many were (including this one when it went through).
  */
+/** A call the session made before, as the session rules (lib/core/detectors/session) read it. */
+export interface PastCall {
+  toolName: string;
+  toolInput: unknown;
+  /** Epoch milliseconds. */
+  ts: number;
+}
+
+/** What the session did before: its last tool calls (tool.pre), newest first. */
+export interface SessionHistoryPort {
+  recentCalls(request: { runId: string; sinceMs: number; limit: number }, signal?: AbortSignal): Promise<PastCall[]>;
+}
+
 export interface RateLimitPort {
   take(request: { key: string; max: number; windowMs: number }, signal?: AbortSignal): Promise<{ allowed: boolean; count: number }>;
 }

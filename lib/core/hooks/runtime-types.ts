@@ -5,7 +5,7 @@ import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
 import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
-import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, RateLimitPort, SecretPort, ShellLauncher, ToolPort } from "./ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, RateLimitPort, SecretPort, SessionHistoryPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 
 /** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
@@ -15,6 +15,8 @@ export interface HookRuntimeOptions {
   approvals?: ApprovalPort;
   /** Where `limit` hooks count (without it they fail under their onFailure). */
   limits?: RateLimitPort;
+  /** What a session did before, for session rules (without it they fail under their onFailure). */
+  history?: SessionHistoryPort;
   tools?: ToolPort;
   secrets?: SecretPort;
   ledger?: LedgerSink;

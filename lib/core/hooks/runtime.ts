@@ -72,6 +72,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
   const executorOptions: ExecutorOptions = {
     approvals: options.approvals,
     limits: options.limits,
+    history: options.history,
     tools: options.tools,
     secrets: options.secrets,
     codeHooks: options.codeHooks,

@@ -5,11 +5,12 @@
  */
 import type { Db } from "@/db/client";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
+import { listRecentToolCalls } from "@/db/queries/run-events";
 import type { EventActor, HookEvent } from "@/lib/core/hooks/event";
 import type { LedgerActor } from "@/db/schema";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
 import { columnsOf } from "@/lib/core/null-fields";
-import { createMemoryRateLimitPort, type ApprovalPort, type NoticePort, type RateLimitPort, type ToolPort } from "@/lib/core/hooks/ports";
+import { createMemoryRateLimitPort, type ApprovalPort, type NoticePort, type RateLimitPort, type SessionHistoryPort, type ToolPort } from "@/lib/core/hooks/ports";
 import { takeRateLimit } from "@/db/queries/rate-limits";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
 import { logger } from "@/lib/platform/logger";
@@ -84,6 +85,16 @@ export interface RunRuntimeDeps {
   ledger?: (entries: readonly LedgerEntry[], event: HookEvent) => void;
 }
 
+/** Session rules read the run's earlier tool calls from its stored events. */
+function databaseHistory(db: Db): SessionHistoryPort {
+  return {
+    async recentCalls({ runId, sinceMs, limit }) {
+      const rows = await listRecentToolCalls(db, { runId, since: new Date(sinceMs), limit });
+      return rows.map((row) => ({ toolName: String(row.data.toolName ?? ""), toolInput: row.data.toolInput, ts: row.ts.getTime() }));
+    },
+  };
+}
+
 /** `limit` hooks count in the database, shared by every web process, per project. */
 function databaseRateLimits(db: Db, projectId: string): RateLimitPort {
   return { take: (request) => takeRateLimit(db, { projectId, ...request }) };
@@ -100,6 +111,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
     approvals: deps.approvals,
     // A trial (no ledger kept) counts on its own, from zero: it never uses up a real window.
     limits: !deps.ledger && deps.persistLedger === false ? createMemoryRateLimitPort() : databaseRateLimits(deps.db, deps.projectId),
+    history: databaseHistory(deps.db),
     notices: deps.notices,
     tools: deps.tools,
     secrets: storeSecretPort(deps.db, deps.projectId),

@@ -8,7 +8,9 @@
  */
 import { DETECTORS } from "@/lib/core/detectors/registry";
 import { shellCommandOf } from "@/lib/core/detectors/shell/shell-command-of";
-import { CONFIDENCE_RANK, type Detector, type Finding } from "@/lib/core/detectors/types";
+import { SESSION_CALLS, SESSION_WINDOW_MS } from "@/lib/core/detectors/session/session-rules";
+import { CONFIDENCE_RANK, type Detector, type DetectorContext, type Finding } from "@/lib/core/detectors/types";
+import type { PastCall } from "../ports";
 import { mapStrings, stringsOf } from "../json-strings";
 import type { DetectAction } from "../spec";
 import { inlineAction, timedAction, type ActionResult, type ActionRun, type CompiledAction } from "./types";
@@ -29,7 +31,7 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
   const threshold = CONFIDENCE_RANK[action.minConfidence];
   const names = action.detectors.join(", ");
   const nothing: ActionResult = { verdict: "allow", reason: `${names}: nothing found` };
-  const notApplicable: ActionResult = { verdict: "allow", reason: `${names}: nothing here to read (${detectors.map((d) => (d.reads === "shell-command" ? "no shell command" : "no text")).join(", ")})` };
+  const notApplicable: ActionResult = { verdict: "allow", reason: `${names}: nothing here to read (${detectors.map((d) => (d.reads === "shell-command" ? "no shell command" : d.reads === "session" ? "no tool call" : "no text")).join(", ")})` };
 
   const decide = (run: ActionRun, looked: Looked): ActionResult => {
     if (!looked.looked) return notApplicable;
@@ -53,17 +55,21 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
     }
   };
 
-  const look = (run: ActionRun): Looked | Promise<Looked> => {
+  const look = (run: ActionRun, history?: readonly PastCall[]): Looked | Promise<Looked> => {
     const pending: Promise<unknown>[] = [];
     const looked: Looked = { texts: [], looked: false };
-    const cwd = stringField(run.event.data, "cwd");
+    const data = run.event.data as Record<string, unknown>;
+    const context: DetectorContext = {
+      cwd: stringField(data, "cwd"),
+      ...(history && { call: { toolName: String(data.toolName ?? ""), toolInput: data.toolInput }, history, hosts: action.hosts, deletesPerMinute: action.deletesPerMinute, now: run.options.now() }),
+    };
     for (const detector of detectors) {
       for (const text of textsFor(detector, run)) {
         looked.looked = true;
         const entry = { text, findings: [] as Finding[] };
         looked.texts.push(entry);
         const keep = (found: Finding[]) => entry.findings.push(...found.filter((f) => CONFIDENCE_RANK[f.confidence] >= threshold));
-        const result = detector.detect(text, { cwd });
+        const result = detector.detect(text, context);
         if (Array.isArray(result)) keep(result);
         else pending.push(result.then(keep));
       }
@@ -71,13 +77,26 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
     return pending.length === 0 ? looked : Promise.all(pending).then(() => looked);
   };
 
-  if (detectors.some((d) => d.async)) return timedAction(timeoutMs ?? DETECT_TIMEOUT_MS, async (run) => decide(run, await look(run)));
+  const readsSession = detectors.some((d) => d.reads === "session");
+  if (readsSession || detectors.some((d) => d.async)) {
+    return timedAction(timeoutMs ?? DETECT_TIMEOUT_MS, async (run, signal) => {
+      let history: readonly PastCall[] | undefined;
+      if (readsSession && run.event.type === "tool.pre") {
+        if (!run.options.history) return { failure: "session rules need the session's history, which this runtime does not read" };
+        const now = run.options.now();
+        history = await run.options.history.recentCalls({ runId: run.event.runId, sinceMs: now - SESSION_WINDOW_MS, limit: SESSION_CALLS }, signal);
+      }
+      return decide(run, await look(run, history));
+    });
+  }
   return inlineAction((run) => decide(run, look(run) as Looked));
 }
 
 /** What a detector reads of this event: a shell command before a call; any text a call or prompt carries. */
 function textsFor(detector: Detector, run: ActionRun): string[] {
   const data = run.event.data as Record<string, unknown>;
+  // Session rules read the call and the history from their context: one look, before a call only.
+  if (detector.reads === "session") return run.event.type === "tool.pre" ? [""] : [];
   if (detector.reads === "shell-command") {
     const command = run.event.type === "tool.pre" ? shellCommandOf(data.toolInput) : undefined;
     return command === undefined ? [] : [command];

@@ -5,7 +5,7 @@
  */
 import type { HookContext, HookEvent } from "../event";
 import type { HookVerdict } from "../ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, NoticePort, RateLimitPort, SecretPort, SecretValue, ShellLauncher, ToolPort } from "../ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, NoticePort, RateLimitPort, SecretPort, SecretValue, SessionHistoryPort, ShellLauncher, ToolPort } from "../ports";
 import type { CodeHookRegistry } from "../code-hooks";
 import type { SafeFetchPolicy } from "../http-client";
 import type { RuntimeHook } from "../runtime-types";
@@ -67,6 +67,7 @@ export function isSuspend(outcome: ActionOutcome): outcome is ActionSuspend {
 export interface ExecutorOptions {
   approvals?: ApprovalPort;
   limits?: RateLimitPort;
+  history?: SessionHistoryPort;
   tools?: ToolPort;
   secrets?: SecretPort;
   codeHooks?: CodeHookRegistry;
