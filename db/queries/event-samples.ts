@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, projectMembers, runEvents, runs, users } from "../schema";
 
@@ -14,11 +14,18 @@ export async function listRecentEvents(db: Db, params: { projectId: string; type
     .limit(params.limit);
 }
 
-export async function listLatestRunIds(db: Db, params: { projectId: string; agentId: string; limit: number }) {
+export async function listLatestRunIds(db: Db, params: { projectId: string; agentId: string; limit: number; since?: Date; until?: Date }) {
   const rows = await db
     .select({ id: runs.id })
     .from(runs)
-    .where(and(eq(runs.projectId, params.projectId), eq(runs.agentId, params.agentId)))
+    .where(
+      and(
+        eq(runs.projectId, params.projectId),
+        eq(runs.agentId, params.agentId),
+        params.since ? gte(runs.createdAt, params.since) : undefined,
+        params.until ? lt(runs.createdAt, params.until) : undefined,
+      ),
+    )
     .orderBy(desc(runs.createdAt))
     .limit(params.limit);
   return rows.map((r) => r.id);

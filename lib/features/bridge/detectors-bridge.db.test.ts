@@ -134,6 +134,17 @@ test("tried on past sessions before it enforces: the calls it would have stopped
     ["allow", "block", "alice@example.com", "shell.destructive/database-drop: drop table sent to psql: psql -c 'drop table users'"],
   ]);
   expect(await count()).toBe(rowsBefore);
+
+  // A chosen window: the runs that started in it only; a window the wrong way round is refused at its field.
+  const hour = 3_600_000;
+  const inWindow = await callRoute(replayRoute.POST, { method: "POST", token: admin, body: { hook: draft, agent: "unguarded", since: new Date(Date.now() - hour).toISOString(), until: new Date(Date.now() + hour).toISOString() } });
+  expect(inWindow.body).toMatchObject({ runs: 1, events: 4 });
+  expect(inWindow.body.differences).toHaveLength(2);
+  const before = await callRoute(replayRoute.POST, { method: "POST", token: admin, body: { hook: draft, agent: "unguarded", until: new Date(Date.now() - hour).toISOString() } });
+  expect(before.body).toMatchObject({ runs: 0, events: 0, differences: [] });
+  const backwards = await callRoute(replayRoute.POST, { method: "POST", token: admin, body: { hook: draft, agent: "unguarded", since: new Date().toISOString(), until: new Date(Date.now() - hour).toISOString() } });
+  expect(backwards.status).toBe(422);
+  expect(JSON.stringify(backwards.body)).toContain("since must be before until");
 });
 
 describe("secrets", () => {

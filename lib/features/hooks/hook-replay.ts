@@ -40,7 +40,13 @@ export async function replayHook(db: Db, principal: Principal, body: HookReplayR
   }
   const agent = await getAgent(db, { projectId: principal.projectId, ref: body.agent });
   if (!agent) throw AppError.notFound(`Agent "${body.agent}"`);
-  const runIds = await listLatestRunIds(db, { projectId: principal.projectId, agentId: agent.id, limit: body.runs });
+  const runIds = await listLatestRunIds(db, {
+    projectId: principal.projectId,
+    agentId: agent.id,
+    limit: body.runs,
+    ...(body.since && { since: new Date(body.since) }),
+    ...(body.until && { until: new Date(body.until) }),
+  });
   const events = await listEventsOfRuns(db, { runIds, types: [body.hook.event] });
   const actors = new Map<string, EventActor>();
   for (const a of await listRunActors(db, { runIds })) {

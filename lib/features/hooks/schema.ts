@@ -150,12 +150,19 @@ export const hookTrialSchema = z
   .refine((body) => Boolean(body.hook) !== Boolean(body.hooks), { message: "give either hook or hooks", path: ["hook"] });
 export type HookTrialRequest = z.infer<typeof hookTrialSchema>;
 
-/** POST /api/v1/hooks/replay: a draft hook, the agent whose runs it replays over, how many of them. */
-export const hookReplaySchema = z.object({
-  hook: hookSpecSchema,
-  agent: z.string().min(1),
-  runs: z.number().int().min(1).max(200).default(20),
-});
+/**
+ * POST /api/v1/hooks/replay: a draft hook, the agent whose runs it replays over, how many of them
+ * (the newest), and optionally the window they started in (`since` inclusive, `until` exclusive).
+ */
+export const hookReplaySchema = z
+  .object({
+    hook: hookSpecSchema,
+    agent: z.string().min(1),
+    runs: z.number().int().min(1).max(200).default(20),
+    since: z.iso.datetime({ offset: true }).optional(),
+    until: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((body) => !body.since || !body.until || Date.parse(body.since) < Date.parse(body.until), { message: "since must be before until", path: ["until"] });
 export type HookReplayRequest = z.infer<typeof hookReplaySchema>;
 
 /** The server actions on one hook (delete): its uuid, from the form. */

@@ -42,6 +42,9 @@ export function HookTestPanel({
   const [payload, setPayload] = useState(() => JSON.stringify(event === "tool.pre" ? { toolName: "write_file", toolInput: { path: "/srv/prod/app.yml" } } : {}, null, 2));
   const [payloadError, setPayloadError] = useState<string>();
   const [runs, setRuns] = useState(20);
+  // The window the replayed runs started in, in the browser's time zone (empty: no bound).
+  const [since, setSince] = useState("");
+  const [until, setUntil] = useState("");
   const hook = { ...spec, id: spec.id || "draft" };
 
   const samples = useQuery({
@@ -57,7 +60,11 @@ export function HookTestPanel({
       }),
   });
   const replay = useMutation({
-    mutationFn: () => apiFetch<HookReplayResponse>("/api/v1/hooks/replay", { method: "POST", body: JSON.stringify({ hook, agent: replayAgent!.id, runs }) }),
+    mutationFn: () =>
+      apiFetch<HookReplayResponse>("/api/v1/hooks/replay", {
+        method: "POST",
+        body: JSON.stringify({ hook, agent: replayAgent!.id, runs, ...windowOf(since, until) }),
+      }),
   });
 
   const runTrial = () => {
@@ -151,6 +158,14 @@ export function HookTestPanel({
               <span className="mb-1 block text-zinc-500">{agent ? `Replay over the last runs of ${agent.name}` : "Last runs"}</span>
               <input type="number" min={1} max={200} value={runs} onChange={(e) => setRuns(Number(e.target.value) || 1)} className={`${inputClass} w-24`} aria-label="Number of runs" />
             </label>
+            <label className="text-xs">
+              <span className="mb-1 block text-zinc-500">Started from</span>
+              <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} className={inputClass} data-testid="hook-replay-since" />
+            </label>
+            <label className="text-xs">
+              <span className="mb-1 block text-zinc-500">until</span>
+              <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} className={inputClass} data-testid="hook-replay-until" />
+            </label>
             <Button type="button" variant="secondary" onClick={() => replay.mutate()} disabled={replay.isPending} data-testid="hook-replay-run">
               {replay.isPending ? "Replaying…" : "Replay"}
             </Button>
@@ -200,4 +215,10 @@ export function HookTestPanel({
       )}
     </section>
   );
+}
+
+/** A `datetime-local` window as the replay API takes it (ISO instants); empty bounds are left out. */
+function windowOf(since: string, until: string): { since?: string; until?: string } {
+  const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+  return { ...(since && { since: iso(since) }), ...(until && { until: iso(until) }) };
 }
