@@ -11,6 +11,7 @@ import { compileMatcher, type NameMatcher } from "./matcher";
 import type { RuntimeHook } from "./runtime-types";
 import { GATING_ACTIONS, type HookActionType } from "./spec";
 import { actionRunsCode } from "./trust";
+import { detectInContext } from "../detectors/when-detect";
 import { compileWhen, type WhenCondition } from "./when";
 
 export interface CompiledHook {
@@ -92,7 +93,7 @@ export function compileHook(hook: RuntimeHook): CompiledHook {
   const colon = scope.indexOf(":");
   const kind = colon > 0 ? scope.slice(0, colon) : scope;
   const matcher = hook.matcher ? attempt("matcher", () => compileMatcher(hook.matcher)) : undefined;
-  const when = hook.when ? attempt("when", () => compileWhen(hook.when!)) : undefined;
+  const when = hook.when ? attempt("when", () => compileWhen(hook.when!, { detect: detectInContext })) : undefined;
   const action = attempt("action", () => compileAction(hook.action, hook.timeoutMs));
   if (actionType === "approve" && !isBlockingEvent(hook.event)) {
     compileError ??= `approve can only pause a blocking event, not ${hook.event}`;

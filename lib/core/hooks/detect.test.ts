@@ -77,3 +77,27 @@ describe("the detect action", () => {
     });
   });
 });
+
+describe("when: detects(…)", () => {
+  it("conditions any hook on a detector: the hook runs only where it finds something, and says so where it does not", async () => {
+    const approveDestruction = hook({ id: "log-destructive", event: "tool.pre", when: "detects(shell.destructive, pii)", action: { type: "block", reason: "a person must look at this" } });
+    const destroy = await createHookRuntime().dispatch([approveDestruction], toolPre("Bash", { command: "rm -rf ~/code" }));
+    expect(destroy.verdict).toBe("block");
+    const card = await createHookRuntime().dispatch([approveDestruction], toolPre("Bash", { command: "echo 4111 1111 1111 1111 > card.txt" }));
+    expect(card.verdict).toBe("block");
+    const benign = await createHookRuntime().dispatch([approveDestruction], toolPre("Bash", { command: "npm test" }));
+    expect(benign.verdict).toBe("allow");
+    expect(benign.ledger[0]).toMatchObject({ matched: false, reason: "when detects(shell.destructive, pii): nothing found" });
+  });
+
+  it("is refused at save with a detector that does not exist or cannot decide at once", () => {
+    const issues = (when: string) => {
+      const parsed = parseHookSpec({ id: "w", event: "tool.pre", when, action: { type: "log" } });
+      return parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join("."), i.message]);
+    };
+    expect(issues("detects(shell.everything)")).toEqual([["when", 'unknown detector "shell.everything" (there are shell.destructive, shell.discard, secrets, pii, injection, session)']]);
+    expect(issues("detects(secrets)")).toEqual([["when", "secrets cannot decide inside a condition (it reads asynchronously or needs the session's history): use a detect hook"]]);
+    expect(issues("detects()")).toEqual([["when", "detects(…) names one or more detectors, comma-separated"]]);
+    expect(issues("detects(injection)")).toEqual([]);
+  });
+});

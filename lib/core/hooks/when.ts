@@ -1,9 +1,21 @@
 /**
  * `when`: a condition over the event context. Two forms, from herdctl and Tailored AI:
  * `metadata.shouldNotify` (the dot path must be truthy) and `toolName: /^(Write|Edit)$/` or
- * `toolName: Write` (the value at the path must match the regex, or equal the text).
+ * `toolName: Write` (the value at the path must match the regex, or equal the text); and
+ * Hookplane's `detects(shell.destructive, pii)`: one of those detectors finds something in what
+ * it reads of the event (lib/core/detectors), so any hook can be conditioned on a detector.
  */
+import { DETECTOR_NAMES, NOT_IN_WHEN, type DetectorName } from "../detectors/detector-names";
 import { compileLinearRegex } from "./linear-regex";
+
+/**
+ * What the named detectors find in the event (the first finding's "detector/rule"), or undefined.
+ * Given by the runtime (compiled-hooks.ts), so this file, which the browser's editor loads to check
+ * a condition, does not load the detectors.
+ */
+export type DetectCheck = (names: readonly DetectorName[], context: Record<string, unknown>) => string | undefined;
+
+const DETECTS = /^\s*detects\(\s*([^)]*?)\s*\)\s*$/;
 
 export interface WhenCondition {
   readonly source: string;
@@ -15,10 +27,12 @@ const WHEN = /^\s*([A-Za-z_$][\w$-]*(?:\.[\w$-]+)*)\s*(?::\s*(.*?))?\s*$/;
 const REGEX_LITERAL = /^\/(.*)\/(i?)$/;
 
 /** Throws with a readable message when the condition or its regex is malformed. */
-export function compileWhen(source: string): WhenCondition {
+export function compileWhen(source: string, options: { detect?: DetectCheck } = {}): WhenCondition {
+  const detects = DETECTS.exec(source);
+  if (detects) return compileDetects(source, detects[1], options.detect);
   const parsed = WHEN.exec(source);
   if (!parsed) {
-    throw new Error('when is a dot path ("metadata.shouldNotify") or "path: /regex/" or "path: value"');
+    throw new Error('when is a dot path ("metadata.shouldNotify"), "path: /regex/", "path: value" or "detects(shell.destructive)"');
   }
   const path = parsed[1].split(".");
   const expected = parsed[2];
@@ -46,6 +60,21 @@ export function compileWhen(source: string): WhenCondition {
     source,
     check: (context) =>
       stringify(readPath(context, path)) === text ? undefined : `when ${parsed[1]} is not "${text}"`,
+  };
+}
+
+function compileDetects(source: string, list: string, detect: DetectCheck | undefined): WhenCondition {
+  const names = list.split(",").map((name) => name.trim());
+  if (names.length === 0 || names.some((name) => name === "")) throw new Error("detects(…) names one or more detectors, comma-separated");
+  for (const name of names) {
+    if (!(DETECTOR_NAMES as readonly string[]).includes(name)) throw new Error(`unknown detector "${name}" (there are ${DETECTOR_NAMES.join(", ")})`);
+    if (NOT_IN_WHEN.has(name as DetectorName)) throw new Error(`${name} cannot decide inside a condition (it reads asynchronously or needs the session's history): use a detect hook`);
+  }
+  return {
+    source,
+    // Without the detectors (a runtime that gave none), the condition holds: a gate conditioned on a
+    // detector runs rather than being skipped unchecked.
+    check: (context) => (detect === undefined || detect(names as DetectorName[], context) !== undefined ? undefined : `when ${source}: nothing found`),
   };
 }
 

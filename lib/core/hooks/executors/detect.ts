@@ -7,11 +7,11 @@
  * makes the `secrets` detector, and so its hook, asynchronous.
  */
 import { DETECTORS } from "@/lib/core/detectors/registry";
-import { shellCommandOf } from "@/lib/core/detectors/shell/shell-command-of";
+import { eventTexts } from "@/lib/core/detectors/event-texts";
 import { SESSION_CALLS, SESSION_WINDOW_MS } from "@/lib/core/detectors/session/session-rules";
 import { CONFIDENCE_RANK, type Detector, type DetectorContext, type Finding } from "@/lib/core/detectors/types";
 import type { PastCall } from "../ports";
-import { mapStrings, stringsOf } from "../json-strings";
+import { mapStrings } from "../json-strings";
 import type { DetectAction } from "../spec";
 import { inlineAction, timedAction, type ActionResult, type ActionRun, type CompiledAction } from "./types";
 
@@ -92,25 +92,8 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
   return inlineAction((run) => decide(run, look(run) as Looked));
 }
 
-/** What a detector reads of this event: a shell command before a call; any text a call or prompt carries. */
 function textsFor(detector: Detector, run: ActionRun): string[] {
-  const data = run.event.data as Record<string, unknown>;
-  // Session rules read the call and the history from their context: one look, before a call only.
-  if (detector.reads === "session") return run.event.type === "tool.pre" ? [""] : [];
-  if (detector.reads === "shell-command") {
-    const command = run.event.type === "tool.pre" ? shellCommandOf(data.toolInput) : undefined;
-    return command === undefined ? [] : [command];
-  }
-  switch (run.event.type) {
-    case "tool.pre":
-      return [run.subjectJson()];
-    case "tool.post":
-      return stringsOf(data.output);
-    case "user.prompt.submit":
-      return typeof data.prompt === "string" ? [data.prompt] : [];
-    default:
-      return [];
-  }
+  return eventTexts(detector.reads, run.event.type, run.event.data as Record<string, unknown>, () => run.subjectJson());
 }
 
 function stringField(data: unknown, key: string): string | undefined {
