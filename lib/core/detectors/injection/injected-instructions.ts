@@ -6,15 +6,12 @@
  * zero-width characters, bidirectional overrides). Phrase rules read the text case-folded with
  * white space collapsed; each finding's range is the phrase, so a redaction removes just that.
  */
-import type { Confidence, Detector, DetectorRule, Finding } from "../types";
+import { patternDetector, type PatternRule } from "../pattern-rules";
 
 export const INJECTION = "injection";
 
-interface Rule extends DetectorRule {
-  pattern: RegExp;
-  confidence: Confidence;
-  what: string;
-}
+/** A pattern rule that says what the text does (its reason shows the phrase, or counts hidden characters). */
+type Rule = Omit<PatternRule, "judge"> & { what: string };
 
 const VERB_DROP = String.raw`(?:ignore|disregard|forget|override|bypass|skip|abandon|drop)`;
 /** Whose or which orders: "all", "your", "the previous", "any previous and following" (bare "ignore rules" is a .gitignore's). */
@@ -73,26 +70,11 @@ const RULES: readonly Rule[] = [
 /** The most findings of one rule in one text: a bound on the work a hostile text can ask for. */
 const MAX_MATCHES = 1_000;
 
-export const injectedInstructions = {
-  name: INJECTION,
-  version: 1,
-  async: false,
-  reads: "text" as const,
-  rules: RULES.map(({ rule, finds }) => ({ rule, finds })),
-  detect(text: string): Finding[] {
-    const findings: Finding[] = [];
-    for (const rule of RULES) {
-      rule.pattern.lastIndex = 0;
-      let count = 0;
-      for (let m = rule.pattern.exec(text); m !== null && count < MAX_MATCHES; m = rule.pattern.exec(text), count++) {
-        if (m[0].length === 0) {
-          rule.pattern.lastIndex++;
-          continue;
-        }
-        const shown = rule.rule === "hidden-text" ? `${[...m[0]].length} hidden characters` : `"${m[0].replace(/\s+/g, " ").trim().slice(0, 80)}"`;
-        findings.push({ detector: INJECTION, rule: rule.rule, confidence: rule.confidence, reason: `the text ${rule.what}: ${shown}`, range: [m.index, m.index + m[0].length] });
-      }
-    }
-    return findings;
-  },
-} satisfies Detector;
+export const injectedInstructions = patternDetector(
+  INJECTION,
+  RULES.map((rule) => ({
+    ...rule,
+    judge: (value: string) => `the text ${rule.what}: ${rule.rule === "hidden-text" ? `${[...value].length} hidden characters` : `"${value.replace(/\s+/g, " ").trim().slice(0, 80)}"`}`,
+  })),
+  MAX_MATCHES,
+);

@@ -8,19 +8,13 @@
  */
 import { electronicFormatIBAN, isValidIBAN } from "ibantools";
 import { isValidPhoneNumber } from "libphonenumber-js";
-import type { Confidence, Detector, DetectorRule, Finding } from "../types";
+import { patternDetector, type PatternRule } from "../pattern-rules";
 import { bsnValid, codiceFiscaleValid, cpfValid, luhnValid, nirValid, spanishIdValid, ssnPlausible } from "./checksums";
 
 export const PII = "pii";
 
-interface Rule extends DetectorRule {
-  pattern: RegExp;
-  confidence: Confidence;
-  /** The part of the match that is the datum (a capture group), when the pattern reads context too. */
-  group?: number;
-  /** What it is, or undefined when the candidate is not one. */
-  check(value: string): string | undefined;
-}
+/** A pattern rule whose check says what a candidate is (its reason is "found <what>"). */
+type Rule = Omit<PatternRule, "judge"> & { check(value: string): string | undefined };
 
 /** RFC 2606 / 6761 names: examples in docs and tests are nobody's address. */
 const RESERVED_DOMAIN = /(^|\.)(example\.(com|org|net)|example|test|invalid|localhost)$/i;
@@ -132,25 +126,8 @@ const RULES: readonly Rule[] = [
 /** The most candidates of one rule checked in one text: a bound on the work a hostile text can ask for. */
 const MAX_CANDIDATES = 2_000;
 
-export const personalData = {
-  name: PII,
-  version: 1,
-  async: false,
-  reads: "text" as const,
-  rules: RULES.map(({ rule, finds }) => ({ rule, finds })),
-  detect(text: string): Finding[] {
-    const findings: Finding[] = [];
-    for (const rule of RULES) {
-      rule.pattern.lastIndex = 0;
-      let candidates = 0;
-      for (let m = rule.pattern.exec(text); m !== null && candidates < MAX_CANDIDATES; m = rule.pattern.exec(text), candidates++) {
-        const value = rule.group ? m[rule.group] : m[0];
-        const what = rule.check(value);
-        if (what === undefined) continue;
-        const start = rule.group ? m.index + m[0].lastIndexOf(value) : m.index;
-        findings.push({ detector: PII, rule: rule.rule, confidence: rule.confidence, reason: `found ${what}`, range: [start, start + value.length] });
-      }
-    }
-    return findings;
-  },
-} satisfies Detector;
+export const personalData = patternDetector(
+  PII,
+  RULES.map((rule) => ({ ...rule, judge: (value: string) => ((what) => (what === undefined ? undefined : `found ${what}`))(rule.check(value)) })),
+  MAX_CANDIDATES,
+);
