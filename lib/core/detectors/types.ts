@@ -4,6 +4,7 @@
  * it is about. Detectors are pure and synchronous: they run in the hook path of every tool call.
  */
 import type { PastCall } from "@/lib/core/hooks/ports";
+import type { ParsedShell } from "./shell/shell-script";
 
 export type Confidence = "high" | "medium";
 
@@ -30,6 +31,8 @@ export interface DetectorContext {
   deletesPerMinute?: number;
   /** Epoch milliseconds of the call (the runtime's clock). */
   now?: number;
+  /** One dispatch's parsed commands, shared by its detectors (each command parsed once). */
+  parsed?: Map<string, ParsedShell | undefined>;
 }
 
 export interface DetectorRule {

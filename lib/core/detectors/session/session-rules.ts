@@ -7,7 +7,8 @@
  */
 import type { PastCall } from "@/lib/core/hooks/ports";
 import { shellCommandOf } from "../shell/shell-command-of";
-import { baseName, parseShell, unwrapCommand, type ShellCommand } from "../shell/shell-script";
+import { MAX_PARSED_CHARS } from "../shell/destructive-shell";
+import { baseName, parseShell, unwrapCommand, type ParsedShell, type ShellCommand } from "../shell/shell-script";
 import type { Detector, DetectorContext, Finding } from "../types";
 
 export const SESSION = "session";
@@ -38,10 +39,10 @@ const pathFields = (input: unknown): string[] => {
   });
 };
 
-function commandsOf(call: { toolName: string; toolInput: unknown }): ShellCommand[] {
+function commandsOf(call: { toolName: string; toolInput: unknown }, parsed?: Map<string, ParsedShell | undefined>): ShellCommand[] {
   const command = shellCommandOf(call.toolInput);
-  if (command === undefined || command.length > 16 * 1024) return [];
-  return parseShell(command)?.commands ?? [];
+  if (command === undefined || command.length > MAX_PARSED_CHARS) return [];
+  return parseShell(command, Infinity, parsed)?.commands ?? [];
 }
 
 /** The secret file a call read, if it read one. */
@@ -58,7 +59,7 @@ function secretRead(call: PastCall): string | undefined {
 }
 
 /** The hosts a call reaches over the network (a URL's, `user@host:`, `ssh host`). */
-function hostsReached(call: { toolName: string; toolInput: unknown }): string[] {
+function hostsReached(call: { toolName: string; toolInput: unknown }, parsed?: Map<string, ParsedShell | undefined>): string[] {
   const hostOf = (text: string): string | undefined => {
     const url = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]+@)?([^/:\s?#]+)/i.exec(text);
     if (url) return url[1].toLowerCase();
@@ -71,7 +72,7 @@ function hostsReached(call: { toolName: string; toolInput: unknown }): string[] 
     return host ? [host] : [];
   }
   const hosts: string[] = [];
-  for (const command of commandsOf(call)) {
+  for (const command of commandsOf(call, parsed)) {
     const argv = unwrapCommand(command.argv);
     if (argv.length === 0) continue;
     const name = baseName(argv[0].text);
@@ -85,10 +86,10 @@ function hostsReached(call: { toolName: string; toolInput: unknown }): string[] 
   return hosts;
 }
 
-function deletesIn(call: { toolName: string; toolInput: unknown }): number {
+function deletesIn(call: { toolName: string; toolInput: unknown }, parsed?: Map<string, ParsedShell | undefined>): number {
   if (DELETE_TOOLS.test(call.toolName)) return Math.max(1, pathFields(call.toolInput).length);
   let count = 0;
-  for (const command of commandsOf(call)) {
+  for (const command of commandsOf(call, parsed)) {
     const argv = unwrapCommand(command.argv);
     if (argv.length === 0) continue;
     const name = baseName(argv[0].text);
@@ -115,7 +116,7 @@ export const sessionRules = {
     if (!call) return [];
     const history = context.history ?? [];
     const findings: Finding[] = [];
-    const reached = hostsReached(call).filter((host) => !allowed(host, context.hosts ?? []));
+    const reached = hostsReached(call, context.parsed).filter((host) => !allowed(host, context.hosts ?? []));
     if (reached.length > 0) {
       for (const past of history) {
         const file = secretRead(past);
@@ -131,7 +132,7 @@ export const sessionRules = {
     }
     const now = context.now ?? Date.now();
     const limit = context.deletesPerMinute ?? DEFAULT_DELETES_PER_MINUTE;
-    const current = deletesIn(call);
+    const current = deletesIn(call, context.parsed);
     if (current > 0) {
       const recent = history.filter((past) => past.ts > now - 60_000).reduce((sum, past) => sum + deletesIn(past), 0);
       if (recent + current > limit) {

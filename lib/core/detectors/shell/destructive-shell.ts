@@ -45,7 +45,7 @@ function shellDetector(name: string, rules: readonly Rule[], documented: readonl
     rules: [...documented, ...UNCHECKED],
     detect(text: string, context: DetectorContext): Finding[] {
       const findings: Finding[] = [];
-      const parsed = text.length > MAX_PARSED_CHARS ? undefined : parseShell(text, PARSE_DEADLINE_MS);
+      const parsed = text.length > MAX_PARSED_CHARS ? undefined : parseShell(text, PARSE_DEADLINE_MS, context.parsed);
       if (!parsed) {
         const why = text.length > MAX_PARSED_CHARS ? `is ${text.length} characters long, over the ${MAX_PARSED_CHARS} that are checked` : `took over ${PARSE_DEADLINE_MS} ms to parse`;
         findings.push({ detector: name, rule: "unparsed", confidence: "medium", reason: `the command ${why}: ${clip(text)}` });

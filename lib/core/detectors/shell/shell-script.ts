@@ -47,9 +47,13 @@ const MAX_NESTING = 3;
  * microsecond a character of dense commands (a here-document's text far less), and this runs in
  * the hook path of every tool call.
  */
-export function parseShell(source: string, budgetMs = Infinity): ParsedShell | undefined {
+export function parseShell(source: string, budgetMs = Infinity, memo?: Map<string, ParsedShell | undefined>): ParsedShell | undefined {
+  // The shell detectors and session rules of one dispatch read the same command: parsed once (memo is the dispatch's).
+  if (memo?.has(source)) return memo.get(source);
   const deadline = performance.now() + budgetMs;
-  return parseAt(source, 0, undefined, deadline);
+  const result = parseAt(source, 0, undefined, deadline);
+  memo?.set(source, result);
+  return result;
 }
 
 function parseAt(source: string, depth: number, via: string | undefined, deadline: number): ParsedShell | undefined {

@@ -61,6 +61,7 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
     const data = run.event.data as Record<string, unknown>;
     const context: DetectorContext = {
       cwd: stringField(data, "cwd"),
+      parsed: new Map(),
       ...(history && { call: { toolName: String(data.toolName ?? ""), toolInput: data.toolInput }, history, hosts: action.hosts, deletesPerMinute: action.deletesPerMinute, now: run.options.now() }),
     };
     for (const detector of detectors) {
