@@ -3,6 +3,7 @@
  * hook fill the ledger; the ledger search, the runs and ledger exports and the config change log
  * must find exactly what happened.
  */
+import { parseCsv } from "@/test/csv";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { insertHookInvocations, type NewHookInvocation } from "@/db/queries/hook-invocations";
@@ -47,39 +48,6 @@ async function download(handler: Handler, path: string, token = viewer) {
   return handler(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } }));
 }
 
-/** RFC 4180 reader, strict enough to catch a writer that forgets to quote or escape. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') {
-      if (field !== "") throw new Error(`stray quote at ${i}`);
-      quoted = true;
-    } else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else if (c === "\n" || c === "\r") throw new Error(`bare line break at ${i}`);
-    else field += c;
-  }
-  if (quoted) throw new Error("unterminated quote");
-  if (field !== "" || row.length) throw new Error("last line has no CRLF");
-  return rows;
-}
 
 function csvObjects(text: string) {
   const [header, ...rows] = parseCsv(text);

@@ -7,34 +7,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseCsv } from "@/test/csv";
 import { injectedInstructions } from "./injected-instructions";
 
 const rules = (text: string) => [...new Set(injectedInstructions.detect(text).map((f) => `${f.rule}/${f.confidence}`))];
 
-/** RFC 4180: quoted fields may hold commas, doubled quotes and newlines. */
-function readCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(field), (field = "");
-    else if (c === "\n") row.push(field), rows.push(row), (row = []), (field = "");
-    else field += c;
-  }
-  if (field !== "" || row.length > 0) row.push(field), rows.push(row);
-  return rows;
-}
 
 describe("published samples (Giskard prompt-injections)", () => {
   it("finds every hijacking attack and all jailbreaks but one, named", () => {
-    const [header, ...rows] = readCsv(readFileSync(path.join(process.cwd(), "test/fixtures/detectors/prompt-injections/giskard-prompt-injections.csv"), "utf8"));
+    const [header, ...rows] = parseCsv(readFileSync(path.join(process.cwd(), "test/fixtures/detectors/prompt-injections/giskard-prompt-injections.csv"), "utf8"), { crlf: false });
     expect(header).toEqual(["index", "prompt", "name", "group", "source", "language"]);
     const byGroup = new Map<string, { samples: number; found: number; missed: string[] }>();
     for (const [, prompt, name, group] of rows) {
