@@ -6,7 +6,12 @@
 import type { PastCall } from "@/lib/core/hooks/ports";
 import type { ParsedShell } from "./shell/shell-script";
 
-export type Confidence = "high" | "medium";
+/**
+ * How sure a finding is. `low`: the shape alone, where look-alikes are common in a developer's text
+ * (a national phone number, nine bare digits); no hook acts on it unless its `minConfidence` says so.
+ */
+export const CONFIDENCES = ["high", "medium", "low"] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
 
 export interface Finding {
   /** The detector's name, e.g. `shell.destructive`. */
@@ -57,4 +62,4 @@ export interface Detector {
   detect(text: string, context: DetectorContext): Finding[] | Promise<Finding[]>;
 }
 
-export const CONFIDENCE_RANK: Record<Confidence, number> = { medium: 1, high: 2 };
+export const CONFIDENCE_RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };

@@ -48,6 +48,16 @@ describe("the detect action", () => {
     expect((await dispatch({}, { command: "git push -f" })).verdict).toBe("block");
     expect((await dispatch({ minConfidence: "high" }, { command: "git push -f" })).verdict).toBe("allow");
     expect((await dispatch({ minConfidence: "high" }, { command: "git push -f origin main" })).verdict).toBe("block");
+    // pii's low tier (nine bare digits) acts only when the hook asks for it.
+    const pii = (minConfidence?: string) =>
+      createHookRuntime().dispatch(
+        [hook({ id: "pii", event: "tool.pre", action: { type: "detect", detectors: ["pii"], verdict: "block", ...(minConfidence && { minConfidence }) } as never })],
+        toolPre("Write", { file_path: "order.txt", content: "order 078051121 shipped" }),
+      );
+    expect((await pii()).verdict).toBe("allow");
+    const low = await pii("low");
+    expect(low.verdict).toBe("block");
+    expect(low.reason).toBe("pii/us-ssn: found what may be a US Social Security number ending 1121");
   });
 
   it("in shadow mode records what it would block and blocks nothing", async () => {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { issueFrom } from "../issues";
 import { regexError } from "./linear-regex";
 import { DETECTOR_NAMES } from "../detectors/detector-names";
+import { CONFIDENCES } from "../detectors/types";
 
 /** The longest timeout a hook or action may have (importers name it in their file's own unit). */
 export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
@@ -165,7 +166,7 @@ export const detectAction = z.object({
   type: z.literal("detect"),
   detectors: z.array(z.enum(DETECTOR_NAMES)).min(1).max(DETECTOR_NAMES.length),
   verdict: z.enum(DETECT_VERDICTS).default("block"),
-  minConfidence: z.enum(["high", "medium"]).default("medium"),
+  minConfidence: z.enum(CONFIDENCES).default("medium"),
   /** Said before the findings in the reason the agent sees. */
   reason: z.string().min(1).max(500).optional(),
   /** Session rules: hosts a session may still reach after reading a secret (a host or its subdomains). */

@@ -150,7 +150,7 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
   detect: [
     { name: "detectors", label: "Detectors", kind: "list", hint: `Comma-separated: ${DETECTOR_NAMES.join(", ")} (docs/detectors.md says what each finds).`, placeholder: "shell.destructive" },
     { name: "verdict", label: "On a finding", kind: "select", options: DETECT_VERDICTS, hint: "tool.pre: block the call or have the agent ask its user; tool.post: redact it from the output; anywhere: only record it in the ledger." },
-    { name: "minConfidence", label: "Least confidence", kind: "select", options: ["medium", "high"], hint: "medium also acts on what can only be known when the command runs ($DIR)." },
+    { name: "minConfidence", label: "Least confidence", kind: "select", options: ["medium", "high", "low"], hint: "medium also acts on what can only be known when the command runs ($DIR); low also on shapes look-alikes share (nine bare digits, a national phone layout): best with record." },
     { name: "hosts", label: "Hosts a session may reach (session rules)", kind: "list", hint: "Comma-separated; after the session read a secret file, any other host is refused. A host covers its subdomains.", placeholder: "github.com, registry.npmjs.org", onlyWhenSet: true },
     { name: "deletesPerMinute", label: "Deletes a minute (session rules)", kind: "number", hint: "Default 20.", placeholder: "20", onlyWhenSet: true },
     { name: "reason", label: "Reason", kind: "text", hint: "Said before the findings in what the agent is told." },

@@ -72,6 +72,7 @@ const MAX_MATCHES = 1_000;
 
 export const injectedInstructions = patternDetector(
   INJECTION,
+  1,
   RULES.map((rule) => ({
     ...rule,
     judge: (value: string) => `the text ${rule.what}: ${rule.rule === "hidden-text" ? `${[...value].length} hidden characters` : `"${value.replace(/\s+/g, " ").trim().slice(0, 80)}"`}`,
