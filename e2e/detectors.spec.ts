@@ -30,8 +30,21 @@ test("a detector is tried on past sessions in the editor, then enforced on the n
   await hooks.field("Detectors").fill("shell.destructive");
   await expect(hooks.fieldError("action-detectors")).toHaveCount(0);
 
-  // Tried on past sessions before it is saved: the destructive call, whose it was, and the finding.
+  // Tried on past sessions before it is saved, across all the project's agents by default: the
+  // destructive call, whose agent and person it was, the finding, and a link to the run at the event.
   const panel = page.getByTestId("hook-test-panel");
+  await expect(panel.getByTestId("hook-replay-agent")).toHaveValue("");
+  await expect(panel.getByTestId("hook-replay-agent").locator("option:checked")).toHaveText("All agents");
+  await panel.getByTestId("hook-replay-run").click();
+  const across = panel.getByTestId("hook-replay-summary");
+  await expect(across).toContainText("would go differently");
+  const difference = panel.getByTestId("hook-replay-difference").filter({ hasText: "recursive-delete-outside-workspace" });
+  await expect(difference).toHaveCount(1);
+  await expect(difference).toHaveAttribute("data-agent", "coding-agent");
+  const runLink = difference.getByTestId("hook-replay-link");
+  await expect(runLink).toHaveAttribute("href", /^\/runs\/[0-9a-f-]{36}#event-\d+$/);
+  const runHref = (await runLink.getAttribute("href"))!;
+  // The same for the one agent picked.
   await panel.getByTestId("hook-replay-agent").selectOption({ label: "coding-agent" });
   await panel.getByTestId("hook-replay-run").click();
   const summary = panel.getByTestId("hook-replay-summary");
@@ -46,5 +59,30 @@ test("a detector is tried on past sessions in the editor, then enforced on the n
   const denied = await (await bash("sudo rm -rf ~/code", "e2e-destroy-again")).json();
   expect(denied.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
   expect(denied.hookSpecificOutput.permissionDecisionReason).toContain("shell.destructive/recursive-delete-outside-workspace");
-  await dashboardApi(page).delete(page.url().replace(/.*\/hooks\//, "/api/v1/hooks/"));
+
+  // The hook's page: an enforcing hook's shadow record is empty and says how to get one.
+  const hookPage = page.url();
+  const hookApi = hookPage.replace(/.*\/hooks\//, "/api/v1/hooks/");
+  await expect(page.getByTestId("hook-shadow-record")).toHaveAttribute("data-state", "empty");
+  await expect(page.getByTestId("shadow-empty")).toContainText("set the mode to shadow");
+  // In shadow mode it records on live traffic what it would have done, and lets the call through.
+  expect((await dashboardApi(page).patch(hookApi, { data: { mode: "shadow" } })).status()).toBe(200);
+  const shadowed = await (await bash("sudo rm -rf ~/code", "e2e-destroy-shadow")).json();
+  expect(JSON.stringify(shadowed)).not.toContain("deny");
+  await page.goto(hookPage);
+  const record = page.getByTestId("hook-shadow-record");
+  await expect(record).toHaveAttribute("data-state", "loaded");
+  await expect(record.getByTestId("shadow-would-block")).toHaveText("1");
+  const row = record.getByTestId("shadow-row").first();
+  await expect(row).toHaveAttribute("data-verdict", "block");
+  await expect(row).toContainText("shell.destructive/recursive-delete-outside-workspace");
+  await expect(row.getByTestId("shadow-row-link")).toHaveAttribute("href", /^\/runs\/[0-9a-f-]{36}#event-\d+$/);
+  await page.screenshot({ path: testInfo.outputPath("detector-shadow-record.png"), fullPage: true });
+
+  // The replay's link opens the run at that event.
+  await page.goto(runHref);
+  const targeted = page.locator("[data-targeted]");
+  await expect(targeted).toBeVisible();
+  await expect(targeted).toContainText("rm -rf ~/code");
+  await dashboardApi(page).delete(hookApi);
 });

@@ -23,7 +23,7 @@ test("a hook created in the editor blocks a run, live, and the run view says whi
   const hooks = new HookPages(page);
   await hooks.field("Id").fill("no-rm");
   await hooks.field("Matcher").fill("shell");
-  await hooks.form().getByLabel(/deny if/i).fill("rm -rf");
+  await hooks.field("Deny if (regex)").fill("rm -rf");
   await hooks.form().getByLabel(/^reason/i).fill("Deleting files needs a person");
   await hooks.save();
   // Leaving before the save answered would abort it: wait for the editor to say it was created.

@@ -34,7 +34,7 @@ test("try a hook against a recorded event, then replay a draft over past runs", 
   // Replaying the saved hook changes nothing; a draft guarding another path would have let the writes through.
   await panel.getByTestId("hook-replay-run").click();
   await expect(panel.getByTestId("hook-replay-summary")).toContainText("No difference");
-  await hooks.form().getByLabel(/deny if/i).fill("/etc");
+  await hooks.field("Deny if (regex)").fill("/etc");
   await panel.getByTestId("hook-replay-run").click();
   await expect(panel.getByTestId("hook-replay-summary")).toContainText("would go differently");
   await expect(panel.getByTestId("hook-replay-summary")).toContainText("was block");

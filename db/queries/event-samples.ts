@@ -14,21 +14,25 @@ export async function listRecentEvents(db: Db, params: { projectId: string; type
     .limit(params.limit);
 }
 
-export async function listLatestRunIds(db: Db, params: { projectId: string; agentId: string; limit: number; since?: Date; until?: Date }) {
-  const rows = await db
-    .select({ id: runs.id })
+/**
+ * A project's newest runs (of one agent, or of all its own and bridged agents), optionally in the
+ * window they started in, each with its agent and schedule: what a replay dispatches them as.
+ */
+export async function listLatestRuns(db: Db, params: { projectId: string; agentId?: string; limit: number; since?: Date; until?: Date }) {
+  return db
+    .select({ id: runs.id, agentId: runs.agentId, agentName: agents.name, scheduleId: runs.scheduleId })
     .from(runs)
+    .innerJoin(agents, eq(agents.id, runs.agentId))
     .where(
       and(
         eq(runs.projectId, params.projectId),
-        eq(runs.agentId, params.agentId),
+        params.agentId ? eq(runs.agentId, params.agentId) : undefined,
         params.since ? gte(runs.createdAt, params.since) : undefined,
         params.until ? lt(runs.createdAt, params.until) : undefined,
       ),
     )
-    .orderBy(desc(runs.createdAt))
+    .orderBy(desc(runs.createdAt), desc(runs.id))
     .limit(params.limit);
-  return rows.map((r) => r.id);
 }
 
 /** Every event of some runs (read in their project first: listLatestRunIds), in order, for replaying a draft hook over what happened. */

@@ -5,12 +5,9 @@
  */
 import type { PastCall } from "@/lib/core/hooks/ports";
 import type { ParsedShell } from "./shell/shell-script";
+import type { CONFIDENCES } from "./detector-names";
 
-/**
- * How sure a finding is. `low`: the shape alone, where look-alikes are common in a developer's text
- * (a national phone number, nine bare digits); no hook acts on it unless its `minConfidence` says so.
- */
-export const CONFIDENCES = ["high", "medium", "low"] as const;
+/** How sure a finding is (detector-names.ts lists the three). */
 export type Confidence = (typeof CONFIDENCES)[number];
 
 export interface Finding {

@@ -145,7 +145,8 @@ function exportRunHook(hook: HookSpecInput, ctx: ExportContext): TaiHook | undef
   warnCommonFields(hook, ctx);
   if (hook.matcher !== undefined) ctx.warnHook(hook, "matcher", "beforeRun/afterRun hooks have no matcher; not exported");
   if (hook.when !== undefined) ctx.warnHook(hook, "when", "beforeRun/afterRun hooks have no condition; not exported");
-  const { tool, args, skipIf } = hook.action;
+  const { tool, args, skipIf, denyIf } = hook.action;
+  if (denyIf !== undefined) ctx.warnHook(hook, "action.denyIf", "beforeRun/afterRun hooks cannot refuse (denyIf is read on hooks.on entries); not exported");
   return { tool, ...(args && Object.keys(args).length > 0 ? { args } : {}), ...(skipIf !== undefined ? { skipIf } : {}), ...onError(hook) };
 }
 
@@ -155,8 +156,12 @@ function exportOnHook(hook: HookSpecInput, ctx: ExportContext): TaiHook | undefi
   if (action.type === "tool") {
     if (action.skipIf !== undefined) ctx.warnHook(hook, "action.skipIf", "skipIf applies to beforeRun/afterRun hooks only; not exported");
     entry = { tool: action.tool, ...(action.args && Object.keys(action.args).length > 0 ? { args: action.args } : {}) };
-    const denyIf = (action as { denyIf?: unknown }).denyIf;
-    if (typeof denyIf === "string") entry.denyIf = denyIf;
+    if (typeof action.denyIf === "string") entry.denyIf = action.denyIf;
+    else if (action.denyIf !== undefined) {
+      // Without its condition the hook would call the tool and never refuse: a guard that guards nothing.
+      ctx.warnHook(hook, "action.denyIf", `Tailored AI's denyIf is a regex over the tool's output; it cannot name detectors (${action.denyIf.detects.join(", ")}), so this hook was not exported`);
+      return undefined;
+    }
   } else if (action.type === "command") {
     entry = { type: "script", options: { command: "sh", args: ["-c", action.command] } };
   } else {

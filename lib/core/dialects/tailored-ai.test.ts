@@ -324,4 +324,24 @@ describe("tailored-ai denyIf on hooks.on", () => {
     const error = parseError(() => importConfig("tailored-ai", "agents:\n  a:\n    hooks:\n      on:\n        agent.pre_tool_use:\n          - tool: t\n            denyIf: '(unclosed'\n"));
     expect(error.issues).toEqual([{ path: 'agents.a.hooks.on["agent.pre_tool_use"][0].denyIf', message: expect.stringMatching(/^invalid regex/) }]);
   });
+
+  it("a denyIf naming detectors, which Tailored AI cannot say, is not exported (the hook would never refuse) and says why; an import of one is refused", () => {
+    const { content, warnings } = exportConfig("tailored-ai", {
+      agents: [{ name: "nova" }],
+      hooks: [
+        { id: "no-leak", dialect: "tailored-ai", event: "tool.pre", scope: "agent:nova", action: { type: "tool", tool: "policy_check", args: {}, denyIf: { detects: ["secrets", "pii"] } } },
+        { id: "policy", dialect: "tailored-ai", event: "tool.pre", scope: "agent:nova", action: { type: "tool", tool: "policy_check", args: {}, denyIf: "BLOCK" } },
+        { id: "start", dialect: "tailored-ai", event: "session.start", scope: "agent:nova", action: { type: "tool", tool: "memory", args: {}, denyIf: { detects: ["pii"] } } },
+      ],
+      schedules: [],
+    });
+    expect(warnings).toEqual([
+      { path: 'hooks.no-leak["action.denyIf"]', message: "Tailored AI's denyIf is a regex over the tool's output; it cannot name detectors (secrets, pii), so this hook was not exported" },
+      { path: 'hooks.start["action.denyIf"]', message: "beforeRun/afterRun hooks cannot refuse (denyIf is read on hooks.on entries); not exported" },
+    ]);
+    expect(content).toContain("denyIf: BLOCK");
+    expect(content).not.toContain("detects");
+    const error = parseError(() => importConfig("tailored-ai", "agents:\n  a:\n    hooks:\n      on:\n        agent.pre_tool_use:\n          - tool: t\n            denyIf: { detects: [secrets] }\n"));
+    expect(error.issues).toEqual([{ path: 'agents.a.hooks.on["agent.pre_tool_use"][0].denyIf', message: expect.stringMatching(/string/) }]);
+  });
 });

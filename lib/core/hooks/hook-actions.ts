@@ -6,8 +6,7 @@
 import { z } from "zod";
 import { issueFrom } from "../issues";
 import { regexError } from "./linear-regex";
-import { DETECTOR_NAMES } from "../detectors/detector-names";
-import { CONFIDENCES } from "../detectors/types";
+import { CONFIDENCES, DETECTOR_NAMES } from "../detectors/detector-names";
 
 /** The longest timeout a hook or action may have (importers name it in their file's own unit). */
 export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
@@ -16,11 +15,51 @@ export const durationMs = z.number().int().min(1).max(MAX_DURATION_MS);
 /** A pattern run by RE2 (linear time): a bad one is reported at parse time, at its own field. */
 export const regexSchema = z.string().superRefine(issueFrom(regexError));
 
+/** A detector by name; an unknown one is refused at its own path, with the names there are. */
+const detectorName = z.enum(DETECTOR_NAMES, { error: (issue) => `unknown detector ${JSON.stringify(issue.input)} (there are ${DETECTOR_NAMES.join(", ")})` });
+
+/**
+ * `denyIf` naming detectors instead of a pattern: the condition holds when one of them finds
+ * something at or above `minConfidence` (docs/detectors.md). Which detectors may be named where
+ * depends on what the hook reads (spec.ts, denyIfIssues).
+ */
+export const denyIfDetectsSchema = z
+  .object({
+    detects: z.array(detectorName).min(1).max(DETECTOR_NAMES.length),
+    minConfidence: z.enum(CONFIDENCES).default("medium"),
+  })
+  .strict();
+export type DenyIfDetects = z.infer<typeof denyIfDetectsSchema>;
+
+/**
+ * A pattern or detectors: a string is read as the pattern, an object as detectors, each judged by
+ * its own schema so a problem is reported at its own path (`action.denyIf.detects[0]`), which a
+ * zod union would fold into one "invalid input" at `action.denyIf`.
+ */
+const denyIfSchema = z.unknown().transform((value, ctx) => {
+  if (typeof value !== "string" && (typeof value !== "object" || value === null || Array.isArray(value))) {
+    ctx.addIssue({ code: "custom", message: 'denyIf is a regex (a string) or detectors ({"detects": ["secrets"]})' });
+    return z.NEVER;
+  }
+  const parsed = typeof value === "object" ? denyIfDetectsSchema.safeParse(value) : regexSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: "custom", message: issue.message, path: issue.path } as never);
+  return z.NEVER;
+}) as unknown as z.ZodType<string | DenyIfDetects, string | z.input<typeof denyIfDetectsSchema>>;
+
+/** True when `denyIf` names detectors rather than a pattern. */
+export function isDenyIfDetects(denyIf: string | DenyIfDetects | undefined): denyIf is DenyIfDetects {
+  return typeof denyIf === "object" && denyIf !== null;
+}
+
 export const blockAction = z.object({
   type: z.literal("block"),
   reason: z.string().min(1).default("Blocked by hook"),
-  /** Regex over the JSON of the tool input; the block applies only when it matches. */
-  denyIf: regexSchema.optional(),
+  /**
+   * Regex over the JSON of the tool input, or detectors (`{detects: ["secrets"]}`) over what the
+   * call carries as a detect hook reads it; the block applies only when it matches or they find.
+   */
+  denyIf: denyIfSchema.optional(),
 });
 /** The roles of Hookplane's users, as an approver group may name them. */
 export const APPROVER_ROLES = ["admin", "operator", "viewer"] as const;
@@ -99,9 +138,10 @@ export const toolAction = z.object({
   skipIf: regexSchema.optional(),
   /**
    * Regex over the tool output; a match refuses (blocks) with the output as the reason, and stops
-   * the chain (Tailored AI `hooks.on` `denyIf`). Checked before skipIf.
+   * the chain (Tailored AI `hooks.on` `denyIf`). Checked before skipIf. Or detectors that read text
+   * (`{detects: ["secrets", "pii"]}`): a finding in the output refuses, the reason naming it.
    */
-  denyIf: regexSchema.optional(),
+  denyIf: denyIfSchema.optional(),
   timeoutMs: durationMs.optional(),
 });
 const secretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a secret name is letters, digits and '_'");

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { EVENT_NAMES, OUTCOMES, isBlockingEvent, nearestName, type EventName } from "./events";
-import { durationMs, hookActionSchema } from "./hook-actions";
+import { DETECTOR_READS } from "../detectors/detector-names";
+import { durationMs, hookActionSchema, isDenyIfDetects } from "./hook-actions";
 import { compileMatcher } from "./matcher";
 import { egressIssues } from "./secret-placement";
 import { compileWhen } from "./when";
@@ -138,8 +139,33 @@ function detectIssues(spec: HookSpec): z.core.$ZodIssue[] {
   return [];
 }
 
+/**
+ * Detectors a `denyIf` may name: what they read must be there. A tool hook's denyIf reads its tool's
+ * output, which only the text detectors read (no shell command, no call of the session's); a block
+ * hook's reads the call as a detect hook does: the shell command and the session's history before
+ * it runs (tool.pre), text on tool.pre, tool.post and user.prompt.submit.
+ */
+function denyIfIssues(spec: HookSpec): z.core.$ZodIssue[] {
+  const action = spec.action;
+  if ((action.type !== "block" && action.type !== "tool") || !isDenyIfDetects(action.denyIf)) return [];
+  const detects = action.denyIf.detects;
+  const at = (i: number, message: string): z.core.$ZodIssue => ({ code: "custom", path: ["action", "denyIf", "detects", i], message, input: detects[i] });
+  if (action.type === "tool") {
+    return detects.flatMap((name, i) =>
+      DETECTOR_READS[name] === "text" ? [] : [at(i, `${name} reads ${DETECTOR_READS[name] === "session" ? "the session's calls" : "a shell command"}, not text: a tool hook's denyIf reads its tool's output (name secrets, pii or injection)`)],
+    );
+  }
+  if (!DETECT_EVENTS[spec.event]) {
+    return [{ code: "custom", path: ["action", "denyIf"], message: `denyIf's detectors read a tool call (tool.pre), its output (tool.post) or a prompt (user.prompt.submit), not ${spec.event}`, input: action.denyIf }];
+  }
+  return detects.flatMap((name, i) =>
+    DETECTOR_READS[name] === "text" || spec.event === "tool.pre" ? [] : [at(i, `${name} reads a tool call before it runs (tool.pre): on ${spec.event} it has nothing to read`)],
+  );
+}
+
 function crossFieldIssues(spec: HookSpec): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
+  issues.push(...denyIfIssues(spec));
   if (spec.action.type === "approve" && !isBlockingEvent(spec.event)) {
     issues.push({
       code: "custom",

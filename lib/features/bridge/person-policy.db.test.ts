@@ -167,6 +167,16 @@ test("the replay preview says whose calls a draft would change", async () => {
     body: { hook: { id: "eng-no-curl", event: "tool.pre", scope: "group:eng", matcher: "Bash", action: { type: "block", denyIf: "curl" } }, agent: agent.id, runs: 50 },
   });
   expect(guard.body.byPerson.map((p: { actor: string }) => p.actor).sort()).toEqual(["alice@example.com", "bob@example.com"]);
+  // Without an agent: the project's bridged sessions of every agent, the group rule still only its members'.
+  const everywhere = await callRoute(replayRoute.POST, {
+    method: "POST",
+    token: admin,
+    body: { hook: { id: "eng-no-curl", event: "tool.pre", scope: "group:eng", matcher: "Bash", action: { type: "block", denyIf: "curl" } }, runs: 50 },
+  });
+  expect(everywhere.status).toBe(200);
+  expect(everywhere.body.differences).toHaveLength(guard.body.differences.length);
+  expect(everywhere.body.byPerson).toEqual(guard.body.byPerson);
+  for (const d of everywhere.body.differences) expect(d).toMatchObject({ agent: { name: "dev" }, runPath: `/runs/${d.runId}#event-${d.seq}` });
 });
 
 test("a daily budget per person: past it, that person's next tool call is refused and recorded, until 00:00 UTC; the others go on", async () => {

@@ -14,11 +14,28 @@ describe("hook draft", () => {
       { id: "gate", event: "tool.pre", action: { type: "approve", approvers: { users: ["alice@example.com", "bob"], roles: ["admin"] } } },
       { id: "gate-roles", event: "tool.pre", action: { type: "approve", approvers: { roles: ["operator"] } } },
       { id: "allow-ls", event: "tool.pre", mode: "shadow", matcher: "Bash", action: { type: "allow", input: { command: "ls" }, reason: "fine" } },
+      { id: "no-keys", event: "tool.pre", action: { type: "block", reason: "no keys", denyIf: { detects: ["secrets", "shell.destructive"], minConfidence: "high" } } },
+      { id: "no-leak", event: "session.start", action: { type: "tool", tool: "memory", denyIf: { detects: ["pii"] } } },
     ];
     for (const raw of specs) {
       const spec = hookSpecSchema.parse(raw);
       expect(hookSpecSchema.parse(draftToInput(draftFromSpec(spec)).input)).toEqual(spec);
     }
+  });
+
+  it("denyIf is a regex or detectors: each in its own field, both at once refused", () => {
+    const draft = draftFromSpec(hookSpecSchema.parse({ id: "no-keys", event: "tool.pre", action: { type: "block", denyIf: { detects: ["secrets"] } } }));
+    expect(draft.action).toMatchObject({ denyIfDetects: "secrets", denyIfConfidence: "medium" });
+    expect(draft.action.denyIf).toBeUndefined();
+    draft.action.denyIfDetects = "secrets, everything";
+    expect(draftIssues(draft)).toEqual({ "action.denyIf.detects[1]": expect.stringContaining('unknown detector "everything"') });
+    expect(issueFor(draftIssues(draft), "action.denyIf.detects")).toContain("[1]");
+    draft.action.denyIfDetects = "secrets";
+    draft.action.denyIf = "/srv/prod";
+    expect(draftIssues(draft)).toEqual({ "action.denyIf": "denyIf is a regex or detectors, not both: clear one" });
+    draft.action.denyIfDetects = "";
+    draft.action.denyIfConfidence = "";
+    expect(draftToInput(draft).input.action).toEqual({ type: "block", reason: "Blocked by hook", denyIf: "/srv/prod" });
   });
 
   it("approvers are two list fields, their problems shown at them", () => {

@@ -6,7 +6,7 @@
  */
 import { issuePath } from "@/lib/core/issues";
 import type { EventName } from "@/lib/core/hooks/events";
-import { DETECTOR_NAMES } from "@/lib/core/detectors/detector-names";
+import { CONFIDENCES, DETECTOR_NAMES } from "@/lib/core/detectors/detector-names";
 import { DETECT_VERDICTS, parseHookSpec, type HookActionType, type HookDialect, type HookSpec } from "@/lib/core/hooks/spec";
 
 export interface HookDraft {
@@ -78,7 +78,16 @@ const notifyFields: ActionFieldDef[] = [
 export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
   block: [
     { name: "reason", label: "Reason", kind: "text", hint: "What the model is told; default \"Blocked by hook\"." },
-    { name: "denyIf", label: "Deny if (regex)", kind: "text", hint: "RE2 regex over the JSON of the tool input; empty blocks every matched call.", placeholder: "/srv/prod" },
+    { name: "denyIf", label: "Deny if (regex)", kind: "text", hint: "RE2 regex over the JSON of the tool input; empty (and no detectors) blocks every matched call.", placeholder: "/srv/prod" },
+    {
+      name: "denyIfDetects",
+      path: ["denyIf", "detects"],
+      label: "Deny if detectors find",
+      kind: "list",
+      hint: `Instead of a regex: comma-separated detectors (${DETECTOR_NAMES.join(", ")}); the block applies when one finds something in the call.`,
+      placeholder: "secrets, pii",
+    },
+    { name: "denyIfConfidence", path: ["denyIf", "minConfidence"], label: "Detectors' least confidence", kind: "select", options: CONFIDENCES, onlyWhenSet: true },
   ],
   approve: [
     { name: "timeoutMs", label: "Wait for a decision (ms)", kind: "number", hint: "Default 1800000 (30 minutes).", placeholder: "1800000" },
@@ -112,6 +121,15 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
     { name: "args", label: "Arguments (JSON)", kind: "json", hint: "An object; {{template}} values are filled from the event.", placeholder: '{"action": "read", "file": "ctx.md"}' },
     { name: "skipIf", label: "Skip if (regex)", kind: "text", hint: "RE2 regex over the tool output; a match skips the remaining hooks." },
     { name: "denyIf", label: "Deny if (regex)", kind: "text", hint: "RE2 regex over the tool output; a match refuses, with the output as the reason (Tailored AI)." },
+    {
+      name: "denyIfDetects",
+      path: ["denyIf", "detects"],
+      label: "Deny if detectors find (in the output)",
+      kind: "list",
+      hint: "Instead of a regex: comma-separated text detectors (secrets, pii, injection); a finding in the tool's output refuses.",
+      onlyWhenSet: true,
+    },
+    { name: "denyIfConfidence", path: ["denyIf", "minConfidence"], label: "Detectors' least confidence", kind: "select", options: CONFIDENCES, onlyWhenSet: true },
     actionTimeout("Empty uses the hook timeout."),
   ],
   command: [
@@ -150,7 +168,7 @@ export const ACTION_FIELDS: Record<HookActionType, ActionFieldDef[]> = {
   detect: [
     { name: "detectors", label: "Detectors", kind: "list", hint: `Comma-separated: ${DETECTOR_NAMES.join(", ")} (docs/detectors.md says what each finds).`, placeholder: "shell.destructive" },
     { name: "verdict", label: "On a finding", kind: "select", options: DETECT_VERDICTS, hint: "tool.pre: block the call or have the agent ask its user; tool.post: redact it from the output; anywhere: only record it in the ledger." },
-    { name: "minConfidence", label: "Least confidence", kind: "select", options: ["medium", "high", "low"], hint: "medium also acts on what can only be known when the command runs ($DIR); low also on shapes look-alikes share (nine bare digits, a national phone layout): best with record." },
+    { name: "minConfidence", label: "Least confidence", kind: "select", options: CONFIDENCES, hint: "medium also acts on what can only be known when the command runs ($DIR); low also on shapes look-alikes share (nine bare digits, a national phone layout): best with record." },
     { name: "hosts", label: "Hosts a session may reach (session rules)", kind: "list", hint: "Comma-separated; after the session read a secret file, any other host is refused. A host covers its subdomains.", placeholder: "github.com, registry.npmjs.org", onlyWhenSet: true },
     { name: "deletesPerMinute", label: "Deletes a minute (session rules)", kind: "number", hint: "Default 20.", placeholder: "20", onlyWhenSet: true },
     { name: "reason", label: "Reason", kind: "text", hint: "Said before the findings in what the agent is told." },
@@ -170,7 +188,8 @@ export function draftFromSpec(spec: Partial<HookSpec> | undefined, defaults: { s
   const action: Record<string, string> = {};
   const nested = spec?.action ? ACTION_FIELDS[spec.action.type].filter((f) => f.path) : [];
   const nestedRoots = new Set(nested.map((f) => f.path![0]));
-  for (const [key, value] of Object.entries(spec?.action ?? {})) if (key !== "type" && !nestedRoots.has(key)) action[key] = fieldText(value);
+  // A nested root holding text (denyIf as a regex, beside denyIf's detectors) is its own field's.
+  for (const [key, value] of Object.entries(spec?.action ?? {})) if (key !== "type" && !(nestedRoots.has(key) && typeof value === "object")) action[key] = fieldText(value);
   for (const field of nested) {
     let value: unknown = spec?.action;
     for (const key of field.path!) value = (value as Record<string, unknown> | undefined)?.[key];
@@ -218,7 +237,13 @@ export function draftToInput(draft: HookDraft): { input: Record<string, unknown>
     if (!field.path) return void (action[field.name] = value);
     if (value === undefined) return;
     let target = action;
-    for (const key of field.path.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    for (const key of field.path.slice(0, -1)) {
+      if (target[key] !== undefined && (typeof target[key] !== "object" || target[key] === null)) {
+        // denyIf is a regex or detectors: both given, the person chooses.
+        return void jsonIssues.push({ path: `action.${key}`, message: `${key} is a regex or detectors, not both: clear one` });
+      }
+      target = (target[key] ??= {}) as Record<string, unknown>;
+    }
     target[field.path.at(-1)!] = value;
   };
   for (const field of ACTION_FIELDS[draft.actionType]) {

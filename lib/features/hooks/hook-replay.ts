@@ -1,5 +1,6 @@
 /**
- * Replays a draft hook over an agent's last runs: every recorded event of the hook's type is
+ * Replays a draft hook over an agent's last runs, or over the project's last runs of every agent
+ * (its own and bridged coding-agent sessions) when no agent is named: every recorded event of the hook's type is
  * dispatched to the draft, as part of the chain that decided then (a block by another hook still
  * holds; the draft replaces its own earlier version), and each place where the outcome differs from
  * what happened (a block that took effect, or none) is listed. Only in-process actions replay: a webhook or command
@@ -7,7 +8,7 @@
  */
 import type { Db } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { listEffectiveBlocks, listEventsOfRuns, listLatestRunIds, listRunActors } from "@/db/queries/event-samples";
+import { listEffectiveBlocks, listEventsOfRuns, listLatestRuns, listRunActors } from "@/db/queries/event-samples";
 import { AppError } from "@/lib/platform/api/app-error";
 import type { Principal } from "@/lib/platform/auth/roles";
 import type { EventName } from "@/lib/core/hooks/events";
@@ -21,6 +22,10 @@ const REPLAYABLE = new Set(["block", "approve", "context", "log", "allow", "dete
 export interface ReplayDifference {
   runId: string;
   seq: number;
+  /** The run's agent (across the project's agents, which one this call was of). */
+  agent: { id: string; name: string };
+  /** The run's page at this event. */
+  runPath: string;
   /** Whose coding agent's call it was (a bridged session). */
   actor?: string;
   toolName?: string;
@@ -38,15 +43,22 @@ export async function replayHook(db: Db, principal: Principal, body: HookReplayR
       { path: "hook.action.type", message: "not replayable" },
     ]);
   }
-  const agent = await getAgent(db, { projectId: principal.projectId, ref: body.agent });
-  if (!agent) throw AppError.notFound(`Agent "${body.agent}"`);
-  const runIds = await listLatestRunIds(db, {
+  // As saving would store it: a person by email becomes their user id, an agent by name its id.
+  const draft = { ...body.hook, scope: await resolveHookScope(db, { projectId: principal.projectId, scope: body.hook.scope }) };
+  // One agent: the one named, or the one the hook is scoped to (its scope still applies); else every
+  // agent of the project. Runs are read in the principal's project only.
+  const agentRef = body.agent ?? (draft.scope.startsWith("agent:") ? draft.scope.slice("agent:".length) : undefined);
+  const agent = agentRef === undefined ? undefined : await getAgent(db, { projectId: principal.projectId, ref: agentRef });
+  if (agentRef !== undefined && !agent) throw AppError.notFound(`Agent "${agentRef}"`);
+  const latest = await listLatestRuns(db, {
     projectId: principal.projectId,
-    agentId: agent.id,
+    ...(agent && { agentId: agent.id }),
     limit: body.runs,
     ...(body.since && { since: new Date(body.since) }),
     ...(body.until && { until: new Date(body.until) }),
   });
+  const runIds = latest.map((r) => r.id);
+  const runById = new Map(latest.map((r) => [r.id, r]));
   const events = await listEventsOfRuns(db, { runIds, types: [body.hook.event] });
   const actors = new Map<string, EventActor>();
   for (const a of await listRunActors(db, { runIds })) {
@@ -67,18 +79,19 @@ export async function replayHook(db: Db, principal: Principal, body: HookReplayR
     blocked.set(`${b.runId}:${b.eventSeq}`, { text: `${b.hookKey}: ${b.reason ?? ""}`, waivable, by: b.hookKey });
   }
 
-  // As saving would store it: a person by email becomes their user id, the form the runtime compares.
-  const draft = { ...body.hook, scope: await resolveHookScope(db, { projectId: principal.projectId, scope: body.hook.scope }) };
   const hooks = asTrialHooks([draft]);
-  const bound = draft.scope.startsWith("person:") || draft.scope.startsWith("group:");
+  // A rule bound to people, or to a schedule, is compared on the calls it applies to only.
+  const bound = draft.scope.startsWith("person:") || draft.scope.startsWith("group:") || draft.scope.startsWith("schedule:");
   const differences: ReplayDifference[] = [];
   await withTrialRuntime(db, principal.projectId, async (runtime, workspaceDir) => {
     for (const event of events) {
+      const run = runById.get(event.runId)!;
       const result = await runtime.dispatch(hooks, hookEvent({
         type: body.hook.event as EventName,
         runId: event.runId,
-        agentId: agent.id,
-        agentName: agent.name,
+        agentId: run.agentId,
+        agentName: run.agentName,
+        ...(run.scheduleId && { scheduleId: run.scheduleId }),
         ts: event.ts.getTime(),
         data: event.data,
         workspaceDir,
@@ -107,6 +120,8 @@ export async function replayHook(db: Db, principal: Principal, body: HookReplayR
         differences.push({
           runId: event.runId,
           seq: event.seq,
+          agent: { id: run.agentId, name: run.agentName },
+          runPath: `/runs/${event.runId}#event-${event.seq}`,
           ...(actors.has(event.runId) && { actor: actors.get(event.runId)!.label }),
           toolName: typeof event.data.toolName === "string" ? event.data.toolName : undefined,
           before,
@@ -121,5 +136,12 @@ export async function replayHook(db: Db, principal: Principal, body: HookReplayR
   const changed = new Map<string, number>();
   for (const d of differences) changed.set(d.actor ?? "", (changed.get(d.actor ?? "") ?? 0) + 1);
   const byPerson = [...changed.entries()].map(([actor, calls]) => ({ actor: actor || null, calls })).sort((a, b) => b.calls - a.calls);
-  return { agent: agent.name, runs: runIds.length, events: events.length, differences, byPerson };
+  // The agents whose runs were replayed, and how many of each: what "over N runs" covered.
+  const agents = new Map<string, { id: string; name: string; runs: number }>();
+  for (const r of latest) {
+    const seen = agents.get(r.agentId);
+    if (seen) seen.runs += 1;
+    else agents.set(r.agentId, { id: r.agentId, name: r.agentName, runs: 1 });
+  }
+  return { agent: agent?.name ?? null, agents: [...agents.values()], runs: runIds.length, events: events.length, differences, byPerson };
 }

@@ -37,7 +37,7 @@ export type HookSampleResponse = Json<Awaited<ReturnType<typeof listRecentEvents
 /** What trying hooks on an event would do (POST /api/v1/hooks/test): the verdict, output and ledger. */
 export type HookTrialResponse = Json<Awaited<ReturnType<typeof tryHooks>>>;
 
-/** Where a draft hook would have decided otherwise over an agent's last runs (POST /api/v1/hooks/replay). */
+/** Where a draft hook would have decided otherwise over the last runs of one agent or of the project (POST /api/v1/hooks/replay). */
 export type HookReplayResponse = Json<Awaited<ReturnType<typeof replayHook>>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -151,13 +151,14 @@ export const hookTrialSchema = z
 export type HookTrialRequest = z.infer<typeof hookTrialSchema>;
 
 /**
- * POST /api/v1/hooks/replay: a draft hook, the agent whose runs it replays over, how many of them
- * (the newest), and optionally the window they started in (`since` inclusive, `until` exclusive).
+ * POST /api/v1/hooks/replay: a draft hook, the agent whose runs it replays over (left out: every
+ * agent of the project, unless the hook is scoped to one), how many of them (the newest), and
+ * optionally the window they started in (`since` inclusive, `until` exclusive).
  */
 export const hookReplaySchema = z
   .object({
     hook: hookSpecSchema,
-    agent: z.string().min(1),
+    agent: z.string().min(1).optional(),
     runs: z.number().int().min(1).max(200).default(20),
     since: z.iso.datetime({ offset: true }).optional(),
     until: z.iso.datetime({ offset: true }).optional(),

@@ -1,10 +1,13 @@
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { DeleteHookButton } from "@/lib/features/hooks/components/delete-hook-button";
 import { HookBadges, HookHealthPanel, enforcementMark } from "@/lib/features/hooks/components/hook-badges";
 import { loadHookHealth } from "@/lib/features/hooks/hook-health";
 import { loadEnforcementContext, withEnforcement } from "@/lib/features/hooks/hook-enforcement";
 import { HookEditor } from "@/lib/features/hooks/components/hook-editor";
 import { HookVersionHistory } from "@/lib/features/hooks/components/hook-version-history";
+import { HookShadowRecord, HookShadowRecordLoading } from "@/lib/features/hooks/components/hook-shadow-record";
+import { loadShadowRecord } from "@/lib/features/hooks/hook-shadow";
 import { FlashToast } from "@/components/ui/flash-toast";
 import { PageHeader } from "@/components/ui/page-header";
 import { CopyableText } from "@/components/ui/copyable-text";
@@ -30,6 +33,8 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
   const row = isUuid(id) ? await getHookById(db, { projectId: principal.projectId, id }) : undefined;
   if (!row) notFound();
   const hook = hookToResource(row);
+  // Not awaited here: the shadow record streams in under its own loading state.
+  const shadowRecord = loadShadowRecord(db, { projectId: principal.projectId, hook: { key: hook.key, scope: hook.scope } });
   const [versions, context, killed, enforcementContext, health] = await Promise.all([
     listHookVersions(db, { hookId: hook.id }),
     loadScopeContext(db, principal.projectId),
@@ -69,6 +74,9 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
         </p>
       )}
       {health[hook.id] && <HookHealthPanel health={health[hook.id]} hookKey={hook.key} />}
+      <Suspense fallback={<HookShadowRecordLoading />}>
+        <HookShadowRecord record={shadowRecord} shadowNow={hook.spec.mode === "shadow"} />
+      </Suspense>
       {killed && (
         <p className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200" role="status">
           The kill switch is on: this hook does not run until an admin turns hooks back on.

@@ -109,6 +109,23 @@ describe("hooks CRUD", () => {
     expect(paths(schedule.body)).toEqual(["scope"]);
   });
 
+  test("a denyIf naming a detector that does not exist, or one that cannot read there, is 422 at its path and stores nothing", async () => {
+    const count = async () => ((await t.execute("select count(*)::integer as n from hooks where key in ('x6', 'x7', 'x8')")).rows as { n: number }[])[0].n;
+    const unknown = await post({ ...noProd, id: "x6", action: { type: "block", reason: "no", denyIf: { detects: ["everything"] } } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.issues).toEqual([{ path: "action.denyIf.detects[0]", message: expect.stringContaining('unknown detector "everything"') }]);
+    const shellOnOutput = await post({ id: "x7", event: "session.start", action: { type: "tool", tool: "memory", denyIf: { detects: ["pii", "shell.destructive"] } } });
+    expect(shellOnOutput.status).toBe(422);
+    expect(paths(shellOnOutput.body)).toEqual(["action.denyIf.detects[1]"]);
+    expect(await count()).toBe(0);
+    // The right side: the same hook with detectors that exist is stored as written.
+    const saved = await post({ ...noProd, id: "x8", action: { type: "block", reason: "no", denyIf: { detects: ["secrets", "shell.destructive"], minConfidence: "high" } } });
+    expect(saved.status).toBe(201);
+    expect(saved.body.spec.action).toEqual({ type: "block", reason: "no", denyIf: { detects: ["secrets", "shell.destructive"], minConfidence: "high" } });
+    expect(await count()).toBe(1);
+    expect((await callRoute(hookRoute.DELETE, { method: "DELETE", token: admin, params: { id: saved.body.id } })).status).toBe(204);
+  });
+
   test("patch makes a new version; null clears a field; an unchanged hook makes none", async () => {
     const v2 = await patch(id, { matcher: "write_file|shell" }, operator);
     expect(v2.status).toBe(200);

@@ -1,22 +1,27 @@
 /**
  * `block`: deny with a reason, optionally only when `denyIf` matches the JSON of the tool input
- * (Loom's no-prod hook, Tailored AI's denyIf). The hot path of the runtime: no allocation per call
- * when the reason has no template, and usually no JSON either (see json-prefilter.ts).
+ * (Loom's no-prod hook, Tailored AI's denyIf), or when the detectors it names find something in the
+ * call as a detect hook reads it (`denyIf: {detects: [...]}`). The hot path of the runtime: no
+ * allocation per call when the reason has no template, and usually no JSON either (see
+ * json-prefilter.ts).
  */
 import { jsonNeedle } from "../json-prefilter";
 import { compileLinearRegex, isLiteralPattern } from "../linear-regex";
-import type { BlockAction } from "../spec";
+import { isDenyIfDetects, type BlockAction, type DenyIfDetects } from "../spec";
 import { renderTemplate } from "../template";
-import { inlineAction, type ActionResult, type CompiledAction } from "./types";
+import { compileScan, DETECT_TIMEOUT_MS, listFindings, type Scanned } from "./detector-scan";
+import { inlineAction, timedAction, type ActionResult, type ActionRun, type CompiledAction } from "./types";
 
-export function compileBlock(action: BlockAction): CompiledAction {
-  const denyIf = action.denyIf ? compileLinearRegex(action.denyIf) : undefined;
+export function compileBlock(action: BlockAction, hookTimeoutMs?: number): CompiledAction {
+  if (isDenyIfDetects(action.denyIf)) return compileBlockOnFinding(action, action.denyIf, hookTimeoutMs);
+  const pattern = action.denyIf;
+  const denyIf = pattern ? compileLinearRegex(pattern) : undefined;
   // Text every match must contain: when the tool input has it in no string, no JSON is built.
-  const needle = action.denyIf ? jsonNeedle(action.denyIf, isLiteralPattern(action.denyIf)) : undefined;
+  const needle = pattern ? jsonNeedle(pattern, isLiteralPattern(pattern)) : undefined;
   const reasonText = action.reason ?? "Blocked by hook";
   const templated = reasonText.includes("{{");
   const blocked: ActionResult = { verdict: "block", reason: reasonText };
-  const notMatched: ActionResult = { verdict: "allow", reason: `denyIf /${action.denyIf}/ did not match` };
+  const notMatched: ActionResult = { verdict: "allow", reason: `denyIf /${pattern}/ did not match` };
   return inlineAction((run) => {
     if (denyIf) {
       if (needle !== undefined && !run.subjectMayContain(needle)) return notMatched;
@@ -25,4 +30,31 @@ export function compileBlock(action: BlockAction): CompiledAction {
     if (!templated) return blocked;
     return { verdict: "block", reason: renderTemplate(reasonText, run.templateVars(), run.context()) };
   });
+}
+
+/**
+ * The block applies when a named detector finds something; its reason is the hook's, then the
+ * findings (`detector/rule: what`), so the agent and the ledger row say what was found.
+ */
+function compileBlockOnFinding(action: BlockAction, denyIf: DenyIfDetects, hookTimeoutMs: number | undefined): CompiledAction {
+  const scan = compileScan(denyIf.detects, denyIf.minConfidence);
+  const reasonText = action.reason ?? "Blocked by hook";
+  const condition = `denyIf detects(${scan.names})`;
+  const nothing: ActionResult = { verdict: "allow", reason: `${condition}: nothing found` };
+  const notApplicable: ActionResult = { verdict: "allow", reason: `${condition}: ${scan.nothingToRead}` };
+  const decide = (run: ActionRun, scanned: Scanned): ActionResult => {
+    if (!scanned.looked) return notApplicable;
+    const findings = scanned.texts.flatMap((t) => t.findings);
+    if (findings.length === 0) return nothing;
+    const reason = reasonText.includes("{{") ? renderTemplate(reasonText, run.templateVars(), run.context()) : reasonText;
+    return { verdict: "block", reason: `${reason}: ${listFindings(findings)}` };
+  };
+  if (scan.async) {
+    // secrets and session rules are awaited within a time; a timeout follows the hook's onFailure.
+    return timedAction(hookTimeoutMs ?? DETECT_TIMEOUT_MS, async (run, signal) => {
+      const scanned = await scan.scanAwaited(run, signal);
+      return "failure" in scanned ? scanned : decide(run, scanned);
+    });
+  }
+  return inlineAction((run) => decide(run, scan.scan(run)));
 }

@@ -21,7 +21,7 @@ import type { CompiledAction } from "./types";
 import { compileWebhook } from "./webhook";
 
 export const DEFAULT_TIMEOUT_MS: Record<HookActionType, number | undefined> = {
-  block: undefined, // in-process, synchronous: nothing to time
+  block: undefined, // in-process, synchronous: nothing to time (denyIf naming secrets or session: detect's 2 s)
   context: undefined,
   log: undefined,
   approve: 30 * 60 * 1000, // Loom's security.hitlTimeoutMs
@@ -49,7 +49,7 @@ export function compileAction(action: HookAction, hookTimeoutMs: number | undefi
   const timeout = own ?? hookTimeoutMs ?? DEFAULT_TIMEOUT_MS[action.type] ?? 10_000;
   switch (action.type) {
     case "block":
-      return compileBlock(action);
+      return compileBlock(action, hookTimeoutMs);
     case "approve":
       return compileApprove({ ...action, timeoutMs: action.timeoutMs ?? hookTimeoutMs ?? timeout });
     case "allow":

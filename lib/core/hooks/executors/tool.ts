@@ -13,16 +13,19 @@ import { skipsAbsentTarget } from "../dialect-contracts";
 import { compileLinearRegex } from "../linear-regex";
 import { basicAuthorization, splitUserinfo } from "../outbound-url";
 import { secretsNotAllowedFor } from "../secret-placement";
-import type { ToolAction } from "../spec";
+import { isDenyIfDetects, type ToolAction } from "../spec";
 import type { ToolCallOptions } from "../ports";
 import { bindTemplateToEnv } from "../shell-template";
 import { mapStrings, renderTemplate, renderWithSecrets, secretNamesIn, type TemplateVars } from "../template";
 import { SHELL_TOOL } from "../trust";
+import { compileScan, listFindings, redactFindings } from "./detector-scan";
 import type { ActionRun, CompiledAction } from "./types";
 
 export function compileTool(action: ToolAction, timeoutMs: number): CompiledAction {
   const skipIf = action.skipIf ? compileLinearRegex(action.skipIf) : undefined;
-  const denyIf = action.denyIf ? compileLinearRegex(action.denyIf) : undefined;
+  const denyIf = typeof action.denyIf === "string" && action.denyIf ? compileLinearRegex(action.denyIf) : undefined;
+  // Detectors that read text (the schema refuses the others here), over what the tool returned.
+  const scan = isDenyIfDetects(action.denyIf) ? compileScan(action.denyIf.detects, action.denyIf.minConfidence) : undefined;
   const secretNames = action.tool === "http_request" ? [...secretNamesIn(action.args)] : [];
   return {
     secretNames,
@@ -53,6 +56,16 @@ export function compileTool(action: ToolAction, timeoutMs: number): CompiledActi
         const output = result.output ?? "";
         // Tailored AI's denyIf: the policy tool's own words are the refusal.
         if (denyIf?.test(output)) return { verdict: "block", reason: output.trim() || `denyIf /${action.denyIf}/ matched`, stdout: output };
+        if (scan) {
+          const scanned = await scan.scanAwaited(run, signal, () => (output ? [output] : []));
+          if ("failure" in scanned) return { ...scanned, stdout: output };
+          const findings = scanned.texts.flatMap((t) => t.findings);
+          if (findings.length > 0) {
+            const where = (f: { range?: [number, number] }) => `in the output of ${action.tool}${f.range ? ` at ${f.range[0]}–${f.range[1]}` : ""}`;
+            // The ledger keeps the output with what was found replaced (a secret is stored nowhere).
+            return { verdict: "block", reason: `refused: ${listFindings(findings, where)}`, stdout: redactFindings(output, findings) };
+          }
+        }
         if (skipIf?.test(output)) {
           return { verdict: "skip", reason: `skipIf /${action.skipIf}/ matched the output of ${action.tool}`, stdout: output };
         }

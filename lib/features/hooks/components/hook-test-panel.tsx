@@ -23,7 +23,8 @@ const VERDICT_STYLE: Record<string, string> = {
 
 /**
  * Try the hook as it stands in the editor: against a recorded event of a past run (or one typed
- * here), and replayed over the agent's last runs to see where it would have decided otherwise.
+ * here), and replayed over the last runs of all the project's agents (or of one) to see where it
+ * would have decided otherwise, each difference linked to its run at the event.
  */
 export function HookTestPanel({
   spec,
@@ -33,10 +34,11 @@ export function HookTestPanel({
   spec: Record<string, unknown>;
   /** The agent the draft is scoped to, if any. */
   agent?: { id: string; name: string };
-  /** A draft for everyone, a group or a person replays over the runs of the agent picked here. */
+  /** A draft for everyone, a group or a person replays over all the project's agents, or the one picked here. */
   agents?: { id: string; name: string }[];
 }) {
-  const [pickedAgentId, setPickedAgentId] = useState(agents[0]?.id);
+  // "" is every agent of the project (own and bridged sessions): the default unless the hook is scoped to one.
+  const [pickedAgentId, setPickedAgentId] = useState("");
   const replayAgent = agent ?? agents.find((a) => a.id === pickedAgentId);
   const event = String(spec.event ?? "tool.pre");
   const [payload, setPayload] = useState(() => JSON.stringify(event === "tool.pre" ? { toolName: "write_file", toolInput: { path: "/srv/prod/app.yml" } } : {}, null, 2));
@@ -63,7 +65,7 @@ export function HookTestPanel({
     mutationFn: () =>
       apiFetch<HookReplayResponse>("/api/v1/hooks/replay", {
         method: "POST",
-        body: JSON.stringify({ hook, agent: replayAgent!.id, runs, ...windowOf(since, until) }),
+        body: JSON.stringify({ hook, ...(replayAgent && { agent: replayAgent.id }), runs, ...windowOf(since, until) }),
       }),
   });
 
@@ -143,78 +145,84 @@ export function HookTestPanel({
         </div>
       )}
 
-      {replayAgent && (
-        <div className="space-y-2 border-t border-zinc-100 pt-4 dark:border-zinc-800">
-          <div className="flex flex-wrap items-end gap-2">
-            {!agent && (
-              <label className="text-xs">
-                <span className="mb-1 block text-zinc-500">Replay over the runs of</span>
-                <select className={inputClass} value={replayAgent.id} onChange={(e) => setPickedAgentId(e.target.value)} data-testid="hook-replay-agent">
-                  <Options choices={agents.map((a) => ({ value: a.id, label: a.name }))} />
-                </select>
-              </label>
-            )}
+      <div className="space-y-2 border-t border-zinc-100 pt-4 dark:border-zinc-800">
+        <div className="flex flex-wrap items-end gap-2">
+          {!agent && (
             <label className="text-xs">
-              <span className="mb-1 block text-zinc-500">{agent ? `Replay over the last runs of ${agent.name}` : "Last runs"}</span>
-              <input type="number" min={1} max={200} value={runs} onChange={(e) => setRuns(Number(e.target.value) || 1)} className={`${inputClass} w-24`} aria-label="Number of runs" />
+              <span className="mb-1 block text-zinc-500">Replay over the runs of</span>
+              <select className={inputClass} value={pickedAgentId} onChange={(e) => setPickedAgentId(e.target.value)} data-testid="hook-replay-agent">
+                <Options choices={[{ value: "", label: "All agents" }, ...agents.map((a) => ({ value: a.id, label: a.name }))]} />
+              </select>
             </label>
-            <label className="text-xs">
-              <span className="mb-1 block text-zinc-500">Started from</span>
-              <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} className={inputClass} data-testid="hook-replay-since" />
-            </label>
-            <label className="text-xs">
-              <span className="mb-1 block text-zinc-500">until</span>
-              <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} className={inputClass} data-testid="hook-replay-until" />
-            </label>
-            <Button type="button" variant="secondary" onClick={() => replay.mutate()} disabled={replay.isPending} data-testid="hook-replay-run">
-              {replay.isPending ? "Replaying…" : "Replay"}
-            </Button>
-          </div>
-          {replay.isError && (
-            <p role="alert" className="text-sm text-red-600">
-              {errorText(replay.error)}
-            </p>
           )}
-          {replay.data &&
-            (replay.data.differences.length === 0 ? (
-              <p className="text-sm text-zinc-500" data-testid="hook-replay-summary">
-                No difference: {replay.data.events} events over {replay.data.runs} runs would have gone the same way.
-              </p>
-            ) : (
-              <div data-testid="hook-replay-summary">
-                <p className="text-sm">
-                  {replay.data.differences.length} of {replay.data.events} events over {replay.data.runs} runs would go differently:
-                </p>
-                {replay.data.byPerson.some((p) => p.actor) && (
-                  <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="hook-replay-people">
-                    Whose calls change:{" "}
-                    {replay.data.byPerson.map((p, i) => (
-                      <span key={p.actor ?? ""}>
-                        {i > 0 && ", "}
-                        <span className="font-medium">{p.actor ?? "the project's own agents"}</span> ({p.calls})
-                      </span>
-                    ))}
-                  </p>
-                )}
-                <ul className="mt-1 space-y-1 text-xs">
-                  {replay.data.differences.map((d) => (
-                    <li key={`${d.runId}:${d.seq}`} className="font-mono">
-                      <Link href={`/runs/${d.runId}`} className="text-indigo-600 hover:underline">
-                        {d.runId.slice(0, 8)}#{d.seq}
-                      </Link>{" "}
-                      {d.actor && <span className="text-zinc-600 dark:text-zinc-400">{d.actor} · </span>}
-                      {d.toolName} · was {d.before}
-                      {d.blockedBefore ? ` (${d.blockedBefore})` : ""} → now {d.after}
-                      {d.reason ? `: ${d.reason}` : ""}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ))}
+          <label className="text-xs">
+            <span className="mb-1 block text-zinc-500">{agent ? `Replay over the last runs of ${agent.name}` : "Last runs"}</span>
+            <input type="number" min={1} max={200} value={runs} onChange={(e) => setRuns(Number(e.target.value) || 1)} className={`${inputClass} w-24`} aria-label="Number of runs" />
+          </label>
+          <label className="text-xs">
+            <span className="mb-1 block text-zinc-500">Started from</span>
+            <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} className={inputClass} data-testid="hook-replay-since" />
+          </label>
+          <label className="text-xs">
+            <span className="mb-1 block text-zinc-500">until</span>
+            <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} className={inputClass} data-testid="hook-replay-until" />
+          </label>
+          <Button type="button" variant="secondary" onClick={() => replay.mutate()} disabled={replay.isPending} data-testid="hook-replay-run">
+            {replay.isPending ? "Replaying…" : "Replay"}
+          </Button>
         </div>
-      )}
+        {replay.isError && (
+          <p role="alert" className="text-sm text-red-600">
+            {errorText(replay.error)}
+          </p>
+        )}
+        {replay.data &&
+          (replay.data.differences.length === 0 ? (
+            <p className="text-sm text-zinc-500" data-testid="hook-replay-summary">
+              No difference: {replay.data.events} events over {replay.data.runs} runs{agentsText(replay.data.agents)} would have gone the same way.
+            </p>
+          ) : (
+            <div data-testid="hook-replay-summary">
+              <p className="text-sm">
+                {replay.data.differences.length} of {replay.data.events} events over {replay.data.runs} runs{agentsText(replay.data.agents)} would go differently:
+              </p>
+              {replay.data.byPerson.some((p) => p.actor) && (
+                <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="hook-replay-people">
+                  Whose calls change:{" "}
+                  {replay.data.byPerson.map((p, i) => (
+                    <span key={p.actor ?? ""}>
+                      {i > 0 && ", "}
+                      <span className="font-medium">{p.actor ?? "the project's own agents"}</span> ({p.calls})
+                    </span>
+                  ))}
+                </p>
+              )}
+              <ul className="mt-1 space-y-1 text-xs">
+                {replay.data.differences.map((d) => (
+                  <li key={`${d.runId}:${d.seq}`} className="font-mono" data-testid="hook-replay-difference" data-agent={d.agent.name}>
+                    <Link href={d.runPath} className="text-indigo-600 hover:underline" data-testid="hook-replay-link">
+                      {d.runId.slice(0, 8)}#{d.seq}
+                    </Link>{" "}
+                    <span className="text-zinc-600 dark:text-zinc-400">{d.agent.name} · </span>
+                    {d.actor && <span className="text-zinc-600 dark:text-zinc-400">{d.actor} · </span>}
+                    {d.toolName} · was {d.before}
+                    {d.blockedBefore ? ` (${d.blockedBefore})` : ""} → now {d.after}
+                    {d.reason ? `: ${d.reason}` : ""}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+      </div>
     </section>
   );
+}
+
+/** " of 3 agents (writer, deployer, …)" when more than one agent's runs were replayed. */
+function agentsText(agents: { name: string }[]): string {
+  if (agents.length < 2) return agents.length === 1 ? ` of ${agents[0].name}` : "";
+  const names = agents.slice(0, 4).map((a) => a.name).join(", ");
+  return ` of ${agents.length} agents (${names}${agents.length > 4 ? ", …" : ""})`;
 }
 
 /** A `datetime-local` window as the replay API takes it (ISO instants); empty bounds are left out. */

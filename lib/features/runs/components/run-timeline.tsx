@@ -2,10 +2,11 @@
 
 /**
  * The run's timeline, virtualized (a 20,000-event run scrolls at frame rate), following the newest
- * entry until the person scrolls up; scrolling back to the bottom follows again.
+ * entry until the person scrolls up; scrolling back to the bottom follows again. A link to one event
+ * (`/runs/<id>#event-<seq>`, as a replay's differences give) opens it and scrolls it into view instead.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { LedgerRow } from "@/lib/platform/stream/protocol";
 import { EventEntry, SpanEntry } from "./timeline-entry";
 import type { TimelineRow } from "./timeline-rows";
@@ -38,6 +39,20 @@ export function RunTimeline({
   });
   const follow = useRef(true);
   const lastScrollTop = useRef(0);
+  // The event the address names, once it has loaded: opened, centred, and no longer following.
+  const hash = useSyncExternalStore(subscribeToHash, () => window.location.hash, () => "");
+  const hashSeq = /^#event-(\d+)$/.exec(hash)?.[1];
+  const targetSeq = hashSeq === undefined ? undefined : Number(hashSeq);
+  const targeted = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (targeted.current === targetSeq || targetSeq === undefined) return;
+    const index = rows.findIndex((row) => (row.kind === "span" ? row.events.some((e) => e.seq === targetSeq) : row.event.seq === targetSeq));
+    if (index < 0) return;
+    targeted.current = targetSeq;
+    follow.current = false;
+    setExpanded(rows[index].key);
+    virtualizer.scrollToIndex(index, { align: "center" });
+  }, [rows, virtualizer, targetSeq]);
   useEffect(() => {
     const el = scrollRef.current;
     if (!follow.current || !el || rows.length === 0) return;
@@ -80,6 +95,7 @@ export function RunTimeline({
                 style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}
                 className="border-b border-zinc-100 dark:border-zinc-800"
                 data-testid={row.kind === "span" ? "run-span" : "run-event"}
+                data-targeted={targetSeq !== undefined && (row.kind === "span" ? row.events.some((e) => e.seq === targetSeq) : row.event.seq === targetSeq) ? "" : undefined}
                 data-type={row.kind === "span" ? "tool-call" : row.event.type}
               >
                 {row.kind === "span" ? (
@@ -94,4 +110,9 @@ export function RunTimeline({
       )}
     </div>
   );
+}
+
+function subscribeToHash(onChange: () => void): () => void {
+  window.addEventListener("hashchange", onChange);
+  return () => window.removeEventListener("hashchange", onChange);
 }
