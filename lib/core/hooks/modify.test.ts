@@ -190,7 +190,7 @@ describe("what the record of a redacted output keeps (output-redaction.ts)", () 
     expect(result.toolOutput).toEqual({ value: "AWS=AKIAABCDEFGH OPENAI=[REDACTED]" });
     expect(result.redaction).toEqual({ output: "AWS=[REDACTED] OPENAI=[REDACTED]", applied: true });
     // The first row's output still has the key the second hides: only the record's version is kept.
-    expect(result.ledger.map((row) => row.modification?.replaced)).toEqual([{ sha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=[REDACTED]"), bytes: 36 }, "AWS=[REDACTED] OPENAI=[REDACTED]"]);
+    expect(result.ledger.map((row) => (row.modification as { replaced?: unknown } | undefined)?.replaced)).toEqual([{ sha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=[REDACTED]"), bytes: 36 }, "AWS=[REDACTED] OPENAI=[REDACTED]"]);
   });
 });
 
