@@ -258,6 +258,45 @@ describe("agent loop: checkpoints", () => {
     expect(h.count("tool.post")).toBe(1);
   });
 
+  it("a tool.post, recorded after its hooks: a crash in a hook's effect leaves no event, and the resumed loop records it once, redacted", async () => {
+    const h = fresh();
+    const rows: LedgerEntry[] = [];
+    const runtime = createHookRuntime({ allowCodeExecution: true, ledger: { record: (entries) => void rows.push(...entries) } });
+    const hooks = [
+      hook({ id: "notify", event: "tool.post", onFailure: "continue", action: { type: "command", command: `echo notified >> ${path.join(h.workspace, "ran.log")}` } }),
+      hook({ id: "keys", event: "tool.post", action: { type: "modify", redact: ["sk-live-[a-z0-9]+"] } }),
+    ];
+    const agent = makeAgent({ script: [{ toolCalls: [{ name: "shell", input: { command: "printf 'key=sk-%s' live-abc123" } }] }, { text: "done" }] });
+    const store = createInMemoryCheckpointStore();
+    let crashed = false;
+    const recorded: { type: string; data: Record<string, unknown>; options?: unknown }[] = [];
+    const options = (crash: boolean) => ({
+      ...h.options(agent, { checkpoint: store }),
+      emit: (type: string, data: Record<string, unknown>, options?: unknown) => void recorded.push({ type, data: structuredClone(data), ...(options !== undefined && { options }) }),
+      dispatch: async (e: LifecycleEvent, resume?: { point: SuspendPoint }, effects?: HookEffects) => {
+        const result = await runtime.dispatch(hooks, hookEvent({ type: e.type, runId: "run_1", agentName: agent.name, ts: 0, seq: e.seq, data: e.data }), { ...(resume && { resume: resume.point }), ...effects });
+        // The worker dies once the command ran, before the loop could record the event.
+        if (crash && e.type === "tool.post" && !crashed) {
+          crashed = true;
+          throw new SimulatedCrash("killed after the hook ran");
+        }
+        return { verdict: result.verdict, reminders: result.reminders, context: result.context, ...(result.toolOutput && { toolOutput: result.toolOutput }), ...(result.redaction && { redaction: result.redaction }) };
+      },
+    });
+    await expect(runAgentSession(options(true))).rejects.toBeInstanceOf(SimulatedCrash);
+    expect(recorded.filter((e) => e.type === "tool.post")).toEqual([]);
+    expect(store.saved()!.firing).toEqual({ event: "tool.post", key: "tool.post:call_1_1", unrecorded: true, progress: { hookId: "notify" } });
+    rows.length = 0;
+    const resumed = await runAgentSession(options(false));
+    expect(resumed.outcome).toBe("completed");
+    expect(ranLog(h)).toBe("notified\n");
+    expect(recorded.filter((e) => e.type === "tool.post").map((e) => [e.data.output, e.data.redacted, e.options])).toEqual([["key=[REDACTED]", true, { dispatched: true }]]);
+    expect(rows.map((r) => [r.hookId, r.failed])).toEqual([
+      ["notify", true],
+      ["keys", false],
+    ]);
+  });
+
   it("checkpoints are plain JSON with the documented shape", async () => {
     const h = fresh();
     const store = createInMemoryCheckpointStore();

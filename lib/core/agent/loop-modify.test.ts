@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAgentSession } from "./loop";
@@ -31,6 +31,41 @@ describe("agent loop: hooks that change a call", () => {
       { toolCallId: "call_1_1", toolName: "shell", kind: "output", by: ["keys"] },
     ]);
     expect(opts.provider.requests[1].messages.at(-1)).toEqual({ role: "tool_result", toolCallId: "call_1_1", toolName: "shell", output: "[REDACTED]", isError: false });
+  });
+
+  it("records a tool.post after its hooks, with the output a hook redacted in place of the tool's", async () => {
+    const agent = makeAgent({ script: [{ toolCalls: [{ name: "shell", input: { command: "cat .env" } }] }, { text: "done" }] });
+    writeFileSync(path.join(h.workspace, ".env"), "key=sk-live-1234\n");
+    const recorded: { type: string; output?: unknown; options?: unknown; dispatchedBefore: number }[] = [];
+    h.onDispatch((e) => {
+      if (e.type !== "tool.post") return undefined;
+      expect(e.seq).toBeUndefined();
+      return { verdict: "allow", toolOutput: { value: "key=[REDACTED]\n" }, redaction: { output: "key=[REDACTED]\n", applied: true }, modifiedBy: ["keys"] };
+    });
+    const opts = h.options(agent, {
+      emit: (type: string, data: Record<string, unknown>, options?: unknown) => {
+        if (type === "tool.post") recorded.push({ type, output: data.output, options, dispatchedBefore: h.dispatched.filter((d) => d.type === "tool.post").length });
+        h.events.push({ type, data: structuredClone(data) });
+      },
+    });
+    await runAgentSession(opts);
+    expect(recorded).toEqual([{ type: "tool.post", output: "key=[REDACTED]\n", options: { dispatched: true }, dispatchedBefore: 1 }]);
+    expect(h.events.find((e) => e.type === "tool.post")!.data).toMatchObject({ output: "key=[REDACTED]\n", redacted: true });
+    expect(h.events.find((e) => e.type === "tool.post")!.data).not.toHaveProperty("redactedInShadow");
+    expect(JSON.stringify(h.events)).not.toContain("sk-live-1234");
+    expect(opts.provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool_result", output: "key=[REDACTED]\n" });
+  });
+
+  it("a redaction in shadow mode: the model reads the original, the record keeps the redacted output and says it was shadow", async () => {
+    const agent = makeAgent({ script: [{ toolCalls: [{ name: "shell", input: { command: "cat .env" } }] }, { text: "done" }] });
+    writeFileSync(path.join(h.workspace, ".env"), "key=sk-live-1234\n");
+    h.onDispatch((e) => (e.type === "tool.post" ? { verdict: "allow", redaction: { output: "key=[REDACTED]\n", applied: false } } : undefined));
+    const opts = h.options(agent);
+    await runAgentSession(opts);
+    expect(h.events.find((e) => e.type === "tool.post")!.data).toMatchObject({ output: "key=[REDACTED]\n", redacted: true, redactedInShadow: true });
+    expect(h.count("loop.tool_modified")).toBe(0);
+    expect(JSON.stringify(h.events)).not.toContain("sk-live-1234");
+    expect(opts.provider.requests[1].messages.at(-1)).toMatchObject({ role: "tool_result", output: "key=sk-live-1234\n" });
   });
 
   it("refuses a call a hook wants its user asked about: this loop has no user of its own", async () => {

@@ -5,6 +5,7 @@
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
 import type { HookProgress, SuspendPoint } from "@/lib/core/hooks/runtime-types";
+import type { OutputRedaction } from "@/lib/core/hooks/output-redaction";
 import type { ToolRegistry, ToolResult } from "@/lib/core/agent/tool-types";
 import type { CheckpointStore } from "./loop-state";
 import type { ChatMessage, ModelProvider, TokenUsage, ToolCall } from "./providers/model-provider";
@@ -39,6 +40,8 @@ export interface DispatchResult {
   toolInput?: Record<string, unknown>;
   /** tool.post: what the model reads instead of the tool's output. */
   toolOutput?: { value: unknown };
+  /** tool.post: what the record keeps of the output a hook redacted (enforced or in shadow). */
+  redaction?: OutputRedaction;
   modifiedBy?: string[];
   /** tool.pre: a hook wants the agent's own user asked; this loop has none, so the call is refused. */
   askUser?: { hookId: string; reason: string };
@@ -66,11 +69,17 @@ export interface HookEffects {
 }
 
 /**
- * Records what happened: every lifecycle event (one call each, before its hooks run) and the
- * loop's own facts (`loop.*`). A throw here means the run cannot be recorded: the loop stops
- * without session.end, and a rerun with the same checkpoint resumes it.
+ * Records what happened: every lifecycle event (one call each, before its hooks run; a tool.post
+ * after them, with `dispatched`, see SessionBase.fire) and the loop's own facts (`loop.*`). A
+ * throw here means the run cannot be recorded: the loop stops without session.end, and a rerun
+ * with the same checkpoint resumes it.
  */
-export type EventSink = (type: string, data: Record<string, unknown>) => number | void | Promise<number | void>;
+export type EventSink = (type: string, data: Record<string, unknown>, options?: RecordOptions) => number | void | Promise<number | void>;
+
+export interface RecordOptions {
+  /** The event's hooks already ran (dispatched without a seq): the ledger rows they left are about it. */
+  dispatched?: boolean;
+}
 
 /** Which agent a transform runs for (a flow's stages each have their own). */
 export interface TransformScope {

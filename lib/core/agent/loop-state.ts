@@ -98,8 +98,9 @@ export interface LoopState {
    * after a crash dispatches it again without recording it twice. `progress`: a hook of it was
    * about to act outside (a tool or command action), saved durably first; the resumed dispatch
    * goes on from that hook and records it as interrupted instead of running it twice.
+   * `unrecorded`: the event is recorded after its hooks (a tool.post), so the resumed dispatch records it.
    */
-  firing?: { event: EventName; key: string; seq?: number; progress?: HookProgress };
+  firing?: { event: EventName; key: string; seq?: number; progress?: HookProgress; unrecorded?: boolean };
   /** Set once the outcome is decided; session.end has fired when `ended` is true. */
   ending?: { outcome: Outcome; reason?: string; response?: string };
   ended: boolean;

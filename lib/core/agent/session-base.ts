@@ -7,7 +7,8 @@ import type { ToolDefinition } from "@/lib/core/agent/tool-types";
 import type { EventPayload, FactName, FactPayload } from "@/lib/core/hooks/event-payloads";
 import type { EventName, Outcome } from "@/lib/core/hooks/events";
 import type { HookProgress } from "@/lib/core/hooks/runtime-types";
-import type { AgentSessionOptions, AgentWithId, DispatchResult, HookDispatch, HookEffects, SessionResult, SessionTotals } from "./loop-ports";
+import { recordedToolPost } from "@/lib/core/hooks/output-redaction";
+import type { AgentSessionOptions, AgentWithId, DispatchResult, HookDispatch, HookEffects, RecordOptions, SessionResult, SessionTotals } from "./loop-ports";
 import { LoopInterrupted, Suspension, step } from "./loop-signals";
 import type { LoopState, StageState } from "./loop-state";
 import { MessageTransforms } from "./message-transforms";
@@ -43,8 +44,8 @@ export abstract class SessionBase {
 
   // ---- recording -------------------------------------------------------------------------------
 
-  protected async emit(type: string, data: Record<string, unknown>): Promise<number | undefined> {
-    return (await this.opts.emit(type, data)) ?? undefined;
+  protected async emit(type: string, data: Record<string, unknown>, options?: RecordOptions): Promise<number | undefined> {
+    return (await (options ? this.opts.emit(type, data, options) : this.opts.emit(type, data))) ?? undefined;
   }
 
   /** The loop's own facts, typed by the catalog (lib/core/hooks/event-payloads.ts). */
@@ -67,6 +68,12 @@ export abstract class SessionBase {
   /**
    * One lifecycle event: recorded once, then its hooks run. The dispatch that waited for a person
    * is continued, not repeated, when the resumed loop gets back to it.
+   *
+   * A tool.post is the exception: its hooks run first and the event is recorded after them, with
+   * the output a hook redacted in place of the tool's (output-redaction.ts), so the secret the
+   * model was kept from is not in the record either. Nothing on tool.post can wait for a person
+   * (approve pauses blocking events only); a crash mid-dispatch leaves no event, and the resumed
+   * loop dispatches it again (`firing.unrecorded` when a hook had begun an outside effect).
    */
   protected async fire<T extends EventName>(type: T, data: EventPayload<T>): Promise<DispatchResult> {
     const { state } = this;
@@ -79,11 +86,13 @@ export abstract class SessionBase {
     let result: DispatchResult;
     let seq: number | undefined;
     let unrecorded: unknown;
+    /** Whether the event is recorded yet (a tool.post is recorded after its hooks). */
+    let recorded = true;
     /** Before a hook acts outside, where the dispatch stands is stored (at most once, like tools). */
     const effects = (interrupted = firing?.progress): HookEffects => ({
       ...(interrupted && { interrupted }),
       beforeSideEffect: async (progress: HookProgress) => {
-        state.firing = { event: type, key, ...(seq !== undefined && { seq }), progress };
+        state.firing = { event: type, key, ...(seq !== undefined && { seq }), ...(!recorded && { unrecorded: true }), progress };
         try {
           await this.save(true);
         } catch (err) {
@@ -103,7 +112,11 @@ export abstract class SessionBase {
       // Recorded before a crash, its hooks cut short: they run again (those that had begun an outside
       // effect are recorded as interrupted), and the event is not re-recorded.
       seq = firing.seq;
+      recorded = firing.unrecorded !== true;
       result = await dispatch({ type, data, seq }, undefined, effects());
+    } else if (type === "tool.post") {
+      recorded = false;
+      result = await dispatch({ type, data }, undefined, effects());
     } else {
       seq = await this.emit(type, data);
       // The event and the note that it was recorded are stored together (one batch).
@@ -113,6 +126,7 @@ export abstract class SessionBase {
     }
     // The intent of a hook action could not be stored: the worker cannot record this run.
     if (unrecorded !== undefined) throw unrecorded;
+    if (!recorded) seq = await this.emit(type, type === "tool.post" ? recordedToolPost(data, result.redaction) : data, { dispatched: true });
     state.firing = undefined;
     if (result.verdict === "suspend" && result.suspended && result.suspended.abandoned === undefined) {
       const { abandoned: _, ...point } = result.suspended;

@@ -6,7 +6,8 @@ import type { CompiledHook } from "./compiled-hooks";
 import type { HookEvent } from "./event";
 import type { ActionResult } from "./executors/types";
 import type { LedgerEntry } from "./ledger";
-import { ledgerValue, sha256Of } from "./modification-record";
+import { hashedValue, ledgerValue, sha256Of } from "./modification-record";
+import { nextRedaction, type OutputRedaction } from "./output-redaction";
 import { capText } from "./redact";
 import { REASON_CAP } from "./ledger-row";
 
@@ -17,6 +18,8 @@ export interface ModifiableCall {
   modifiedBy: string[] | undefined;
   setInput(input: Record<string, unknown>): void;
   setOutput(output: unknown): void;
+  /** What the record of the tool.post keeps of its output, once a hook (enforced or shadow) redacted it. */
+  redaction: OutputRedaction | undefined;
   subjectName(): string;
 }
 
@@ -54,9 +57,13 @@ export function modifyCall(call: ModifiableCall, hook: CompiledHook, entry: Ledg
   }
   if (output !== undefined && countsOn("tool.post", "an output change")) {
     const original = call.event.data.output;
+    // Once anything redacted the output, the row keeps only a hash of what this hook was shown:
+    // after a shadow redaction, that is still the original.
+    const hashed = redacted === true || call.redaction !== undefined;
+    call.redaction = nextRedaction(call.redaction, { shown: original, changed: output, redacts: redacted === true, applied });
     entry.modification = {
       kind: "output",
-      ...(redacted ? { originalSha256: sha256Of(original) } : { original: ledgerValue(original) }),
+      ...(hashed ? { originalSha256: sha256Of(original) } : { original: ledgerValue(original) }),
       replaced: ledgerValue(output),
       applied,
     };
@@ -64,4 +71,22 @@ export function modifyCall(call: ModifiableCall, hook: CompiledHook, entry: Ledg
   }
   if (entry.modification?.applied && call.modifiedBy?.at(-1) !== hook.id) (call.modifiedBy ??= []).push(hook.id);
   if (!applied && entry.modification) entry.reason = capText(`shadow (not applied): ${entry.reason ?? "changed the call"}`, REASON_CAP);
+}
+
+/**
+ * Once a dispatch redacted the output, the rows of its output changes keep no version of it but
+ * the one the record keeps: an earlier change (a replacement, a redaction by fewer rules) may hold
+ * what a later redaction hid, so its `replaced` is kept as `{sha256, bytes}`. Rows already written
+ * (before a hook with an outside effect) are past changing.
+ */
+export function keepOnlyRecordedOutput(rows: readonly LedgerEntry[], redaction: OutputRedaction): void {
+  for (const row of rows) {
+    const change = row?.modification;
+    if (change?.kind !== "output" || change.replaced === redaction.output || isHashed(change.replaced)) continue;
+    change.replaced = hashedValue(change.replaced);
+  }
+}
+
+function isHashed(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length === 2 && "sha256" in value && "bytes" in value;
 }

@@ -20,6 +20,7 @@ export function resumeFrom(state: Dispatch, point: SuspendPoint): number {
   if (point.reminders?.length) state.reminders = [...point.reminders];
   if (point.toolInput) state.setInput(point.toolInput);
   if (point.toolOutput) state.setOutput(point.toolOutput.value);
+  if (point.redaction) state.redaction = point.redaction;
   if (point.modifiedBy?.length) state.modifiedBy = [...point.modifiedBy];
   if (point.askUser) state.askUser = point.askUser;
   state.recordFrom = index;

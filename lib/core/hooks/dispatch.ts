@@ -5,7 +5,8 @@
  */
 import { contextForDialect } from "./dialect-contracts";
 import { AsyncRun, askExecutor, describe, runWithDeadline } from "./async-hook-run";
-import { modifyCall } from "./call-modification";
+import { keepOnlyRecordedOutput, modifyCall } from "./call-modification";
+import type { OutputRedaction } from "./output-redaction";
 import { chainStep, waivedBy, whyNotAsked, whyScopeExcludes } from "./chain-rules";
 import { hookEvent, matcherSubject, templateVarsOf, type HookContext, type HookEvent } from "./event";
 import { isBlockingEvent } from "./events";
@@ -55,6 +56,8 @@ export class Dispatch implements ActionRun {
   toolInput: Record<string, unknown> | undefined;
   /** Set once a hook changed the tool output: the event's `output` is then the changed one. */
   toolOutput: { value: unknown } | undefined;
+  /** Set once a hook redacted the tool output, enforced or in shadow: what the record keeps of it. */
+  redaction: OutputRedaction | undefined;
   modifiedBy: string[] | undefined;
   askUser: DispatchResult["askUser"];
   /** The person's exception that matches this call (null: none), found when the chain starts. */
@@ -255,6 +258,7 @@ export class Dispatch implements ActionRun {
       ...(this.reminders && { reminders: [...this.reminders] }),
       ...(this.toolInput && { toolInput: this.toolInput }),
       ...(this.toolOutput && { toolOutput: this.toolOutput }),
+      ...(this.redaction && { redaction: this.redaction }),
       ...(this.modifiedBy && { modifiedBy: [...this.modifiedBy] }),
       ...(this.askUser && { askUser: this.askUser }),
     };
@@ -409,6 +413,7 @@ export class Dispatch implements ActionRun {
   finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
     const written =
       this.recordFrom === 0 && this.recordTo === undefined ? this.ledger : this.ledger.slice(this.recordFrom, this.recordTo).filter(Boolean);
+    if (this.redaction) keepOnlyRecordedOutput(written, this.redaction);
     this.write(sink, written);
     return {
       verdict: this.verdict,
@@ -422,6 +427,7 @@ export class Dispatch implements ActionRun {
       ...(this.suspended && { suspended: this.suspended }),
       ...(this.toolInput && { toolInput: this.toolInput }),
       ...(this.toolOutput && { toolOutput: this.toolOutput }),
+      ...(this.redaction && { redaction: this.redaction }),
       ...(this.modifiedBy && { modifiedBy: this.modifiedBy }),
       ...(this.askUser && { askUser: this.askUser }),
     };

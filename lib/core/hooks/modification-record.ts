@@ -14,5 +14,10 @@ export function sha256Of(value: unknown): string {
 export function ledgerValue(value: unknown): unknown {
   const json = JSON.stringify(value) ?? "null";
   if (json.length <= LEDGER_TEXT_CAP) return value;
+  return hashedValue(value, json);
+}
+
+/** Only `{sha256, bytes}` of a value the ledger must not hold (it may carry what a redaction hid). */
+export function hashedValue(value: unknown, json = JSON.stringify(value) ?? "null"): { sha256: string; bytes: number } {
   return { sha256: sha256Of(value), bytes: Buffer.byteLength(json, "utf8") };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readHookAnswer } from "./hook-output";
 import { applyMergePatch } from "./merge-patch";
 import { sha256Of } from "./modification-record";
+import { recordedToolPost, WITHHELD_OUTPUT } from "./output-redaction";
 import { createHookRuntime } from "./runtime";
 import { parseHookSpec } from "./spec";
 import { approvals, event, hook, toolPre } from "./testing/fakes";
@@ -141,6 +142,55 @@ describe("changing what the model sees after a call", () => {
     const result = await createHookRuntime().dispatch(hooks, postEvent("anything"));
     expect(result.toolOutput).toEqual({ value: "token ***" });
     expect(result.modifiedBy).toEqual(["swap", "keys"]);
+  });
+});
+
+describe("what the record of a redacted output keeps (output-redaction.ts)", () => {
+  const keys = (extra: Record<string, unknown> = {}) => hook({ id: "keys", event: "tool.post", action: { type: "modify", redact: ["sk-[a-z0-9]{6,}"] }, ...extra });
+
+  it("an enforced redaction: the record keeps what the model reads, and a plain replacement keeps the tool's output", async () => {
+    const result = await createHookRuntime().dispatch([keys()], postEvent("OPENAI=sk-abc123xyz"));
+    expect(result.redaction).toEqual({ output: "OPENAI=[REDACTED]", applied: true });
+    expect(recordedToolPost({ output: "OPENAI=sk-abc123xyz", isError: false }, result.redaction)).toEqual({ output: "OPENAI=[REDACTED]", isError: false, redacted: true });
+    const swapped = await createHookRuntime().dispatch([hook({ id: "swap", event: "tool.post", action: { type: "modify", output: "(withheld)" } })], postEvent("secret plans"));
+    expect(swapped.redaction).toBeUndefined();
+  });
+
+  it("in shadow mode: the model reads the original, the record keeps the redacted output, the row keeps its hash and says it was not applied", async () => {
+    const result = await createHookRuntime().dispatch([keys({ mode: "shadow" })], postEvent("OPENAI=sk-abc123xyz"));
+    expect(result.toolOutput).toBeUndefined();
+    expect(result.redaction).toEqual({ output: "OPENAI=[REDACTED]", applied: false });
+    expect(recordedToolPost({ output: "OPENAI=sk-abc123xyz" }, result.redaction)).toEqual({ output: "OPENAI=[REDACTED]", redacted: true, redactedInShadow: true });
+    expect(result.ledger[0]).toMatchObject({
+      mode: "shadow",
+      ignored: true,
+      reason: "shadow (not applied): redacted the tool output",
+      modification: { kind: "output", originalSha256: sha256Of("OPENAI=sk-abc123xyz"), replaced: "OPENAI=[REDACTED]", applied: false },
+    });
+    expect(JSON.stringify(result.ledger)).not.toContain("sk-abc123xyz");
+  });
+
+  it("a shadow redaction, then an enforced one on the original: the record keeps neither (each misses the other's), nor does a later row", async () => {
+    const shadow = hook({ id: "trial", event: "tool.post", mode: "shadow", action: { type: "modify", redact: ["AKIA[A-Z0-9]{8}"] } });
+    const swap = hook({ id: "swap", event: "tool.post", mode: "shadow", action: { type: "modify", output: "x" } });
+    const result = await createHookRuntime().dispatch([shadow, keys(), swap], postEvent("AWS=AKIAABCDEFGH OPENAI=sk-abc123xyz"));
+    expect(result.toolOutput).toEqual({ value: "AWS=AKIAABCDEFGH OPENAI=[REDACTED]" });
+    expect(result.redaction).toEqual({ output: WITHHELD_OUTPUT, applied: true });
+    expect(result.ledger.map((row) => row.modification)).toEqual([
+      { kind: "output", originalSha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=sk-abc123xyz"), replaced: { sha256: sha256Of("AWS=[REDACTED] OPENAI=sk-abc123xyz"), bytes: 36 }, applied: false },
+      { kind: "output", originalSha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=sk-abc123xyz"), replaced: { sha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=[REDACTED]"), bytes: 36 }, applied: true },
+      { kind: "output", originalSha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=[REDACTED]"), replaced: { sha256: sha256Of("x"), bytes: 3 }, applied: false },
+    ]);
+    expect(JSON.stringify(result.ledger)).not.toMatch(/AKIAABCDEFGH|sk-abc123xyz/);
+  });
+
+  it("an enforced redaction, then a shadow one: the record keeps both", async () => {
+    const shadow = hook({ id: "trial", event: "tool.post", mode: "shadow", action: { type: "modify", redact: ["AKIA[A-Z0-9]{8}"] } });
+    const result = await createHookRuntime().dispatch([keys(), shadow], postEvent("AWS=AKIAABCDEFGH OPENAI=sk-abc123xyz"));
+    expect(result.toolOutput).toEqual({ value: "AWS=AKIAABCDEFGH OPENAI=[REDACTED]" });
+    expect(result.redaction).toEqual({ output: "AWS=[REDACTED] OPENAI=[REDACTED]", applied: true });
+    // The first row's output still has the key the second hides: only the record's version is kept.
+    expect(result.ledger.map((row) => (row.modification as { replaced?: unknown } | undefined)?.replaced)).toEqual([{ sha256: sha256Of("AWS=AKIAABCDEFGH OPENAI=[REDACTED]"), bytes: 36 }, "AWS=[REDACTED] OPENAI=[REDACTED]"]);
   });
 });
 

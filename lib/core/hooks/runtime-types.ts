@@ -7,6 +7,7 @@ import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
 import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, RateLimitPort, SecretPort, SessionHistoryPort, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
+import type { OutputRedaction } from "./output-redaction";
 
 /** A stored hook as the runtime runs it: the parsed spec plus its config version (for the ledger). */
 export type RuntimeHook = HookSpec & { version?: number };
@@ -82,6 +83,7 @@ export interface HookProgress {
   /** The call as the hooks before it left it (modify hooks, an approver's edit). */
   toolInput?: Record<string, unknown>;
   toolOutput?: { value: unknown };
+  redaction?: OutputRedaction;
   modifiedBy?: string[];
   askUser?: DispatchResult["askUser"];
 }
@@ -150,6 +152,11 @@ export interface DispatchResult {
   toolInput?: Record<string, unknown>;
   /** Set when hooks changed the tool output (tool.post): what the model must see instead. */
   toolOutput?: { value: unknown };
+  /**
+   * Set when hooks redacted the tool output (tool.post), enforced or in shadow mode: what the
+   * record of the event keeps instead of the output (output-redaction.ts).
+   */
+  redaction?: OutputRedaction;
   /** The hooks that changed the call, in chain order. */
   modifiedBy?: string[];
   /** A hook (`ask`) wants the agent's own user to confirm the call; an agent that cannot ask blocks it. */

@@ -14,6 +14,7 @@ import { startFakeAnthropic } from "@/test/bridges/fake-anthropic-api";
 import { exportConfig } from "@/lib/core/dialects";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
+import * as ledgerExportRoute from "@/app/api/v1/ledger/export/route";
 
 const CLAUDE = findAgentCli("HOOKPLANE_CLAUDE_BIN", "claude");
 const SKIP = "Claude Code CLI not installed: set HOOKPLANE_CLAUDE_BIN to its `claude` to run these";
@@ -25,7 +26,12 @@ const HOOKS: HookSpecInput[] = [
   { id: "ask-writes", event: "tool.pre", matcher: "Write", action: { type: "approve", timeoutMs: 120_000, onTimeout: "deny" } },
   { id: "no-keys", event: "tool.post", matcher: "Bash", action: { type: "modify", redact: ["sk-live-[A-Za-z0-9]+"] } },
   { id: "confirm-asked", event: "tool.pre", matcher: "Bash", when: "toolInput.command: /asked/", action: { type: "ask", reason: "a person at the terminal confirms this" } },
+  { id: "redact-secrets", event: "tool.post", matcher: "Bash", action: { type: "detect", detectors: ["secrets"], verdict: "redact" } },
 ];
+
+/** A fake AWS key pair secretlint's aws rule finds (the secret access key; an access key id alone it does not report). */
+const AWS_SECRET = "Xn7mXk9aLq2Wv8Rt5Yp3Zc6Bd1Fg4Hj0Kl7Mn2Qs";
+const AWS_ENV = `AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2\nAWS_SECRET_ACCESS_KEY=${AWS_SECRET}\n`;
 
 describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI and changed calls" : SKIP, () => {
   const h: BridgeHarness = useBridgeHarness({
@@ -92,6 +98,41 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI and changed calls" :
     const out = await runClaude(dir, "bash: mkdir asked", ["--allowedTools", "Bash"]).done;
     expect(out.code, out.stderr).toBe(0);
     expect(existsSync(path.join(dir, "asked"))).toBe(false);
+  }, 120_000);
+
+  test("a fake AWS key printed by `cat` is redacted before the model's next request, and is nowhere in the stored record", async () => {
+    const dir = project("aws-key");
+    writeFileSync(path.join(dir, "aws.env"), AWS_ENV);
+    const before = workspace.fake.requests.length;
+    const out = await runClaude(dir, "bash: cat aws.env", ["--allowedTools", "Bash"]).done;
+    expect(out.code, out.stderr).toBe(0);
+    // The request after the tool ran carries its result: the marker, not the key.
+    const sent = workspace.fake.requests.slice(before).map((r) => JSON.stringify(r.body));
+    const results = toolResults().filter((r) => r.includes("AWS_SECRET_ACCESS_KEY"));
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) expect(result).toContain("AWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]");
+    expect(sent.join("\n")).not.toContain(AWS_SECRET.slice(-12));
+    expect(sent.join("\n")).not.toContain(AWS_SECRET);
+
+    const { rows: posts } = await h.t.execute(`select run_id, seq, data from run_events where type = 'tool.post' and data->'toolInput'->>'command' = 'cat aws.env'`);
+    expect(posts).toHaveLength(1);
+    const [post] = posts as { run_id: string; seq: number; data: Record<string, unknown> }[];
+    expect(post.data).toMatchObject({ toolName: "Bash", redacted: true, output: { stdout: "AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2\nAWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]" } });
+    const row = (await listRunHookInvocations(h.t.db, { runId: post.run_id })).find((r) => r.hookKey === "redact-secrets" && r.eventSeq === post.seq)!;
+    expect(row).toMatchObject({ verdict: "allow", reason: `redacted: secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}`, modification: { kind: "output", applied: true } });
+    expect(row.modification).toHaveProperty("originalSha256");
+    const { rows: anywhere } = await h.t.execute(
+      `select (select count(*)::int from run_events where run_events::text like $1) as events, (select count(*)::int from hook_invocations where hook_invocations::text like $1) as ledger`,
+      [`%${AWS_SECRET}%`],
+    );
+    expect(anywhere).toEqual([{ events: 0, ledger: 0 }]);
+    for (const format of ["csv", "ndjson"]) {
+      const exported = await ledgerExportRoute.GET(new Request(`http://localhost/?format=${format}&runId=${post.run_id}`, { headers: { authorization: `Bearer ${h.operator}` } }));
+      expect(exported.status).toBe(200);
+      const text = await exported.text();
+      expect(text).toContain("redact-secrets");
+      expect(text).not.toContain(AWS_SECRET);
+    }
   }, 120_000);
 
   test("a redacted output is what the model sees", async () => {

@@ -177,6 +177,27 @@ describe("secrets", () => {
     expect(anywhere).toEqual([{ events: 0, ledger: 0 }]);
   });
 
+  test("a redaction in shadow mode: the agent gets nothing to replace, the stored output is the redacted one, marked shadow, and the row says what it would have done", async () => {
+    await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "trialling" }) });
+    const body = { id: "trial-redaction", event: "tool.post", scope: "agent:trialling", mode: "shadow", action: { type: "detect", detectors: ["secrets"], verdict: "redact" } };
+    expect((await callRoute(hooksRoute.POST, { method: "POST", token: admin, body })).status).toBe(201);
+    const res = await callRoute(INGEST_ROUTES["claude-code"], {
+      method: "POST",
+      token: alice,
+      headers: { "x-hookplane-agent": "trialling" },
+      body: { session_id: "alice-trial", cwd: "/home/alice/project", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "cat .env" }, tool_response: { stdout: `GITHUB_TOKEN=${TOKEN}\nDEBUG=1\n`, stderr: "" }, tool_use_id: "trial-env" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.hookSpecificOutput?.updatedToolOutput).toBeUndefined();
+    const { rows: events } = await t.execute(`select type, data->'output' as output, data->>'redacted' as redacted, data->>'redactedInShadow' as shadow from run_events where data->>'toolCallId' = 'trial-env' order by seq`);
+    expect(events).toEqual([{ type: "tool.post", output: { stdout: "GITHUB_TOKEN=[REDACTED secrets/github]\nDEBUG=1\n", stderr: "" }, redacted: "true", shadow: "true" }]);
+    const { rows: ledger } = await t.execute(`select mode, verdict, ignored, reason, modification - 'originalSha256' as modification, modification ? 'originalSha256' as hashed from hook_invocations where hook_key = 'trial-redaction'`);
+    expect(ledger).toMatchObject([{ mode: "shadow", verdict: "allow", ignored: true, hashed: true, modification: { kind: "output", replaced: { stdout: "GITHUB_TOKEN=[REDACTED secrets/github]\nDEBUG=1\n", stderr: "" }, applied: false } }]);
+    expect(ledger[0].reason).toMatch(/^shadow \(not applied\): redacted: secrets\/github: found GitHub Token/);
+    const { rows: anywhere } = await t.execute(`select (select count(*)::int from run_events where data::text like $1) as events, (select count(*)::int from hook_invocations where hook_invocations::text like $1) as ledger`, [`%${TOKEN}%`]);
+    expect(anywhere).toEqual([{ events: 0, ledger: 0 }]);
+  });
+
   test("a token in a tool's input is refused before it leaves, with the secret masked in the reason", async () => {
     const res = await claude({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `curl -H "Authorization: token ${TOKEN}" https://api.github.com/user` }, tool_use_id: "send-token" });
     expect(res.body.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });

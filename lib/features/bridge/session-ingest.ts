@@ -24,6 +24,7 @@ import { getConfig } from "@/lib/platform/config/config";
 import { actorKeyOf, type Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName, type Outcome } from "@/lib/core/hooks/events";
 import type { EventActor } from "@/lib/core/hooks/event";
+import { recordedToolPost } from "@/lib/core/hooks/output-redaction";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
 import { openRunSession, type RunSession, type SessionRun } from "@/lib/features/runs/run-session";
@@ -231,7 +232,9 @@ export async function ingestSessionEvent(
     // rows and a denial are recorded together, one statement and one commit for the call.
     const arrived = new Date();
     result = applicable(await session.dispatch({ type: dispatchAs, data: input.data }, control));
-    const events = [{ type: input.type, data: redactedRecord(dispatchAs, input.data, result), ts: arrived }];
+    // A tool output a hook redacted (enforced or in shadow) is recorded redacted: the original is kept nowhere.
+    const data = dispatchAs === "tool.post" ? recordedToolPost(input.data, result.redaction) : input.data;
+    const events = [{ type: input.type, data, ts: arrived }];
     if (dispatchAs === "tool.pre" && result.verdict === "block") events.push({ type: "loop.tool_denied", data: toolDenied(result), ts: new Date() });
     events.push(...modifiedFacts(result));
     seq = await session.writer.recordDispatched(events);
@@ -249,17 +252,6 @@ export async function ingestSessionEvent(
   const answer: DispatchResult =
     result.verdict === "suspend" ? { ...result, verdict: "block", reason: `nobody decided: ${result.suspended?.abandoned ?? "the approval is still pending"}` } : result;
   return { runId: run.id, seq, result: answer };
-}
-
-/**
- * What is stored of a tool.post whose output a hook redacted: the redacted output (the original is
- * kept nowhere, its hash in the hook's ledger row), so a secret the model was kept from is not in
- * the record either.
- */
-function redactedRecord(event: EventName, data: Record<string, unknown>, result: DispatchResult): Record<string, unknown> {
-  if (event !== "tool.post" || !result.toolOutput) return data;
-  const redacted = result.ledger.some((e) => e.modification?.kind === "output" && e.modification.applied && e.modification.originalSha256 !== undefined);
-  return redacted ? { ...data, output: result.toolOutput.value, redacted: true } : data;
 }
 
 /** Whether a chain can hold a call for a person's decision (an `approve` hook, enabled or in shadow). */

@@ -27,8 +27,12 @@ export interface RunRecordExtras {
 }
 
 export interface RunEventWriter {
-  /** Owner mode: queues an event and returns its seq. Throws if an earlier flush failed. */
-  emit<T extends string>(type: T, data: PayloadFor<T>): number;
+  /**
+   * Owner mode: queues an event and returns its seq. Throws if an earlier flush failed.
+   * `dispatched`: its hooks already ran (dispatched before it had a seq, a tool.post): the ledger
+   * rows queued without an event seq are about it, and its hooks have all run.
+   */
+  emit<T extends string>(type: T, data: PayloadFor<T>, options?: { dispatched?: boolean }): number;
   /** Either mode: records an event and resolves with its seq (shared mode: once it is written). */
   record<T extends string>(type: T, data: PayloadFor<T>): Promise<number>;
   /**
@@ -120,13 +124,15 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
 
   const write = async (extras: RunRecordExtras = {}, settlesFirst = false) => {
     const batch = events;
-    const rows = ledgerRows;
+    // Owner mode: a row without a seq belongs to an event recorded after its hooks, not queued yet.
+    const waiting = params.mode === "owner" && ledgerRows.some((row) => row.eventSeq == null) ? ledgerRows.filter((row) => row.eventSeq == null) : [];
+    const rows = waiting.length > 0 ? ledgerRows.filter((row) => row.eventSeq != null) : ledgerRows;
     const added = delta;
     const checkpoint = extras.checkpoint !== undefined ? { value: extras.checkpoint } : stagedCheckpoint;
     const messages = extras.messages ? [...stagedMessages, ...extras.messages] : stagedMessages;
     const done = settled;
     events = [];
-    ledgerRows = [];
+    ledgerRows = waiting;
     delta = undefined;
     stagedCheckpoint = undefined;
     stagedMessages = [];
@@ -182,12 +188,16 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
   };
 
   return {
-    emit(type, data) {
+    emit(type, data, options) {
       if (params.mode !== "owner") throw new Error("emit is for the run's owner; a shared writer records with record()");
       if (failure) throw failure;
       observe(type, data);
       lastSeq += 1;
       events.push({ type, data, ts: new Date() });
+      if (options?.dispatched) {
+        for (const row of ledgerRows) if (row.eventSeq == null) row.eventSeq = lastSeq;
+        if (observer) settled.push(lastSeq);
+      }
       schedule();
       return lastSeq;
     },
@@ -211,7 +221,8 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     ledger(rows) {
       if (rows.length === 0) return;
       ledgerRows.push(...rows);
-      if (params.mode === "owner") schedule();
+      // Owner mode: rows without a seq wait for their event (emit with `dispatched`), which follows them.
+      if (params.mode === "owner" && rows.some((row) => row.eventSeq != null)) schedule();
     },
     dispatched(seq) {
       if (!observer) return;

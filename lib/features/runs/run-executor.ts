@@ -13,7 +13,7 @@ import { recordRunFailure } from "@/db/queries/run-leases";
 import { appendRunEvents } from "@/db/queries/run-events";
 import { finishRun, getRunInAnyProject, setRunStatus, type RunRow } from "@/db/queries/runs";
 import { recordScheduleResponse } from "@/db/queries/schedules";
-import type { AgentWithId, HookEffects, LifecycleEvent } from "@/lib/core/agent/loop-ports";
+import type { AgentWithId, HookEffects, LifecycleEvent, RecordOptions } from "@/lib/core/agent/loop-ports";
 import { LoopInterrupted, runAgentSession, runFlow } from "@/lib/core/agent/loop";
 import { createProvider } from "@/lib/core/agent/providers/create-provider";
 import { loadPriceBook } from "@/lib/features/costs/project-prices";
@@ -118,7 +118,7 @@ export async function executeRun(deps: ExecutorDeps, runId: string, controller: 
     providerFor: (a: AgentWithId) => createProvider(a.model, { script: a.script, env: providerEnvironment }),
     tools: session.tools,
     dispatch,
-    emit: (type: string, data: Record<string, unknown>) => writer.emit(type, data),
+    emit: (type: string, data: Record<string, unknown>, recorded?: RecordOptions) => writer.emit(type, data, recorded),
     costOf: (model: string, usage: { inputTokens: number; outputTokens: number; cachedTokens: number }) =>
       prices.costOf(model, usage),
     signal: controller.signal,

@@ -60,6 +60,14 @@ describe("secrets on secretlint's fixtures", () => {
     expect(text.slice(...finding.range!)).toBe(token);
   });
 
+  it("covers an AWS secret access key itself, where secretlint's aws rule reports the start of its line", async () => {
+    const key = "Xn7mXk9aLq2Wv8Rt5Yp3Zc6Bd1Fg4Hj0Kl7Mn2Qs";
+    const text = `AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2\nAWS_SECRET_ACCESS_KEY = "${key}"\n`;
+    const [finding] = await secrets.detect(text, {});
+    expect(finding).toMatchObject({ rule: "aws", reason: `found AWS Secret Access Key: ${"*".repeat(40)}` });
+    expect(text.slice(...finding.range!)).toBe(key);
+  });
+
   it("is not switched off by a comment in what it reads", async () => {
     const text = "// secretlint-disable\nexport GITHUB_TOKEN=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\n";
     expect((await secrets.detect(text, {})).map((f) => f.rule)).toEqual(["github"]);
