@@ -98,6 +98,9 @@ export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit
 }
 export type HookLedgerRow = Awaited<ReturnType<typeof listHookLedger>>[number];
 
+/** The tool of the call a ledger row decided on, read from its event (a column for the lists of rows). */
+export const invocationToolName = sql<string | null>`(select e.data->>'toolName' from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`;
+
 /**
  * The newest blocks that took effect in a project (a shadow block or one on an informational event
  * did not), with their run's agent: the home page's "recent blocks". Reads the partial index that
@@ -113,7 +116,7 @@ export async function listRecentBlocks(db: Db, params: { projectId: string; sinc
       reason: hookInvocations.reason,
       createdAt: hookInvocations.createdAt,
       agentName: agents.name,
-      toolName: sql<string | null>`(select e.data->>'toolName' from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`,
+      toolName: invocationToolName,
     })
     .from(hookInvocations)
     .leftJoin(runs, eq(runs.id, hookInvocations.runId))

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../client";
 import { agents, hookInvocations, runs } from "../schema";
+import { invocationToolName } from "./hook-invocations";
 
 /**
  * What a hook recorded in shadow mode on live traffic in a project since `since`: how often it
@@ -38,7 +39,7 @@ export async function getHookShadowRecord(db: Db, params: { projectId: string; h
         failed: hookInvocations.failed,
         createdAt: hookInvocations.createdAt,
         agentName: agents.name,
-        toolName: sql<string | null>`(select e.data->>'toolName' from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`,
+        toolName: invocationToolName,
       })
       .from(hookInvocations)
       .leftJoin(runs, eq(runs.id, hookInvocations.runId))
