@@ -113,13 +113,19 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI and changed calls" :
     for (const result of results) expect(result).toContain("AWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]");
     expect(sent.join("\n")).not.toContain(AWS_SECRET.slice(-12));
     expect(sent.join("\n")).not.toContain(AWS_SECRET);
+    expect(sent.join("\n")).not.toContain("AKIAQYLPMN5HHHFPZAM2");
 
     const { rows: posts } = await h.t.execute(`select run_id, seq, data from run_events where type = 'tool.post' and data->'toolInput'->>'command' = 'cat aws.env'`);
     expect(posts).toHaveLength(1);
     const [post] = posts as { run_id: string; seq: number; data: Record<string, unknown> }[];
-    expect(post.data).toMatchObject({ toolName: "Bash", redacted: true, output: { stdout: "AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2\nAWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]" } });
+    // The key pair: secretlint's aws rule finds the secret, gitleaks' aws-access-token rule the key id.
+    expect(post.data).toMatchObject({ toolName: "Bash", redacted: true, output: { stdout: "AWS_ACCESS_KEY_ID=[REDACTED secrets/aws-access-token]\nAWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]" } });
     const row = (await listRunHookInvocations(h.t.db, { runId: post.run_id })).find((r) => r.hookKey === "redact-secrets" && r.eventSeq === post.seq)!;
-    expect(row).toMatchObject({ verdict: "allow", reason: `redacted: secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}`, modification: { kind: "output", applied: true } });
+    expect(row).toMatchObject({
+      verdict: "allow",
+      reason: `redacted: secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}; secrets/aws-access-token: Identified a pattern that may indicate AWS credentials: AKIA… (20 characters)`,
+      modification: { kind: "output", applied: true },
+    });
     expect(row.modification).toHaveProperty("originalSha256");
     const { rows: anywhere } = await h.t.execute(
       `select (select count(*)::int from run_events where run_events::text like $1) as events, (select count(*)::int from hook_invocations where hook_invocations::text like $1) as ledger`,

@@ -22,7 +22,9 @@ import { startRun } from "./run-service";
 
 const KEY = "Xn7mXk9aLq2Wv8Rt5Yp3Zc6Bd1Fg4Hj0Kl7Mn2Qs";
 const ENV_FILE = `AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2\nAWS_SECRET_ACCESS_KEY=${KEY}\nREGION=eu-west-1\n`;
-const REDACTED = "AWS_ACCESS_KEY_ID=AKIAQYLPMN5HHHFPZAM2\nAWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]\nREGION=eu-west-1\n";
+// The key pair: secretlint's aws rule finds the secret, gitleaks' aws-access-token rule the key id.
+const REDACTED = "AWS_ACCESS_KEY_ID=[REDACTED secrets/aws-access-token]\nAWS_SECRET_ACCESS_KEY=[REDACTED secrets/aws]\nREGION=eu-west-1\n";
+const FOUND = `secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}; secrets/aws-access-token: Identified a pattern that may indicate AWS credentials: AKIA… (20 characters)`;
 const COMMAND = `printf %s ${Buffer.from(ENV_FILE).toString("base64")} | base64 -d`;
 
 let h: RunHarness;
@@ -111,7 +113,7 @@ describe("a secret in a tool's output", () => {
         mode: "enforce",
         verdict: "allow",
         ignored: false,
-        reason: `redacted: secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}`,
+        reason: `redacted: ${FOUND}`,
         modification: { kind: "output", originalSha256: sha256(ENV_FILE), replaced: REDACTED, applied: true },
       },
     ]);
@@ -120,7 +122,7 @@ describe("a secret in a tool's output", () => {
 
     const csv = parseCsv(await ledgerExport(run.id, "csv"));
     const ndjson = await ledgerExport(run.id, "ndjson");
-    expect(csv.flat()).toContain(`redacted: secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}`);
+    expect(csv.flat()).toContain(`redacted: ${FOUND}`);
     expect(ndjson).toContain("reads-env-redact");
     expect(JSON.stringify(csv) + ndjson).not.toContain(KEY);
 
@@ -142,7 +144,7 @@ describe("a secret in a tool's output", () => {
         mode: "shadow",
         verdict: "allow",
         ignored: true,
-        reason: `shadow (not applied): redacted: secrets/aws: found AWS Secret Access Key: ${"*".repeat(40)}`,
+        reason: `shadow (not applied): redacted: ${FOUND}`,
         modification: { kind: "output", originalSha256: sha256(ENV_FILE), replaced: REDACTED, applied: false },
       },
     ]);
