@@ -15,6 +15,7 @@ import type { EventName } from "@/lib/core/hooks/events";
 import { hookEvent, type EventActor } from "@/lib/core/hooks/event";
 import { asTrialHooks, assertMayRun, withTrialRuntime } from "./hook-trial";
 import { resolveHookScope } from "./hook-scope";
+import { runEventPath } from "./run-event-path";
 import type { HookReplayRequest } from "./schema";
 
 const REPLAYABLE = new Set(["block", "approve", "context", "log", "allow", "detect"]);
@@ -121,7 +122,7 @@ export async function replayHook(db: Db, principal: Principal, body: HookReplayR
           runId: event.runId,
           seq: event.seq,
           agent: { id: run.agentId, name: run.agentName },
-          runPath: `/runs/${event.runId}#event-${event.seq}`,
+          runPath: runEventPath(event.runId, event.seq),
           ...(actors.has(event.runId) && { actor: actors.get(event.runId)!.label }),
           toolName: typeof event.data.toolName === "string" ? event.data.toolName : undefined,
           before,

@@ -4,6 +4,7 @@
  */
 import type { Db } from "@/db/client";
 import { getHookShadowRecord } from "@/db/queries/hook-shadow";
+import { runEventPath } from "./run-event-path";
 
 /** The window the hook's page reads, as its health panel does. */
 export const SHADOW_WINDOW_DAYS = 30;
@@ -29,7 +30,7 @@ export async function loadShadowRecord(db: Db, params: { projectId: string; hook
     runs: record.runs,
     latest: record.latest.map((r) => ({
       id: r.id,
-      runPath: r.runId ? `/runs/${r.runId}${r.eventSeq !== null ? `#event-${r.eventSeq}` : ""}` : null,
+      runPath: r.runId ? runEventPath(r.runId, r.eventSeq) : null,
       agentName: r.agentName,
       toolName: r.toolName,
       verdict: r.verdict,

@@ -9,8 +9,8 @@ import { jsonNeedle } from "../json-prefilter";
 import { compileLinearRegex, isLiteralPattern } from "../linear-regex";
 import { isDenyIfDetects, type BlockAction, type DenyIfDetects } from "../spec";
 import { renderTemplate } from "../template";
-import { compileScan, DETECT_TIMEOUT_MS, listFindings, type Scanned } from "./detector-scan";
-import { inlineAction, timedAction, type ActionResult, type ActionRun, type CompiledAction } from "./types";
+import { compileScan, listFindings, scanningAction } from "./detector-scan";
+import { inlineAction, type ActionResult, type CompiledAction } from "./types";
 
 export function compileBlock(action: BlockAction, hookTimeoutMs?: number): CompiledAction {
   if (isDenyIfDetects(action.denyIf)) return compileBlockOnFinding(action, action.denyIf, hookTimeoutMs);
@@ -39,22 +39,8 @@ export function compileBlock(action: BlockAction, hookTimeoutMs?: number): Compi
 function compileBlockOnFinding(action: BlockAction, denyIf: DenyIfDetects, hookTimeoutMs: number | undefined): CompiledAction {
   const scan = compileScan(denyIf.detects, denyIf.minConfidence);
   const reasonText = action.reason ?? "Blocked by hook";
-  const condition = `denyIf detects(${scan.names})`;
-  const nothing: ActionResult = { verdict: "allow", reason: `${condition}: nothing found` };
-  const notApplicable: ActionResult = { verdict: "allow", reason: `${condition}: ${scan.nothingToRead}` };
-  const decide = (run: ActionRun, scanned: Scanned): ActionResult => {
-    if (!scanned.looked) return notApplicable;
-    const findings = scanned.texts.flatMap((t) => t.findings);
-    if (findings.length === 0) return nothing;
+  return scanningAction(scan, `denyIf detects(${scan.names})`, hookTimeoutMs, (run, findings) => {
     const reason = reasonText.includes("{{") ? renderTemplate(reasonText, run.templateVars(), run.context()) : reasonText;
     return { verdict: "block", reason: `${reason}: ${listFindings(findings)}` };
-  };
-  if (scan.async) {
-    // secrets and session rules are awaited within a time; a timeout follows the hook's onFailure.
-    return timedAction(hookTimeoutMs ?? DETECT_TIMEOUT_MS, async (run, signal) => {
-      const scanned = await scan.scanAwaited(run, signal);
-      return "failure" in scanned ? scanned : decide(run, scanned);
-    });
-  }
-  return inlineAction((run) => decide(run, scan.scan(run)));
+  });
 }

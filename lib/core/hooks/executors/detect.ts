@@ -8,18 +8,12 @@
  */
 import { mapStrings } from "../json-strings";
 import type { DetectAction } from "../spec";
-import { compileScan, DETECT_TIMEOUT_MS, listFindings, redactFindings, type Scanned } from "./detector-scan";
-import { inlineAction, timedAction, type ActionResult, type ActionRun, type CompiledAction } from "./types";
+import { compileScan, listFindings, redactFindings, scanningAction } from "./detector-scan";
+import type { CompiledAction } from "./types";
 
 export function compileDetect(action: DetectAction, timeoutMs: number | undefined): CompiledAction {
   const scan = compileScan(action.detectors, action.minConfidence, { hosts: action.hosts, deletesPerMinute: action.deletesPerMinute });
-  const nothing: ActionResult = { verdict: "allow", reason: `${scan.names}: nothing found` };
-  const notApplicable: ActionResult = { verdict: "allow", reason: `${scan.names}: ${scan.nothingToRead}` };
-
-  const decide = (run: ActionRun, scanned: Scanned): ActionResult => {
-    if (!scanned.looked) return notApplicable;
-    const findings = scanned.texts.flatMap((t) => t.findings);
-    if (findings.length === 0) return nothing;
+  return scanningAction(scan, scan.names, timeoutMs, (run, findings, scanned) => {
     const found = `${action.reason ? `${action.reason}: ` : ""}${listFindings(findings)}`;
     switch (action.verdict) {
       case "block":
@@ -34,13 +28,5 @@ export function compileDetect(action: DetectAction, timeoutMs: number | undefine
       default:
         return { verdict: "allow", reason: `recorded: ${found}` };
     }
-  };
-
-  if (scan.async) {
-    return timedAction(timeoutMs ?? DETECT_TIMEOUT_MS, async (run, signal) => {
-      const scanned = await scan.scanAwaited(run, signal);
-      return "failure" in scanned ? scanned : decide(run, scanned);
-    });
-  }
-  return inlineAction((run) => decide(run, scan.scan(run)));
+  });
 }

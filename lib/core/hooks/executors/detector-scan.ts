@@ -11,7 +11,7 @@ import { DETECTORS } from "@/lib/core/detectors/registry";
 import { SESSION_CALLS, SESSION_WINDOW_MS } from "@/lib/core/detectors/session/session-rules";
 import { CONFIDENCE_RANK, type Confidence, type Detector, type DetectorContext, type Finding } from "@/lib/core/detectors/types";
 import type { PastCall } from "../ports";
-import type { ActionFailure, ActionRun } from "./types";
+import { inlineAction, timedAction, type ActionFailure, type ActionResult, type ActionRun, type CompiledAction } from "./types";
 
 /** Findings listed in one reason at most; the rest are counted. */
 const LISTED = 3;
@@ -88,6 +88,34 @@ export function compileScan(names: readonly DetectorName[], minConfidence: Confi
       return look(run, texts ?? eventTextsOf(run), history);
     },
   };
+}
+
+/**
+ * A hook action that scans the event and decides on what was found: inline when every detector is
+ * synchronous, else awaited within `timeoutMs` (2 s unless set; a timeout, or session rules without
+ * a history to read, follows the hook's onFailure). Nothing to read, or nothing found, allows with
+ * `label` saying so; findings above the threshold go to `onFindings`.
+ */
+export function scanningAction(
+  scan: DetectorScan,
+  label: string,
+  timeoutMs: number | undefined,
+  onFindings: (run: ActionRun, findings: Finding[], scanned: Scanned) => ActionResult,
+): CompiledAction {
+  const nothing: ActionResult = { verdict: "allow", reason: `${label}: nothing found` };
+  const notApplicable: ActionResult = { verdict: "allow", reason: `${label}: ${scan.nothingToRead}` };
+  const decide = (run: ActionRun, scanned: Scanned): ActionResult => {
+    if (!scanned.looked) return notApplicable;
+    const findings = scanned.texts.flatMap((t) => t.findings);
+    return findings.length === 0 ? nothing : onFindings(run, findings, scanned);
+  };
+  if (scan.async) {
+    return timedAction(timeoutMs ?? DETECT_TIMEOUT_MS, async (run, signal) => {
+      const scanned = await scan.scanAwaited(run, signal);
+      return "failure" in scanned ? scanned : decide(run, scanned);
+    });
+  }
+  return inlineAction((run) => decide(run, scan.scan(run)));
 }
 
 /** Up to three findings as `detector/rule: reason`, `; `-joined, and how many more. */
