@@ -10,6 +10,8 @@ import type { PGliteOptions } from "@electric-sql/pglite";
 import { getConfig } from "@/lib/platform/config/config";
 import type { Db, DbHandle, DbKind } from "./db-handle";
 import * as schema from "./schema";
+import { dollarQuoted } from "./sql-literal";
+import { enableGroupCommit, groupCommitOf } from "./postgres-group-commit";
 
 export type { Db, DbHandle, DbKind } from "./db-handle";
 
@@ -93,6 +95,8 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
   const pool = postgres.pool;
   markDriver(pool, "postgres");
   (pool as { [POOL]?: boolean })[POOL] = true;
+  // Group commit needs statements PREPAREd per connection, which a pooler in transaction mode cannot keep.
+  if (prepare) enableGroupCommit(pool);
   pool.on("connect", (client) => markDriver(client, "postgres"));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
@@ -171,7 +175,12 @@ type PgliteClient = Queryable & { exec: (query: string) => Promise<{ rows: unkno
  */
 export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
-  if (driverOf(client) === "postgres") return (await (client as Queryable).query({ text, values: params })).rows as T[];
+  if (driverOf(client) === "postgres") {
+    // The pool's statements of one event-loop turn share a transaction and a commit (postgres-group-commit.ts).
+    const group = groupCommitOf(client);
+    if (group) return (await group.run(text, params)) as T[];
+    return (await (client as Queryable).query({ text, values: params })).rows as T[];
+  }
   const pglite = (db as { $client?: unknown }).$client;
   if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as PgliteClient, text, params)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
@@ -277,13 +286,6 @@ class StatementQueue {
 /** The most statements one group runs (a bound on one simple query's size and on the latency it adds). */
 const MAX_GROUP = 64;
 
-function dollarQuoted(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  const text = String(value);
-  let tag = "$v$";
-  for (let n = 1; text.includes(tag); n++) tag = `$v${n}$`;
-  return `${tag}${text}${tag}`;
-}
 
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
   const config = getConfig();

@@ -2,11 +2,12 @@
  * Group commit (executeStatement's `commitGroup`, used by appendRunRecords): many appends at once,
  * to many runs and several to one run, each answered with its own seq and each stored once; one
  * whose statement fails (a run id that is no uuid) fails alone, and the appends that went in the
- * same group are all stored. On PGlite they share commits (counted: fewer simple queries than
- * appends); PostgreSQL's connections share the WAL flush by themselves.
+ * same group are all stored. They share commits, counted: on PGlite fewer simple queries than
+ * appends, on PostgreSQL fewer groups (db/postgres-group-commit.ts).
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { groupCommitOf } from "./postgres-group-commit";
 import { createAgent } from "./queries/agents";
 import { appendRunRecords } from "./queries/run-events";
 import { createRun } from "./queries/runs";
@@ -35,6 +36,8 @@ test("200 appends at once over 20 runs, one of them broken: each gets its seq, t
       return exec(q);
     };
   }
+  const pgGroups = groupCommitOf((t.db as unknown as { $client?: unknown }).$client);
+  const pgGroupsBefore = pgGroups?.groups ?? 0;
   const appends = Array.from({ length: 200 }, (_, i) =>
     appendRunRecords(t.db, { runId: i === 117 ? "not-a-uuid" : runIds[i % 20], events: [{ type: "tool.pre", data: { n: i } }, { type: "tool.post", data: { n: i } }] }),
   );
@@ -57,5 +60,9 @@ test("200 appends at once over 20 runs, one of them broken: each gets its seq, t
   if (t.kind === "pglite") {
     expect(groups).toBeGreaterThan(0);
     expect(groups).toBeLessThan(100);
+  } else {
+    expect(pgGroups).toBeDefined();
+    expect(pgGroups!.groups - pgGroupsBefore).toBeGreaterThan(0);
+    expect(pgGroups!.groups - pgGroupsBefore).toBeLessThan(100);
   }
 });

@@ -12,7 +12,8 @@ import { executeStatement } from "../client";
 type Pending = Map<string, { channel: string; payload: string }>;
 const pendingByDb = new WeakMap<Db, Pending>();
 
-const NOTIFY_MANY = "select count(pg_notify(n.channel, n.payload)) from unnest($1::text[], $2::text[]) as n(channel, payload)";
+/** The notices as one JSON text (not arrays): a value written as a literal, so on PostgreSQL it joins a commit group (postgres-group-commit.ts). */
+const NOTIFY_MANY = "select count(pg_notify(n->>'channel', n->>'payload')) from jsonb_array_elements($1::jsonb) as n";
 
 export function notifyAfterCommit(db: Db, channel: string, key: string, payload: string): void {
   let pending = pendingByDb.get(db);
@@ -28,7 +29,7 @@ export function notifyAfterCommit(db: Db, channel: string, key: string, payload:
 
 async function send(db: Db, notices: { channel: string; payload: string }[], retries: number): Promise<void> {
   try {
-    await executeStatement(db, NOTIFY_MANY, [notices.map((n) => n.channel), notices.map((n) => n.payload)]);
+    await executeStatement(db, NOTIFY_MANY, [JSON.stringify(notices)]);
   } catch (error) {
     if (retries > 0) {
       setTimeout(() => void send(db, notices, retries - 1), 1_000).unref();

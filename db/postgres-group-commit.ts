@@ -1,0 +1,153 @@
+/**
+ * Group commit on PostgreSQL's pool, for executeStatement (the hook path's statements of fixed
+ * text). Every bridged tool call is a read and a write of one row or a few; sent one by one, each
+ * is a round trip, a commit with its WAL flush, and a wake-up of a database backend on a machine
+ * whose cores the web process needs (issue 26). So the statements sent in one turn of the event
+ * loop while the last group ran go together: one connection, one simple query of `EXECUTE`s of
+ * statements PREPAREd once on that connection, one implicit transaction, one commit; each is
+ * answered with its own rows once the group is durable. One group runs at a time, so groups never
+ * wait on each other's row locks.
+ *
+ * A statement alone goes out as before (named, on any pooled connection). A value that cannot be
+ * written as a literal (an array, a date: sql-literal.ts) sends its statement alone too. If a
+ * group fails it rolled back whole, and each of its statements runs again alone, so one
+ * statement's error is its own and nothing is applied twice. Needs statements prepared per
+ * connection: off with `prepare=false` (a pooler in transaction mode).
+ */
+import type pg from "pg";
+import { dollarQuoted, isLiteralValue } from "./sql-literal";
+
+/** The most statements one group runs (a bound on one query's size and on the latency it adds). */
+const MAX_GROUP = 64;
+/** Texts PREPAREd on one connection at most; past it, a new text goes out alone. */
+const PREPARED_PER_CONNECTION = 100;
+
+type Rows = Record<string, unknown>[];
+interface Waiting {
+  text: string;
+  params: unknown[];
+  resolve: (rows: Rows) => void;
+  reject: (error: unknown) => void;
+}
+
+const GROUP_COMMIT = Symbol.for("hookplane.pgGroupCommit");
+type WithGroupCommit = { [GROUP_COMMIT]?: GroupCommit };
+
+/** Statement names of each pooled connection, by text (on the connection object: a new connection starts empty). */
+const preparedByClient = new WeakMap<object, Map<string, string>>();
+let statementCount = 0;
+
+export class GroupCommit {
+  private waiting: Waiting[] = [];
+  private busy = false;
+  /** Groups of two or more sent, for tests and benchmarks. */
+  groups = 0;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  run(text: string, params: unknown[]): Promise<Rows> {
+    if (!params.every(isLiteralValue)) return this.alone(text, params);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ text, params, resolve, reject });
+      if (!this.busy) {
+        this.busy = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async alone(text: string, params: unknown[]): Promise<Rows> {
+    return (await this.pool.query({ text, values: params })).rows as Rows;
+  }
+
+  private async drain(): Promise<void> {
+    const group = this.waiting.splice(0, MAX_GROUP);
+    try {
+      if (group.length === 1) await this.settleAlone(group[0]);
+      else if (group.length > 1) await this.runGroup(group);
+    } finally {
+      // What came meanwhile goes next, with what the next turn brings.
+      if (this.waiting.length > 0) setImmediate(() => void this.drain());
+      else this.busy = false;
+    }
+  }
+
+  private settleAlone(w: Waiting): Promise<void> {
+    return this.alone(w.text, w.params).then(w.resolve, w.reject);
+  }
+
+  private async runGroup(group: Waiting[]): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      for (const w of group) w.reject(error);
+      return;
+    }
+    let broken: Error | undefined;
+    try {
+      const names = await this.prepare(client, group);
+      const grouped = group.filter((w) => names.has(w.text));
+      const rest = group.filter((w) => !names.has(w.text));
+      if (grouped.length > 0) {
+        try {
+          const query = grouped.map((w) => `execute ${names.get(w.text)}${w.params.length > 0 ? `(${w.params.map(dollarQuoted).join(", ")})` : ""}`).join(";\n");
+          const results = (await client.query(query)) as unknown as pg.QueryResult | pg.QueryResult[];
+          const list = Array.isArray(results) ? results : [results];
+          this.groups++;
+          grouped.forEach((w, i) => w.resolve((list[i]?.rows ?? []) as Rows));
+        } catch (error) {
+          if (!isStatementError(error)) broken = error as Error;
+          // The group rolled back whole: each alone, so only the one at fault fails.
+          rest.unshift(...grouped);
+        }
+      }
+      for (const w of rest) await this.settleAlone(w);
+    } catch (error) {
+      broken = error as Error;
+      for (const w of group) w.reject(error);
+    } finally {
+      // A connection that broke is dropped by the pool; one whose statement failed is kept.
+      client.release(broken);
+    }
+  }
+
+  /** The names of the group's texts PREPAREd on this connection (a text it has no room for is left out). */
+  private async prepare(client: pg.PoolClient, group: Waiting[]): Promise<Map<string, string>> {
+    let known = preparedByClient.get(client);
+    if (!known) preparedByClient.set(client, (known = new Map()));
+    const names = new Map<string, string>();
+    for (const { text } of group) {
+      let name = known.get(text);
+      if (name === undefined && known.size < PREPARED_PER_CONNECTION) {
+        name = `hp_group_${++statementCount}`;
+        try {
+          await client.query(`prepare ${name} as ${text}`);
+          known.set(text, name);
+        } catch (error) {
+          if (!isStatementError(error)) throw error;
+          // A text PostgreSQL will not prepare runs alone, where its error reaches its caller.
+          name = undefined;
+        }
+      }
+      if (name !== undefined) names.set(text, name);
+    }
+    return names;
+  }
+}
+
+/** An error PostgreSQL reported for a statement (it has a SQLSTATE), not a connection that failed. */
+function isStatementError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/** Turns group commit on for a pool's executeStatement calls. */
+export function enableGroupCommit(pool: pg.Pool): void {
+  (pool as unknown as WithGroupCommit)[GROUP_COMMIT] = new GroupCommit(pool);
+}
+
+/** The group commit of a pool that has it on; undefined for a connection, a transaction's client or a pool without. */
+export function groupCommitOf(client: unknown): GroupCommit | undefined {
+  return client && typeof client === "object" ? (client as WithGroupCommit)[GROUP_COMMIT] : undefined;
+}
