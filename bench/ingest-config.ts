@@ -19,8 +19,13 @@ export const [CALLS] = positiveInts("BENCH_CALLS", "20");
 export const [PACED_SESSIONS] = positiveInts("BENCH_PACED_SESSIONS", "200");
 export const [PACED_CALLS] = positiveInts("BENCH_PACED_CALLS", "5");
 export const PACED_INTERVAL_MS = 2000;
-/** Sessions of the warm-up level (verified, shown, kept out of the targets): a fresh process's first requests pay for JIT and caches. */
-export const WARMUP_SESSIONS = 5;
+/**
+ * Sessions of the warm-up level (verified, shown, kept out of the targets): a fresh process's first
+ * requests pay for JIT and caches, and a server a team uses is warm. Five sessions (200 calls) were
+ * too few: the same 50-session level run three times after them went at 791, 1,003 and 1,224
+ * calls/s (PostgreSQL, one web process).
+ */
+export const WARMUP_SESSIONS = 50;
 /** An answer later than this is an error; the session goes on, as Claude Code goes on past a failed hook. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 const DBS = (process.env.BENCH_DBS || "pglite,postgres").split(",").map((d) => d.trim());

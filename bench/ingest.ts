@@ -14,7 +14,7 @@
  * first against a bare node:http server (bench/bare-server.mjs: parse the body, answer {}) and then
  * against Hookplane, so both see the same machine load; then a paced scenario: 200 sessions each
  * sending one call every 2 s (starts staggered over the 2 s), for its p99.
- * Each deployment starts with a warm-up level of 5 sessions (shown, not in the targets): a fresh
+ * Each deployment starts with a warm-up level of 50 sessions (shown, not in the targets): a fresh
  * process pays for JIT and caches first. An error is a non-200, a wrong answer, or no answer in
  * 30 s. After each level the database is read back: every session is exactly one finished run, seqs
  * gapless from 1, the events its hooks map to, and one ledger row of the guard per tool.pre, a block
