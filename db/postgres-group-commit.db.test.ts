@@ -1,12 +1,13 @@
 /**
  * Group commit on PostgreSQL's pool (db/postgres-group-commit.ts), from the wrong side: a group
- * whose connection is killed mid-flight, a statement that fails inside a group, values that cannot
- * be written as literals, a text PostgreSQL will not PREPARE, and the statements of one turn sent as
- * one query. Each caller gets its own answer or its own error, and nothing lands twice.
+ * whose connection is killed mid-flight, a statement that fails inside a group, a deadlock between
+ * two groups, values that cannot be written as literals, a text PostgreSQL will not PREPARE, and
+ * the statements of one turn sent as one query. Each caller gets its own answer or its own error,
+ * and nothing lands twice.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { executeStatement } from "./client";
+import { executeStatement, openDatabase } from "./client";
 import { groupCommitOf } from "./postgres-group-commit";
 
 describe.runIf(process.env.DATABASE_URL)("group commit on PostgreSQL", () => {
@@ -70,21 +71,50 @@ describe.runIf(process.env.DATABASE_URL)("group commit on PostgreSQL", () => {
     expect(good.status).toBe("fulfilled");
   });
 
-  test("a group's connection killed mid-flight: its callers get an answer or an error, none lands twice, and the next groups prepare again on new connections", async () => {
+  test("two processes' groups that deadlock: PostgreSQL ends one, its statements run again alone, each applied once", async () => {
+    await t.execute("create table lock_probe (id integer primary key, v integer not null)");
+    await t.execute("insert into lock_probe values (1, 0), (2, 0)");
+    const other = await openDatabase({ databaseUrl: t.databaseUrl! });
+    try {
+      // Each statement takes its row's lock, then waits (RETURNING runs after the update), so each
+      // group holds one row while it asks for the other.
+      const bump = "update lock_probe set v = v + 1 where id = $1 returning id, pg_sleep($2)::text as slept";
+      const groups = [groupCommitOf((t.db as unknown as { $client: unknown }).$client)!, groupCommitOf((other.db as unknown as { $client: unknown }).$client)!];
+      const before = groups.map((g) => g.groups);
+      const first = [executeStatement(t.db, bump, [1, 0.3]), executeStatement(t.db, bump, [2, 0])];
+      const second = [executeStatement(other.db, bump, [2, 0.3]), executeStatement(other.db, bump, [1, 0])];
+      const settled = await Promise.allSettled([...first, ...second]);
+      expect(settled.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled"]);
+      // One group committed; the one PostgreSQL ended ran its statements alone.
+      expect(groups.reduce((n, g, i) => n + g.groups - before[i], 0)).toBe(1);
+      expect((await t.execute("select id, v from lock_probe order by id")).rows).toEqual([
+        { id: 1, v: 2 },
+        { id: 2, v: 2 },
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("a group's connection killed mid-flight: its callers get the error, nothing is run again, and the next groups prepare again on new connections", async () => {
     const before = await count();
     // A statement that takes a while holds the group open while its backend is terminated.
     const slow = Array.from({ length: 10 }, (_, i) =>
       executeStatement(t.db, "insert into group_probe (n, label) select $1, $2 from pg_sleep(0.3)", [500 + i, `slow ${i}`]),
     );
+    const settling = Promise.allSettled(slow);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const killed = await t.execute("select pg_terminate_backend(pid) as killed from pg_stat_activity where datname = current_database() and query like 'execute hp_group_%' and pid <> pg_backend_pid()");
     expect(killed.rows).toEqual([{ killed: true }]);
-    const settled = await Promise.allSettled(slow);
-    const landed = (await t.execute("select n from group_probe where n between 500 and 509 order by n")).rows.map((r) => (r as { n: number }).n);
-    // Each fulfilled caller's row is there once; a rejected caller's row is not (the group rolled back or it ran alone and failed).
-    const fulfilled = settled.flatMap((r, i) => (r.status === "fulfilled" ? [500 + i] : []));
-    expect(landed).toEqual(fulfilled);
-    expect(await count()).toBe(before + landed.length);
+    const settled = await settling;
+    // Whether a group whose connection ended had committed is unknown to the client: it is not run
+    // again (that could store it twice); each of its callers gets the error, and here, ended
+    // before its commit, none of its rows is stored.
+    expect(settled.map((r) => r.status)).toEqual(Array(10).fill("rejected"));
+    for (const r of settled) expect(String((r as PromiseRejectedResult).reason)).toMatch(/terminating connection/);
+    const landed = (await t.execute("select n from group_probe where n between 500 and 509 order by n")).rows;
+    expect(landed).toEqual([]);
+    expect(await count()).toBe(before);
     // The pool heals: new groups prepare their statements again on the connections they get.
     const after = await Promise.all(Array.from({ length: 10 }, (_, i) => insert(600 + i, `after ${i}`)));
     expect(after.map((r) => r[0].n)).toEqual(Array.from({ length: 10 }, (_, i) => 600 + i));

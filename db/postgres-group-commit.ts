@@ -6,12 +6,14 @@
  * loop while the last group ran go together: one connection, one simple query of `EXECUTE`s of
  * statements PREPAREd once on that connection, one implicit transaction, one commit; each is
  * answered with its own rows once the group is durable. One group runs at a time, so groups never
- * wait on each other's row locks.
+ * wait on each other's row locks (two processes' groups can: PostgreSQL ends one after its
+ * deadlock_timeout, and its statements run again alone).
  *
  * A statement alone goes out as before (named, on any pooled connection). A value that cannot be
  * written as a literal (an array, a date: sql-literal.ts) sends its statement alone too. If a
- * group fails it rolled back whole, and each of its statements runs again alone, so one
- * statement's error is its own and nothing is applied twice. Needs statements prepared per
+ * statement of a group fails, the group rolled back whole and each of its statements runs again
+ * alone, so one statement's error is its own; if the connection fails, the group may have
+ * committed, so its callers get the error and nothing is run twice. Needs statements prepared per
  * connection: off with `prepare=false` (a pooler in transaction mode).
  */
 import type pg from "pg";
@@ -97,9 +99,16 @@ export class GroupCommit {
           this.groups++;
           grouped.forEach((w, i) => w.resolve((list[i]?.rows ?? []) as Rows));
         } catch (error) {
-          if (!isStatementError(error)) broken = error as Error;
-          // The group rolled back whole: each alone, so only the one at fault fails.
-          rest.unshift(...grouped);
+          if (!rolledBack(error)) {
+            // The connection failed or was ended: whether the group committed is unknown, so it is
+            // not run again (that could apply it twice); each caller gets the error, as a statement
+            // sent alone on that connection would have.
+            broken = error as Error;
+            for (const w of grouped) w.reject(error);
+          } else {
+            // The group rolled back whole: each alone, so only the one at fault fails.
+            rest.unshift(...grouped);
+          }
         }
       }
       for (const w of rest) await this.settleAlone(w);
@@ -136,10 +145,26 @@ export class GroupCommit {
   }
 }
 
-/** An error PostgreSQL reported for a statement (it has a SQLSTATE), not a connection that failed. */
-function isStatementError(error: unknown): boolean {
+/** The SQLSTATE PostgreSQL reported, if it did (a connection that failed has none). */
+function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** An error PostgreSQL reported for a statement it refused (PREPARE of a bad text). */
+function isStatementError(error: unknown): boolean {
+  return sqlState(error) !== undefined;
+}
+
+/**
+ * Whether a group's error means it rolled back: a statement's own error (a constraint, a type, a
+ * deadlock or serialization failure). Not a connection exception (08), an operator's intervention
+ * (57: a terminated backend, a shutdown), a system or internal error (58, XX), or no SQLSTATE at
+ * all: the connection may have gone after the commit.
+ */
+function rolledBack(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && !/^(08|57|58|XX)/.test(state);
 }
 
 /** Turns group commit on for a pool's executeStatement calls. */
