@@ -1,12 +1,13 @@
 /**
  * Group commit on PostgreSQL's pool (db/postgres-group-commit.ts), from the wrong side: a group
- * whose connection is killed mid-flight, a statement that fails inside a group, a deadlock between
- * two groups, values that cannot be written as literals, a text PostgreSQL will not PREPARE, and
+ * whose connection is killed mid-flight, a statement that fails inside a group, one over the
+ * statement timeout, a deadlock between two groups, values that cannot be written as literals, a text PostgreSQL will not PREPARE, and
  * the statements of one turn sent as one query. Each caller gets its own answer or its own error,
  * and nothing lands twice.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { setEnv } from "@/test/config-env";
 import { executeStatement, openDatabase } from "./client";
 import { groupCommitOf } from "./postgres-group-commit";
 
@@ -52,6 +53,21 @@ describe.runIf(process.env.DATABASE_URL)("group commit on PostgreSQL", () => {
       { n: 201, label: "y" },
       { n: 202, label: "z" },
     ]);
+  });
+
+  test("a statement over the statement timeout inside a group fails alone; the others land once", async () => {
+    const restore = setEnv({ HOOKPLANE_DB_STATEMENT_TIMEOUT_MS: "400" });
+    const short = await openDatabase({ databaseUrl: t.databaseUrl! });
+    restore();
+    try {
+      const put = (n: number) => executeStatement(short.db, "insert into group_probe (n, label) values ($1, $2)", [n, `timed ${n}`]);
+      const settled = await Promise.allSettled([put(800), executeStatement(short.db, "select pg_sleep($1)", [1]), put(801)]);
+      expect(settled.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/statement timeout/);
+      expect((await t.execute("select n from group_probe where n in (800, 801) order by n")).rows).toEqual([{ n: 800 }, { n: 801 }]);
+    } finally {
+      await short.close();
+    }
   });
 
   test("an array, a date or a NUL goes as a parameter of its own statement, beside a group", async () => {

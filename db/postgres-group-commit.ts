@@ -157,14 +157,15 @@ function isStatementError(error: unknown): boolean {
 }
 
 /**
- * Whether a group's error means it rolled back: a statement's own error (a constraint, a type, a
- * deadlock or serialization failure). Not a connection exception (08), an operator's intervention
- * (57: a terminated backend, a shutdown), a system or internal error (58, XX), or no SQLSTATE at
- * all: the connection may have gone after the commit.
+ * Whether a group's error means it rolled back: an ERROR PostgreSQL reported while the group's
+ * transaction was open (a constraint, a type, a deadlock, a statement timeout). Not a FATAL or
+ * PANIC (a terminated backend, a shutdown: it may come after the commit), a connection exception
+ * (08), or no SQLSTATE at all (the connection broke): then the group may have committed.
  */
 function rolledBack(error: unknown): boolean {
   const state = sqlState(error);
-  return state !== undefined && !/^(08|57|58|XX)/.test(state);
+  const severity = (error as { severity?: unknown }).severity;
+  return state !== undefined && severity !== "FATAL" && severity !== "PANIC" && !state.startsWith("08");
 }
 
 /** Turns group commit on for a pool's executeStatement calls. */
