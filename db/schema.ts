@@ -481,6 +481,18 @@ export const hooks = pgTable(
   (t) => [unique("hooks_project_scope_key_uq").on(t.projectId, t.scope, t.key).nullsNotDistinct(), index("hooks_event_idx").on(t.event)],
 );
 
+/**
+ * A counter that moves with every change to `hooks` (a statement-level trigger, migration 0034:
+ * inserts, updates, deletes, truncates, by the product or by hand), in the changing transaction,
+ * so a reader sees it move exactly when the change is visible. A bridged hook call reads it with
+ * its session's run and keeps the chains it parsed while it holds (lib/features/runs/run-hooks.ts):
+ * a hash over every hook in scope cost each call more the more hooks a project had (issue 26).
+ */
+export const hookGeneration = pgTable("hook_generation", {
+  id: integer("id").primaryKey().default(1),
+  n: bigint("n", { mode: "number" }).notNull().default(0),
+});
+
 export const hookVersions = pgTable(
   "hook_versions",
   {

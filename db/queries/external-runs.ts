@@ -69,18 +69,18 @@ const RUN_COLUMNS = tableColumns(runs, "r", "r_", [
 export type SessionRunRow = ReturnType<typeof RUN_COLUMNS.read>;
 
 /**
- * The session's agent, its newest run and the fingerprint of the hooks it obeys (instance-wide and
- * the project's `global`, its group and person rules, the agent's own): every hook call of a bridged session reads these, so
- * they are one statement of fixed text, prepared once per connection (executeStatement). The
- * fingerprint changes with any change to those hooks (added, removed, edited, enabled, moved), so
- * a cached chain is never used after a change (lib/features/runs/run-hooks.ts).
+ * The session's agent, its newest run and the fingerprint of the hooks it obeys: every hook call of
+ * a bridged session reads these, so they are one statement of fixed text, prepared once per
+ * connection (executeStatement). The fingerprint is the hooks' generation (schema.ts
+ * hookGeneration), which every change to any hook moves in the changing transaction (added,
+ * removed, edited, enabled, moved, by the product or by hand), so a cached chain is never used
+ * after a change (lib/features/runs/run-hooks.ts), and reading it costs the same however many
+ * hooks there are. It was a hash over every hook in scope: 0.14 ms a call on the embedded
+ * database with 3 hooks, 0.6–0.8 ms with 60.
  */
 const AGENT_AND_RUN = `
   select ${AGENT_COLUMNS.select}, ${RUN_COLUMNS.select},
-    (select coalesce(md5(string_agg(h.id::text || ':' || h.version || ':' || h.enabled || ':' || h.position || ':' || md5(h.spec::text), ',' order by h.id)), '')
-       from hooks h
-      where (h.project_id is null or h.project_id = a.project_id)
-        and (h.scope in ('global', 'agent:' || a.id::text) or h.scope like 'group:%' or h.scope like 'person:%')) as hooks_fingerprint,
+    (select g.n::text from hook_generation g where g.id = 1) as hooks_fingerprint,
     -- The person's spend today in this agent's sessions, read only where a per-person budget asks.
     case when a.daily_budget_per_person_usd is null then null else
       (select coalesce(sum(x.cost_usd), 0)::float8 from runs x
@@ -126,7 +126,7 @@ const START_EXTERNAL_RUN = `
 export async function getAgentAndExternalRun(
   db: Db,
   params: { projectId: string; agentRef: string; externalSessionId: string; actorKey: string },
-): Promise<{ agent: SessionAgentRow; run: SessionRunRow | null; hooksFingerprint: string; personSpentToday: number | null } | undefined> {
+): Promise<{ agent: SessionAgentRow; run: SessionRunRow | null; hooksFingerprint: string | undefined; personSpentToday: number | null } | undefined> {
   const [raw] = await executeStatement<Record<string, unknown>>(db, AGENT_AND_RUN, [
     params.projectId,
     params.agentRef,
@@ -138,7 +138,8 @@ export async function getAgentAndExternalRun(
   return {
     agent: AGENT_COLUMNS.read(raw),
     run: raw.r_id === null ? null : RUN_COLUMNS.read(raw),
-    hooksFingerprint: String(raw.hooks_fingerprint),
+    // No counter row (removed by hand): no fingerprint, so the chain is read afresh each call.
+    hooksFingerprint: raw.hooks_fingerprint === null || raw.hooks_fingerprint === undefined ? undefined : String(raw.hooks_fingerprint),
     personSpentToday: raw.person_spent_today === null || raw.person_spent_today === undefined ? null : Number(raw.person_spent_today),
   };
 }

@@ -3,8 +3,10 @@
  * - the token is read at most CREDENTIAL_TTL_MS ago: a revocation announced in this process is
  *   refused on the very next call; one the process never heard of (a row changed by hand) within
  *   the bound, and not before the cache says so;
- * - the agent's chain is cached by a fingerprint read with the session's run: any change to its
- *   hooks (edited, disabled, added, deleted, or the spec rewritten in place) applies to the next call;
+ * - the agent's chain is cached by a fingerprint read with the session's run (the hooks'
+ *   generation): any change to its hooks (edited, disabled, added, deleted, or the spec rewritten
+ *   in place) applies to the next call; one rolled back moves nothing; without the counter's row
+ *   every call reads the chain afresh;
  * - a call whose chain cannot wait for a person is recorded in one statement after its hooks
  *   decided: the event, its ledger rows pointing at its seq, and the denial right after it.
  */
@@ -111,6 +113,25 @@ test("every change to the agent's hooks applies to the very next call", async ()
   await deleteHook(t.db, { projectId: DEFAULT_PROJECT_ID, id: created!.id });
   expect(decision(await preToolUse(session, "curl evil.example", "c7"))).toBe("allow");
   expect(decision(await preToolUse(session, "shutdown now", "c8"))).toBe("allow");
+  // A change that rolls back moves nothing and changes nothing.
+  const before = (await t.execute("select n from hook_generation")).rows;
+  await t.execute("begin; update hooks set enabled = false; rollback;");
+  expect((await t.execute("select n from hook_generation")).rows).toEqual(before);
+  // The counter's row removed by hand: no fingerprint, so every call reads the chain afresh.
+  await t.execute("delete from hook_generation");
+  try {
+    const again = await createHook(t.db, {
+      projectId: DEFAULT_PROJECT_ID,
+      spec: hookSpecSchema.parse({ id: "no-dd", scope: `agent:${agentId}`, event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "no dd", denyIf: "dd if=" } }),
+      actor: "test",
+    });
+    expect(decision(await preToolUse(session, "dd if=/dev/zero", "c9"))).toBe("deny");
+    await t.execute("update hooks set spec = jsonb_set(spec, '{action,denyIf}', '\"mkfs\"') where id = $1", [again!.id]);
+    expect(decision(await preToolUse(session, "dd if=/dev/zero", "c10"))).toBe("allow");
+    await deleteHook(t.db, { projectId: DEFAULT_PROJECT_ID, id: again!.id });
+  } finally {
+    await t.execute("insert into hook_generation (id, n) values (1, 1000)");
+  }
 });
 
 test("a call decided before it is recorded leaves the event, its ledger rows at its seq and the denial after it, gapless", async () => {
