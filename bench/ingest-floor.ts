@@ -7,6 +7,7 @@
  * client. The database: a fresh one on DATABASE_URL's server (default the local test server).
  */
 import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { freshPostgres } from "./bench-support";
 import { CALLS, PG_SERVER_URL, ROOT } from "./ingest-config";
@@ -41,16 +42,16 @@ async function measure(name: string, url: string, pid: number) {
 
 const database = await freshPostgres(PG_SERVER_URL, "floor");
 const bare = await startBare();
-console.log(`${SESSIONS} sessions × ${CALLS} tool calls; load ${(await import("node:os")).loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-const rows = [];
+console.log(`${SESSIONS} sessions × ${CALLS} tool calls; load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+let errors = 0;
 for (const mode of ["each", "group"] as const) {
   const floor = await startFloor(mode, database.url);
   const b = await measure(`bare-${mode}`, bare.url, bare.pid);
   const f = await measure(`floor-${mode}`, floor.url, floor.pid);
   floor.stop();
-  rows.push(b, f);
+  errors += b.errors + f.errors;
   console.log(`durable (${mode === "each" ? "one INSERT a call" : "group commit"}): ${f.rate.toFixed(0)} calls/s, ${((f.rate / b.rate) * 100).toFixed(1)}% of bare's ${b.rate.toFixed(0)}; CPU ms a call: server ${f.server} (bare ${b.server}), client ${f.client}; errors ${f.errors + b.errors}`);
 }
 process.kill(bare.pid, "SIGTERM");
 await database.drop();
-process.exit(rows.some((r) => r.errors > 0) ? 1 : 0);
+process.exit(errors > 0 ? 1 : 0);

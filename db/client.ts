@@ -11,6 +11,7 @@ import { getConfig } from "@/lib/platform/config/config";
 import type { Db, DbHandle, DbKind } from "./db-handle";
 import * as schema from "./schema";
 import { dollarQuoted } from "./sql-literal";
+import { StatementGroups, type Waiting } from "./statement-groups";
 import { enableGroupCommit, groupCommitOf } from "./postgres-group-commit";
 
 export type { Db, DbHandle, DbKind } from "./db-handle";
@@ -244,48 +245,29 @@ function statementQueueOf(client: PgliteClient): StatementQueue {
  * trip). If the group fails, it rolled back whole, and each statement is run again alone, so one
  * statement's error is its own.
  */
-class StatementQueue {
-  private waiting: { statement: string; resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }[] = [];
-  private scheduled = false;
-
-  constructor(private readonly client: PgliteClient) {}
-
-  run(statement: string): Promise<unknown[]> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ statement, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.drain());
-      }
-    });
+class StatementQueue extends StatementGroups<{ statement: string } & Waiting<unknown[]>> {
+  constructor(private readonly client: PgliteClient) {
+    super();
   }
 
-  private async drain() {
-    const group = this.waiting.splice(0, MAX_GROUP);
+  run(statement: string): Promise<unknown[]> {
+    return new Promise((resolve, reject) => this.enqueue({ statement, resolve, reject }));
+  }
+
+  protected async runAlone(entry: { statement: string } & Waiting<unknown[]>): Promise<void> {
+    await this.client.query(entry.statement).then((r) => entry.resolve(r.rows), entry.reject);
+  }
+
+  protected async runGroup(group: ({ statement: string } & Waiting<unknown[]>)[]): Promise<void> {
     try {
-      if (group.length === 1) {
-        const [only] = group;
-        await this.client.query(only.statement).then((r) => only.resolve(r.rows), only.reject);
-        return;
-      }
-      try {
-        const results = await this.client.exec(group.map((g) => g.statement).join(";\n"));
-        group.forEach((g, i) => g.resolve(results[i]?.rows ?? []));
-      } catch {
-        // The whole group rolled back: each alone, so only the one at fault fails.
-        for (const g of group) await this.client.query(g.statement).then((r) => g.resolve(r.rows), g.reject);
-      }
-    } finally {
-      // What came meanwhile goes after another turn, with what that turn brings.
-      if (this.waiting.length > 0) setImmediate(() => void this.drain());
-      else this.scheduled = false;
+      const results = await this.client.exec(group.map((g) => g.statement).join(";\n"));
+      group.forEach((g, i) => g.resolve(results[i]?.rows ?? []));
+    } catch {
+      // The whole group rolled back: each alone, so only the one at fault fails.
+      for (const g of group) await this.runAlone(g);
     }
   }
 }
-
-/** The most statements one group runs (a bound on one simple query's size and on the latency it adds). */
-const MAX_GROUP = 64;
-
 
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
   const config = getConfig();

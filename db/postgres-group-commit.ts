@@ -18,19 +18,13 @@
  */
 import type pg from "pg";
 import { dollarQuoted, isLiteralValue } from "./sql-literal";
+import { StatementGroups, type Waiting } from "./statement-groups";
 
-/** The most statements one group runs (a bound on one query's size and on the latency it adds). */
-const MAX_GROUP = 64;
 /** Texts PREPAREd on one connection at most; past it, a new text goes out alone. */
 const PREPARED_PER_CONNECTION = 100;
 
 type Rows = Record<string, unknown>[];
-interface Waiting {
-  text: string;
-  params: unknown[];
-  resolve: (rows: Rows) => void;
-  reject: (error: unknown) => void;
-}
+type Entry = { text: string; params: unknown[] } & Waiting<Rows>;
 
 const GROUP_COMMIT = Symbol.for("hookplane.pgGroupCommit");
 type WithGroupCommit = { [GROUP_COMMIT]?: GroupCommit };
@@ -39,90 +33,85 @@ type WithGroupCommit = { [GROUP_COMMIT]?: GroupCommit };
 const preparedByClient = new WeakMap<object, Map<string, string>>();
 let statementCount = 0;
 
-export class GroupCommit {
-  private waiting: Waiting[] = [];
-  private busy = false;
+export class GroupCommit extends StatementGroups<Entry> {
   /** Groups of two or more sent, for tests and benchmarks. */
   groups = 0;
 
-  constructor(private readonly pool: pg.Pool) {}
-
-  run(text: string, params: unknown[]): Promise<Rows> {
-    if (!params.every(isLiteralValue)) return this.alone(text, params);
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ text, params, resolve, reject });
-      if (!this.busy) {
-        this.busy = true;
-        setImmediate(() => void this.drain());
-      }
-    });
+  constructor(private readonly pool: pg.Pool) {
+    super();
   }
 
-  private async alone(text: string, params: unknown[]): Promise<Rows> {
+  run(text: string, params: unknown[]): Promise<Rows> {
+    if (!params.every(isLiteralValue)) return this.query(text, params);
+    return new Promise((resolve, reject) => this.enqueue({ text, params, resolve, reject }));
+  }
+
+  private async query(text: string, params: unknown[]): Promise<Rows> {
     return (await this.pool.query({ text, values: params })).rows as Rows;
   }
 
-  private async drain(): Promise<void> {
-    const group = this.waiting.splice(0, MAX_GROUP);
-    try {
-      if (group.length === 1) await this.settleAlone(group[0]);
-      else if (group.length > 1) await this.runGroup(group);
-    } finally {
-      // What came meanwhile goes next, with what the next turn brings.
-      if (this.waiting.length > 0) setImmediate(() => void this.drain());
-      else this.busy = false;
-    }
+  protected runAlone(entry: Entry): Promise<void> {
+    return this.query(entry.text, entry.params).then(entry.resolve, entry.reject);
   }
 
-  private settleAlone(w: Waiting): Promise<void> {
-    return this.alone(w.text, w.params).then(w.resolve, w.reject);
-  }
-
-  private async runGroup(group: Waiting[]): Promise<void> {
+  /**
+   * The group on one connection; whatever was not settled there (a text it could not PREPARE, a
+   * group that rolled back) runs alone after the connection is back in the pool.
+   */
+  protected async runGroup(group: Entry[]): Promise<void> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
     } catch (error) {
-      for (const w of group) w.reject(error);
+      for (const entry of group) entry.reject(error);
       return;
     }
+    let alone: Entry[] = [];
     let broken: Error | undefined;
     try {
       const names = await this.prepare(client, group);
-      const grouped = group.filter((w) => names.has(w.text));
-      const rest = group.filter((w) => !names.has(w.text));
+      const grouped = group.filter((entry) => names.has(entry.text));
+      alone = group.filter((entry) => !names.has(entry.text));
       if (grouped.length > 0) {
-        try {
-          const query = grouped.map((w) => `execute ${names.get(w.text)}${w.params.length > 0 ? `(${w.params.map(dollarQuoted).join(", ")})` : ""}`).join(";\n");
-          const results = (await client.query(query)) as unknown as pg.QueryResult | pg.QueryResult[];
-          const list = Array.isArray(results) ? results : [results];
-          this.groups++;
-          grouped.forEach((w, i) => w.resolve((list[i]?.rows ?? []) as Rows));
-        } catch (error) {
-          if (!rolledBack(error)) {
-            // The connection failed or was ended: whether the group committed is unknown, so it is
-            // not run again (that could apply it twice); each caller gets the error, as a statement
-            // sent alone on that connection would have.
-            broken = error as Error;
-            for (const w of grouped) w.reject(error);
-          } else {
-            // The group rolled back whole: each alone, so only the one at fault fails.
-            rest.unshift(...grouped);
-          }
+        const failure = await this.send(client, grouped, names);
+        // A statement's ERROR rolled the group back: each alone, so only the one at fault fails.
+        if (failure !== undefined && rolledBack(failure)) alone.unshift(...grouped);
+        else if (failure !== undefined) {
+          // The connection failed or was ended: whether the group committed is unknown, so it is
+          // not run again (that could apply it twice); each caller gets the error, as a statement
+          // sent alone on that connection would have.
+          broken = failure as Error;
+          for (const entry of grouped) entry.reject(failure);
         }
       }
-      for (const w of rest) await this.settleAlone(w);
     } catch (error) {
+      // PREPARE itself lost the connection: nothing of the group ran.
       broken = error as Error;
-      for (const w of group) w.reject(error);
+      for (const entry of group) entry.reject(error);
+      alone = [];
     } finally {
       // A connection that broke is dropped by the pool; one whose statement failed is kept.
       client.release(broken);
     }
+    for (const entry of alone) await this.runAlone(entry);
+  }
+
+  /** One simple query of the group's EXECUTEs; settles each on success, else returns the error. */
+  private async send(client: pg.PoolClient, grouped: Entry[], names: Map<string, string>): Promise<unknown> {
+    const query = grouped.map((entry) => `execute ${names.get(entry.text)}${entry.params.length > 0 ? `(${entry.params.map(dollarQuoted).join(", ")})` : ""}`).join(";\n");
+    try {
+      const results = (await client.query(query)) as unknown as pg.QueryResult | pg.QueryResult[];
+      const list = Array.isArray(results) ? results : [results];
+      this.groups++;
+      grouped.forEach((entry, i) => entry.resolve((list[i]?.rows ?? []) as Rows));
+      return undefined;
+    } catch (error) {
+      return error;
+    }
   }
 
   /** The names of the group's texts PREPAREd on this connection (a text it has no room for is left out). */
-  private async prepare(client: pg.PoolClient, group: Waiting[]): Promise<Map<string, string>> {
+  private async prepare(client: pg.PoolClient, group: Entry[]): Promise<Map<string, string>> {
     let known = preparedByClient.get(client);
     if (!known) preparedByClient.set(client, (known = new Map()));
     const names = new Map<string, string>();
