@@ -3,8 +3,11 @@
  * body rides beside the web Request and its JSON answer is written straight out. Tried from both
  * sides: a good body is read and answered with its length and no-store; bad JSON, a value of the
  * wrong type, a body past the cap and an answer that has no JSON each get the error the same
- * route gives under Next, and the handler never sees the bad ones.
+ * route gives under Next, and the handler never sees the bad ones. The handler reads node's own
+ * request (no web Request): headers by any case, a missing one as null, the query, a cookie write
+ * from another origin refused, and the signal aborting when the caller leaves.
  */
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { z } from "zod";
 import { installDatabase } from "@/db/client";
@@ -15,6 +18,7 @@ import { startRouteServer, type RouteServer } from "./route-server";
 let t: TestDatabase;
 let server: RouteServer;
 const handled: unknown[] = [];
+const aborted: boolean[] = [];
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -24,9 +28,25 @@ beforeAll(async () => {
     return { hello: body.name, twice: body.n * 2 };
   });
   const noJson = apiRoute({ role: null }, async () => undefined);
+  const headers = apiRoute({ role: null, query: z.object({ q: z.string().optional() }) }, async ({ request, query }) => ({
+    agent: request.headers.get("X-Hookplane-Agent"),
+    lower: request.headers.get("x-hookplane-agent"),
+    missing: request.headers.get("x-nobody"),
+    has: [request.headers.has("X-HOOKPLANE-AGENT"), request.headers.has("x-nobody")],
+    method: request.method,
+    path: new URL(request.url).pathname,
+    q: query.q ?? null,
+  }));
+  const held = apiRoute({ role: null }, async ({ request }) => {
+    await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
+    aborted.push(true);
+    return {};
+  });
   server = await startRouteServer([
     { method: "POST", path: "/echo", handler: echo },
     { method: "POST", path: "/no-json", handler: noJson },
+    { method: "POST", path: "/headers", handler: headers },
+    { method: "POST", path: "/held", handler: held },
   ]);
 });
 afterAll(async () => {
@@ -64,4 +84,30 @@ test("an answer that has no JSON is an internal error, not an empty 200", async 
   const res = await post("/no-json", "");
   expect(res.status).toBe(500);
   expect(((await res.json()) as { error: { code: string } }).error.code).toBe("internal");
+});
+
+test("the handler reads node's own request: headers by any case, a missing one as null, method, path and query", async () => {
+  const res = await fetch(`${server.url}/headers?q=a%20b`, { method: "POST", headers: { "X-Hookplane-Agent": "coder" } });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ agent: "coder", lower: "coder", missing: null, has: [true, false], method: "POST", path: "/headers", q: "a b" });
+});
+
+test("a write riding a session cookie from another origin is refused before the handler", async () => {
+  const res = await fetch(`${server.url}/headers`, { method: "POST", headers: { origin: "https://evil.example", cookie: "hookplane_session=x" } });
+  expect(res.status).toBe(403);
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe("cross_origin");
+});
+
+test("a caller that leaves aborts the request's signal", async () => {
+  aborted.length = 0;
+  const url = new URL(`${server.url}/held`);
+  await new Promise<void>((resolve) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": 2 } });
+    req.on("error", () => resolve());
+    req.end("{}", () => setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 100));
+  });
+  await expect.poll(() => aborted).toEqual([true]);
 });
