@@ -7,13 +7,16 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { freePort } from "@/test/free-port";
 
-const port = 3400 + Math.floor(Math.random() * 500);
-const base = `http://127.0.0.1:${port}`;
+let port: number;
+let base: string;
 let dataDir: string;
 /** The operator's code hooks: one written in TypeScript, which the compiled server loads through tsx. */
 let hooksDir: string;
@@ -57,6 +60,8 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 beforeAll(async () => {
   if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
+  port = await freePort();
+  base = `http://127.0.0.1:${port}`;
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-restart-"));
   hooksDir = mkdtempSync(path.join(tmpdir(), "hookplane-ts-hooks-"));
   writeFileSync(
@@ -202,6 +207,27 @@ test("npm start with a bad value exits 1 before serving, naming the variable", a
   expect(stderr).toContain('hookplane: the configuration is not valid:\n  HOOKPLANE_DB_POOL: expected a positive integer, got "abc"\n');
   await expect(fetch(`${base}/api/health`)).rejects.toThrow();
 }, 60_000);
+
+test("npm start on a port something else holds exits 1 naming it, and the holder keeps its port", async () => {
+  const holder = createServer((_req, res) => res.end("holder"));
+  await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+  const heldPort = (holder.address() as AddressInfo).port;
+  try {
+    const { NODE_ENV: _, ...inherited } = process.env;
+    const env = { ...inherited, PORT: String(heldPort), HOSTNAME: "127.0.0.1", LOG_LEVEL: "error", HOOKPLANE_DATA_DIR: dataDir } as Record<string, string | undefined>;
+    if (pgDatabase) env.DATABASE_URL = pgDatabase.databaseUrl;
+    else delete env.DATABASE_URL;
+    const child = spawn("npm", ["start"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    expect(await exited(child)).toBe(1);
+    expect(output).toContain(`127.0.0.1:${heldPort} is already in use: stop what listens there, or set PORT to a free port`);
+    expect(await (await fetch(`http://127.0.0.1:${heldPort}/`)).text()).toBe("holder");
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+  }
+}, 90_000);
 
 async function waitFinished(id: string, headers: Record<string, string>): Promise<{ status: string; outcome?: string }> {
   const deadline = Date.now() + 90_000;

@@ -97,9 +97,15 @@ async function main() {
     passThrough: (req, socket, head) => isNextHmr(req.url) && nextUpgrades.emit("upgrade", req, socket, head),
   });
 
-  server.listen(port, hostname, () => {
-    logger.info({ url: `http://${hostname}:${port}`, db: handle.kind, dev }, "Hookplane is listening");
+  // A port already taken ends the start with a reason. Without this the error reaches Next's
+  // uncaughtException handler, which logs it and leaves a process that serves nothing running.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new Error(`${hostname}:${port} is already in use: stop what listens there, or set PORT to a free port`, { cause: error }) : error),
+    );
+    server.listen(port, hostname, () => resolve());
   });
+  logger.info({ url: `http://${hostname}:${port}`, db: handle.kind, dev }, "Hookplane is listening");
 
   onShutdownSignals(async (signal) => {
     logger.info({ signal }, "shutting down");

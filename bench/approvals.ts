@@ -20,6 +20,7 @@ import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
 import { slackSignature } from "@/lib/features/approvals/slack-interactions";
 import { runServerBench, startProcess, stop, summarize, waitForHealth } from "./bench-support";
+import { freePort } from "@/test/free-port";
 
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 30);
 const SIGNING_SECRET = "bench-signing-secret-0123456789";
@@ -54,7 +55,7 @@ async function fakeSlack() {
 async function main(t: TestDatabase, dataDir: string) {
   const workspacesDir = `${dataDir}-workspaces`;
   const slack = await fakeSlack();
-  const port = 3600 + Math.floor(Math.random() * 300);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const shared = {
     DATABASE_URL: t.databaseUrl,

@@ -22,6 +22,7 @@ import { createRunEventWriter } from "@/lib/features/runs/run-event-writer";
 import { startRunWork } from "@/lib/process/run-work";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { peakRssMb, runServerBench, startProcess, startServer, stop, summarize, waitForHealth } from "./bench-support";
+import { freePort } from "@/test/free-port";
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 5);
@@ -33,7 +34,7 @@ const zeroTotals = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 
 async function main(t: TestDatabase, dataDir: string) {
   // The runs' shell steps run (sandboxed), in workspaces beside the data folder, not in it.
   const workspacesDir = `${dataDir}-workspaces`;
-  const port = 3600 + Math.floor(Math.random() * 300);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = startServer(t, port, dataDir);
   let worker: ReturnType<typeof startProcess> | undefined;

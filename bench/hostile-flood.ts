@@ -14,11 +14,12 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@/test/free-port";
 
 const BODIES = Number(process.env.FLOOD_BODIES ?? 40);
 const BODY_MB = Number(process.env.FLOOD_BODY_MB ?? 50);
 const UPGRADES = Number(process.env.FLOOD_UPGRADES ?? 400);
-const port = 3900 + Math.floor(Math.random() * 90);
+const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 
 const built = existsSync(path.join(process.env.NEXT_DIST_DIR ?? ".next", "BUILD_ID"));

@@ -5,9 +5,9 @@
  * it ends.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { freePort } from "@/test/free-port";
 import { stop, waitForHealth } from "./bench-support";
 import { AGENT, GUARD_ID, GUARD_REASON, ROOT, type Deployment } from "./ingest-config";
 
@@ -52,17 +52,6 @@ async function stopProcess(child: ChildProcess) {
 
 function exited(child: ChildProcess, what: string): Promise<never> {
   return new Promise((_, reject) => child.once("exit", (code, signal) => reject(new Error(`${what} exited (${signal ?? code}) before it was ready`))));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startBare(): Promise<{ url: string; pid: number }> {

@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "@/test/free-port";
 import { freshPostgres } from "./bench-support";
 
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -46,7 +47,7 @@ async function web(label: string, env: Record<string, string>) {
   const starts: number[] = [];
   const rss: number[] = [];
   for (let i = 0; i < TRIALS; i++) {
-    const port = 3700 + i;
+    const port = await freePort();
     const began = performance.now();
     const child = start(["start"], { ...env, PORT: String(port) });
     starts.push(await firstRequest(port, began));

@@ -23,6 +23,7 @@ import { hashPassword } from "@/lib/platform/auth/password";
 import { hashSecretToken, newSecretToken } from "@/lib/platform/auth/secret-token";
 import { runServerBench, startServer, stop, summarize, waitForHealth } from "./bench-support";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { freePort } from "@/test/free-port";
 
 const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 20_000);
 const LIVE_STORED = Number(process.env.BENCH_UI_LIVE_STORED ?? 5_000);
@@ -70,7 +71,7 @@ function toolCalls(runId: string, from: number, count: number): { events: NewRun
 }
 
 async function main(t: TestDatabase, dataDir: string) {
-  const port = 3900 + Math.floor(Math.random() * 90);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const user = await addPerson(t.db, { email: "bench@example.com", passwordHash: await hashPassword("benchmark!"), role: "viewer" });
   const sessionToken = newSecretToken("");

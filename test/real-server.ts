@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { freePort } from "@/test/free-port";
 
 export interface RealServer {
   base: string;
@@ -28,7 +29,7 @@ export function assertBuilt(): void {
 
 export async function startRealServer(env: Record<string, string> = {}): Promise<RealServer> {
   assertBuilt();
-  const port = 4000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let pg: TestDatabase | undefined;
   let dataDir: string | undefined;

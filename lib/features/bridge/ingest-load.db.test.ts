@@ -20,10 +20,10 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { CREDENTIAL_TTL_MS } from "@/db/queries/token-cache";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { freePort } from "@/test/free-port";
 
 const SESSIONS = 40;
 const CALLS = 10;
-const firstPort = 3900 + Math.floor(Math.random() * 500);
 let dataDir: string;
 let pg: TestDatabase | undefined;
 /** One web process on PGlite (it is single-process), two on PostgreSQL. */
@@ -77,12 +77,14 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-ingest-load-"));
   if (process.env.DATABASE_URL) pg = await createTestDatabase();
   // The second process starts once the first has migrated the database.
-  for (const port of pg ? [firstPort, firstPort + 1] : [firstPort]) {
+  for (let i = 0; i < (pg ? 2 : 1); i++) {
+    const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    servers.push({ child: startServer(port), base });
+    const child = startServer(port);
+    servers.push({ child, base });
     const deadline = Date.now() + 90_000;
     for (;;) {
-      if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
       if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
       await new Promise((r) => setTimeout(r, 200));
     }
