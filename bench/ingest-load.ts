@@ -75,10 +75,10 @@ function checkClaudeAnswer(call: PlannedCall, answer: Answer): string | undefine
   return undefined;
 }
 
-export function hookplaneTarget(urls: string[], operatorToken: string): Target {
+export function hookplaneTarget(urls: string[], operatorToken: string, agent = AGENT): Target {
   return {
     urls: urls.map((u) => new URL(INGEST_PATH, u)),
-    headers: { "content-type": "application/json", authorization: `Bearer ${operatorToken}`, "x-hookplane-agent": AGENT },
+    headers: { "content-type": "application/json", authorization: `Bearer ${operatorToken}`, "x-hookplane-agent": agent },
     check: checkClaudeAnswer,
   };
 }

@@ -35,14 +35,14 @@ function byRun<T extends { runId: string }>(rows: readonly T[]): Map<string, T[]
 }
 
 /** PostgreSQL: the tables themselves. */
-export function sqlSource(sql: postgres.Sql): RunSource {
+export function sqlSource(sql: postgres.Sql, agent = AGENT): RunSource {
   const seen = new Set<string>();
   return {
     async newRuns() {
       const all = await sql<{ id: string; externalSessionId: string | null; status: string; outcome: string | null }[]>`
         select r.id, r.external_session_id as "externalSessionId", r.status, r.outcome
           from runs r join agents a on a.id = r.agent_id
-         where a.name = ${AGENT}`;
+         where a.name = ${agent}`;
       const rows = all.filter((r) => !seen.has(r.id));
       if (rows.length === 0) return [];
       for (const r of rows) seen.add(r.id);
@@ -84,7 +84,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
  * The API does not show a run's external session id: a run's session is read from its
  * session.start, whose claudeCode.transcript_path names it (planSession).
  */
-export function apiSource(base: string, token: string): RunSource {
+export function apiSource(base: string, token: string, agent = AGENT): RunSource {
   const seen = new Set<string>();
   const get = <T>(route: string) => api<T>(base, "GET", route, token);
   return {
@@ -93,7 +93,7 @@ export function apiSource(base: string, token: string): RunSource {
       const rows: RunItem[] = [];
       let cursor: string | null = null;
       do {
-        const page: { items: RunItem[]; nextCursor: string | null } = await get(`/api/v1/runs?agent=${AGENT}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        const page: { items: RunItem[]; nextCursor: string | null } = await get(`/api/v1/runs?agent=${agent}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
         rows.push(...page.items.filter((r) => !seen.has(r.id)));
         cursor = page.nextCursor;
       } while (cursor);

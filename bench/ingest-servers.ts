@@ -108,22 +108,30 @@ export async function api<T>(base: string, method: "GET" | "POST", route: string
 
 /**
  * BENCH_PEOPLE=1: the calls come from a person's bridge credential instead of an operator token,
- * and the agent has a per-person rule (`when` on actor.email, never matching this person: the
- * cost of asking) and a per-person rate limit high enough never to refuse (the cost of counting,
- * every call, in the database) besides the guard.
+ * and the agent has a per-person rule and a per-person rate limit besides the guard (addBenchAgent).
  */
 const PEOPLE = process.env.BENCH_PEOPLE === "1";
 
-/** The first admin, the bridge's credential, the agent and its hooks, all through the API. */
-export async function setUp(base: string): Promise<{ admin: string; operator: string }> {
+/** The first admin, the bridge's credential (a person's with `person`), the bench agent and its hooks, all through the API. */
+export async function setUp(base: string, options: { person: boolean; agents: { name: string; people: boolean }[] } = { person: PEOPLE, agents: [{ name: AGENT, people: PEOPLE }] }): Promise<{ admin: string; operator: string }> {
   const { token: admin } = await api<{ token: string }>(base, "POST", "/api/v1/setup", undefined, { email: "bench@example.com", password: "benchmark!" });
-  const { token: operator } = PEOPLE
+  const { token: operator } = options.person
     ? await api<{ token: string }>(base, "POST", "/api/v1/bridge-credentials", admin, { name: "bench machine" })
     : await api<{ token: string }>(base, "POST", "/api/v1/tokens", admin, { name: "bridge", role: "operator" });
-  await api(base, "POST", "/api/v1/agents", admin, { name: AGENT, model: "scripted", tools: [] });
-  if (PEOPLE) {
+  for (const agent of options.agents) await addBenchAgent(base, admin, agent.name, agent.people);
+  return { admin, operator };
+}
+
+/**
+ * An agent with the guard; with `people`, first a per-person rule (`when` on actor.email, never
+ * matching this person: the cost of asking) and a per-person rate limit high enough never to
+ * refuse (the cost of counting, every call, in the database).
+ */
+async function addBenchAgent(base: string, admin: string, name: string, people: boolean) {
+  await api(base, "POST", "/api/v1/agents", admin, { name, model: "scripted", tools: [] });
+  if (people) {
     await api(base, "POST", "/api/v1/hooks", admin, {
-      scope: `agent:${AGENT}`,
+      scope: `agent:${name}`,
       id: "contractors-no-bash",
       event: "tool.pre",
       matcher: "Bash",
@@ -131,19 +139,18 @@ export async function setUp(base: string): Promise<{ admin: string; operator: st
       action: { type: "block", reason: "contractors do not run Bash" },
     });
     await api(base, "POST", "/api/v1/hooks", admin, {
-      scope: `agent:${AGENT}`,
+      scope: `agent:${name}`,
       id: "per-person-limit",
       event: "tool.pre",
       action: { type: "limit", max: 1_000_000, windowMs: 60_000, per: "actor" },
     });
   }
   await api(base, "POST", "/api/v1/hooks", admin, {
-    scope: `agent:${AGENT}`,
+    scope: `agent:${name}`,
     id: GUARD_ID,
     name: "No prod",
     event: "tool.pre",
     matcher: "Bash",
     action: { type: "block", reason: GUARD_REASON, denyIf: "/srv/prod" },
   });
-  return { admin, operator };
 }

@@ -81,6 +81,7 @@ export type SessionRunRow = ReturnType<typeof RUN_COLUMNS.read>;
 const AGENT_AND_RUN = `
   select ${AGENT_COLUMNS.select}, ${RUN_COLUMNS.select},
     (select g.n::text from hook_generation g where g.id = 1) as hooks_fingerprint,
+    a.updated_at::text as agent_version,
     -- The person's spend today in this agent's sessions, read only where a per-person budget asks.
     case when a.daily_budget_per_person_usd is null then null else
       (select coalesce(sum(x.cost_usd), 0)::float8 from runs x
@@ -126,7 +127,17 @@ const START_EXTERNAL_RUN = `
 export async function getAgentAndExternalRun(
   db: Db,
   params: { projectId: string; agentRef: string; externalSessionId: string; actorKey: string },
-): Promise<{ agent: SessionAgentRow; run: SessionRunRow | null; hooksFingerprint: string | undefined; personSpentToday: number | null } | undefined> {
+): Promise<
+  | {
+      agent: SessionAgentRow;
+      run: SessionRunRow | null;
+      hooksFingerprint: string | undefined;
+      /** The agent row's last change, exactly (text: no precision lost): what a later write can check it against. */
+      agentVersion: string;
+      personSpentToday: number | null;
+    }
+  | undefined
+> {
   const [raw] = await executeStatement<Record<string, unknown>>(db, AGENT_AND_RUN, [
     params.projectId,
     params.agentRef,
@@ -140,6 +151,7 @@ export async function getAgentAndExternalRun(
     run: raw.r_id === null ? null : RUN_COLUMNS.read(raw),
     // No counter row (removed by hand): no fingerprint, so the chain is read afresh each call.
     hooksFingerprint: raw.hooks_fingerprint === null || raw.hooks_fingerprint === undefined ? undefined : String(raw.hooks_fingerprint),
+    agentVersion: String(raw.agent_version),
     personSpentToday: raw.person_spent_today === null || raw.person_spent_today === undefined ? null : Number(raw.person_spent_today),
   };
 }

@@ -63,7 +63,7 @@ const APPEND_RUN_RECORDS = `
            $5::boolean as has_checkpoint, $6::jsonb as checkpoint, $7::boolean as has_totals,
            $8::integer as input_tokens, $9::integer as output_tokens, $10::integer as cached_tokens,
            $11::double precision as cost_usd, $12::jsonb as tools_used, $13::boolean as blocked,
-           $14::boolean as notify
+           $14::boolean as notify, $15::boolean as has_expect, $16::text as expect_hooks, $17::text as expect_agent
   ),
   counter as (
     update runs set
@@ -80,6 +80,12 @@ const APPEND_RUN_RECORDS = `
       blocked = runs.blocked or input.blocked
     from input
     where runs.id = input.run_id
+      -- A call decided on what its process remembered of the session (RecordExpectation) is
+      -- written only if that still holds; else nothing is, and its caller decides again.
+      and (not input.has_expect or (
+        runs.status = 'running' and not runs.cancel_requested
+        and (select g.n::text from hook_generation g where g.id = 1) = input.expect_hooks
+        and (select a.updated_at::text from agents a where a.id = runs.agent_id) = input.expect_agent))
     returning runs.last_seq as last_seq, jsonb_array_length(input.events) as added
   ),
   new_events as (
@@ -101,6 +107,24 @@ const APPEND_RUN_RECORDS = `
          case when input.notify and (counter.added > 0 or jsonb_array_length(input.ledger) > 0) then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
          case when input.notify and input.has_totals then pg_notify('${CHANNELS.runs}', json_build_object('runId', input.run_id)::text) end as runs_notice
   from input, counter`;
+
+/**
+ * What a bridged call was decided on without reading it (lib/features/bridge/session-cache.ts):
+ * its run running and not asked to cancel, the hooks' generation and the agent's last change as
+ * remembered. The call's records are written only if all of that still holds at the write.
+ */
+export interface RecordExpectation {
+  hooksGeneration: string;
+  agentVersion: string;
+}
+
+/** A write under a RecordExpectation that no longer held: nothing was written. */
+export class StaleRecordError extends Error {
+  constructor(runId: string) {
+    super(`run ${runId} changed since the call was decided (its state, its hooks or its agent): nothing was written`);
+    this.name = "StaleRecordError";
+  }
+}
 
 /**
  * A checkpoint already serialized: the run's checkpoint store takes its snapshot of the loop's
@@ -129,6 +153,8 @@ export async function appendRunRecords(
     totals?: RunTotalsDelta;
     /** The loop's checkpoint (a value, or CheckpointJson); `undefined` leaves it as it is. */
     checkpoint?: unknown;
+    /** Write only while this holds (else StaleRecordError, and nothing is written). */
+    expect?: RecordExpectation;
   },
 ): Promise<number> {
   const { runId, events, ledger = [], messages = [], totals } = params;
@@ -155,8 +181,11 @@ export async function appendRunRecords(
     JSON.stringify(totals?.toolsUsed ?? []),
     totals?.blocked ?? false,
     !afterCommit,
+    params.expect !== undefined,
+    params.expect?.hooksGeneration ?? null,
+    params.expect?.agentVersion ?? null,
   ]);
-  if (rows.length === 0) throw new Error(`run ${runId} does not exist`);
+  if (rows.length === 0) throw params.expect ? new StaleRecordError(runId) : new Error(`run ${runId} does not exist`);
   const lastSeq = Number(rows[0].last_seq);
   if (afterCommit) {
     if (Number(rows[0].added) > 0 || ledger.length > 0) notifyAfterCommit(db, CHANNELS.runEvents, runId, JSON.stringify({ runId, seq: lastSeq }));

@@ -15,7 +15,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns } from "@/db/queries/external-runs";
+import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns, type SessionAgentRow, type SessionRunRow } from "@/db/queries/external-runs";
+import { StaleRecordError, type RecordExpectation } from "@/db/queries/run-events";
 import { recordOfflineEvents } from "@/db/queries/offline-decisions";
 import { findAnnouncedToolCallId, findLatestEventType } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
@@ -29,6 +30,7 @@ import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
 import { openRunSession, type RunSession, type SessionRun } from "@/lib/features/runs/run-session";
 import { codeExecutionSettings, ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
+import { cachedSession, forgetSession, mayCacheSession, rememberSession, sessionKey } from "./session-cache";
 import { recordTranscriptUsage, type TranscriptUsage } from "./transcript-usage";
 import { APPLIES_NOTHING, outputChangeRefusal, unappliedChange, type ModificationSupport } from "@/lib/core/dialects/modification-support";
 
@@ -109,6 +111,19 @@ export async function ingestSessionEvent(
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
   const actor = { ...actorOf(principal, input.machine), ...tierOf(input) };
+  const key = sessionKey({ projectId: principal.projectId, agentRef: input.agent, sessionId: input.sessionId, actorKey: actor.key });
+  // A session's next tool call is decided on what this process remembers of it, and its write
+  // checks that this still holds (session-cache.ts); when it no longer does, nothing was written
+  // and the call is decided again below, from what the database says.
+  const cached = decidedFromMemory(input, dispatchAs) ? cachedSession(db, key) : undefined;
+  if (cached) {
+    try {
+      return await decide(handle, { ...input, actor }, dispatchAs, { agent: cached.agent, run: cached.run, hooksFingerprint: cached.expect.hooksGeneration, personSpentToday: null, expect: cached.expect }, signal);
+    } catch (error) {
+      if (!(error instanceof StaleRecordError)) throw error;
+      forgetSession(db, key);
+    }
+  }
   // The token's (or session's) project decides whose agent the session is: a name of another
   // project's agent names nothing here; the session is the actor's own (another person's same id is another run).
   const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId, actorKey: actor.key });
@@ -126,6 +141,53 @@ export async function ingestSessionEvent(
     keepStopped: input.type !== "session.start",
     reopen: input.continues === true,
   });
+  const remember =
+    hooksFingerprint !== undefined && mayCacheSession(agent, run)
+      ? () => rememberSession(db, key, { agent, run, expect: { hooksGeneration: hooksFingerprint, agentVersion: found.agentVersion } })
+      : undefined;
+  return decide(handle, { ...input, actor }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember }, signal);
+}
+
+/**
+ * The calls decided on what the process remembers of their session: a hook call with nothing of
+ * its own to read first (usage, a local hook's blocks, a call named only by its input, a resume)
+ * that neither starts nor ends the session (those change the run: they read it).
+ */
+function decidedFromMemory(input: SessionEvent, dispatchAs: EventName | undefined): boolean {
+  return (
+    dispatchAs !== undefined &&
+    dispatchAs !== "session.start" &&
+    dispatchAs !== "session.end" &&
+    input.dispatch === undefined &&
+    input.usage === undefined &&
+    input.localBlocks === undefined &&
+    !input.callByInput &&
+    !input.continues
+  );
+}
+
+interface DecidedOn {
+  agent: SessionAgentRow;
+  run: SessionRunRow;
+  hooksFingerprint: string | undefined;
+  personSpentToday: number | null;
+  /** Decided on what the process remembered: the write checks it still holds (StaleRecordError). */
+  expect?: RecordExpectation;
+  /** Read from the database, and fit to be remembered once the chain is known not to wait for a person. */
+  remember?: () => void;
+}
+
+/** The event recorded in the session's run and decided by its hooks (ingestSessionEvent). */
+async function decide(
+  handle: DbHandle,
+  input: SessionEvent & { actor: EventActor },
+  dispatchAs: EventName | undefined,
+  on: DecidedOn,
+  signal: AbortSignal | undefined,
+): Promise<SessionEventResult> {
+  const { db } = handle;
+  const { agent, run, hooksFingerprint, personSpentToday, expect } = on;
+  const { actor } = input;
   if (input.callByInput && typeof input.data.toolCallId !== "string" && typeof input.data.toolName === "string") {
     const announced = await findAnnouncedToolCallId(db, {
       runId: run.id,
@@ -145,7 +207,11 @@ export async function ingestSessionEvent(
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason(run.outcome, run.reason)) : undefined };
   }
   // The agent's chain, cached while the fingerprint read with the run holds.
-  const session = await openSession(handle, run, agent, { ...input, actor }, hooksFingerprint);
+  const session = await openSession(handle, run, agent, input, hooksFingerprint);
+  if (mayWaitForPerson(session.hooks)) {
+    // Such a chain records its event before it decides: never on what was remembered.
+    if (expect) throw new StaleRecordError(run.id);
+  } else on.remember?.();
   if (run.cancelRequested) {
     await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("cancelled", null)) : undefined };
@@ -237,7 +303,7 @@ export async function ingestSessionEvent(
     const events = [{ type: input.type, data, ts: arrived }];
     if (dispatchAs === "tool.pre" && result.verdict === "block") events.push({ type: "loop.tool_denied", data: toolDenied(result), ts: new Date() });
     events.push(...modifiedFacts(result));
-    seq = await session.writer.recordDispatched(events);
+    seq = await session.writer.recordDispatched(events, expect);
   }
   if (dispatchAs === "session.end") {
     await finishRun(db, {

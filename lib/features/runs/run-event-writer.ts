@@ -16,7 +16,7 @@
  */
 import type { Db } from "@/db/client";
 import type { NewHookInvocation } from "@/db/queries/hook-invocations";
-import { appendRunRecords, type LedgerRowOfBatch, type NewRunEvent, type RunTotalsDelta } from "@/db/queries/run-events";
+import { appendRunRecords, type LedgerRowOfBatch, type NewRunEvent, type RecordExpectation, type RunTotalsDelta } from "@/db/queries/run-events";
 import type { RunTotals } from "@/db/queries/runs";
 import type { PayloadFor } from "@/lib/core/hooks/event-payloads";
 import { recordWrittenEvents } from "./run-metrics";
@@ -39,8 +39,10 @@ export interface RunEventWriter {
    * Shared mode: the events of one dispatch that ran before they were recorded (nothing in it
    * could wait for a person), written in one statement with the ledger rows queued meanwhile,
    * which are about the first event; that event's hooks have all run. Resolves with its seq.
+   * With `expect`, written only while it holds (else StaleRecordError, nothing written, and the
+   * writer is done: its caller decides the call again in a new session).
    */
-  recordDispatched(events: { type: string; data: Record<string, unknown>; ts?: Date }[]): Promise<number>;
+  recordDispatched(events: { type: string; data: Record<string, unknown>; ts?: Date }[], expect?: RecordExpectation): Promise<number>;
   /** Queues ledger rows; they go out with the next flush. */
   ledger(rows: NewHookInvocation[]): void;
   /** Writes everything queued, with the extras, in one statement (atomic). */
@@ -122,7 +124,7 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
   let settled: number[] = [];
   const { observer } = params;
 
-  const write = async (extras: RunRecordExtras = {}, settlesFirst = false) => {
+  const write = async (extras: RunRecordExtras = {}, settlesFirst = false, expect?: RecordExpectation) => {
     const batch = events;
     // Owner mode: a row without a seq belongs to an event recorded after its hooks, not queued yet.
     const waiting = params.mode === "owner" && ledgerRows.some((row) => row.eventSeq == null) ? ledgerRows.filter((row) => row.eventSeq == null) : [];
@@ -144,6 +146,7 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       totals: added,
       messages,
       ...(checkpoint && { checkpoint: checkpoint.value }),
+      ...(expect && { expect }),
     });
     recordWrittenEvents(batch, written, params.startedAt);
     if (observer && batch.length > 0) {
@@ -164,10 +167,10 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
     return written;
   };
 
-  const enqueue = (extras?: RunRecordExtras, settlesFirst?: boolean): Promise<number> => {
+  const enqueue = (extras?: RunRecordExtras, settlesFirst?: boolean, expect?: RecordExpectation): Promise<number> => {
     const done = flushing.then(() => {
       if (failure) throw failure;
-      return write(extras, settlesFirst);
+      return write(extras, settlesFirst, expect);
     });
     flushing = done.then(
       () => undefined,
@@ -208,14 +211,14 @@ export function createRunEventWriter(db: Db, params: RunEventWriterParams): RunE
       lastSeq = await enqueue();
       return lastSeq;
     },
-    async recordDispatched(batch) {
+    async recordDispatched(batch, expect) {
       if (params.mode === "owner") throw new Error("recordDispatched is for a shared writer: the owner hands out seqs before it dispatches");
       for (const row of ledgerRows) if (row.eventSeq == null) row.eventIndex = 0;
       for (const { type, data, ts } of batch) {
         observe(type, data);
         events.push({ type, data, ts: ts ?? new Date() });
       }
-      lastSeq = await enqueue(undefined, true);
+      lastSeq = await enqueue(undefined, true, expect);
       return lastSeq - batch.length + 1;
     },
     ledger(rows) {
