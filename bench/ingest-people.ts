@@ -17,17 +17,14 @@
  * wrong or a read-back disagrees.
  *   BENCH_PAIRS, BENCH_SESSIONS (first value), BENCH_CALLS, BENCH_DBS, DATABASE_URL.
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
-import { freshPostgres } from "./bench-support";
-import { AGENT, CALLS, DEPLOYMENTS, LEVELS, PG_SERVER_URL, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
+import { AGENT, CALLS, DEPLOYMENTS, LEVELS, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import { hookplaneTarget, keepAlive, runSessions } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, perCall, printFirst, type CpuPerCall } from "./ingest-report";
-import { hold, releaseAll, setUp, startHookplane } from "./ingest-servers";
+import { releaseAll, setUp, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -51,81 +48,55 @@ const median = (values: number[]) => {
 const signed = (n: number) => `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`;
 
 async function benchDeployment(d: Deployment): Promise<{ costs: { rate: number; server?: number; database?: number }[]; wrong: number }> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "hookplane-bench-people-"));
-  const removeTmp = hold(() => rmSync(tmp, { recursive: true, force: true }));
-  let dropDatabase: (() => Promise<void>) | undefined;
-  try {
-    const env: Record<string, string> = { HOOKPLANE_DATA_DIR: path.join(tmp, "data"), HOOKPLANE_WORKSPACES_DIR: path.join(tmp, "workspaces") };
-    mkdirSync(env.HOOKPLANE_WORKSPACES_DIR);
-    let databaseUrl = "";
-    if (d.db === "postgres") {
-      const fresh = await freshPostgres(PG_SERVER_URL, "hp_bench_people");
-      dropDatabase = hold(fresh.drop);
-      databaseUrl = fresh.url;
-      env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("hex");
-    }
-    env.DATABASE_URL = databaseUrl;
-    const servers = await startHookplane(d, env);
-    const sql = databaseUrl ? postgres(databaseUrl, { max: 2, onnotice: () => {} }) : undefined;
-    const closeSql = hold(async () => void (await sql?.end({ timeout: 5 })));
-    try {
-      const { admin, operator } = await setUp(servers.urls[0], {
-        person: true,
-        agents: [
-          { name: AGENT, people: false },
-          { name: GOVERNED, people: true },
-        ],
-      });
-      const agentOf: Record<Side, string> = { without: AGENT, with: GOVERNED };
-      const sources: Record<Side, RunSource> = {
-        without: sql ? sqlSource(sql, AGENT) : apiSource(servers.urls[0], admin, AGENT),
-        with: sql ? sqlSource(sql, GOVERNED) : apiSource(servers.urls[0], admin, GOVERNED),
-      };
-      const databasePids = async () =>
-        sql ? (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid) : [];
-      const meter = cpuMeter({ server: () => servers.pids, database: databasePids });
+  return withDeployment(d, "hp_bench_people", async ({ servers, sql, databasePids }) => {
+    const { admin, operator } = await setUp(servers.urls[0], {
+      person: true,
+      agents: [
+        { name: AGENT, people: false },
+        { name: GOVERNED, people: true },
+      ],
+    });
+    const agentOf: Record<Side, string> = { without: AGENT, with: GOVERNED };
+    const sources: Record<Side, RunSource> = {
+      without: sql ? sqlSource(sql, AGENT) : apiSource(servers.urls[0], admin, AGENT),
+      with: sql ? sqlSource(sql, GOVERNED) : apiSource(servers.urls[0], admin, GOVERNED),
+    };
+    const meter = cpuMeter({ server: () => servers.pids, database: databasePids });
 
-      const level = async (side: Side, label: string, sessions: number): Promise<Level> => {
-        const plans = planLevel(`${d.db}-${d.processes}-${side}-${label}`, sessions, CALLS);
-        await meter.start();
-        const measured = await runSessions(hookplaneTarget(servers.urls, operator, agentOf[side]), plans);
-        const cpu = perCall(await meter.stop(), measured.calls);
-        const verified = await verifyLevel(sources[side], plans);
-        const f = figures(measured);
-        console.log(
-          `${deploymentName(d).padEnd(12)} ${label.padStart(8)} ${side.padStart(7)}: ${f.rate.toFixed(0)} calls/s p50 ${f.p50.toFixed(1)} p99 ${f.p99.toFixed(1)} ms, errors ${f.errors} | CPU ms a call: ${cpuText(cpu)} | load ${os.loadavg()[0].toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`}`,
-        );
-        printFirst("wrong answers", measured.errors);
-        printFirst("mismatches", verified.problems);
-        return { rate: f.rate, cpu, wrong: f.errors + verified.problems.length };
-      };
+    const level = async (side: Side, label: string, sessions: number): Promise<Level> => {
+      const plans = planLevel(`${d.db}-${d.processes}-${side}-${label}`, sessions, CALLS);
+      await meter.start();
+      const measured = await runSessions(hookplaneTarget(servers.urls, operator, agentOf[side]), plans);
+      const cpu = perCall(await meter.stop(), measured.calls);
+      const verified = await verifyLevel(sources[side], plans);
+      const f = figures(measured);
+      console.log(
+        `${deploymentName(d).padEnd(12)} ${label.padStart(8)} ${side.padStart(7)}: ${f.rate.toFixed(0)} calls/s p50 ${f.p50.toFixed(1)} p99 ${f.p99.toFixed(1)} ms, errors ${f.errors} | CPU ms a call: ${cpuText(cpu)} | load ${os.loadavg()[0].toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`}`,
+      );
+      printFirst("wrong answers", measured.errors);
+      printFirst("mismatches", verified.problems);
+      return { rate: f.rate, cpu, wrong: f.errors + verified.problems.length };
+    };
 
-      let wrong = 0;
-      for (const side of ["without", "with"] as const) wrong += (await level(side, "warm-up", WARMUP_SESSIONS)).wrong;
-      const costs: { rate: number; server?: number; database?: number }[] = [];
-      for (let pair = 1; pair <= PAIRS; pair++) {
-        const order: Side[] = pair % 2 ? ["without", "with"] : ["with", "without"];
-        const got = {} as Record<Side, Level>;
-        for (const side of order) {
-          got[side] = await level(side, `pair ${pair}`, SESSIONS);
-          wrong += got[side].wrong;
-        }
-        const cpuCost = (key: string) => {
-          const a = got.without.cpu[key];
-          const b = got.with.cpu[key];
-          return a === undefined || b === undefined || a === 0 ? undefined : b / a - 1;
-        };
-        costs.push({ rate: got.with.rate / got.without.rate - 1, server: cpuCost("server"), database: cpuCost("database") });
+    let wrong = 0;
+    for (const side of ["without", "with"] as const) wrong += (await level(side, "warm-up", WARMUP_SESSIONS)).wrong;
+    const costs: { rate: number; server?: number; database?: number }[] = [];
+    for (let pair = 1; pair <= PAIRS; pair++) {
+      const order: Side[] = pair % 2 ? ["without", "with"] : ["with", "without"];
+      const got = {} as Record<Side, Level>;
+      for (const side of order) {
+        got[side] = await level(side, `pair ${pair}`, SESSIONS);
+        wrong += got[side].wrong;
       }
-      return { costs, wrong };
-    } finally {
-      await closeSql();
-      await servers.stop();
+      const cpuCost = (key: string) => {
+        const a = got.without.cpu[key];
+        const b = got.with.cpu[key];
+        return a === undefined || b === undefined || a === 0 ? undefined : b / a - 1;
+      };
+      costs.push({ rate: got.with.rate / got.without.rate - 1, server: cpuCost("server"), database: cpuCost("database") });
     }
-  } finally {
-    await dropDatabase?.();
-    await removeTmp();
-  }
+    return { costs, wrong };
+  });
 }
 
 async function main(): Promise<number> {

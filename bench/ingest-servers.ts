@@ -5,11 +5,15 @@
  * it ends.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import postgres from "postgres";
 import { freePort } from "@/test/free-port";
-import { stop, waitForHealth } from "./bench-support";
-import { AGENT, GUARD_ID, GUARD_REASON, ROOT, type Deployment } from "./ingest-config";
+import { freshPostgres, stop, waitForHealth } from "./bench-support";
+import { AGENT, GUARD_ID, GUARD_REASON, PG_SERVER_URL, ROOT, type Deployment } from "./ingest-config";
 
 // What the run started or made: each is released by the finally that owns it, or all at once
 // (newest first) when the run is interrupted.
@@ -95,6 +99,52 @@ export async function startHookplane(d: Deployment, env: Record<string, string>)
 }
 
 /** One call of the API for setting up and reading back (not measured: fetch's own pool). */
+/** A deployment running, for `use`: its web processes, a client of its database (PostgreSQL) and its backends' pids. */
+export interface Running {
+  servers: { urls: string[]; pids: number[] };
+  sql: postgres.Sql | undefined;
+  /** PostgreSQL's backends of this database (none apart on PGlite, which runs inside the web process). */
+  databasePids(): Promise<number[]>;
+}
+
+/**
+ * Starts a deployment on a fresh database (a new PGlite folder, or a new database on
+ * DATABASE_URL's server), runs `use`, and releases everything however it ends.
+ */
+export async function withDeployment<T>(d: Deployment, name: string, use: (running: Running) => Promise<T>): Promise<T> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `hookplane-${name.replaceAll("_", "-")}-`));
+  const removeTmp = hold(() => rmSync(tmp, { recursive: true, force: true }));
+  let dropDatabase: (() => Promise<void>) | undefined;
+  try {
+    // Workspaces (one folder per run, made by the bridge) beside the data folder, never inside it.
+    const env: Record<string, string> = { HOOKPLANE_DATA_DIR: path.join(tmp, "data"), HOOKPLANE_WORKSPACES_DIR: path.join(tmp, "workspaces") };
+    mkdirSync(env.HOOKPLANE_WORKSPACES_DIR);
+    let databaseUrl = "";
+    if (d.db === "postgres") {
+      const fresh = await freshPostgres(PG_SERVER_URL, name);
+      dropDatabase = hold(fresh.drop);
+      databaseUrl = fresh.url;
+      // Processes sharing one PostgreSQL share the key that seals stored secrets (README, Environment).
+      env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("hex");
+    }
+    env.DATABASE_URL = databaseUrl; // empty: embedded PGlite, whatever the caller's environment says
+    const servers = await startHookplane(d, env);
+    const sql = databaseUrl ? postgres(databaseUrl, { max: 2, onnotice: () => {} }) : undefined;
+    const closeSql = hold(async () => void (await sql?.end({ timeout: 5 })));
+    try {
+      const databasePids = async () =>
+        sql ? (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid) : [];
+      return await use({ servers, sql, databasePids });
+    } finally {
+      await closeSql();
+      await servers.stop();
+    }
+  } finally {
+    await dropDatabase?.();
+    await removeTmp();
+  }
+}
+
 export async function api<T>(base: string, method: "GET" | "POST", route: string, token?: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${route}`, {
     method,

@@ -32,17 +32,14 @@
  * the load client (bench/ingest-load.ts), the read-back (bench/ingest-readback.ts) and the report
  * (bench/ingest-report.ts).
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
-import { freshPostgres } from "./bench-support";
-import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS, PACED_SESSIONS, PG_SERVER_URL, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
+import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS, PACED_SESSIONS, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, type CpuPerCall, type Row } from "./ingest-report";
-import { hold, releaseAll, setUp, startBare, startHookplane } from "./ingest-servers";
+import { releaseAll, setUp, startBare, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -99,50 +96,22 @@ async function benchLevel(
 }
 
 async function benchDeployment(d: Deployment, bare: { url: string; pid: number }): Promise<Row[]> {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "hookplane-bench-ingest-"));
-  const removeTmp = hold(() => rmSync(tmp, { recursive: true, force: true }));
-  let dropDatabase: (() => Promise<void>) | undefined;
-  try {
-    // Workspaces (one folder per run, made by the bridge) beside the data folder, never inside it.
-    const env: Record<string, string> = { HOOKPLANE_DATA_DIR: path.join(tmp, "data"), HOOKPLANE_WORKSPACES_DIR: path.join(tmp, "workspaces") };
-    mkdirSync(env.HOOKPLANE_WORKSPACES_DIR);
-    let databaseUrl = "";
-    if (d.db === "postgres") {
-      const fresh = await freshPostgres(PG_SERVER_URL, "hp_bench_ingest");
-      dropDatabase = hold(fresh.drop);
-      databaseUrl = fresh.url;
-      // Processes sharing one PostgreSQL share the key that seals stored secrets (README, Environment).
-      env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("hex");
-    }
-    env.DATABASE_URL = databaseUrl; // empty: embedded PGlite, whatever the caller's environment says
-    const servers = await startHookplane(d, env);
-    const sql = databaseUrl ? postgres(databaseUrl, { max: 2, onnotice: () => {} }) : undefined;
-    const closeSql = hold(async () => void (await sql?.end({ timeout: 5 })));
-    try {
-      const tokens = await setUp(servers.urls[0]);
-      const source = sql ? sqlSource(sql) : apiSource(servers.urls[0], tokens.admin);
-      const targets = { bare: bareTarget(bare.url), hookplane: hookplaneTarget(servers.urls, tokens.operator) };
-      // Where a call's CPU goes: the web processes, PostgreSQL's backends of this database (none
-      // apart on PGlite, which runs inside the web process) and this client; the bare server's beside.
-      const databasePids = async () =>
-        sql ? (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).map((r) => r.pid) : [];
-      const meters: Meters = {
-        hookplane: cpuMeter({ server: () => servers.pids, database: databasePids, client: () => [process.pid] }),
-        bare: cpuMeter({ server: () => [bare.pid], client: () => [process.pid] }),
-      };
-      // The warm-up's figures pay for a fresh process's JIT and caches: shown, kept out of the targets.
-      const rows = [await benchLevel(d, targets, meters, source, { label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
-      for (const sessions of LEVELS) rows.push(await benchLevel(d, targets, meters, source, { label: String(sessions), sessions, calls: CALLS }));
-      rows.push(await benchLevel(d, targets, meters, source, { label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
-      return rows;
-    } finally {
-      await closeSql();
-      await servers.stop();
-    }
-  } finally {
-    await dropDatabase?.();
-    await removeTmp();
-  }
+  return withDeployment(d, "hp_bench_ingest", async ({ servers, sql, databasePids }) => {
+    const tokens = await setUp(servers.urls[0]);
+    const source = sql ? sqlSource(sql) : apiSource(servers.urls[0], tokens.admin);
+    const targets = { bare: bareTarget(bare.url), hookplane: hookplaneTarget(servers.urls, tokens.operator) };
+    // Where a call's CPU goes: the web processes, PostgreSQL's backends of this database and this
+    // client; the bare server's beside.
+    const meters: Meters = {
+      hookplane: cpuMeter({ server: () => servers.pids, database: databasePids, client: () => [process.pid] }),
+      bare: cpuMeter({ server: () => [bare.pid], client: () => [process.pid] }),
+    };
+    // The warm-up's figures pay for a fresh process's JIT and caches: shown, kept out of the targets.
+    const rows = [await benchLevel(d, targets, meters, source, { label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
+    for (const sessions of LEVELS) rows.push(await benchLevel(d, targets, meters, source, { label: String(sessions), sessions, calls: CALLS }));
+    rows.push(await benchLevel(d, targets, meters, source, { label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
+    return rows;
+  });
 }
 
 async function main(): Promise<number> {
