@@ -124,12 +124,20 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
   return { dispatch };
 }
 
+/** Hosts of the few operator URLs a runtime is made with (one runtime a bridged call): parsed once each. */
+const hosts = new Map<string, string>();
+
 function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return "";
+  let host = hosts.get(url);
+  if (host === undefined) {
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      host = "";
+    }
+    if (hosts.size < 64) hosts.set(url, host);
   }
+  return host;
 }
 
 function pickBaseEnv(environment: Readonly<Record<string, string | undefined>>, passEnv: readonly string[] = []): Record<string, string> {

@@ -18,7 +18,16 @@ type ReachVariables = Pick<
   "HOOKPLANE_PUBLIC_URL" | "HOOKPLANE_SLACK_SIGNING_SECRET" | "HOOKPLANE_SLACK_BASE_URL" | "HOOKPLANE_DISCORD_BASE_URL" | "HOSTNAME" | "PORT"
 >;
 
+/** reachConfig's answer for each configuration read: every bridged call makes a notice port. */
+const byConfig = new WeakMap<ReachVariables, ReachConfig>();
+
 export function reachConfig(config: ReachVariables = getConfig()): ReachConfig {
+  let reach = byConfig.get(config);
+  if (!reach) byConfig.set(config, (reach = readReach(config)));
+  return reach;
+}
+
+function readReach(config: ReachVariables): ReachConfig {
   return {
     publicUrl: publicUrl(config),
     slackSigningSecret: config.HOOKPLANE_SLACK_SIGNING_SECRET,

@@ -22,8 +22,17 @@ import { killSwitchOn } from "./kill-switch";
 import { recordDispatch, recordHookLedger } from "./hook-metrics";
 import { operatorCodeHooks } from "./operator-code-hooks";
 
+/** trustFromConfig's answer for each configuration read (a new one after resetConfig): every bridged call makes a runtime. */
+const trustByConfig = new WeakMap<Config, ReturnType<typeof readTrust>>();
+
 /** What the operator's configuration lets hooks do, as the hook runtime takes it. */
 export function trustFromConfig(config: Config = getConfig()) {
+  let trust = trustByConfig.get(config);
+  if (!trust) trustByConfig.set(config, (trust = readTrust(config)));
+  return trust;
+}
+
+function readTrust(config: Config) {
   const shell = serverShellPolicy(config);
   const outbound = serverOutboundConfig(config);
   return {
@@ -34,7 +43,7 @@ export function trustFromConfig(config: Config = getConfig()) {
     slackBaseUrl: config.HOOKPLANE_SLACK_BASE_URL,
     discordBaseUrl: config.HOOKPLANE_DISCORD_BASE_URL,
     // The operating-system variables and the HOOKPLANE_HOOK_ENV_PASSTHROUGH names, read once.
-    commandBaseEnv: { ...config.commandEnvironment },
+    commandBaseEnv: Object.freeze({ ...config.commandEnvironment }) as Record<string, string>,
   };
 }
 

@@ -142,17 +142,25 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     }
     return loaded;
   };
-  const tools = withRetryTools(
-    createToolRegistry({
-      workspaceDir: params.workspaceDir,
-      // The run's project's notes: another project's runs never read them.
-      memory: {
-        read: (name) => readMemoryNote(db, { projectId: run.projectId, name }),
-        append: (name, text) => appendMemoryNote(db, { projectId: run.projectId, name, text }),
-      },
-    }),
-    agent.retryTools,
-  );
+  // Built when a hook or the loop first uses a tool: most bridged calls (one session a call) never do.
+  let registry: ToolRegistry | undefined;
+  const toolsNow = () =>
+    (registry ??= withRetryTools(
+      createToolRegistry({
+        workspaceDir: params.workspaceDir,
+        // The run's project's notes: another project's runs never read them.
+        memory: {
+          read: (name) => readMemoryNote(db, { projectId: run.projectId, name }),
+          append: (name, text) => appendMemoryNote(db, { projectId: run.projectId, name, text }),
+        },
+      }),
+      agent.retryTools,
+    ));
+  const tools: ToolRegistry = {
+    list: () => toolsNow().list(),
+    call: (name, input, signal, options) => toolsNow().call(name, input, signal, options),
+    retrySafe: (name, input) => toolsNow().retrySafe(name, input),
+  };
 
   /** approval.* events: recorded, then their hooks run (they cannot block, and nobody waits on them). */
   const announce = async <T extends ApprovalAnnouncement>(type: T, data: PayloadFor<T>) => {
