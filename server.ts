@@ -100,10 +100,14 @@ async function main() {
   // A port already taken ends the start with a reason. Without this the error reaches Next's
   // uncaughtException handler, which logs it and leaves a process that serves nothing running.
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? new Error(`${hostname}:${port} is already in use: stop what listens there, or set PORT to a free port`, { cause: error }) : error),
-    );
-    server.listen(port, hostname, () => resolve());
+    const refused = (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new Error(`${hostname}:${port} is already in use: stop what listens there, or set PORT to a free port`, { cause: error }) : error);
+    server.once("error", refused);
+    server.listen(port, hostname, () => {
+      // Only the start's own error ends it: a later one is not swallowed by this listener.
+      server.off("error", refused);
+      resolve();
+    });
   });
   logger.info({ url: `http://${hostname}:${port}`, db: handle.kind, dev }, "Hookplane is listening");
 

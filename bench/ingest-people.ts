@@ -24,7 +24,7 @@ import { AGENT, CALLS, DEPLOYMENTS, LEVELS, ROOT, WARMUP_SESSIONS, deploymentNam
 import { hookplaneTarget, keepAlive, runSessions } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, perCall, printFirst, type CpuPerCall } from "./ingest-report";
-import { releaseAll, setUp, withDeployment } from "./ingest-servers";
+import { releaseAll, runBench, setUp, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -130,10 +130,4 @@ async function main(): Promise<number> {
   return wrong > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    void releaseAll().finally(() => process.exit(1));
-  },
-);
+runBench(main);

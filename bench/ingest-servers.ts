@@ -145,6 +145,17 @@ export async function withDeployment<T>(d: Deployment, name: string, use: (runni
   }
 }
 
+/** A bench's entry point: exit with what `main` returns; on a throw, release what the run holds first and exit 1. */
+export function runBench(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      void releaseAll().finally(() => process.exit(1));
+    },
+  );
+}
+
 export async function api<T>(base: string, method: "GET" | "POST", route: string, token?: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${route}`, {
     method,

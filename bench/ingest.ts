@@ -39,7 +39,7 @@ import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, type CpuPerCall, type Row } from "./ingest-report";
-import { releaseAll, setUp, startBare, withDeployment } from "./ingest-servers";
+import { releaseAll, runBench, setUp, startBare, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -141,10 +141,4 @@ async function main(): Promise<number> {
   return wrong > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    void releaseAll().finally(() => process.exit(1));
-  },
-);
+runBench(main);

@@ -191,3 +191,21 @@ test("40 calls of one remembered session at once: each recorded once, seqs gaple
   const [{ last_seq }] = (await t.execute("select last_seq from runs where id = $1", [run.id])).rows as { last_seq: number }[];
   expect(last_seq).toBe(50);
 });
+
+test("another credential's call with a remembered session's id is not decided on its memory: it gets its own run", async () => {
+  await newAgent("shared-id");
+  await start("shared-id", "s-shared");
+  expect(decision(await pre("shared-id", "s-shared", "echo mine", "c1"))).toBe("allow");
+  const other = (await addToken(t.db, { role: "operator", name: "someone else" })).token;
+  const theirs = await callRoute(INGEST_ROUTES["claude-code"], {
+    method: "POST",
+    token: other,
+    headers: { "x-hookplane-agent": "shared-id" },
+    body: { session_id: "s-shared", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo theirs" }, tool_use_id: "c2" },
+  });
+  expect(decision(theirs)).toBe("allow");
+  const runs = await runsOf("s-shared");
+  expect(runs).toHaveLength(2);
+  expect(await eventTypes(runs[0].id)).toEqual(["session.start", "tool.pre"]);
+  expect(await eventTypes(runs[1].id)).toEqual(["tool.pre"]);
+});
