@@ -7,9 +7,14 @@ const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
 
 // Two projects: `unit` is pure code (lib/ without a database); `db` talks to PGlite, or to the
 // PostgreSQL named by DATABASE_URL, so CI can run it twice.
+// Test files run two at a time (vitest's default on a 2-core machine is one): a file spends much of
+// its time waiting on its database, a CLI or a server it started, and each has its own database,
+// CLI config folder and kernel-assigned ports. Two, not one per core: the files' pools (and the
+// servers they start) stay well within PostgreSQL's default 100 connections on any machine.
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
@@ -34,7 +39,6 @@ export default defineConfig({
           setupFiles: ["test/cli-config-dir.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
         },
       },
     ],

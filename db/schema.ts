@@ -286,6 +286,29 @@ export const rateLimitBuckets = pgTable(
 );
 
 /**
+ * Tokens of a `limit` hook handed out in advance to one process (db/queries/rate-limits.ts,
+ * hp_lease_rate_limit): counted in `rate_limit_buckets` at once, in the bucket where the lease ends,
+ * and spent by the holder without a statement each, until the lease ends. The holder returns what it
+ * did not spend (hp_settle_rate_limit_lease); a lease never returned (its process ended) counts as
+ * spent once it is `grace` past its end. `tokens` is what the holder may still spend.
+ */
+export const rateLimitLeases = pgTable(
+  "rate_limit_leases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** The bucket its tokens were counted in (where the lease ends). */
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    tokens: integer("tokens").notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("rate_limit_leases_key_idx").on(t.projectId, t.key)],
+);
+
+/**
  * `hookplane login` on a developer's machine (OAuth 2.0 device authorization, RFC 8628): the CLI
  * holds `device_code` (stored hashed) and polls; the person enters `user_code` on /device, signed
  * in (single sign-on applies), and picks the project; the next poll receives a bridge credential

@@ -4,12 +4,66 @@
  * of the window each, at least 1 s) are summed and the call added to the current one, so web
  * processes on one PostgreSQL never let through more than `max` in any window between them, at a
  * cost that does not grow with `max`. One statement of fixed text a call (prepared once per connection).
+ *
+ * `hp_lease_rate_limit` (drizzle/0035) is the same take, which may also hand the process tokens in
+ * advance (rate_limit_leases), returned unspent by `hp_settle_rate_limit_lease`
+ * (lib/features/hooks/rate-limit-leases.ts says when and why).
  */
 import { executeStatement, type Db } from "../client";
 
 const TAKE = "select allowed, count from hp_take_rate_limit($1::uuid, $2::text, $3::integer, $4::bigint)";
+const LEASE =
+  "select allowed, count, granted, lease, wait_ms from hp_lease_rate_limit($1::uuid, $2::text, $3::integer, $4::bigint, $5::integer, $6::integer, $7::integer)";
+const SETTLE = "select hp_settle_rate_limit_lease($1::uuid, $2::integer)";
 
 export async function takeRateLimit(db: Db, params: { projectId: string; key: string; max: number; windowMs: number }): Promise<{ allowed: boolean; count: number }> {
   const [row] = await executeStatement<{ allowed: boolean; count: number }>(db, TAKE, [params.projectId, params.key, params.max, params.windowMs]);
   return { allowed: row.allowed === true, count: Number(row.count) };
+}
+
+export interface RateLimitLeaseRequest {
+  projectId: string;
+  key: string;
+  max: number;
+  windowMs: number;
+  /** Tokens wanted, this call's included (1: a plain take). */
+  want: number;
+  leaseMs: number;
+  /** How long past its end an unreturned lease waits for its holder before it counts as spent. */
+  graceMs: number;
+}
+
+export interface RateLimitLeaseAnswer {
+  allowed: boolean;
+  /** Let through in the window (this call included when allowed). */
+  count: number;
+  /** Tokens the caller may spend besides this call, until leaseMs after it asked. */
+  granted: number;
+  lease?: string;
+  /** At the limit while others hold unspent tokens: ask again after this long. */
+  waitMs: number;
+}
+
+export async function leaseRateLimit(db: Db, params: RateLimitLeaseRequest): Promise<RateLimitLeaseAnswer> {
+  const [row] = await executeStatement<{ allowed: boolean; count: number; granted: number; lease: string | null; wait_ms: number }>(db, LEASE, [
+    params.projectId,
+    params.key,
+    params.max,
+    params.windowMs,
+    params.want,
+    params.leaseMs,
+    params.graceMs,
+  ]);
+  return {
+    allowed: row.allowed === true,
+    count: Number(row.count),
+    granted: Number(row.granted),
+    ...(row.lease ? { lease: row.lease } : {}),
+    waitMs: Number(row.wait_ms),
+  };
+}
+
+/** Returns a lease's unspent tokens; a lease already closed changes nothing. */
+export async function settleRateLimitLease(db: Db, params: { lease: string; unspent: number }): Promise<void> {
+  await executeStatement(db, SETTLE, [params.lease, params.unspent]);
 }

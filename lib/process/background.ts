@@ -13,6 +13,7 @@ import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { PUBLISHED_PRICES } from "@/lib/features/costs/published-prices";
 import { loadOperatorCodeHooks } from "@/lib/features/hooks/operator-code-hooks";
+import { settleRateLimitLeases } from "@/lib/features/hooks/rate-limit-leases";
 import { installRunQueue } from "@/lib/features/runs/queue/run-queue-registry";
 import { getConfig } from "@/lib/platform/config/config";
 import { logger } from "@/lib/platform/logger";
@@ -45,6 +46,8 @@ export async function startBackground(handle: DbHandle, role: "web" | "worker"):
       await queue.stop();
       if (role === "web") installRunQueue(undefined);
       await sealer.stop();
+      // Tokens this process holds and will not spend: returned, so other processes need not wait for them.
+      await settleRateLimitLeases(handle.db);
     },
   };
 }

@@ -10,8 +10,7 @@ import type { EventActor, HookEvent } from "@/lib/core/hooks/event";
 import type { LedgerActor } from "@/db/schema";
 import type { LedgerEntry } from "@/lib/core/hooks/ledger";
 import { columnsOf } from "@/lib/core/null-fields";
-import { createMemoryRateLimitPort, type ApprovalPort, type NoticePort, type RateLimitPort, type SessionHistoryPort, type ToolPort } from "@/lib/core/hooks/ports";
-import { takeRateLimit } from "@/db/queries/rate-limits";
+import { createMemoryRateLimitPort, type ApprovalPort, type NoticePort, type SessionHistoryPort, type ToolPort } from "@/lib/core/hooks/ports";
 import { createHookRuntime, type HookRuntime } from "@/lib/core/hooks/runtime";
 import { logger } from "@/lib/platform/logger";
 import { storeSecretPort } from "@/lib/features/secrets/secret-port";
@@ -19,6 +18,7 @@ import { getConfig, type Config } from "@/lib/platform/config/config";
 import { serverShellPolicy } from "@/lib/platform/security/code-execution";
 import { serverOutboundConfig } from "@/lib/platform/security/server-outbound";
 import { killSwitchOn } from "./kill-switch";
+import { databaseRateLimits } from "./rate-limit-leases";
 import { recordDispatch, recordHookLedger } from "./hook-metrics";
 import { operatorCodeHooks } from "./operator-code-hooks";
 
@@ -104,11 +104,6 @@ function databaseHistory(db: Db): SessionHistoryPort {
   };
 }
 
-/** `limit` hooks count in the database, shared by every web process, per project. */
-function databaseRateLimits(db: Db, projectId: string): RateLimitPort {
-  return { take: (request) => takeRateLimit(db, { projectId, ...request }) };
-}
-
 /**
  * A run's hook runtime. Its dispatches and ledger rows are counted in the metrics
  * (run-metrics.ts) when they belong to a run; a hook trial (persistLedger false) is not.
@@ -119,7 +114,7 @@ export function createRunHookRuntime(deps: RunRuntimeDeps): HookRuntime {
     ...trust,
     approvals: deps.approvals,
     // A trial (no ledger kept) counts on its own, from zero: it never uses up a real window.
-    limits: !deps.ledger && deps.persistLedger === false ? createMemoryRateLimitPort() : databaseRateLimits(deps.db, deps.projectId),
+    limits: !deps.ledger && deps.persistLedger === false ? createMemoryRateLimitPort() : databaseRateLimits(deps.db).port(deps.projectId),
     history: databaseHistory(deps.db),
     notices: deps.notices,
     tools: deps.tools,
