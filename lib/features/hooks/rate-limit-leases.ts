@@ -34,6 +34,8 @@ export const GRACE_MS = 5_000;
 const MIN_LEASED_WINDOW_MS = 10_000;
 const FIRST_WANT = 16;
 const MAX_WANT = 512;
+/** Keys remembered (a `per: "session"` limit has one a session): past this, the idle ones are forgotten. */
+const MAX_KEYS = 10_000;
 
 export interface LeaseStore {
   lease(request: RateLimitLeaseRequest): Promise<RateLimitLeaseAnswer>;
@@ -104,6 +106,14 @@ export function createLeasedRateLimits(store: LeaseStore, options: { leaseMs?: n
     return { allowed: true, count: held.count };
   };
 
+  /** Forgets the keys holding no lease and asking nothing (all of them but the busy few), oldest first. */
+  const forgetIdle = () => {
+    for (const [id, state] of keys) {
+      if (keys.size < MAX_KEYS / 2) break;
+      if (!state.held && !state.asking) keys.delete(id);
+    }
+  };
+
   const ask = async (state: KeyState, projectId: string, key: string, max: number, windowMs: number): Promise<RateLimitLeaseAnswer> => {
     if (state.held) settle(state, state.held);
     const leasing = state.leasable && windowMs >= MIN_LEASED_WINDOW_MS;
@@ -125,7 +135,10 @@ export function createLeasedRateLimits(store: LeaseStore, options: { leaseMs?: n
         async take({ key, max, windowMs }, signal) {
           const id = `${projectId}\u0000${key}`;
           let state = keys.get(id);
-          if (!state) keys.set(id, (state = { want: FIRST_WANT, leasable: true }));
+          if (!state) {
+            if (keys.size >= MAX_KEYS) forgetIdle();
+            keys.set(id, (state = { want: FIRST_WANT, leasable: true }));
+          }
           const deadline = performance.now() + leaseMs + graceMs + 1_000;
           for (;;) {
             const spent = spendHeld(state, max, windowMs);

@@ -1,0 +1,92 @@
+/**
+ * The process side of leased rate limits (rate-limit-leases.ts), on a store that records what it
+ * is asked (the database's side is rate-limit-leases.db.test.ts): concurrent calls on a key wait
+ * for one ask instead of asking beside it; a lease spent whole is closed at once and the next ask
+ * wants more; one mostly unspent at its end is returned and the next wants fewer; a changed limit
+ * does not spend the old lease; idle keys are forgotten past the bound.
+ */
+import { expect, test } from "vitest";
+import type { RateLimitLeaseRequest } from "@/db/queries/rate-limits";
+import { createLeasedRateLimits, type LeaseStore } from "./rate-limit-leases";
+
+/** A store granting as hp_lease_rate_limit does (a quarter of what is left, at most `want`), recording each ask and return. */
+function recordingStore(delayMs = 5) {
+  const asks: RateLimitLeaseRequest[] = [];
+  const settles: { lease: string; unspent: number }[] = [];
+  const counts = new Map<string, number>();
+  let next = 0;
+  const store: LeaseStore = {
+    async lease(request) {
+      asks.push(request);
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      const n = counts.get(request.key) ?? 0;
+      if (n >= request.max) return { allowed: false, count: n, granted: 0, waitMs: 0 };
+      const k = request.leaseMs > 0 ? Math.min(request.want, Math.floor((request.max - n) / 4)) : 1;
+      const take = k < 2 ? 1 : k;
+      counts.set(request.key, n + take);
+      return { allowed: true, count: n + 1, granted: take - 1, ...(take > 1 && { lease: `lease-${++next}` }), waitMs: 0 };
+    },
+    async settle(params) {
+      settles.push(params);
+    },
+  };
+  return { store, asks, settles };
+}
+
+test("concurrent calls on a new key wait for one ask, then spend its lease; the count each names goes up by one", async () => {
+  const { store, asks } = recordingStore();
+  const port = createLeasedRateLimits(store).port("p");
+  const answers = await Promise.all(Array.from({ length: 10 }, () => port.take({ key: "k", max: 1_000, windowMs: 60_000 })));
+  expect(asks).toHaveLength(1);
+  expect(asks[0]).toMatchObject({ want: 16, leaseMs: 1_000 });
+  expect(answers.map((a) => a.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+});
+
+test("a lease spent whole is closed at once and the next ask wants twice as many; one mostly unspent is returned at its end and the next wants fewer", async () => {
+  const { store, asks, settles } = recordingStore();
+  const limits = createLeasedRateLimits(store, { leaseMs: 100 });
+  const port = limits.port("p");
+  for (let i = 0; i < 17; i++) await port.take({ key: "k", max: 100_000, windowMs: 60_000 });
+  // 16 from the first lease (its own call and 15 more), closed with nothing unspent; the 17th asked for 32.
+  expect(asks.map((a) => a.want)).toEqual([16, 32]);
+  expect(settles).toEqual([{ lease: "lease-1", unspent: 0 }]);
+  await new Promise((r) => setTimeout(r, 150));
+  expect(settles).toEqual([
+    { lease: "lease-1", unspent: 0 },
+    { lease: "lease-2", unspent: 31 },
+  ]);
+  await port.take({ key: "k", max: 100_000, windowMs: 60_000 });
+  expect(asks.at(-1)?.want).toBe(16);
+  await limits.settleAll();
+});
+
+test("a limit changed meanwhile does not spend the old lease: it is returned and the new limit asked", async () => {
+  const { store, asks, settles } = recordingStore();
+  const limits = createLeasedRateLimits(store);
+  const port = limits.port("p");
+  await port.take({ key: "k", max: 1_000, windowMs: 60_000 });
+  await port.take({ key: "k", max: 10, windowMs: 60_000 });
+  expect(asks.map((a) => a.max)).toEqual([1_000, 10]);
+  expect(settles).toEqual([{ lease: "lease-1", unspent: 15 }]);
+  await limits.settleAll();
+});
+
+test("short windows are asked call by call; past 10,000 keys the idle ones are forgotten (each starts again from the first want)", async () => {
+  const { store, asks } = recordingStore(0);
+  const limits = createLeasedRateLimits(store);
+  const port = limits.port("p");
+  await port.take({ key: "short", max: 1_000, windowMs: 5_000 });
+  await port.take({ key: "short", max: 1_000, windowMs: 5_000 });
+  expect(asks.map((a) => [a.want, a.leaseMs])).toEqual([
+    [1, 0],
+    [1, 0],
+  ]);
+  asks.length = 0;
+  for (let i = 0; i < 10_001; i++) await port.take({ key: `session-${i}`, max: 3, windowMs: 60_000 });
+  // The first key was forgotten: it is new again (a first ask that may lease), not remembered as near its limit.
+  await port.take({ key: "session-0", max: 3, windowMs: 60_000 });
+  expect(asks.at(-1)).toMatchObject({ key: "session-0", want: 16, leaseMs: 1_000 });
+  await port.take({ key: "session-10000", max: 3, windowMs: 60_000 });
+  expect(asks.at(-1)).toMatchObject({ key: "session-10000", want: 1, leaseMs: 0 });
+  await limits.settleAll();
+});
