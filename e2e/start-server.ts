@@ -5,6 +5,7 @@
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { dropStaleDatabases } from "../test/stale-databases";
 
 async function freshDatabase() {
   const serverUrl = process.env.DATABASE_URL;
@@ -17,6 +18,8 @@ async function freshDatabase() {
   const postgres = (await import("postgres")).default;
   const name = `hp_e2e_${Date.now().toString(36)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  // This server is ended by a signal and never drops its database: the next run drops old ones.
+  await dropStaleDatabases(admin, "hp_e2e_");
   await admin.unsafe(`create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { openDatabase, type DbHandle } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
+import { dropStaleDatabases } from "./stale-databases";
 
 export interface TestDatabase extends DbHandle {
   /** The URL of the fresh database, for child processes (PostgreSQL only). */
@@ -22,6 +23,7 @@ export async function createTestDatabase(options: { onStatement?: (text: string)
   const postgres = (await import("postgres")).default;
   const name = `hp_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await dropStaleDatabases(admin, "hp_test_");
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
