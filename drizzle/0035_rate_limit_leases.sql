@@ -12,7 +12,7 @@ CREATE INDEX "rate_limit_leases_key_idx" ON "rate_limit_leases" USING btree ("pr
 -- Like the buckets, leases are a throttle, not a record: no WAL (0033).
 ALTER TABLE "rate_limit_leases" SET UNLOGGED;
 --> statement-breakpoint
--- A limit hook's take that may hand the calling process tokens in advance (a lease), so its next
+-- A limit hook's take (it replaces hp_take_rate_limit, dropped below), which may hand the calling process tokens in advance (a lease), so its next
 -- calls on the key need no statement (lib/features/hooks/rate-limit-leases.ts). Under the key's
 -- lock, as hp_take_rate_limit:
 -- * a lease its holder left unreturned p_grace_ms past its end counts as spent (its tokens stay in
@@ -91,3 +91,7 @@ BEGIN
     WHERE b.project_id = found_lease.project_id AND b.key = found_lease.key AND b.bucket = found_lease.bucket;
 END
 $$;
+--> statement-breakpoint
+-- The take without leases (0028): hp_lease_rate_limit with p_want 1 is the same take, and also
+-- waits on other processes' leases, which this one would count as spent.
+DROP FUNCTION IF EXISTS hp_take_rate_limit(uuid, text, integer, bigint);

@@ -12,7 +12,7 @@ import { openDatabase, type DbHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { pgliteSyncCount } from "@/db/pglite-durability";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { takeRateLimit } from "./rate-limits";
+import { takeOne } from "@/test/rate-limit-take";
 import { DEFAULT_PROJECT_ID } from "../schema";
 
 let t: TestDatabase;
@@ -27,7 +27,7 @@ test("the buckets are unlogged, and the limit still counts: max through, then re
   const [{ persistence }] = (await t.execute("select relpersistence as persistence from pg_class where relname = 'rate_limit_buckets'")).rows as { persistence: string }[];
   expect(persistence).toBe("u");
   const takes = [];
-  for (let i = 0; i < 5; i++) takes.push(await takeRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key: "person/a", max: 3, windowMs: 60_000 }));
+  for (let i = 0; i < 5; i++) takes.push(await takeOne(t.db, { projectId: DEFAULT_PROJECT_ID, key: "person/a", max: 3, windowMs: 60_000 }));
   expect(takes).toEqual([
     { allowed: true, count: 1 },
     { allowed: true, count: 2 },
@@ -36,7 +36,7 @@ test("the buckets are unlogged, and the limit still counts: max through, then re
     { allowed: false, count: 3 },
   ]);
   // Another key has a window of its own.
-  expect(await takeRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key: "person/b", max: 3, windowMs: 60_000 })).toEqual({ allowed: true, count: 1 });
+  expect(await takeOne(t.db, { projectId: DEFAULT_PROJECT_ID, key: "person/b", max: 3, windowMs: 60_000 })).toEqual({ allowed: true, count: 1 });
 });
 
 test.runIf(!process.env.DATABASE_URL)("on the embedded database with fsync on, takes do not wait for an fsync each; the same takes on a logged table do", async () => {
@@ -47,7 +47,7 @@ test.runIf(!process.env.DATABASE_URL)("on the embedded database with fsync on, t
     await migrateDatabase(handle);
     const syncsOf = async (key: string) => {
       const before = pgliteSyncCount();
-      for (let i = 0; i < 20; i++) await takeRateLimit(handle!.db, { projectId: DEFAULT_PROJECT_ID, key, max: 100, windowMs: 60_000 });
+      for (let i = 0; i < 20; i++) await takeOne(handle!.db, { projectId: DEFAULT_PROJECT_ID, key, max: 100, windowMs: 60_000 });
       return pgliteSyncCount() - before;
     };
     // Unlogged: the WAL is flushed now and then in the background, not once per take.

@@ -1,25 +1,18 @@
 /**
- * The sliding windows of `limit` hooks (rate_limit_buckets), taken through `hp_take_rate_limit`
- * (drizzle/0028): under a transaction-scoped advisory lock on the key, the window's buckets (a 60th
- * of the window each, at least 1 s) are summed and the call added to the current one, so web
- * processes on one PostgreSQL never let through more than `max` in any window between them, at a
- * cost that does not grow with `max`. One statement of fixed text a call (prepared once per connection).
- *
- * `hp_lease_rate_limit` (drizzle/0035) is the same take, which may also hand the process tokens in
- * advance (rate_limit_leases), returned unspent by `hp_settle_rate_limit_lease`
- * (lib/features/hooks/rate-limit-leases.ts says when and why).
+ * The sliding windows of `limit` hooks (rate_limit_buckets), taken through `hp_lease_rate_limit`
+ * (drizzle/0035): under a transaction-scoped advisory lock on the key, the window's buckets (a 60th
+ * of the window each, at least 1 s) are summed and the call added, so web processes on one
+ * PostgreSQL never let through more than `max` in any window between them, at a cost that does not
+ * grow with `max`. One statement of fixed text (prepared once per connection). Far from the limit
+ * it may also hand the process tokens in advance (rate_limit_leases), returned unspent by
+ * `hp_settle_rate_limit_lease` (lib/features/hooks/rate-limit-leases.ts says when and why); with
+ * `want` 1 it counts the one call alone.
  */
 import { executeStatement, type Db } from "../client";
 
-const TAKE = "select allowed, count from hp_take_rate_limit($1::uuid, $2::text, $3::integer, $4::bigint)";
 const LEASE =
   "select allowed, count, granted, lease, wait_ms from hp_lease_rate_limit($1::uuid, $2::text, $3::integer, $4::bigint, $5::integer, $6::integer, $7::integer)";
 const SETTLE = "select hp_settle_rate_limit_lease($1::uuid, $2::integer)";
-
-export async function takeRateLimit(db: Db, params: { projectId: string; key: string; max: number; windowMs: number }): Promise<{ allowed: boolean; count: number }> {
-  const [row] = await executeStatement<{ allowed: boolean; count: number }>(db, TAKE, [params.projectId, params.key, params.max, params.windowMs]);
-  return { allowed: row.allowed === true, count: Number(row.count) };
-}
 
 export interface RateLimitLeaseRequest {
   projectId: string;

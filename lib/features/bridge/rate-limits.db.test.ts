@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase, openDatabase, type DbHandle } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { createHook } from "@/db/queries/hooks";
-import { takeRateLimit } from "@/db/queries/rate-limits";
+import { takeOne } from "@/test/rate-limit-take";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
@@ -36,7 +36,7 @@ afterAll(async () => {
 test("two processes taking from one window at once never let more than max through between them", async () => {
   const handles = [t, second ?? t];
   const takes = await Promise.all(
-    Array.from({ length: 120 }, (_, i) => takeRateLimit(handles[i % 2].db, { projectId: DEFAULT_PROJECT_ID, key: "global/test/user:x", max: 50, windowMs: 60_000 })),
+    Array.from({ length: 120 }, (_, i) => takeOne(handles[i % 2].db, { projectId: DEFAULT_PROJECT_ID, key: "global/test/user:x", max: 50, windowMs: 60_000 })),
   );
   expect(takes.filter((r) => r.allowed)).toHaveLength(50);
   // Each allowed take saw its own place in the window; every refusal saw it full.
@@ -48,7 +48,7 @@ test("two processes taking from one window at once never let more than max throu
 
 test("the window slides: no window of its length ever holds more than max, and a full one opens again once its oldest bucket has passed", async () => {
   const key = "global/slide/user:y";
-  const take = () => takeRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key, max: 3, windowMs: 1000 });
+  const take = () => takeOne(t.db, { projectId: DEFAULT_PROJECT_ID, key, max: 3, windowMs: 1000 });
   const allowedAt: number[] = [];
   const started = Date.now();
   while (Date.now() - started < 3_500) {
