@@ -41,8 +41,10 @@ export interface Deployment {
   db: Database;
   processes: number;
 }
+/** How many web processes share PostgreSQL (BENCH_PROCESSES, default 1,2; PGlite is always one). */
+const PROCESSES = positiveInts("BENCH_PROCESSES", "1,2");
 export const DEPLOYMENTS: Deployment[] = [
   ...(DBS.includes("pglite") ? [{ db: "pglite" as const, processes: 1 }] : []),
-  ...(DBS.includes("postgres") ? [{ db: "postgres" as const, processes: 1 }, { db: "postgres" as const, processes: 2 }] : []),
+  ...(DBS.includes("postgres") ? PROCESSES.map((processes) => ({ db: "postgres" as const, processes })) : []),
 ];
 export const deploymentName = (d: Deployment) => `${d.db} ×${d.processes}`;

@@ -79,7 +79,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
     logger: options.logger ?? silentLogger,
     now: options.now ?? Date.now,
     http: { transport, outbound, onlyHosts: options.allowHosts, maxResponseBytes: maxOutputBytes },
-    noticeHttp: noticeFetchPolicy({ ...options, outbound, transport, maxResponseBytes: maxOutputBytes }),
+    noticeHttp: noticeFetchPolicy({ slackBaseUrl: options.slackBaseUrl, discordBaseUrl: options.discordBaseUrl, outbound, transport, maxResponseBytes: maxOutputBytes }),
     slackBaseUrl,
     discordBaseUrl,
     notices: options.notices,

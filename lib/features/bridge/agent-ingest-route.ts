@@ -63,7 +63,10 @@ export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>
     const event = protocol.event(agent, input);
     const produced = producedEventIssues(event);
     if (produced.length > 0) throw AppError.invalid(produced);
-    const { result } = await ingestSessionEvent(await getDatabase(), principal, { ...event, machine: machineOf(request.headers), applies: typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies }, request.signal);
+    // What only the route knows (no mapping sets either), set on the event the mapping just made.
+    event.machine = machineOf(request.headers);
+    event.applies = typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies;
+    const { result } = await ingestSessionEvent(await getDatabase(), principal, event, request.signal);
     return protocol.answer(input, result);
   });
 }

@@ -8,8 +8,11 @@
  *   in place) applies to the next call; one rolled back moves nothing; without the counter's row
  *   every call reads the chain afresh;
  * - a call whose chain cannot wait for a person is recorded in one statement after its hooks
- *   decided: the event, its ledger rows pointing at its seq, and the denial right after it.
+ *   decided: the event, its ledger rows pointing at its seq, and the denial right after it;
+ * - the session's workspace folder is made only for a chain that may use it, and is there when it does.
  */
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
@@ -20,6 +23,7 @@ import { CREDENTIAL_TTL_MS } from "@/db/queries/token-cache";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
 import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { codeExecutionSettings } from "@/lib/platform/security/code-execution";
 import { revokeApiTokenAudited } from "@/lib/platform/auth/account-service";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { callRoute } from "@/test/api-client";
@@ -162,4 +166,31 @@ test("a call decided before it is recorded leaves the event, its ledger rows at 
   }
   const [run] = (await t.execute("select blocked, tools_used from runs where id = $1", [runId])).rows as { blocked: boolean; tools_used: string[] }[];
   expect(run).toEqual({ blocked: true, tools_used: ["Bash"] });
+});
+
+test("a session's workspace folder on the server is made only once a hook that may use it runs, and is there when it does", async () => {
+  const folderAgent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "folder-dev" }) }))!.id;
+  const hook = (spec: Record<string, unknown>) => createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${folderAgent}` }), actor: "test" });
+  await hook({ id: "guard", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "no prod", denyIf: "/srv/prod" } });
+  await hook({ id: "cap", event: "tool.pre", action: { type: "limit", max: 100, windowMs: 60_000 } });
+  const call = (command: string, id: string) =>
+    callRoute(INGEST_ROUTES["claude-code"], {
+      method: "POST",
+      token: operator,
+      headers: { "x-hookplane-agent": "folder-dev" },
+      body: { session_id: "s-folder", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: id },
+    });
+  expect(decision(await call("ls", "f1"))).toBe("allow");
+  expect(decision(await call("cat /srv/prod/x", "f2"))).toBe("deny");
+  const [{ id: runId }] = (await t.execute("select id from runs where external_session_id = $1", ["s-folder"])).rows as { id: string }[];
+  const folder = path.join(codeExecutionSettings().workspacesDir, runId);
+  // Guards and limits never touch it: no folder for a session whose agent works elsewhere.
+  expect(existsSync(folder)).toBe(false);
+  // A save_json hook writes into it: the folder is made before that chain runs, and the file is in it.
+  await hook({ id: "keep", event: "tool.pre", action: { type: "save_json", path: "calls/last.json" } });
+  expect(decision(await call("pwd", "f3"))).toBe("allow");
+  expect(JSON.parse(readFileSync(path.join(folder, "calls/last.json"), "utf8"))).toMatchObject({ event: "tool.pre", runId, toolCallId: "f3", toolInput: { command: "pwd" } });
+  const ledger = await listRunHookInvocations(t.db, { runId });
+  expect(ledger.filter((r) => r.hookKey === "keep").map((r) => [r.verdict, r.failed])).toEqual([["allow", false]]);
+  rmSync(folder, { recursive: true, force: true });
 });

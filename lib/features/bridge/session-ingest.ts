@@ -110,7 +110,7 @@ export async function ingestSessionEvent(
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
-  const actor = { ...actorOf(principal, input.machine), ...tierOf(input) };
+  const actor = Object.assign(actorOf(principal, input.machine), tierOf(input));
   const key = sessionKey({ projectId: principal.projectId, agentRef: input.agent, sessionId: input.sessionId, actorKey: actor.key });
   // A session's next tool call is decided on what this process remembers of it, and its write
   // checks that this still holds (session-cache.ts); when it no longer does, nothing was written
@@ -118,7 +118,7 @@ export async function ingestSessionEvent(
   const cached = decidedFromMemory(input, dispatchAs) ? cachedSession(db, key) : undefined;
   if (cached) {
     try {
-      return await decide(handle, { ...input, actor }, dispatchAs, { agent: cached.agent, run: cached.run, hooksFingerprint: cached.expect.hooksGeneration, personSpentToday: null, expect: cached.expect }, signal);
+      return await decide(handle, { actor, ...input }, dispatchAs, { agent: cached.agent, run: cached.run, hooksFingerprint: cached.expect.hooksGeneration, personSpentToday: null, expect: cached.expect }, signal);
     } catch (error) {
       if (!(error instanceof StaleRecordError)) throw error;
       forgetSession(db, key);
@@ -145,7 +145,7 @@ export async function ingestSessionEvent(
     hooksFingerprint !== undefined && mayCacheSession(agent, run)
       ? () => rememberSession(db, key, { agent, run, expect: { hooksGeneration: hooksFingerprint, agentVersion: found.agentVersion } })
       : undefined;
-  return decide(handle, { ...input, actor }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember }, signal);
+  return decide(handle, { actor, ...input }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember }, signal);
 }
 
 /**
@@ -435,16 +435,25 @@ function stoppedReason(outcome: string | null, reason: string | null): string {
 
 type AgentRef = { id: string; name: string };
 
-/** Workspace folders this process made already (bounded): a session's every call needs its folder to exist, not a mkdir. */
+/** Workspace folders this process made already (bounded): a session's calls that use it need it to exist, not a mkdir. */
 const madeWorkspaces = new Set<string>();
 
-function sessionWorkspace(runId: string): string {
+/**
+ * A session's workspace folder on the server: named on every call (hooks see it as `cwd`), made
+ * only when a hook or tool may use it (run-session.ts, ensureWorkspace): the agent works on the
+ * developer's machine, and most chains (guards, limits, approvals) never touch the folder.
+ */
+function sessionWorkspace(runId: string): { dir: string; ensure: () => void } {
   const dir = path.join(codeExecutionSettings().workspacesDir, runId);
-  if (madeWorkspaces.has(dir) && existsSync(dir)) return dir;
-  mkdirSync(path.join(ensureWorkspacesDir(), runId), { recursive: true });
-  if (madeWorkspaces.size >= 10_000) madeWorkspaces.clear();
-  madeWorkspaces.add(dir);
-  return dir;
+  return {
+    dir,
+    ensure() {
+      if (madeWorkspaces.has(dir) && existsSync(dir)) return;
+      mkdirSync(path.join(ensureWorkspacesDir(), runId), { recursive: true });
+      if (madeWorkspaces.size >= 10_000) madeWorkspaces.clear();
+      madeWorkspaces.add(dir);
+    },
+  };
 }
 
 async function openSession(
@@ -454,7 +463,7 @@ async function openSession(
   input: Pick<SessionEvent, "sessionId" | "source"> & { actor?: EventActor },
   hooksFingerprint?: string,
 ): Promise<RunSession> {
-  const workspaceDir = sessionWorkspace(run.id);
+  const workspace = sessionWorkspace(run.id);
   return openRunSession({
     hooksFingerprint,
     db: handle.db,
@@ -464,7 +473,8 @@ async function openSession(
     waiter: await processApprovalWaiter(handle),
     // The bridge holds the caller's request while a person decides: its own timeout ends it sooner.
     holdMs: HOLD_FOR_APPROVAL_MS,
-    workspaceDir,
+    workspaceDir: workspace.dir,
+    ensureWorkspace: workspace.ensure,
     eventFields: { sessionId: input.sessionId, triggerType: input.source, ...(input.actor && { actor: input.actor }) },
   });
 }

@@ -23,6 +23,7 @@ import { traceExport } from "@/lib/platform/telemetry/trace-export";
 import { createRunEventWriter, type RunEventWriter } from "./run-event-writer";
 import { loadAgentHooks, loadRunHooks } from "./run-hooks";
 import { hooksOnAgentMachine, hooksRunByServerForBridge } from "@/lib/core/hooks/runs-on";
+import { chainUsesWorkspace } from "@/lib/core/hooks/workspace-use";
 import { createRunTraceRecorder, type RunTraceRecorder } from "./telemetry/run-trace-recorder";
 
 /** What a run session reads of its run's row (a bridged hook call selects just these: db/queries/external-runs.ts). */
@@ -57,6 +58,11 @@ export interface RunSessionParams {
   /** How long a caller waits for a person in memory: a worker then suspends the run; the bridge then abandons. */
   holdMs: number;
   workspaceDir: string;
+  /**
+   * Makes workspaceDir when it may not exist yet (a bridged session): called before the tools are
+   * built and before a chain that may use the folder runs (workspace-use.ts), not on every call.
+   */
+  ensureWorkspace?: () => void;
   /** Fields every hook event of this run carries besides ids and data. */
   eventFields?: Pick<HookEvent, "sessionId" | "scheduleId" | "triggerType" | "actor">;
   /** Template variables of the entry point; session.end adds the response. */
@@ -144,8 +150,9 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
   };
   // Built when a hook or the loop first uses a tool: most bridged calls (one session a call) never do.
   let registry: ToolRegistry | undefined;
-  const toolsNow = () =>
-    (registry ??= withRetryTools(
+  const toolsNow = () => {
+    if (!registry) params.ensureWorkspace?.();
+    return (registry ??= withRetryTools(
       createToolRegistry({
         workspaceDir: params.workspaceDir,
         // The run's project's notes: another project's runs never read them.
@@ -156,6 +163,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
       }),
       agent.retryTools,
     ));
+  };
   const tools: ToolRegistry = {
     list: () => toolsNow().list(),
     call: (name, input, signal, options) => toolsNow().call(name, input, signal, options),
@@ -209,6 +217,7 @@ export async function openRunSession(params: RunSessionParams): Promise<RunSessi
     const only = control.onlyActions;
     const all = await hooksFor(request.agent);
     const chosen = only ? all.filter((h) => only.includes(h.action.type)) : all;
+    if (params.ensureWorkspace && chainUsesWorkspace(chosen)) params.ensureWorkspace();
     const result = await runtime.dispatch(chosen, hookEvent(request), control);
     const abandoned = result.suspended?.abandoned;
     if (control.abandon !== undefined && abandoned !== undefined && result.suspended) {

@@ -83,7 +83,10 @@ async function readCappedText(request: Request): Promise<string> {
 }
 
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await readCappedText(request);
+  return parseJsonBody(await readCappedText(request));
+}
+
+function parseJsonBody(text: string): unknown {
   if (!text.trim()) return {};
   if (jsonDepthExceeds(text)) throw AppError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
@@ -91,6 +94,19 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch (error) {
     throw AppError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The body parsed and found storable (assertStorable), walking its values only when that can find
+ * something: text decoded from UTF-8 holds no lone surrogate (the decoder replaces one with U+FFFD)
+ * and JSON allows no raw NUL, so only a `\u` escape can bring either in, and the depth was checked
+ * on the text. Every hook call has a body; most have no escape.
+ */
+async function readStorableJsonBody(request: Request): Promise<unknown> {
+  const text = await readCappedText(request);
+  const value = parseJsonBody(text);
+  if (text.includes("\\u")) assertStorable(value);
+  return value;
 }
 
 /** Refuses text the database cannot store anywhere in `value`, naming its path. */
@@ -196,9 +212,7 @@ export function apiRoute<
       const query = options.query ? parseWith(options.query, rawQuery) : undefined;
       let body: unknown;
       if (options.body) {
-        const raw = await readJsonBody(request);
-        assertStorable(raw);
-        body = parseWith(options.body, raw);
+        body = parseWith(options.body, await readStorableJsonBody(request));
       }
       const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
       return result instanceof Response ? noStore(result) : { json: result };
