@@ -172,15 +172,16 @@ export class Dispatch implements ActionRun {
         continue;
       }
       const executor = hook.action!.executor;
-      if (executor.async) return this.runAsync(i, hook, executor, entry, runtime, options);
       this.hook = hook.spec;
       this.shadow = hook.shadow;
-      let outcome: ActionOutcome;
+      let outcome: ActionOutcome | undefined;
       try {
-        outcome = executor.run(this);
+        // An async action that can answer at once (executor.now) runs in step, like an in-process one.
+        outcome = executor.async ? executor.now?.(this) : executor.run(this);
       } catch (error) {
         outcome = { failure: `the hook threw: ${describe(error)}` };
       }
+      if (outcome === undefined) return this.runAsync(i, hook, executor as AsyncExecutor, entry, runtime, options);
       // Only async executors (approve) can wait for a person.
       if (isSuspend(outcome)) outcome = { failure: "an in-process hook cannot wait for a person" };
       this.apply(hook, entry, outcome, noRedaction);

@@ -166,6 +166,11 @@ export interface SessionHistoryPort {
 
 export interface RateLimitPort {
   take(request: { key: string; max: number; windowMs: number }, signal?: AbortSignal): Promise<{ allowed: boolean; count: number }>;
+  /**
+   * The same take answered at once when this process can (tokens it already holds), else
+   * undefined and `take` asks: a `limit` hook then runs in step with the chain, with no timer.
+   */
+  takeHeld?(request: { key: string; max: number; windowMs: number }): { allowed: boolean; count: number } | undefined;
 }
 
 /**

@@ -170,14 +170,14 @@ export function claudeSessionEvent(agent: string, input: ClaudeHookInput, runtim
     case "PostToolUse":
       return event(
         "tool.post",
-        { ...tool, output: input.tool_response, isError: isError(input.tool_response), ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}) },
+        { toolName: tool.toolName, toolInput: tool.toolInput, toolCallId: tool.toolCallId, output: input.tool_response, isError: isError(input.tool_response), ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}) },
         [...toolFields, "tool_response", "duration_ms"],
       );
     case "PostToolUseFailure": {
       const error = typeof input.error === "string" ? input.error : JSON.stringify(input.error ?? "the tool failed");
       return event(
         "tool.post",
-        { ...tool, output: error, error, isError: true, ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}) },
+        { toolName: tool.toolName, toolInput: tool.toolInput, toolCallId: tool.toolCallId, output: error, error, isError: true, ...(input.duration_ms !== undefined ? { durationMs: input.duration_ms } : {}) },
         [...toolFields, "error", "duration_ms"],
       );
     }

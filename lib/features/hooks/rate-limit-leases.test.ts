@@ -90,3 +90,27 @@ test("short windows are asked call by call; past 10,000 keys the idle ones are f
   expect(asks.at(-1)).toMatchObject({ key: "session-10000", want: 1, leaseMs: 0 });
   await limits.settleAll();
 });
+
+test("takeHeld spends a held token at once, counting on from the lease; nothing held, a changed limit or an ask under way leave it to take", async () => {
+  const { store, asks } = recordingStore();
+  const limits = createLeasedRateLimits(store);
+  const port = limits.port("p");
+  const limit = { key: "k", max: 1_000, windowMs: 60_000 };
+  expect(port.takeHeld!(limit)).toBeUndefined();
+  expect(await port.take(limit)).toEqual({ allowed: true, count: 1 });
+  // The lease of 16 holds 15 more: each spent in step, no ask.
+  const held = Array.from({ length: 15 }, () => port.takeHeld!(limit));
+  expect(held.map((h) => h?.count)).toEqual(Array.from({ length: 15 }, (_, i) => i + 2));
+  expect(asks).toHaveLength(1);
+  // Spent whole (closed at once): the next has to ask.
+  expect(port.takeHeld!(limit)).toBeUndefined();
+  expect(port.takeHeld!({ ...limit, key: "other" })).toBeUndefined();
+  const asking = port.take(limit);
+  // While that ask is out, the calls wait their turn in take() (single flight), even with tokens about to come.
+  expect(port.takeHeld!(limit)).toBeUndefined();
+  expect((await asking).count).toBe(17);
+  expect(port.takeHeld!({ ...limit, max: 999 })).toBeUndefined();
+  expect(port.takeHeld!(limit)?.count).toBe(18);
+  expect(asks).toHaveLength(2);
+  await limits.settleAll();
+});

@@ -132,6 +132,11 @@ export function createLeasedRateLimits(store: LeaseStore, options: { leaseMs?: n
   return {
     port(projectId) {
       return {
+        takeHeld({ key, max, windowMs }) {
+          const state = keys.get(`${projectId}\u0000${key}`);
+          // While another call asks for a lease, the calls wait their turn in take().
+          return state && !state.asking ? spendHeld(state, max, windowMs) : undefined;
+        },
         async take({ key, max, windowMs }, signal) {
           const id = `${projectId}\u0000${key}`;
           let state = keys.get(id);

@@ -55,6 +55,50 @@ describe("limit", () => {
     expect(uncounted.ledger[0]).toMatchObject({ failed: true });
   });
 
+  it("a take the port answers from what it holds runs in step with the chain (no wait): same verdicts, counts and ledger; the rest ask", async () => {
+    const asked: string[] = [];
+    const counts = new Map<string, number>();
+    let holding = true;
+    const count = (key: string, max: number) => {
+      const n = counts.get(key) ?? 0;
+      if (n >= max) return { allowed: false, count: n };
+      counts.set(key, n + 1);
+      return { allowed: true, count: n + 1 };
+    };
+    const runtime = createHookRuntime({
+      limits: {
+        async take({ key, max }) {
+          asked.push(key);
+          return count(key, max);
+        },
+        takeHeld: ({ key, max }) => (holding ? count(key, max) : undefined),
+      },
+    });
+    const guard = hook({ id: "guard", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "no prod", denyIf: "/srv/prod" } });
+    const call = (command: string) => runtime.dispatch([limit("actor"), guard], toolPre("Bash", { command }, { actor: alice }));
+    // Held: the chain's verdict is there before the dispatch's promise is awaited (nothing waited).
+    let settled: string | undefined;
+    const first = call("ls");
+    void first.then((r) => (settled = r.verdict));
+    await Promise.resolve();
+    expect(settled).toBe("allow");
+    expect((await first).ledger.map((r) => [r.hookId, r.verdict, r.reason])).toEqual([
+      ["bash-limit", "allow", "1 of 3 in 1 min for alice@example.com"],
+      ["guard", "allow", "denyIf //srv/prod/ did not match"],
+    ]);
+    expect((await call("cat /srv/prod/x")).ledger.map((r) => r.verdict)).toEqual(["allow", "block"]);
+    expect(asked).toEqual([]);
+    // Nothing held: the take asks the port, and the count goes on where it was.
+    holding = false;
+    expect((await call("ls")).ledger[0]).toMatchObject({ verdict: "allow", reason: "3 of 3 in 1 min for alice@example.com" });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/\/bash-limit\/user:alice$/);
+    holding = true;
+    const refused = await call("ls");
+    expect(refused.verdict).toBe("block");
+    expect(refused.reason).toBe("Rate limit: 3 calls per 1 min for alice@example.com (3 already in the last 1 min)");
+  });
+
   it("refuses a limit that cannot work, at its field", () => {
     const issues = (action: Record<string, unknown>) =>
       hookSpecSchema.safeParse({ id: "l", event: "tool.pre", action: { type: "limit", max: 10, windowMs: 60_000, ...action } }).error?.issues.map((i) => i.path.join("."));

@@ -5,7 +5,7 @@
  * count, so the agent can say why and the ledger keeps how many there were.
  */
 import type { LimitAction } from "../spec";
-import { timedAction, type ActionOutcome, type ActionRun, type CompiledAction } from "./types";
+import type { ActionOutcome, ActionRun, AsyncExecutor, CompiledAction } from "./types";
 
 /** `60000` → "1 min", `3600000` → "1 h", `90000` → "90 s". */
 export function windowText(ms: number): string {
@@ -25,16 +25,34 @@ function subjectOf(action: LimitAction, run: ActionRun): { key: string; label: s
 
 export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAction {
   const window = windowText(action.windowMs);
-  return timedAction(timeoutMs, async (run, signal): Promise<ActionOutcome> => {
-    const port = run.options.limits;
-    if (!port) return { failure: "rate limits are not counted in this runtime" };
+  const request = (run: ActionRun) => {
     const subject = subjectOf(action, run);
-    const key = `${run.hook.scope}/${run.hook.id}/${subject.key}`;
-    const { allowed, count } = await port.take({ key, max: action.max, windowMs: action.windowMs }, signal);
+    return { subject, take: { key: `${run.hook.scope}/${run.hook.id}/${subject.key}`, max: action.max, windowMs: action.windowMs } };
+  };
+  const outcome = (subject: { label: string }, { allowed, count }: { allowed: boolean; count: number }): ActionOutcome => {
     if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}` };
     return {
       verdict: "block",
       reason: `${action.reason ?? `Rate limit: ${action.max} calls per ${window} for ${subject.label}`} (${count} already in the last ${window})`,
     };
-  });
+  };
+  const executor: AsyncExecutor = {
+    async: true,
+    timeoutMs,
+    async run(run, signal) {
+      const port = run.options.limits;
+      if (!port) return { failure: "rate limits are not counted in this runtime" };
+      const { subject, take } = request(run);
+      return outcome(subject, await port.take(take, signal));
+    },
+    // Most calls spend a token this process already holds (rate-limit-leases.ts): no wait, no timer.
+    now(run) {
+      const port = run.options.limits;
+      if (!port?.takeHeld) return undefined;
+      const { subject, take } = request(run);
+      const held = port.takeHeld(take);
+      return held && outcome(subject, held);
+    },
+  };
+  return { secretNames: [], executor };
 }

@@ -114,6 +114,8 @@ export type AsyncExecutor = {
   /** The runtime aborts `signal` and settles as a timeout after this; undefined = the executor times itself. */
   timeoutMs: number | undefined;
   run(run: ActionRun, signal: AbortSignal): Promise<ActionOutcome>;
+  /** The outcome at once when the action can tell without waiting (a limit spending held tokens), else undefined. */
+  now?(run: ActionRun): ActionOutcome | undefined;
 };
 export type Executor = SyncExecutor | AsyncExecutor;
 
