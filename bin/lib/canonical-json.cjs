@@ -1,9 +1,9 @@
 "use strict";
 /**
  * RFC 8785 (JSON Canonicalization Scheme) over values read from JSON, and the hash chain's link,
- * for checking a bundle with node alone. The server's definitions are lib/core/audit/chain-hash.ts
- * (which uses the `canonicalize` package); lib/features/audit/offline-verifier-parity.test.ts checks both
- * give the same text on the values a row can hold.
+ * for checking a bundle with node alone. The server's definitions are lib/core/audit/chain-hash.ts;
+ * lib/features/audit/offline-verifier-parity.test.ts checks both give the same text on the values a
+ * row can hold, and the same as the `canonicalize` package.
  *
  * For values that came out of JSON.parse, JCS is: object members sorted by their keys' UTF-16 code
  * units (what Array.prototype.sort does to strings), no whitespace, strings and numbers as

@@ -4,6 +4,7 @@
  * trip through the bundle's JSON, and the same signed messages, checked with the same key ids.
  */
 import { createRequire } from "node:module";
+import canonicalize from "canonicalize";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { canonicalJson, chainHash, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
@@ -72,6 +73,31 @@ describe("canonical JSON and the chain hash", () => {
     for (let i = 0; i < 300; i++) {
       const content = { id: i, approval: value(0), reason: value(4) };
       expect(cjs.chainHash(GENESIS_HASH, throughBundle(content))).toBe(chainHash(GENESIS_HASH, content));
+    }
+  });
+});
+
+describe("the server's canonical JSON is RFC 8785 as the canonicalize package writes it", () => {
+  test.each(tricky.map((content) => [content.id, content] as const))("row %s", (_id, content) => {
+    expect(canonicalJson(content)).toBe(canonicalize(content));
+  });
+
+  test("dates (toJSON), undefined members and array elements, and random nested values", () => {
+    const odd = { at: new Date("2026-11-30T17:00:00.123Z"), gone: undefined, list: [undefined, 1, { deep: [undefined] }], nested: { when: new Date(0) } };
+    expect(canonicalJson(odd)).toBe(canonicalize(odd));
+    const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+    const value = (depth: number): unknown => {
+      const kind = depth > 3 ? pick(["n", "s", "b", "z"]) : pick(["n", "s", "b", "z", "a", "o"]);
+      if (kind === "n") return pick([Math.random() * 10 ** Math.floor(Math.random() * 40 - 20), -Math.random(), Math.floor(Math.random() * 1e6), -0]);
+      if (kind === "s") return String.fromCodePoint(...Array.from({ length: 5 }, () => pick([0x41, 0xe9, 0x1f600, 0x5d0, 0x2028, 0x22, 0x5c, 0x7, 0xfffd])));
+      if (kind === "b") return Math.random() < 0.5;
+      if (kind === "z") return null;
+      if (kind === "a") return Array.from({ length: 3 }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: 4 }, () => [String(value(4)), value(depth + 1)]));
+    };
+    for (let i = 0; i < 500; i++) {
+      const content = { id: i, approval: value(0), reason: value(4), actor: value(1) };
+      expect(canonicalJson(content)).toBe(canonicalize(content));
     }
   });
 });
