@@ -1,0 +1,113 @@
+/**
+ * npm run bench:ingest-cpu — the CPU one hook call costs in Hookplane's own code, in this process:
+ * the Claude Code ingest route's handler (credential, dialect, payload checks, session, hooks, the
+ * write) called directly, with no HTTP, client or server process around it, on a fresh database
+ * (PGlite in memory, or a new one on DATABASE_URL's PostgreSQL). Through HTTP (bench:ingest) a
+ * change of a few percent drowns in the machine's noise; here the same code is measured to a few
+ * percent, so a change to the hook path can be tried before and after.
+ *
+ * Two agents, as bench:ingest-people's: `plain` (the guard alone: block with denyIf /srv/prod) and
+ * `people` (a per-person `when` rule that never matches this person and a per-person `limit` that
+ * never refuses, then the guard), called with one person's credential. Each round runs
+ * BENCH_SESSIONS (20) sessions at once of BENCH_CALLS (100) tool calls (SessionStart, PreToolUse
+ * and PostToolUse, SessionEnd; one call in ten denied) on each agent in turn, after two warm-up
+ * rounds; prints each round's CPU a call (process.cpuUsage: on PGlite the database's work is in
+ * it) and the medians over BENCH_ROUNDS (7). The periodic sealer does not run (a web process seals
+ * in the background; bench:ingest counts it).
+ */
+import { installDatabase } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { createHook } from "@/db/queries/hooks";
+import { agentSpecSchema } from "@/lib/core/agent/agent-spec";
+import { hookSpecSchema } from "@/lib/core/hooks/spec";
+import { INGEST_ROUTES } from "@/lib/features/bridge/ingest-routes";
+import { requestWithBody, type RouteAnswer } from "@/lib/platform/api/route";
+import { createTestDatabase } from "@/test/database";
+import { addPerson, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
+import { planLevel } from "./ingest-sessions";
+
+const count = (name: string, fallback: number) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: expected a positive integer, got "${process.env[name]}"`);
+  return n;
+};
+const SESSIONS = count("BENCH_SESSIONS", 20);
+const CALLS = count("BENCH_CALLS", 100);
+const ROUNDS = count("BENCH_ROUNDS", 7);
+const AGENTS = ["plain", "people"] as const;
+type AgentName = (typeof AGENTS)[number];
+
+const t = await createTestDatabase();
+installDatabase(t);
+for (const name of AGENTS) {
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name, model: "scripted", tools: [] }) }))!;
+  const hook = (spec: Record<string, unknown>) => createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "bench" });
+  if (name === "people") {
+    await hook({ id: "contractors-no-bash", event: "tool.pre", matcher: "Bash", when: "actor.email: /@contractors\\.example$/", action: { type: "block", reason: "contractors do not run Bash" } });
+    await hook({ id: "per-person-limit", event: "tool.pre", action: { type: "limit", max: 1_000_000, windowMs: 60_000, per: "actor" } });
+  }
+  await hook({ id: "no-prod", name: "No prod", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "prod is off-limits", denyIf: "/srv/prod" } });
+}
+const person = await addPerson(t.db, { email: "dev@example.com", role: "operator" });
+const { token } = await addToken(t.db, { role: "operator", userId: person.id, name: "bench" });
+
+const route = INGEST_ROUTES["claude-code"] as unknown as { answer: (request: Request) => Promise<RouteAnswer> };
+const signal = new AbortController().signal;
+
+/** One hook call as server.ts hands it to the route: node's headers behind get/has, the body beside the request. */
+async function send(agent: AgentName, body: string): Promise<void> {
+  const bytes = Buffer.from(body);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    "content-length": String(bytes.length),
+    "x-hookplane-agent": agent,
+    host: "localhost",
+  };
+  const request = {
+    method: "POST",
+    url: "http://localhost/api/v1/ingest/claude-code",
+    headers: { get: (name: string) => headers[name.toLowerCase()] ?? null, has: (name: string) => name.toLowerCase() in headers },
+    signal,
+    body: null,
+  } as unknown as Request;
+  const answered = await route.answer(requestWithBody(request, bytes));
+  if (answered instanceof Response) throw new Error(`the route answered ${answered.status}: ${await answered.text()}`);
+  JSON.stringify(answered.json);
+}
+
+/** CPU microseconds a call over one level of SESSIONS sessions at once. */
+async function level(agent: AgentName, tag: string): Promise<number> {
+  const plans = planLevel(`${agent}-${tag}`, SESSIONS, CALLS);
+  let calls = 0;
+  const before = process.cpuUsage();
+  await Promise.all(
+    plans.map(async (plan) => {
+      for (const call of plan.calls) {
+        await send(agent, call.body);
+        calls++;
+      }
+    }),
+  );
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / calls;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+for (const agent of AGENTS) for (const warm of ["w1", "w2"]) await level(agent, warm);
+const spent: Record<AgentName, number[]> = { plain: [], people: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  // The order flips every round, so a drift of the machine favours neither.
+  const order = round % 2 === 0 ? AGENTS : [...AGENTS].reverse();
+  for (const agent of order) spent[agent].push(await level(agent, `r${round}`));
+  console.log(`round ${round + 1}: plain ${spent.plain.at(-1)!.toFixed(0)} µs, people ${spent.people.at(-1)!.toFixed(0)} µs CPU a call`);
+}
+const plain = median(spent.plain);
+const people = median(spent.people);
+const where = process.env.DATABASE_URL ? "PostgreSQL (its backends' CPU not counted)" : "PGlite in memory (the database's CPU counted)";
+console.log(
+  `${where}, ${SESSIONS} sessions × ${CALLS} tool calls, median of ${ROUNDS} rounds: plain ${plain.toFixed(0)} µs CPU a call, ` +
+    `with per-person policy and a limit ${people.toFixed(0)} µs (${people >= plain ? "+" : ""}${(((people - plain) / plain) * 100).toFixed(1)}%)`,
+);
+await t.drop();
+process.exit(0);
