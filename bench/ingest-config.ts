@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const PG_SERVER_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
-function positiveInts(name: string, fallback: string): number[] {
+export function positiveInts(name: string, fallback: string): number[] {
   const values = (process.env[name] || fallback).split(",").map((v) => Number(v.trim()));
   if (values.some((v) => !Number.isInteger(v) || v < 1)) throw new Error(`${name}: expected positive integers, got "${process.env[name]}"`);
   return values;

@@ -24,16 +24,12 @@ import { INGEST_ROUTES } from "@/lib/features/bridge/ingest-routes";
 import { requestWithBody, type RouteAnswer } from "@/lib/platform/api/route";
 import { createTestDatabase } from "@/test/database";
 import { addPerson, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
+import { positiveInts } from "./ingest-config";
 import { planLevel } from "./ingest-sessions";
 
-const count = (name: string, fallback: number) => {
-  const n = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: expected a positive integer, got "${process.env[name]}"`);
-  return n;
-};
-const SESSIONS = count("BENCH_SESSIONS", 20);
-const CALLS = count("BENCH_CALLS", 100);
-const ROUNDS = count("BENCH_ROUNDS", 7);
+const [SESSIONS] = positiveInts("BENCH_SESSIONS", "20");
+const [CALLS] = positiveInts("BENCH_CALLS", "100");
+const [ROUNDS] = positiveInts("BENCH_ROUNDS", "7");
 const AGENTS = ["plain", "people"] as const;
 type AgentName = (typeof AGENTS)[number];
 

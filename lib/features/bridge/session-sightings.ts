@@ -10,7 +10,7 @@
 import { getAgent } from "@/db/queries/agents";
 import { recordSighting } from "@/db/queries/coding-agent-sightings";
 import { AppError } from "@/lib/platform/api/app-error";
-import { apiRoute, assertStorable, parseWith, readJsonBody } from "@/lib/platform/api/route";
+import { apiRoute, parseWith, readJsonBody } from "@/lib/platform/api/route";
 import { actorKeyOf } from "@/lib/platform/auth/roles";
 import { otlpLogsSchema, sessionsInLogs } from "./claude-code-telemetry";
 
@@ -21,9 +21,7 @@ export const otelLogsRoute = apiRoute({ role: "ingest" }, async ({ request, db, 
   }
   const name = request.headers.get("x-hookplane-agent")?.trim();
   if (!name) throw AppError.badRequest("Name the agent: OTEL_EXPORTER_OTLP_HEADERS=\"Authorization=Bearer <bridge credential>,x-hookplane-agent=NAME\"");
-  const raw = await readJsonBody(request);
-  assertStorable(raw);
-  const logs = parseWith(otlpLogsSchema, raw);
+  const logs = parseWith(otlpLogsSchema, await readJsonBody(request));
   const agent = await getAgent(db, { projectId: principal.projectId, ref: name });
   if (!agent) throw AppError.notFound(`Agent "${name}"`);
   const { sessions, ignored } = sessionsInLogs(logs);

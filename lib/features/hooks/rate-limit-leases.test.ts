@@ -114,3 +114,16 @@ test("takeHeld spends a held token at once, counting on from the lease; nothing 
   expect(asks).toHaveLength(2);
   await limits.settleAll();
 });
+
+test("takeHeld never spends another project's tokens, nor another key's: the same limit name in project q asks its own", async () => {
+  const { store, asks } = recordingStore();
+  const limits = createLeasedRateLimits(store);
+  const limit = { key: "k", max: 1_000, windowMs: 60_000 };
+  await limits.port("p").take(limit);
+  expect(limits.port("p").takeHeld!(limit)?.count).toBe(2);
+  expect(limits.port("q").takeHeld!(limit)).toBeUndefined();
+  expect(limits.port("p").takeHeld!({ ...limit, key: "k2" })).toBeUndefined();
+  expect((await limits.port("q").take(limit)).allowed).toBe(true);
+  expect(asks.map((a) => a.projectId)).toEqual(["p", "q"]);
+  await limits.settleAll();
+});

@@ -1,7 +1,7 @@
 /**
  * A route's JSON body is refused when it holds text the database cannot store (a NUL, a lone
  * surrogate), wherever it is, and taken as it is otherwise: the values are walked only when the
- * text has a `\u` escape (the one way either can get in: route.ts, readStorableJsonBody), so these
+ * text has a `\u` escape (the one way either can get in: route.ts, readJsonBody), so these
  * come from the side of the shortcut: raw bytes that are no UTF-8, escapes in values and keys,
  * deep in arrays, and a backslash that only looks like an escape.
  */

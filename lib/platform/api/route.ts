@@ -82,29 +82,22 @@ async function readCappedText(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function readJsonBody(request: Request): Promise<unknown> {
-  return parseJsonBody(await readCappedText(request));
-}
-
-function parseJsonBody(text: string): unknown {
-  if (!text.trim()) return {};
-  if (jsonDepthExceeds(text)) throw AppError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw AppError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
 /**
  * The body parsed and found storable (assertStorable), walking its values only when that can find
  * something: text decoded from UTF-8 holds no lone surrogate (the decoder replaces one with U+FFFD)
- * and JSON allows no raw NUL, so only a `\u` escape can bring either in, and the depth was checked
+ * and JSON allows no raw NUL, so only a `\u` escape can bring either in, and the depth is checked
  * on the text. Every hook call has a body; most have no escape.
  */
-async function readStorableJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await readCappedText(request);
-  const value = parseJsonBody(text);
+  if (!text.trim()) return {};
+  if (jsonDepthExceeds(text)) throw AppError.badRequest(`Body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw AppError.badRequest(`Body is not valid JSON: ${(error as Error).message}`);
+  }
   if (text.includes("\\u")) assertStorable(value);
   return value;
 }
@@ -212,7 +205,7 @@ export function apiRoute<
       const query = options.query ? parseWith(options.query, rawQuery) : undefined;
       let body: unknown;
       if (options.body) {
-        body = parseWith(options.body, await readStorableJsonBody(request));
+        body = parseWith(options.body, await readJsonBody(request));
       }
       const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
       return result instanceof Response ? noStore(result) : { json: result };
