@@ -2,7 +2,8 @@
  * The hook page's shadow record: counts of what the hook would have done on live traffic in shadow
  * mode, and its newest such rows linked to their run at the event. A server component reading the
  * promise the page started, so the rest of the page does not wait on it (its fallback is the
- * loading state).
+ * loading state, with a testid of its own: while React streams the record in, the fallback and the
+ * record are both in the document for a moment).
  */
 import Link from "next/link";
 import type { ShadowRecordView } from "@/lib/features/hooks/hook-shadow";
@@ -11,7 +12,7 @@ const frame = "mb-4 rounded-lg border border-zinc-200 bg-white p-3 text-sm dark:
 
 export function HookShadowRecordLoading() {
   return (
-    <section className={frame} aria-busy="true" data-testid="hook-shadow-record" data-state="loading">
+    <section className={frame} aria-busy="true" data-testid="hook-shadow-record-loading" data-state="loading">
       <h2 className="font-semibold">Shadow record</h2>
       <p className="mt-1 text-zinc-500">Loading what shadow mode recorded…</p>
     </section>
