@@ -105,7 +105,10 @@ export function runBench(main: () => Promise<void>): void {
   );
 }
 
-/** A fresh database named `<prefix>_<time>_<random>` on the PostgreSQL server of `serverUrl`, dropped by the returned `drop`. */
+/**
+ * A fresh database named `<prefix>_<time>_<random>` on the PostgreSQL server of `serverUrl`, dropped
+ * by the returned `drop` (kept, and named on stderr, with BENCH_KEEP_DB=1: to look at its plans).
+ */
 export async function freshPostgres(serverUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
@@ -115,7 +118,8 @@ export async function freshPostgres(serverUrl: string, prefix: string): Promise<
   return {
     url: url.toString(),
     drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      if (process.env.BENCH_KEEP_DB === "1") console.error(`kept database ${name} (BENCH_KEEP_DB=1)`);
+      else await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end({ timeout: 5 });
     },
   };

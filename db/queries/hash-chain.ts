@@ -23,12 +23,12 @@
  * only until someone recomputes the hashes after it; a signed head cannot be recomputed without the
  * key, which is never in the database.
  */
-import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableName, gt, gte, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { chainHash, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
+import { canonicalValue, chainHashOfCanonical, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
 import type { ChainedTable } from "@/lib/core/audit/chain-report";
 import { ledgerSigningKey, signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
-import { queryRows, type Db } from "../client";
+import { executeStatement, queryRows, type Db } from "../client";
 import { auditLog, chainAnchors, chainGaps, chainSeals, hookInvocations } from "../schema";
 
 // The chained tables and the report types are plain data in lib/core; their names stay importable from here.
@@ -135,6 +135,76 @@ export function contentOf(table: ChainedTable, row: Record<string, unknown>): Re
   return content;
 }
 
+/** A hashed column as the sealer reads it: its key as canonical JSON writes it, and how its value is taken. */
+interface SealedField {
+  name: string;
+  /** `"name":`, written once. */
+  member: string;
+  /** jsonb read as text: parsed before it is written canonically. */
+  json: boolean;
+  /** bigint: the driver may hand it over as text or a BigInt; hashed as the number drizzle makes of it. */
+  int8: boolean;
+  /** Left out when null (HASHED_WHEN_PRESENT). */
+  whenPresent: boolean;
+}
+
+const sealedFieldsByTable = new Map<ChainedTable, { fields: SealedField[]; read: string }>();
+
+/**
+ * The sealer's read of unsealed rows, as SQL text (a statement of fixed text: prepared, not built
+ * by drizzle per batch) and the hashed columns in canonical key order. The values come back as
+ * contentFields reads them (jsonb as text, timestamps as UTC text with microseconds).
+ */
+function sealedFields(table: ChainedTable): { fields: SealedField[]; read: string } {
+  let found = sealedFieldsByTable.get(table);
+  if (found) return found;
+  const { table: t, columns } = HASHED[table];
+  const select = columns.map((column) => {
+    const name = `"${column.name}"`;
+    if (column.columnType === "PgJsonb") return `${name}::text as ${name}`;
+    if (column.columnType === "PgTimestamp") return `to_char(${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ${name}`;
+    return name;
+  });
+  const fields = columns
+    .map((column) => ({
+      name: column.name,
+      member: `${JSON.stringify(column.name)}:`,
+      json: column.columnType === "PgJsonb",
+      int8: column.columnType === "PgBigSerial53" || column.columnType === "PgBigInt53",
+      whenPresent: HASHED_WHEN_PRESENT.has(column.name),
+    }))
+    // Canonical JSON orders members by key, as Array.prototype.sort orders strings (canonicalJson).
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const read = `select ${select.join(", ")} from "${getTableName(t)}" where "chain_seq" is null order by "id" limit ${SEAL_BATCH}`;
+  sealedFieldsByTable.set(table, (found = { fields, read }));
+  return found;
+}
+
+/**
+ * A row as the sealer read it (sealedFields), in canonical JSON: the same text as
+ * canonicalJson(contentOf(table, row)), which verification computes, written straight from the
+ * row without a content object or a sort of its keys (the sealer hashes every row; hash-chain.db.test
+ * compares the two).
+ */
+export function sealedRowCanonical(table: ChainedTable, row: Record<string, unknown>): string {
+  let out = "";
+  for (const field of sealedFields(table).fields) {
+    let value = row[field.name];
+    if (value === null || value === undefined) {
+      if (field.whenPresent) continue;
+      value = null;
+    } else if (field.json && typeof value === "string") value = JSON.parse(value);
+    else if (field.int8 && typeof value !== "number") value = Number(value);
+    out += `${out ? "," : "{"}${field.member}${canonicalValue(value)}`;
+  }
+  return out ? `${out}}` : "{}";
+}
+
+/** The rows a seal reads: as sealedRowCanonical takes them, with their id and creation time. */
+export async function unsealedRows(db: Db, table: ChainedTable): Promise<Record<string, unknown>[]> {
+  return executeStatement(db, sealedFields(table).read, []);
+}
+
 export async function lockChain(db: Db, table: ChainedTable, wait: boolean): Promise<boolean> {
   const key = HASHED[table].lock;
   if (wait) {
@@ -214,16 +284,16 @@ async function sealBatch(db: Db, table: ChainedTable, wait: boolean): Promise<nu
   ledgerSigningKey();
   return db.transaction(async (tx) => {
     if (!(await lockChain(tx, table, wait))) return undefined;
-    const rows = await tx.select(contentFields(table)).from(t).where(isNull(t.chainSeq)).orderBy(asc(t.id)).limit(SEAL_BATCH);
+    const rows = await unsealedRows(tx, table);
     if (rows.length === 0) return 0;
     let { seq, hash } = await chainHead(tx, table);
     const ids: number[] = [];
     const seqs: number[] = [];
     const hashes: string[] = [];
     const times: string[] = [];
-    for (const row of rows as Record<string, unknown>[]) {
-      hash = chainHash(hash, contentOf(table, row));
-      ids.push(row.id as number);
+    for (const row of rows) {
+      hash = chainHashOfCanonical(hash, sealedRowCanonical(table, row));
+      ids.push(Number(row.id));
       seqs.push(++seq);
       hashes.push(hash);
       times.push(row.created_at as string);

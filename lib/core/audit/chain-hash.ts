@@ -27,7 +27,7 @@ export const GENESIS_HASH = "0".repeat(64);
  * for lone surrogates, which text read back from PostgreSQL cannot hold (it is valid UTF-8, and
  * jsonb refuses unpaired \u escapes), and the sealer hashes every ledger row.
  */
-function canonicalValue(value: unknown): string {
+export function canonicalValue(value: unknown): string {
   if (value === null) return "null";
   switch (typeof value) {
     case "number":
@@ -66,6 +66,11 @@ export function canonicalJson(content: Record<string, unknown>): string {
 }
 
 export function chainHash(previousHash: string, content: Record<string, unknown>): string {
+  return chainHashOfCanonical(previousHash, canonicalJson(content));
+}
+
+/** The link over content already in canonical form (the sealer writes a row's straight from what it read). */
+export function chainHashOfCanonical(previousHash: string, canonical: string): string {
   // One-shot: the same bytes as two updates (UTF-8 of a concatenation), without a Hash object per row.
-  return hash("sha256", previousHash + canonicalJson(content), "hex");
+  return hash("sha256", previousHash + canonical, "hex");
 }

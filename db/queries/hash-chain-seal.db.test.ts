@@ -1,0 +1,89 @@
+/**
+ * The sealer writes each row's canonical JSON straight from what it read (sealedRowCanonical), not
+ * through contentOf and canonicalJson as verification does: the two must be the same text for
+ * every value the columns can hold, or every row sealed would fail its check. Both tables, rows of
+ * awkward values (nulls where a column is hashed only when present, nested and unicode jsonb, a
+ * float that does not round, ids the driver hands over as text), on PGlite and PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { and, asc, isNull } from "drizzle-orm";
+import { logAudit } from "@/db/queries/audit";
+import { verifyChain } from "@/db/queries/chain-verification";
+import { chainTable, contentFields, contentOf, sealChain, sealedRowCanonical, unsealedRows, type ChainedTable } from "@/db/queries/hash-chain";
+import { insertHookInvocations } from "@/db/queries/hook-invocations";
+import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { canonicalJson } from "@/lib/core/audit/chain-hash";
+import { createTestDatabase, type TestDatabase } from "@/test/database";
+
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await insertHookInvocations(t.db, {
+    rows: [
+      // Nothing optional: the columns hashed only when present are left out of the content.
+      { event: "tool.pre", hookKey: "bare", matched: false },
+      {
+        event: "tool.pre",
+        hookKey: "ünïcode-☃",
+        hookVersion: 7,
+        eventSeq: 2147483647,
+        scope: "person:11111111-1111-4111-8111-111111111111",
+        matched: true,
+        verdict: "block",
+        reason: 'quotes " and \\ and \n newline, 😀',
+        mode: "shadow",
+        action: "block",
+        failed: true,
+        timedOut: true,
+        ignored: true,
+        approval: { z: 1, a: [1.5, "ü", null, { "😀": true, "": 0 }], n: -0.000001, big: 1e21 },
+        modification: { kind: "input", proposed: { command: "rm -rf /" }, effective: { command: "ls" }, applied: false },
+        exitCode: -1,
+        stdout: "",
+        stderr: "\u2028\u2029",
+        output: "x".repeat(5000),
+        durationMs: 0.30000000000000004,
+        actorKey: "user:11111111-1111-4111-8111-111111111111",
+        actor: { label: "a@example.com", role: "operator", tier: "subagent", parent: { sessionId: "s-1" }, groups: [] },
+      },
+    ],
+  });
+  await logAudit(t.db, { projectId: DEFAULT_PROJECT_ID, actor: "admin@example.com", action: "hook.update", entityType: "hook", entityId: "h-1", before: { enabled: true, spec: { b: 2, a: [1] } }, after: null });
+  await logAudit(t.db, { projectId: DEFAULT_PROJECT_ID, actor: "ops", action: "x", entityType: "y" });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe.each(["hook_invocations", "audit_log"] as ChainedTable[])("%s", (table) => {
+  test("each unsealed row in canonical JSON as the sealer writes it is what verification computes", async () => {
+    const sealerRows = await unsealedRows(t.db, table);
+    const ct = chainTable(table);
+    const checkRows = await t.db.select(contentFields(table)).from(ct).where(isNull(ct.chainSeq)).orderBy(asc(ct.id));
+    expect(sealerRows.length).toBe(2);
+    expect(sealerRows.map((r) => Number(r.id))).toEqual(checkRows.map((r) => (r as { id: number }).id));
+    for (const [i, row] of sealerRows.entries()) {
+      const expected = canonicalJson(contentOf(table, checkRows[i] as Record<string, unknown>));
+      expect(sealedRowCanonical(table, row)).toBe(expected);
+    }
+    // The optional columns of the bare ledger row are absent, not null; the id is a number.
+    if (table === "hook_invocations") {
+      const bare = sealedRowCanonical(table, sealerRows[0]);
+      expect(bare).not.toContain('"actor"');
+      expect(bare).not.toContain('"modification"');
+      expect(bare).toMatch(/"id":\d+,/);
+    }
+  });
+
+  test("sealed by the sealer, the chain verifies", async () => {
+    const sealed = await sealChain(t.db, { table });
+    expect(sealed.sealed).toBeGreaterThanOrEqual(2);
+    const report = await verifyChain(t.db, { table });
+    expect(report.firstBroken).toBeUndefined();
+    expect(report.unsealed).toBe(0);
+    const ct = chainTable(table);
+    expect(await t.db.select({ id: ct.id }).from(ct).where(and(isNull(ct.chainSeq)))).toEqual([]);
+  });
+});
