@@ -183,7 +183,7 @@ function sealedFields(table: ChainedTable): { fields: SealedField[]; read: strin
 /**
  * A row as the sealer read it (sealedFields), in canonical JSON: the same text as
  * canonicalJson(contentOf(table, row)), which verification computes, written straight from the
- * row without a content object or a sort of its keys (the sealer hashes every row; hash-chain.db.test
+ * row without a content object or a sort of its keys (the sealer hashes every row; hash-chain-seal.db.test
  * compares the two).
  */
 export function sealedRowCanonical(table: ChainedTable, row: Record<string, unknown>): string {
