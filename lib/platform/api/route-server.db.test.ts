@@ -5,7 +5,8 @@
  * wrong type, a body past the cap and an answer that has no JSON each get the error the same
  * route gives under Next, and the handler never sees the bad ones. The handler reads node's own
  * request (no web Request): headers by any case, a missing one as null, the query, a cookie write
- * from another origin refused, and the signal aborting when the caller leaves.
+ * from another origin refused, and the signal aborting when the caller leaves. A body sent in
+ * several pieces is read whole; one cut off by the caller leaving reaches no handler.
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -96,6 +97,36 @@ test("a write riding a session cookie from another origin is refused before the 
   const res = await fetch(`${server.url}/headers`, { method: "POST", headers: { origin: "https://evil.example", cookie: "hookplane_session=x" } });
   expect(res.status).toBe(403);
   expect(((await res.json()) as { error: { code: string } }).error.code).toBe("cross_origin");
+});
+
+test("a body sent in pieces is read whole; one the caller cuts off reaches no handler and the server goes on", async () => {
+  const url = new URL(`${server.url}/echo`);
+  const send = (pieces: string[], length: number, cut: boolean) =>
+    new Promise<{ status?: number; body: string }>((resolve) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": length } });
+      req.on("response", (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c)).on("end", () => resolve({ status: res.statusCode, body }));
+      });
+      req.on("error", () => resolve({ body: "" }));
+      const next = (i: number) => {
+        if (i === pieces.length) return cut ? setTimeout(() => req.destroy(), 100) : req.end();
+        req.write(pieces[i]);
+        setTimeout(() => next(i + 1), 20);
+      };
+      req.flushHeaders();
+      next(0);
+    });
+  handled.length = 0;
+  const whole = '{"name":"pieces","n":21}';
+  expect(await send([whole.slice(0, 5), whole.slice(5, 13), whole.slice(13)], whole.length, false)).toEqual({ status: 200, body: JSON.stringify({ hello: "pieces", twice: 42 }) });
+  expect(handled).toEqual([{ name: "pieces", n: 21 }]);
+  // Valid JSON as far as it goes: a reader that took what came before the close would hand it on.
+  expect(await send(['{"name":"cut","n":1}'], 40, true)).toEqual({ body: "" });
+  await new Promise((r) => setTimeout(r, 100));
+  expect(handled).toEqual([{ name: "pieces", n: 21 }]);
+  const after = await post("/echo", JSON.stringify({ name: "after", n: 1 }));
+  expect(await after.json()).toEqual({ hello: "after", twice: 2 });
 });
 
 test("a caller that leaves aborts the request's signal", async () => {
