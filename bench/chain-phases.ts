@@ -143,7 +143,7 @@ export async function paced(target: Target, pools: number, withSealers: boolean)
     const start = performance.now();
     const inflight: Promise<void>[] = [];
     const watcher = setInterval(async () => {
-      const { rows } = await db.handles[0].execute("select count(*)::int as n from hook_invocations where chain_seq is null");
+      const { rows } = await db.handles[0].execute("select count(*)::int as n from hook_invocations h where not exists (select 1 from chain_links l where l.table_name = 'hook_invocations' and l.row_id = h.id)");
       maxBacklog = Math.max(maxBacklog, Number(rows[0].n));
     }, 100);
     for (let i = 0; i < total; i++) {

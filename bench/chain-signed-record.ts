@@ -72,7 +72,7 @@ export async function signing(target: Target) {
     // The head alone: a signature and the insert, for positions that have no head yet, in one
     // transaction (in a seal they share the seal's: no commit of their own).
     const { rows } = await handle.execute(
-      "select chain_seq::int as seq, hash from hook_invocations h where chain_seq is not null and not exists (select 1 from chain_seals s where s.table_name = 'hook_invocations' and s.chain_seq = h.chain_seq) order by chain_seq limit 500",
+      "select chain_seq::int as seq, hash from chain_links l where table_name = 'hook_invocations' and not exists (select 1 from chain_seals s where s.table_name = 'hook_invocations' and s.chain_seq = l.chain_seq) order by chain_seq limit 500",
     );
     let heads = 0;
     const head = await measure([handle], () => heads, () =>

@@ -30,8 +30,13 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull(
  * both NULL and the sealer fills them, once, in batches (db/queries/hash-chain.ts). A trigger
  * (drizzle/0009_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
  */
+/**
+ * A row's position and hash as sealed before chain_links existed (drizzle/0036_chain_links.sql
+ * copied them there); NULL on every row since, whose position and hash are only in chain_links:
+ * a row is never updated.
+ */
 const chainColumns = () => ({
-  /** Position in the chain, 1, 2, 3, ... with no gap; NULL until sealed. */
+  /** Position in the chain, 1, 2, 3, ... with no gap. */
   chainSeq: bigint("chain_seq", { mode: "number" }),
   /** sha256(previous row's hash || canonical JSON of this row's content), hex. */
   hash: text("hash"),
@@ -45,8 +50,6 @@ const chainIndexes = (table: string, t: { id: AnyPgColumn; chainSeq: AnyPgColumn
   partitionKey
     ? uniqueIndex(`${table}_chain_seq_uq`).on(t.chainSeq, partitionKey).where(sql`chain_seq is not null`)
     : uniqueIndex(`${table}_chain_seq_uq`).on(t.chainSeq).where(sql`chain_seq is not null`),
-  // The sealer's work list; rows leave it when sealed, so it stays as small as the backlog.
-  index(`${table}_unsealed_idx`).on(t.id).where(sql`chain_seq is null`),
   check(`${table}_chain_sealed_ck`, sql`(chain_seq is null) = (hash is null)`),
 ];
 /**
@@ -923,6 +926,41 @@ export const chainSeals = pgTable(
   },
   (t) => [uniqueIndex("chain_seals_table_seq_uq").on(t.tableName, t.chainSeq)],
 );
+
+/**
+ * The hash chains themselves: for each sealed row of a chained table, its position (1, 2, 3, ...
+ * with no gap) and its hash, sha256(previous position's hash || canonical JSON of the row's
+ * content). Written by the sealer (db/queries/hash-chain.ts) in a narrow table of its own, so a
+ * row is never rewritten to be sealed (an UPDATE of an indexed column rewrote it whole, with an
+ * entry in each of its indexes: most of what a ledger row cost). A link lives as long as its row:
+ * retention and a deleted run remove both. Append-only in the database (drizzle/0036_chain_links.sql).
+ */
+export const chainLinks = pgTable(
+  "chain_links",
+  {
+    tableName: text("table_name").notNull(),
+    chainSeq: bigint("chain_seq", { mode: "number" }).notNull(),
+    rowId: bigint("row_id", { mode: "number" }).notNull(),
+    /** The row's creation time: the ledger's partition key, so a row is found in its partition only. */
+    rowCreatedAt: timestamp("row_created_at", { withTimezone: true }).notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [primaryKey({ name: "chain_links_pkey", columns: [t.tableName, t.chainSeq] }), uniqueIndex("chain_links_row_uq").on(t.tableName, t.rowId)],
+);
+
+/**
+ * How far each chain's sealer has come: every row with an id up to `sealedThrough` is linked (ids
+ * in between that no row holds were never committed). The sealer takes rows in id order only below
+ * a horizon no transaction can still add a row under: `horizonId`, the highest id committed when
+ * it looked, once every transaction in progress then (those below `horizonXmax`) has ended.
+ */
+export const chainState = pgTable("chain_state", {
+  tableName: text("table_name").primaryKey(),
+  sealedThrough: bigint("sealed_through", { mode: "number" }).notNull(),
+  horizonId: bigint("horizon_id", { mode: "number" }),
+  /** pg_snapshot_xmax of that look, as text (an xid8). */
+  horizonXmax: text("horizon_xmax"),
+});
 
 /** Named notes for the `memory` tool, one set per project. */
 export const memoryNotes = pgTable(

@@ -3,9 +3,10 @@
  * anchor that records the hash the oldest remaining row links to (hash-chain.ts).
  */
 import { performance } from "node:perf_hooks";
-import { and, asc, count, desc, gte, isNotNull, lt, lte } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
 import type { ChainedTable } from "@/lib/core/audit/chain-report";
 import type { Db } from "../client";
+import { chainLinks } from "../schema";
 import { restAfter, withoutFlushWait } from "../statement-pacing";
 import { chainTable, insertChainAnchor, latestChainAnchor, lockChain, sealChain } from "./hash-chain";
 
@@ -41,23 +42,27 @@ export async function deleteChainDaysBefore(
     const batch = await withoutFlushWait(db, async (tx) => {
       await lockChain(tx, table, true);
       const previous = await latestChainAnchor(tx, { table });
+      // A link lives as long as its row, so the links say which rows there are and when they came.
+      const links = and(eq(chainLinks.tableName, table));
       const [firstKept] = await tx
-        .select({ seq: t.chainSeq })
-        .from(t)
-        .where(and(isNotNull(t.chainSeq), gte(t.createdAt, before)))
-        .orderBy(asc(t.chainSeq))
+        .select({ seq: chainLinks.chainSeq })
+        .from(chainLinks)
+        .where(and(links, gte(chainLinks.rowCreatedAt, before)))
+        .orderBy(asc(chainLinks.chainSeq))
         .limit(1);
       // The batch ends at its last present row before the first one kept (a position in between
       // may be a deleted run's gap, which has no row to anchor to).
-      const eligible = and(isNotNull(t.chainSeq), firstKept ? lt(t.chainSeq, firstKept.seq!) : undefined);
-      const present = () => tx.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(eligible);
-      const [nth] = await present().orderBy(asc(t.chainSeq)).offset(batchRows - 1).limit(1);
-      const last = nth ?? (await present().orderBy(desc(t.chainSeq)).limit(1)).at(0);
-      if (!last || last.seq! <= (previous?.chainSeq ?? 0)) return undefined;
-      const [{ n }] = await tx.select({ n: count() }).from(t).where(lte(t.chainSeq, last.seq!));
-      await insertChainAnchor(tx, { table, position: last.seq!, hash: last.hash!, before, deletedRows: n });
-      await tx.delete(t).where(lte(t.chainSeq, last.seq!));
-      return { n, anchor: { position: last.seq!, hash: last.hash! } };
+      const eligible = and(links, firstKept ? lt(chainLinks.chainSeq, firstKept.seq) : undefined);
+      const present = () => tx.select({ seq: chainLinks.chainSeq, hash: chainLinks.hash }).from(chainLinks).where(eligible);
+      const [nth] = await present().orderBy(asc(chainLinks.chainSeq)).offset(batchRows - 1).limit(1);
+      const last = nth ?? (await present().orderBy(desc(chainLinks.chainSeq)).limit(1)).at(0);
+      if (!last || last.seq <= (previous?.chainSeq ?? 0)) return undefined;
+      const upTo = and(links, lte(chainLinks.chainSeq, last.seq));
+      const [{ n }] = await tx.select({ n: count() }).from(chainLinks).innerJoin(t, and(eq(t.id, chainLinks.rowId), eq(t.createdAt, chainLinks.rowCreatedAt))).where(upTo);
+      await insertChainAnchor(tx, { table, position: last.seq, hash: last.hash, before, deletedRows: n });
+      await tx.delete(t).where(sql`(${t.id}, ${t.createdAt}) in (select row_id, row_created_at from chain_links where ${upTo})`);
+      await tx.delete(chainLinks).where(upTo);
+      return { n, anchor: { position: last.seq, hash: last.hash } };
     });
     if (!batch) break;
     deleted += batch.n;

@@ -9,8 +9,8 @@ import type { ChainPublicKey, SignedStatement } from "@/lib/core/audit/chain-sig
 import { anchorStatement, gapStatement, headStatement, signatureProblem } from "@/lib/core/audit/chain-statements";
 import { ledgerSigningKey } from "@/lib/platform/security/ledger-signing-key";
 import type { Db } from "../client";
-import { chainGaps, chainSeals } from "../schema";
-import { chainHead, chainTable, contentOf, latestChainAnchor, latestChainSeal, sealedRowsAfter, sealsBetween, VERIFY_PAGE } from "./hash-chain";
+import { chainGaps, chainLinks, chainSeals } from "../schema";
+import { chainHead, chainTable, contentOf, latestChainAnchor, latestChainSeal, rowHashesAt, sealedRowsAfter, sealsBetween, strayRow, VERIFY_PAGE } from "./hash-chain";
 
 type Gap = typeof chainGaps.$inferSelect;
 type Seal = typeof chainSeals.$inferSelect;
@@ -159,29 +159,24 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
       problem: `the signed head at position ${seal.chainSeq} (signed at ${seal.signedAt.toISOString()}) says the chain reached it, but the rows at positions ${expectedSeq}–${seal.chainSeq} are missing: the newest rows were removed`,
     });
   }
-  // The rows before the anchor were deleted by retention; rows below it that are still here are
-  // not part of the chain the verifier walks, and are a break of their own.
-  if (!firstBroken && anchor) {
-    const [early] = await db
-      .select({ id: t.id, seq: t.chainSeq, hash: t.hash })
-      .from(t)
-      .where(lte(t.chainSeq, anchor.chainSeq))
-      .orderBy(asc(t.chainSeq))
-      .limit(1);
-    if (early) {
+  // Rows the sealer went past that no link names are not part of the chain the walk reads: rows
+  // retention deleted put back, or rows written below the chain's horizon by hand.
+  if (!firstBroken) {
+    const stray = await strayRow(db, table);
+    if (stray) {
       firstBroken = {
         table,
-        id: early.id,
-        position: early.seq!,
+        id: stray.id,
+        position: stray.position ?? 0,
         expectedHash: "",
-        storedHash: early.hash!,
-        problem: `retention deleted the rows up to position ${anchor.chainSeq}, yet this one is still here`,
+        storedHash: stray.hash ?? "",
+        problem: "the sealer went past this row (retention deleted it, or it was written by hand), yet no link of the chain names it",
       };
     }
   }
-  const [counts] = await db
-    .select({ sealed: count(t.chainSeq), all: count() })
-    .from(t);
+  const [all] = await db.select({ n: count() }).from(t);
+  const [sealed] = await db.select({ n: count() }).from(chainLinks).innerJoin(t, and(eq(t.id, chainLinks.rowId), eq(t.createdAt, chainLinks.rowCreatedAt))).where(eq(chainLinks.tableName, table));
+  const counts = { sealed: sealed.n, all: all.n };
   const head = await chainHead(db, table);
   const signedHead = await newestSignedHead(db, table, key);
   return {
@@ -203,15 +198,14 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
 async function newestSignedHead(db: Db, table: ChainedTable, key: ChainPublicKey): Promise<SignedHeadReport | undefined> {
   const seal = await latestChainSeal(db, { table });
   if (!seal) return undefined;
-  const t = chainTable(table);
-  const [row] = await db.select({ hash: t.hash }).from(t).where(eq(t.chainSeq, seal.chainSeq)).limit(1);
+  const row = { hash: (await rowHashesAt(db, table, [seal.chainSeq])).get(seal.chainSeq) };
   const [gap] = await db
     .select({ hash: chainGaps.hash })
     .from(chainGaps)
     .where(and(eq(chainGaps.tableName, table), eq(chainGaps.lastSeq, seal.chainSeq)))
     .limit(1);
   const anchor = await latestChainAnchor(db, { table });
-  const stored = row?.hash ?? gap?.hash ?? (anchor?.chainSeq === seal.chainSeq ? anchor.hash : undefined);
+  const stored = row.hash ?? gap?.hash ?? (anchor?.chainSeq === seal.chainSeq ? anchor.hash : undefined);
   const valid = signatureProblem(key, "", headStatement(seal), seal) === undefined && stored === seal.hash;
   return { position: seal.chainSeq, hash: seal.hash, signedAt: seal.signedAt.toISOString(), keyId: seal.keyId, valid };
 }

@@ -6,12 +6,12 @@
  * float that does not round, ids the driver hands over as text), on PGlite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { and, asc, isNull } from "drizzle-orm";
+import { asc, eq, isNotNull } from "drizzle-orm";
 import { logAudit } from "@/db/queries/audit";
 import { verifyChain } from "@/db/queries/chain-verification";
 import { chainTable, contentFields, contentOf, sealChain, sealedRowCanonical, unsealedRows, type ChainedTable } from "@/db/queries/hash-chain";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
-import { DEFAULT_PROJECT_ID } from "@/db/schema";
+import { chainLinks, DEFAULT_PROJECT_ID } from "@/db/schema";
 import { canonicalJson } from "@/lib/core/audit/chain-hash";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 
@@ -59,9 +59,9 @@ afterAll(async () => {
 
 describe.each(["hook_invocations", "audit_log"] as ChainedTable[])("%s", (table) => {
   test("each unsealed row in canonical JSON as the sealer writes it is what verification computes", async () => {
-    const sealerRows = await unsealedRows(t.db, table);
+    const sealerRows = await unsealedRows(t.db, table, { after: 0, upTo: Number.MAX_SAFE_INTEGER });
     const ct = chainTable(table);
-    const checkRows = await t.db.select(contentFields(table)).from(ct).where(isNull(ct.chainSeq)).orderBy(asc(ct.id));
+    const checkRows = await t.db.select(contentFields(table)).from(ct).orderBy(asc(ct.id));
     expect(sealerRows.length).toBe(2);
     expect(sealerRows.map((r) => Number(r.id))).toEqual(checkRows.map((r) => (r as { id: number }).id));
     for (const [i, row] of sealerRows.entries()) {
@@ -83,7 +83,11 @@ describe.each(["hook_invocations", "audit_log"] as ChainedTable[])("%s", (table)
     const report = await verifyChain(t.db, { table });
     expect(report.firstBroken).toBeUndefined();
     expect(report.unsealed).toBe(0);
+    // Each row linked once, in id order from position 1; the rows themselves untouched.
     const ct = chainTable(table);
-    expect(await t.db.select({ id: ct.id }).from(ct).where(and(isNull(ct.chainSeq)))).toEqual([]);
+    const ids = (await t.db.select({ id: ct.id }).from(ct).orderBy(asc(ct.id))).map((r) => r.id);
+    const links = await t.db.select({ seq: chainLinks.chainSeq, rowId: chainLinks.rowId }).from(chainLinks).where(eq(chainLinks.tableName, table)).orderBy(asc(chainLinks.chainSeq));
+    expect(links).toEqual(ids.map((id, i) => ({ seq: i + 1, rowId: id })));
+    expect(await t.db.select({ id: ct.id }).from(ct).where(isNotNull(ct.chainSeq))).toEqual([]);
   });
 });

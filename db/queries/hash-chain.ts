@@ -5,14 +5,21 @@
  *
  * Why a sealer rather than hashing in the INSERT: each link needs the previous row's hash, so
  * hashing at insert time would make every writer (several worker processes, ~800 ledger rows/s at
- * the target load) queue on one lock for the chain head. Instead writers append rows with
- * chain_seq and hash NULL, as before, and never wait; `sealChain` takes one advisory lock per table,
- * reads the unsealed rows in insertion (id) order, hashes them in JS and fills both columns in one
- * UPDATE per batch. Chain order is seal order: a row whose transaction commits late is sealed late,
- * never skipped, because the work list is "chain_seq is null", not "id above a watermark". The
- * periodic sealer (lib/features/audit/chain-sealer.ts) runs this in every process with a try-lock;
- * verification and retention seal first and wait for the lock. `npm run bench:chain` measures the
- * cost per row.
+ * the target load) queue on one lock for the chain head. Instead writers append rows and never
+ * wait; `sealChain` takes one advisory lock per table, reads the rows not sealed yet in id order,
+ * hashes them in JS and writes each one's position and hash to chain_links, one narrow row each
+ * (a row itself is never updated: an UPDATE of an indexed column rewrote the whole row, with an
+ * entry in each of its indexes, and was most of what a ledger row cost). The periodic sealer
+ * (lib/features/audit/chain-sealer.ts) runs this in every process with a try-lock; verification
+ * and retention seal first and wait for the lock. `npm run bench:chain` measures the cost per row.
+ *
+ * Chain order is id order, up to a horizon no transaction can still add a row under: the highest
+ * id committed when the sealer looked, once every transaction in progress then has ended. Each
+ * INSERT holds its transaction id before it takes a row's id (drizzle/0036_chain_links.sql), so a
+ * row committed late is one whose transaction was in progress then, and is waited for, never
+ * skipped. The periodic sealer checks the horizon of its last look (a second ago: no writer ever
+ * waits); a seal that must cover every committed row (verification, retention) waits the moment
+ * the transactions in progress take to end. chain_state keeps how far each chain has come.
  *
  * Hashing happens in JS over the values as read back (not as written), so one implementation of
  * canonical JSON (lib/core/audit/chain-hash.ts) serves PGlite and PostgreSQL alike.
@@ -29,7 +36,7 @@ import { canonicalValue, chainHashOfCanonical, GENESIS_HASH } from "@/lib/core/a
 import type { ChainedTable } from "@/lib/core/audit/chain-report";
 import { ledgerSigningKey, signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
 import { executeStatement, queryRows, type Db } from "../client";
-import { auditLog, chainAnchors, chainGaps, chainSeals, hookInvocations } from "../schema";
+import { auditLog, chainAnchors, chainGaps, chainLinks, chainSeals, chainState, hookInvocations } from "../schema";
 
 // The chained tables and the report types are plain data in lib/core; their names stay importable from here.
 export { CHAINED_TABLES } from "@/lib/core/audit/chain-report";
@@ -113,15 +120,67 @@ export function contentFields(table: ChainedTable): Record<string, SQL | PgColum
 /** A sealed row as the checks read it: its content fields (contentFields), its position and its hash. */
 export type SealedRow = Record<string, unknown> & { __seq: number; __hash: string };
 
+/** A row of `table` joined with its link: the row's id and creation time (its partition). */
+function linkedTo(table: ChainedTable) {
+  const t = chainTable(table);
+  return and(eq(chainLinks.tableName, table), eq(t.id, chainLinks.rowId), eq(t.createdAt, chainLinks.rowCreatedAt));
+}
+
 /** A page of `table`'s sealed rows after position `after`, in chain order (a verification's, a bundle's). */
 export async function sealedRowsAfter(db: Db, table: ChainedTable, after: number, limit: number): Promise<SealedRow[]> {
   const t = chainTable(table);
   return (await db
-    .select({ ...contentFields(table), __seq: t.chainSeq, __hash: t.hash })
-    .from(t)
-    .where(and(isNotNull(t.chainSeq), gt(t.chainSeq, after)))
-    .orderBy(asc(t.chainSeq))
+    .select({ ...contentFields(table), __seq: chainLinks.chainSeq, __hash: chainLinks.hash })
+    .from(chainLinks)
+    .innerJoin(t, linkedTo(table))
+    .where(and(eq(chainLinks.tableName, table), gt(chainLinks.chainSeq, after)))
+    .orderBy(asc(chainLinks.chainSeq))
     .limit(limit)) as SealedRow[];
+}
+
+/** The hash of the sealed row at each of `positions` whose row is still there. */
+export async function rowHashesAt(db: Db, table: ChainedTable, positions: number[]): Promise<Map<number, string>> {
+  const hashes = new Map<number, string>();
+  if (positions.length === 0) return hashes;
+  const t = chainTable(table);
+  const rows = await db
+    .select({ seq: chainLinks.chainSeq, hash: chainLinks.hash })
+    .from(chainLinks)
+    .innerJoin(t, linkedTo(table))
+    .where(and(eq(chainLinks.tableName, table), sql`${chainLinks.chainSeq} = any(${`{${positions.join(",")}}`}::bigint[])`));
+  for (const row of rows) hashes.set(row.seq, row.hash);
+  return hashes;
+}
+
+/**
+ * The oldest row the sealer went past that no link names (with the position and hash it holds
+ * itself, if any: a row sealed before chain_links), or undefined. Such a row is outside the chain.
+ */
+export async function strayRow(db: Db, table: ChainedTable): Promise<{ id: number; position: number | null; hash: string | null } | undefined> {
+  const t = chainTable(table);
+  const [row] = await db
+    .select({ id: t.id, position: t.chainSeq, hash: t.hash })
+    .from(t)
+    .where(
+      and(
+        sql`${t.id} <= (select s.sealed_through from chain_state s where s.table_name = ${table})`,
+        sql`not exists (select 1 from chain_links l where l.table_name = ${table} and l.row_id = ${t.id})`,
+      ),
+    )
+    .orderBy(asc(t.id))
+    .limit(1);
+  return row;
+}
+
+/** The newest link of `table`'s chain (its row may be gone with a deleted run: the link went with it then). */
+async function lastLink(db: Db, table: ChainedTable): Promise<{ seq: number; hash: string } | undefined> {
+  const [last] = await db
+    .select({ seq: chainLinks.chainSeq, hash: chainLinks.hash })
+    .from(chainLinks)
+    .where(eq(chainLinks.tableName, table))
+    .orderBy(desc(chainLinks.chainSeq))
+    .limit(1);
+  return last;
 }
 
 /** A row's hashed content, as chainHash takes it, from what contentFields read. */
@@ -175,7 +234,12 @@ function sealedFields(table: ChainedTable): { fields: SealedField[]; read: strin
     }))
     // Canonical JSON orders members by key, as Array.prototype.sort orders strings (canonicalJson).
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const read = `select ${select.join(", ")} from "${getTableName(t)}" where "chain_seq" is null order by "id" limit ${SEAL_BATCH}`;
+  // Rows past how far the chain has come, up to the horizon, that no link names yet (one copied
+  // from a row's own chain_seq when chain_links came, for a row sealed out of id order then).
+  const name = `"${getTableName(t)}"`;
+  const read =
+    `select ${select.join(", ")} from ${name} where ${name}."id" > $1 and ${name}."id" <= $2 ` +
+    `and not exists (select 1 from chain_links l where l.table_name = '${table}' and l.row_id = ${name}."id") order by ${name}."id" limit ${SEAL_BATCH}`;
   sealedFieldsByTable.set(table, (found = { fields, read }));
   return found;
 }
@@ -200,9 +264,9 @@ export function sealedRowCanonical(table: ChainedTable, row: Record<string, unkn
   return out ? `${out}}` : "{}";
 }
 
-/** The rows a seal reads: as sealedRowCanonical takes them, with their id and creation time. */
-export async function unsealedRows(db: Db, table: ChainedTable): Promise<Record<string, unknown>[]> {
-  return executeStatement(db, sealedFields(table).read, []);
+/** The rows a seal reads, ids in (after, upTo]: as sealedRowCanonical takes them, with their id and creation time. */
+export async function unsealedRows(db: Db, table: ChainedTable, range: { after: number; upTo: number }): Promise<Record<string, unknown>[]> {
+  return executeStatement(db, sealedFields(table).read, [range.after, range.upTo]);
 }
 
 export async function lockChain(db: Db, table: ChainedTable, wait: boolean): Promise<boolean> {
@@ -250,13 +314,12 @@ async function latestChainGap(db: Db, table: ChainedTable) {
  * anchor (every sealed row went) or a deleted run's gap (the newest rows were that run's).
  */
 export async function chainHead(db: Db, table: ChainedTable): Promise<{ seq: number; hash: string }> {
-  const t = HASHED[table].table;
-  const [last] = await db.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(isNotNull(t.chainSeq)).orderBy(desc(t.chainSeq)).limit(1);
+  const last = await lastLink(db, table);
   const anchor = await latestChainAnchor(db, { table });
   const gap = await latestChainGap(db, table);
   const links = [
     { seq: 0, hash: GENESIS_HASH },
-    ...(last ? [{ seq: last.seq!, hash: last.hash! }] : []),
+    ...(last ? [last] : []),
     ...(anchor ? [{ seq: anchor.chainSeq, hash: anchor.hash }] : []),
     ...(gap ? [{ seq: gap.lastSeq, hash: gap.hash }] : []),
   ];
@@ -276,15 +339,26 @@ async function insertSignedHead(tx: Db, table: ChainedTable, head: { position: n
     .onConflictDoNothing();
 }
 
-/** One batch under the lock, its head signed; undefined when another process holds it and `wait` is off. */
-async function sealBatch(db: Db, table: ChainedTable, wait: boolean): Promise<number | undefined> {
-  const t = HASHED[table].table;
+/**
+ * One batch under the lock, its head signed: the rows past how far the chain has come, up to
+ * `horizon`. Undefined when another process holds the lock and `wait` is off.
+ */
+async function sealBatch(db: Db, table: ChainedTable, wait: boolean, horizon: number): Promise<number | undefined> {
   // The key first: a process that cannot load it (HOOKPLANE_SECRET_KEY, secret.key) seals nothing
   // rather than rows no head vouches for.
   ledgerSigningKey();
   return db.transaction(async (tx) => {
     if (!(await lockChain(tx, table, wait))) return undefined;
-    const rows = await unsealedRows(tx, table);
+    const [state] = await tx.select({ sealedThrough: chainState.sealedThrough }).from(chainState).where(eq(chainState.tableName, table));
+    const after = state?.sealedThrough ?? 0;
+    if (after >= horizon) return 0;
+    const rows = await unsealedRows(tx, table, { after, upTo: horizon });
+    // A batch short of full reached the horizon: every id up to it is linked or was never committed.
+    const reached = rows.length < SEAL_BATCH ? horizon : Number(rows[rows.length - 1].id);
+    await tx
+      .insert(chainState)
+      .values({ tableName: table, sealedThrough: reached })
+      .onConflictDoUpdate({ target: chainState.tableName, set: { sealedThrough: reached } });
     if (rows.length === 0) return 0;
     let { seq, hash } = await chainHead(tx, table);
     const ids: number[] = [];
@@ -298,24 +372,71 @@ async function sealBatch(db: Db, table: ChainedTable, wait: boolean): Promise<nu
       hashes.push(hash);
       times.push(row.created_at as string);
     }
-    // Four array parameters rather than 4 × 2,000 placeholders: one short statement to parse. The
-    // creation time (the ledger's partition key) lets each row's lookup go to its partition only.
+    // Four array parameters rather than 4 × 2,000 placeholders: one short statement to parse.
     await tx.execute(sql`
-      update ${t} set chain_seq = v.seq, hash = v.hash
-      from unnest(${`{${ids.join(",")}}`}::bigint[], ${`{${seqs.join(",")}}`}::bigint[], ${`{${hashes.join(",")}}`}::text[], ${`{${times.join(",")}}`}::timestamptz[]) as v(id, seq, hash, created_at)
-      where ${t.id} = v.id and ${t.createdAt} = v.created_at`);
+      insert into chain_links (table_name, chain_seq, row_id, row_created_at, hash)
+      select ${table}, v.seq, v.id, v.created_at, v.hash
+      from unnest(${`{${seqs.join(",")}}`}::bigint[], ${`{${ids.join(",")}}`}::bigint[], ${`{${times.join(",")}}`}::timestamptz[], ${`{${hashes.join(",")}}`}::text[]) as v(seq, id, created_at, hash)`);
     await insertSignedHead(tx, table, { position: seq, hash });
     return rows.length;
   });
 }
 
+/**
+ * The horizon a seal may go up to: the highest id committed when the chain was looked at, once no
+ * transaction in progress then is left (the row it adds could have a lower id). `wait`: look now and
+ * wait for those transactions (at most CHAIN_HORIZON_WAIT_MS); otherwise the look the last call took
+ * is used when it has passed, and a new one kept for the next. Undefined when nothing is final past
+ * how far the chain has come.
+ */
+async function chainHorizon(db: Db, table: ChainedTable, wait: boolean): Promise<number | undefined> {
+  const t = `"${getTableName(chainTable(table))}"`;
+  // Transactions in progress in the snapshot of `xmax`'s look, other than this one, all below it.
+  const passed = (xmax: string) =>
+    sql`not exists (select 1 from pg_snapshot_xip(pg_current_snapshot()) x where x < ${xmax}::xid8 and x is distinct from pg_current_xact_id_if_assigned())`;
+  const [look] = await queryRows<{ sealed_through: string | number | null; horizon_id: string | number | null; horizon_xmax: string | null; newest: string | number; xmax: string }>(
+    db,
+    sql`select s.sealed_through, s.horizon_id, s.horizon_xmax, (select coalesce(max(id), 0) from ${sql.raw(t)}) as newest,
+               pg_snapshot_xmax(pg_current_snapshot())::text as xmax
+        from (select 1) one left join chain_state s on s.table_name = ${table}`,
+  );
+  const sealedThrough = Number(look.sealed_through ?? 0);
+  const newest = Number(look.newest);
+  if (wait) {
+    if (newest <= sealedThrough) return undefined;
+    const deadline = Date.now() + CHAIN_HORIZON_WAIT_MS;
+    for (;;) {
+      const [check] = await queryRows<{ passed: boolean }>(db, sql`select ${passed(look.xmax)} as passed`);
+      if (check.passed) return newest;
+      if (Date.now() > deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  let final: number | undefined;
+  if (look.horizon_id !== null && look.horizon_xmax !== null && Number(look.horizon_id) > sealedThrough) {
+    const [check] = await queryRows<{ passed: boolean }>(db, sql`select ${passed(look.horizon_xmax)} as passed`);
+    if (check.passed) final = Number(look.horizon_id);
+  }
+  // Keep this look for the next call, unless the one kept has not passed yet (it would never pass
+  // while writers keep the chain busy, if each call replaced it).
+  if (newest > sealedThrough && (final !== undefined || look.horizon_id === null || Number(look.horizon_id) <= sealedThrough)) {
+    await db
+      .insert(chainState)
+      .values({ tableName: table, sealedThrough, horizonId: newest, horizonXmax: look.xmax })
+      .onConflictDoUpdate({ target: chainState.tableName, set: { horizonId: newest, horizonXmax: look.xmax } });
+  }
+  return final;
+}
+
+/** How long a seal that must cover every committed row waits for the transactions in progress. */
+export const CHAIN_HORIZON_WAIT_MS = 10_000;
+
 /** Whether sealed rows lie past the newest signed head: rows sealed before signing existed, or by hand. */
 export async function hasUnsignedRows(db: Db, params: { table: ChainedTable }): Promise<boolean> {
-  const t = HASHED[params.table].table;
-  const [last] = await db.select({ seq: t.chainSeq }).from(t).where(isNotNull(t.chainSeq)).orderBy(desc(t.chainSeq)).limit(1);
+  const last = await lastLink(db, params.table);
   if (!last) return false;
   const seal = await latestChainSeal(db, params);
-  return !seal || seal.chainSeq < last.seq!;
+  return !seal || seal.chainSeq < last.seq;
 }
 
 /**
@@ -336,8 +457,7 @@ export async function signVerifiedHead(db: Db, params: { table: ChainedTable; he
       .where(and(eq(chainSeals.tableName, table), gte(chainSeals.chainSeq, head.position)))
       .limit(1);
     if (signed) return false;
-    const [row] = await tx.select({ hash: t.hash }).from(t).where(eq(t.chainSeq, head.position)).limit(1);
-    if (row?.hash !== head.hash) return false;
+    if ((await rowHashesAt(tx, table, [head.position])).get(head.position) !== head.hash) return false;
     await insertSignedHead(tx, table, head);
     return true;
   });
@@ -348,13 +468,12 @@ export async function signVerifiedHead(db: Db, params: { table: ChainedTable; he
  * when another process is sealing this table; it will reach these rows too, or the next tick will.
  */
 export async function sealChain(db: Db, params: { table: ChainedTable; skipIfBusy?: boolean }): Promise<{ sealed: number; busy: boolean }> {
-  // The common case of the periodic sealer is an idle table: one index probe, no transaction or lock.
-  const t = HASHED[params.table].table;
-  const [pending] = await db.select({ id: t.id }).from(t).where(isNull(t.chainSeq)).limit(1);
-  if (!pending) return { sealed: 0, busy: false };
+  // The common case of the periodic sealer is an idle table: one statement, no transaction or lock.
+  const horizon = await chainHorizon(db, params.table, !params.skipIfBusy);
+  if (horizon === undefined) return { sealed: 0, busy: false };
   let sealed = 0;
   for (;;) {
-    const batch = await sealBatch(db, params.table, !params.skipIfBusy);
+    const batch = await sealBatch(db, params.table, !params.skipIfBusy, horizon);
     if (batch === undefined) return { sealed, busy: true };
     sealed += batch;
     if (batch < SEAL_BATCH) return { sealed, busy: false };
@@ -382,12 +501,11 @@ export async function latestChainSeal(db: Db, params: { table: ChainedTable }): 
  */
 export async function chainHashesAt(db: Db, params: { table: ChainedTable; positions: number[] }): Promise<Map<number, string>> {
   const { table, positions } = params;
-  const t = HASHED[table].table;
   const hashes = new Map<number, string>();
   if (positions.length === 0) return hashes;
   if (positions.includes(0)) hashes.set(0, GENESIS_HASH);
   const list = `{${positions.join(",")}}`;
-  const rows = await db.select({ seq: t.chainSeq, hash: t.hash }).from(t).where(sql`${t.chainSeq} = any(${list}::bigint[])`);
+  const rows = [...(await rowHashesAt(db, table, positions))].map(([seq, hash]) => ({ seq, hash }));
   const gaps = await db
     .select({ seq: chainGaps.lastSeq, hash: chainGaps.hash })
     .from(chainGaps)

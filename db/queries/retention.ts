@@ -270,7 +270,8 @@ async function dropChainPrefixPartition(tx: Db, partition: Partition): Promise<n
   const name = sql.identifier(partition.name);
   const [stats] = await queryRows<{ n: number; unsealed: number; last: number | null }>(
     tx,
-    sql`select count(*)::int as n, count(*) filter (where chain_seq is null)::int as unsealed, max(chain_seq)::float8 as last from only ${name}`,
+    sql`select count(*)::int as n, count(*) filter (where l.chain_seq is null)::int as unsealed, max(l.chain_seq)::float8 as last
+        from only ${name} p left join chain_links l on l.table_name = ${table} and l.row_id = p.id`,
   );
   if (stats.n === 0) {
     await dropPartition(tx, { name: partition.name });
@@ -278,18 +279,21 @@ async function dropChainPrefixPartition(tx: Db, partition: Partition): Promise<n
   }
   if (stats.unsealed > 0 || stats.last === null) return undefined;
   const last = Number(stats.last);
+  // A link lives as long as its row: the links say where the rows outside this partition stand.
   const outside = partition.lower
-    ? sql`(created_at < ${partition.lower.toISOString()}::timestamptz or created_at >= ${partition.upper!.toISOString()}::timestamptz)`
-    : sql`created_at >= ${partition.upper!.toISOString()}::timestamptz`;
+    ? sql`(row_created_at < ${partition.lower.toISOString()}::timestamptz or row_created_at >= ${partition.upper!.toISOString()}::timestamptz)`
+    : sql`row_created_at >= ${partition.upper!.toISOString()}::timestamptz`;
   const [kept] = await queryRows<{ first: number | null }>(
     tx,
-    sql`select min(chain_seq)::float8 as first from hook_invocations where chain_seq is not null and ${outside}`,
+    sql`select min(chain_seq)::float8 as first from chain_links where table_name = ${table} and ${outside}`,
   );
   if (kept.first !== null && Number(kept.first) <= last) return undefined;
   const previous = await latestChainAnchor(tx, { table });
   if (previous && previous.chainSeq >= last) return undefined;
-  const [row] = await queryRows<{ hash: string }>(tx, sql`select hash from only ${name} where chain_seq = ${last}`);
+  const [row] = await queryRows<{ hash: string }>(tx, sql`select hash from chain_links where table_name = ${table} and chain_seq = ${last}`);
   await insertChainAnchor(tx, { table, position: last, hash: row.hash, before: partition.upper!, deletedRows: stats.n });
   await dropPartition(tx, { name: partition.name });
+  // Their links go with them (the anchor just written covers them).
+  await tx.execute(sql`delete from chain_links where table_name = ${table} and chain_seq <= ${last}`);
   return stats.n;
 }

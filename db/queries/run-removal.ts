@@ -7,10 +7,10 @@
  * gone, each inside a gap of that run (drizzle/0015_retention.sql). Each gap is signed with the
  * instance's ledger key (lib/core/audit/chain-signature.ts).
  */
-import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
 import type { Db } from "../client";
-import { approvals, chainGaps, hookInvocations, runEvents, runMessages, runs } from "../schema";
+import { approvals, chainGaps, chainLinks, hookInvocations, runEvents, runMessages, runs } from "../schema";
 import { gapStatement } from "@/lib/core/audit/chain-statements";
 import { chainHashesAt, lockChain } from "./hash-chain";
 import type { RunRow } from "./runs";
@@ -58,14 +58,16 @@ export async function removeFinishedRun(tx: Db, params: { projectId: string; run
     .where(and(eq(runs.id, params.runId), eq(runs.projectId, params.projectId), eq(runs.status, "finished")))
     .returning();
   if (!run) return undefined;
-  const [unsealed] = await tx.select({ n: count() }).from(hookInvocations).where(and(eq(hookInvocations.runId, params.runId), isNull(hookInvocations.chainSeq)));
-  if (unsealed.n > 0) throw new UnsealedLedgerRows(`${unsealed.n} ledger rows of run ${params.runId} are not sealed yet`);
-  const sealed = await tx
-    .select({ seq: hookInvocations.chainSeq, hash: hookInvocations.hash })
+  const rows = await tx
+    .select({ seq: chainLinks.chainSeq, hash: chainLinks.hash })
     .from(hookInvocations)
+    .leftJoin(chainLinks, and(eq(chainLinks.tableName, "hook_invocations"), eq(chainLinks.rowId, hookInvocations.id), eq(chainLinks.rowCreatedAt, hookInvocations.createdAt)))
     .where(eq(hookInvocations.runId, params.runId))
-    .orderBy(asc(hookInvocations.chainSeq));
-  const gaps = islands(sealed.map((r) => ({ seq: r.seq!, hash: r.hash! })));
+    .orderBy(asc(chainLinks.chainSeq));
+  const unsealed = rows.filter((r) => r.seq === null).length;
+  if (unsealed > 0) throw new UnsealedLedgerRows(`${unsealed} ledger rows of run ${params.runId} are not sealed yet`);
+  const sealed = rows as { seq: number; hash: string }[];
+  const gaps = islands(sealed);
   // What each gap's first row linked to (another run's row, an earlier gap, the anchor), kept and
   // signed with the gap so the rows before it stay bound to a signature.
   const linkedFrom = await chainHashesAt(tx, { table: "hook_invocations", positions: gaps.map((g) => g.first - 1) });
@@ -85,6 +87,10 @@ export async function removeFinishedRun(tx: Db, params: { projectId: string; run
       })),
     );
   }
-  if (sealed.length > 0) await tx.execute(sql`delete from hook_invocations where run_id = ${params.runId}`);
+  if (sealed.length > 0) {
+    await tx.execute(sql`delete from hook_invocations where run_id = ${params.runId}`);
+    // Their links go with them (inside the gaps just written).
+    await tx.execute(sql`delete from chain_links where table_name = 'hook_invocations' and chain_seq = any(${`{${sealed.map((r) => r.seq).join(",")}}`}::bigint[])`);
+  }
   return { run, events: params.events + leftEvents.n, messages: messages.n, approvals: approvalCount.n, ledgerRows: sealed.length, gaps: gaps.length };
 }

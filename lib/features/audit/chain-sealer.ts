@@ -1,8 +1,9 @@
 /**
  * Seals the audit log and the hook ledger shortly after rows are appended (db/queries/hash-chain.ts
  * says why writers do not hash). Every web and worker process runs one; they share the work through
- * a try-lock, so with several processes one seals and the others skip that tick. A row waits at
- * most about one interval unsealed (verification reports such rows and seals before it checks).
+ * a try-lock, so with several processes one seals and the others skip that tick. A tick seals up
+ * to the horizon the tick before looked at (hash-chain.ts), so a row waits about two intervals
+ * unsealed (verification reports such rows and seals before it checks).
  */
 import type { Db } from "@/db/client";
 import { CHAINED_TABLES, sealChain } from "@/db/queries/hash-chain";

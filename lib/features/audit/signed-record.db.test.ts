@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { linkedRows } from "@/test/chain-rows";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase, type Db } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
@@ -165,7 +166,7 @@ describe("every seal signs its head", () => {
     const seals = await rows<{ table_name: string; chain_seq: number; hash: string; signed_at: Date; key_id: string; signature: string }>(
       "select table_name, chain_seq::int as chain_seq, hash, signed_at, key_id, signature from chain_seals order by chain_seq",
     );
-    const hashes = await rows<{ chain_seq: number; hash: string }>("select chain_seq::int as chain_seq, hash from hook_invocations order by chain_seq");
+    const hashes = await rows<{ chain_seq: number; hash: string }>(`select chain_seq::int as chain_seq, hash from ${linkedRows("hook_invocations")} order by chain_seq`);
     expect(seals.map((s) => [s.chain_seq, s.hash])).toEqual([
       [2, hashes[1].hash],
       [4, hashes[3].hash],
@@ -190,7 +191,7 @@ describe("every seal signs its head", () => {
     for (const forged of [
       `select 'hook_invocations', 99, repeat('0', 64), now(), 'k', 's'`,
       `select 'hook_invocations', 1, repeat('0', 64), now(), 'k', 's'`,
-      `select 'users', 1, hash, now(), 'k', 's' from hook_invocations where chain_seq = 1`,
+      `select 'users', 1, hash, now(), 'k', 's' from ${linkedRows("hook_invocations")} where chain_seq = 1`,
     ]) {
       await expect(t.execute(`insert into chain_seals (table_name, chain_seq, hash, signed_at, key_id, signature) ${forged}`), forged).rejects.toThrow(APPEND_ONLY);
     }
@@ -466,14 +467,14 @@ describe("the server's check reads the signed heads too", () => {
   });
 
   test("rows changed and rehashed by a superuser (which the links alone cannot show) break at the first signed head after them", async () => {
-    const target = (await rows<{ id: number }>("select id::int as id from hook_invocations where chain_seq = 11"))[0];
-    const saved = await rows<{ chain_seq: number; hash: string }>("select chain_seq::int as chain_seq, hash from hook_invocations where chain_seq >= 11 order by chain_seq");
+    const target = (await rows<{ id: number }>(`select id::int as id from ${linkedRows("hook_invocations")} where chain_seq = 11`))[0];
+    const saved = await rows<{ chain_seq: number; hash: string }>(`select chain_seq::int as chain_seq, hash from ${linkedRows("hook_invocations")} where chain_seq >= 11 order by chain_seq`);
     await asSuperuser(t.db, "hook_invocations", sql`update hook_invocations set verdict = 'block' where id = ${target.id}`);
     // Recompute each hash from the changed row on, as someone covering their tracks would.
     for (;;) {
       const report = await verifyChain(t.db, { table: "hook_invocations" });
       if (!report.firstBroken?.problem.startsWith("its content does not match")) break;
-      await asSuperuser(t.db, "hook_invocations", sql`update hook_invocations set hash = ${report.firstBroken.expectedHash} where chain_seq = ${report.firstBroken.position}`);
+      await asSuperuser(t.db, "chain_links", sql`update chain_links set hash = ${report.firstBroken.expectedHash} where table_name = 'hook_invocations' and chain_seq = ${report.firstBroken.position}`);
     }
     const report = await verifyChain(t.db, { table: "hook_invocations" });
     expect(report.firstBroken).toMatchObject({ position: 14, expectedHash: saved.at(-1)!.hash });
@@ -482,13 +483,14 @@ describe("the server's check reads the signed heads too", () => {
 
     // Put back: intact again.
     await asSuperuser(t.db, "hook_invocations", sql`update hook_invocations set verdict = 'allow' where id = ${target.id}`);
-    for (const row of saved) await asSuperuser(t.db, "hook_invocations", sql`update hook_invocations set hash = ${row.hash} where chain_seq = ${row.chain_seq}`);
+    for (const row of saved) await asSuperuser(t.db, "chain_links", sql`update chain_links set hash = ${row.hash} where table_name = 'hook_invocations' and chain_seq = ${row.chain_seq}`);
     expect((await verifyChain(t.db, { table: "hook_invocations" })).firstBroken).toBeUndefined();
   });
 
   test("the newest rows removed by a superuser: their signed head shows it", async () => {
-    const saved = await rows<{ row: string }>("select to_jsonb(h)::text as row from hook_invocations h where chain_seq >= 13 order by chain_seq");
-    await asSuperuser(t.db, "hook_invocations", sql`delete from hook_invocations where chain_seq >= 13`);
+    const newest = "id in (select row_id from chain_links where table_name = 'hook_invocations' and chain_seq >= 13)";
+    const saved = await rows<{ row: string }>(`select to_jsonb(h)::text as row from hook_invocations h where ${newest} order by id`);
+    await asSuperuser(t.db, "hook_invocations", sql`delete from hook_invocations where ${sql.raw(newest)}`);
     const report = await verifyChain(t.db, { table: "hook_invocations" });
     expect(report.firstBroken).toMatchObject({ id: null, position: 14 });
     expect(report.firstBroken!.problem).toContain("says the chain reached it, but the rows at positions 13–14 are missing: the newest rows were removed");

@@ -6,6 +6,7 @@
  * DATABASE_URL: the schema is the same (both are PostgreSQL, both partition).
  */
 import { sql } from "drizzle-orm";
+import { linkedRows } from "@/test/chain-rows";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { queryRows as rowsOf } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
@@ -114,7 +115,7 @@ describe("what goes: exactly what is older than each window", () => {
     }
     await sealChain(t.db, { table: "hook_invocations" });
     await sealChain(t.db, { table: "audit_log" });
-    const auditBefore = (await rows<{ entity_id: string }>(t, "select entity_id from audit_log order by chain_seq")).map((r) => r.entity_id);
+    const auditBefore = (await rows<{ entity_id: string }>(t, `select entity_id from ${linkedRows("audit_log")} order by chain_seq`)).map((r) => r.entity_id);
 
     const report = await applyRetention(t.db, { now });
 
@@ -124,7 +125,7 @@ describe("what goes: exactly what is older than each window", () => {
       messages: ["default at the cutoff", "default still going", "forever", "short inside"],
       approvals: ["default at the cutoff-call", "default still going-call", "forever-call", "short inside-call"],
     });
-    expect((await rows<{ reason: string }>(t, "select reason from hook_invocations order by chain_seq")).map((r) => r.reason)).toEqual(["ledger 2", "ledger 3"]);
+    expect((await rows<{ reason: string }>(t, `select reason from ${linkedRows("hook_invocations")} order by chain_seq`)).map((r) => r.reason)).toEqual(["ledger 2", "ledger 3"]);
     const auditLeft = (await rows<{ entity_id: string | null; action: string }>(t, "select entity_id, action from audit_log order by id"));
     expect(auditLeft.filter((r) => r.action === "hook.update").map((r) => r.entity_id)).toEqual(["audit 2", "audit 3"]);
     // Everything the setup wrote today stays too (the agents' audit rows).
@@ -257,7 +258,7 @@ describe("whole partitions", () => {
       await t.db.insert(hookInvocations).values({ event: "tool.pre", hookKey: "guard", matched: true, reason: `ledger day ${n}`, createdAt: day(n, 3) });
     }
     await sealChain(t.db, { table: "hook_invocations" });
-    const [fourth] = await rows<{ hash: string }>(t, "select hash from hook_invocations where reason = 'ledger day 2'");
+    const [fourth] = await rows<{ hash: string }>(t, `select hash from ${linkedRows("hook_invocations")} where reason = 'ledger day 2'`);
 
     // 7 days kept: everything before day 5 is past the window when retention runs on day 12.
     const report = await applyRetention(t.db, { now: day(12, 9) });
@@ -325,7 +326,7 @@ describe("whole partitions", () => {
     expect(report.ledger.partitionsDropped).toContain("hook_invocations_initial");
     expect(report.ledger.partitionsDropped).not.toContain(partitionOf(0));
     expect(report.ledger.partitionsDropped).not.toContain(partitionOf(1));
-    expect((await rows<{ reason: string }>(t, "select reason from hook_invocations order by chain_seq")).map((r) => r.reason)).toEqual(["day 5"]);
+    expect((await rows<{ reason: string }>(t, `select reason from ${linkedRows("hook_invocations")} order by chain_seq`)).map((r) => r.reason)).toEqual(["day 5"]);
     expect((await checkRecordIntegrity(t.db)).ok).toBe(true);
     // Emptied, they are dropped by the next pass.
     const next = await applyRetention(t.db, { now: day(5, 3) });

@@ -102,7 +102,10 @@ beforeAll(async () => {
   // (the rows are not sealed yet, so the hash chain still verifies).
   await h.t.db.transaction(async (tx) => {
     await tx.execute(sql`alter table hook_invocations disable trigger user`);
-    await tx.execute(sql`update hook_invocations set created_at = now() - interval '10 days' where run_id = ${runIds.older} and chain_seq is null`);
+    await tx.execute(
+      sql`update hook_invocations set created_at = now() - interval '10 days' where run_id = ${runIds.older}
+          and not exists (select 1 from chain_links l where l.table_name = 'hook_invocations' and l.row_id = hook_invocations.id)`,
+    );
     await tx.execute(sql`alter table hook_invocations enable trigger user`);
   });
 });

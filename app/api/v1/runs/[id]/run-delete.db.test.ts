@@ -5,6 +5,7 @@
  * side: a run still going (409), operator and viewer (403), no token (401), another origin riding
  * the cookie (403), an unknown id (404), a malformed one (404), a hand-made deletion (refused).
  */
+import { linkedRows } from "@/test/chain-rows";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
@@ -91,13 +92,13 @@ describe("an admin deletes a finished run", () => {
     await ledger(doomed, "d3");
     await ledger(other, "o2");
     await sealChain(t.db, { table: "hook_invocations" });
-    const positions = await rows<{ reason: string; chain_seq: number; hash: string }>("select reason, chain_seq::int as chain_seq, hash from hook_invocations order by chain_seq");
+    const positions = await rows<{ reason: string; chain_seq: number; hash: string }>(`select reason, chain_seq::int as chain_seq, hash from ${linkedRows("hook_invocations")} order by chain_seq`);
 
     const res = await del(doomed, { token: admin });
     expect(res.status).toBe(204);
     expect(await counts(doomed)).toEqual({ runs: 0, events: 0, messages: 0, approvals: 0, ledger: 0 });
     expect(await counts(other)).toEqual({ runs: 1, events: 3, messages: 2, approvals: 1, ledger: 2 });
-    expect((await rows<{ reason: string }>("select reason from hook_invocations order by chain_seq")).map((r) => r.reason)).toEqual(["o1", "a hook test", "o2"]);
+    expect((await rows<{ reason: string }>(`select reason from ${linkedRows("hook_invocations")} order by chain_seq`)).map((r) => r.reason)).toEqual(["o1", "a hook test", "o2"]);
 
     const seq = (reason: string) => positions.find((p) => p.reason === reason)!;
     const gaps = await rows("select run_id, first_seq::int as first_seq, last_seq::int as last_seq, hash from chain_gaps order by first_seq");
@@ -125,7 +126,7 @@ describe("an admin deletes a finished run", () => {
     const last = await makeRun("newest");
     await ledger(last, "n1");
     await sealChain(t.db, { table: "hook_invocations" });
-    const [n1] = await rows<{ chain_seq: number; hash: string }>("select chain_seq::int as chain_seq, hash from hook_invocations where reason = 'n1'");
+    const [n1] = await rows<{ chain_seq: number; hash: string }>(`select chain_seq::int as chain_seq, hash from ${linkedRows("hook_invocations")} where reason = 'n1'`);
     expect((await del(last, { token: admin })).status).toBe(204);
     expect(await verifyChain(t.db, { table: "hook_invocations" })).toMatchObject({ head: { position: n1.chain_seq, hash: n1.hash } });
     await ledger(null, "after the gap");
@@ -187,7 +188,7 @@ describe("from the wrong side nothing is deleted", () => {
     const run = await makeRun("by hand");
     await ledger(run, "h1");
     await sealChain(t.db, { table: "hook_invocations" });
-    const [h1] = await rows<{ chain_seq: number; hash: string }>("select chain_seq::int as chain_seq, hash from hook_invocations where reason = 'h1'");
+    const [h1] = await rows<{ chain_seq: number; hash: string }>(`select chain_seq::int as chain_seq, hash from ${linkedRows("hook_invocations")} where reason = 'h1'`);
     await expect(t.execute("delete from hook_invocations where reason = 'h1'")).rejects.toThrow(/append-only/);
     // A gap while the run still exists, or with a hash that is not the row's: refused.
     await expect(
