@@ -6,12 +6,12 @@
  * float that does not round, ids the driver hands over as text), on PGlite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { asc, eq, isNotNull } from "drizzle-orm";
+import { asc, eq, isNotNull, sql } from "drizzle-orm";
 import { logAudit } from "@/db/queries/audit";
 import { verifyChain } from "@/db/queries/chain-verification";
 import { chainTable, contentFields, contentOf, sealChain, sealedRowCanonical, unsealedRows, type ChainedTable } from "@/db/queries/hash-chain";
 import { insertHookInvocations } from "@/db/queries/hook-invocations";
-import { chainLinks, DEFAULT_PROJECT_ID } from "@/db/schema";
+import { chainLinks, DEFAULT_PROJECT_ID, hookInvocations } from "@/db/schema";
 import { canonicalJson } from "@/lib/core/audit/chain-hash";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 
@@ -91,3 +91,20 @@ describe.each(["hook_invocations", "audit_log"] as ChainedTable[])("%s", (table)
     expect(await t.db.select({ id: ct.id }).from(ct).where(isNotNull(ct.chainSeq))).toEqual([]);
   });
 });
+
+test("ids no row holds (burned by rolled-back inserts) are passed over in windows, and the rows after them sealed in order", async () => {
+  await insertHookInvocations(t.db, { rows: [{ event: "tool.pre", hookKey: "before the burn", matched: true }] });
+  // 50,000 ids handed out and never used: more than a batch looks through at once.
+  await t.db.execute(sql`select setval(pg_get_serial_sequence('hook_invocations', 'id'), (select max(id) from hook_invocations) + 50000)`);
+  await insertHookInvocations(t.db, { rows: [{ event: "tool.pre", hookKey: "after the burn", matched: true }] });
+  expect((await sealChain(t.db, { table: "hook_invocations" })).sealed).toBe(2);
+  const links = await t.db
+    .select({ hookKey: hookInvocations.hookKey, seq: chainLinks.chainSeq })
+    .from(chainLinks)
+    .innerJoin(hookInvocations, eq(hookInvocations.id, chainLinks.rowId))
+    .where(eq(chainLinks.tableName, "hook_invocations"))
+    .orderBy(asc(chainLinks.chainSeq));
+  expect(links.slice(-2)).toEqual([{ hookKey: "before the burn", seq: links.length - 1 }, { hookKey: "after the burn", seq: links.length }]);
+  expect((await verifyChain(t.db, { table: "hook_invocations" })).firstBroken).toBeUndefined();
+});
+

@@ -239,7 +239,9 @@ function sealedFields(table: ChainedTable): { fields: SealedField[]; read: strin
   const name = `"${getTableName(t)}"`;
   const read =
     `select ${select.join(", ")} from ${name} where ${name}."id" > $1 and ${name}."id" <= $2 ` +
-    `and not exists (select 1 from chain_links l where l.table_name = '${table}' and l.row_id = ${name}."id") order by ${name}."id" limit ${SEAL_BATCH}`;
+    // The links' side bounded by the same range, so the planner reads only those (not every link).
+    `and not exists (select 1 from chain_links l where l.table_name = '${table}' and l.row_id = ${name}."id" and l.row_id > $1 and l.row_id <= $2) ` +
+    `order by ${name}."id" limit ${SEAL_BATCH}`;
   sealedFieldsByTable.set(table, (found = { fields, read }));
   return found;
 }
@@ -339,11 +341,15 @@ async function insertSignedHead(tx: Db, table: ChainedTable, head: { position: n
     .onConflictDoNothing();
 }
 
+/** Ids a batch looks through at most: a batch's read stays small even far below the horizon. */
+const SEAL_WINDOW = 8 * SEAL_BATCH;
+
 /**
  * One batch under the lock, its head signed: the rows past how far the chain has come, up to
- * `horizon`. Undefined when another process holds the lock and `wait` is off.
+ * `horizon` and at most SEAL_WINDOW ids on. Undefined when another process holds the lock and
+ * `wait` is off; else the rows sealed and whether the chain has come to the horizon.
  */
-async function sealBatch(db: Db, table: ChainedTable, wait: boolean, horizon: number): Promise<number | undefined> {
+async function sealBatch(db: Db, table: ChainedTable, wait: boolean, horizon: number): Promise<{ sealed: number; done: boolean } | undefined> {
   // The key first: a process that cannot load it (HOOKPLANE_SECRET_KEY, secret.key) seals nothing
   // rather than rows no head vouches for.
   ledgerSigningKey();
@@ -351,15 +357,16 @@ async function sealBatch(db: Db, table: ChainedTable, wait: boolean, horizon: nu
     if (!(await lockChain(tx, table, wait))) return undefined;
     const [state] = await tx.select({ sealedThrough: chainState.sealedThrough }).from(chainState).where(eq(chainState.tableName, table));
     const after = state?.sealedThrough ?? 0;
-    if (after >= horizon) return 0;
-    const rows = await unsealedRows(tx, table, { after, upTo: horizon });
-    // A batch short of full reached the horizon: every id up to it is linked or was never committed.
-    const reached = rows.length < SEAL_BATCH ? horizon : Number(rows[rows.length - 1].id);
+    if (after >= horizon) return { sealed: 0, done: true };
+    const upTo = Math.min(horizon, after + SEAL_WINDOW);
+    const rows = await unsealedRows(tx, table, { after, upTo });
+    // A batch short of full went through its range: every id up to its end is linked or was never committed.
+    const reached = rows.length < SEAL_BATCH ? upTo : Number(rows[rows.length - 1].id);
     await tx
       .insert(chainState)
       .values({ tableName: table, sealedThrough: reached })
       .onConflictDoUpdate({ target: chainState.tableName, set: { sealedThrough: reached } });
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { sealed: 0, done: reached >= horizon };
     let { seq, hash } = await chainHead(tx, table);
     const ids: number[] = [];
     const seqs: number[] = [];
@@ -378,7 +385,7 @@ async function sealBatch(db: Db, table: ChainedTable, wait: boolean, horizon: nu
       select ${table}, v.seq, v.id, v.created_at, v.hash
       from unnest(${`{${seqs.join(",")}}`}::bigint[], ${`{${ids.join(",")}}`}::bigint[], ${`{${times.join(",")}}`}::timestamptz[], ${`{${hashes.join(",")}}`}::text[]) as v(seq, id, created_at, hash)`);
     await insertSignedHead(tx, table, { position: seq, hash });
-    return rows.length;
+    return { sealed: rows.length, done: reached >= horizon };
   });
 }
 
@@ -475,8 +482,8 @@ export async function sealChain(db: Db, params: { table: ChainedTable; skipIfBus
   for (;;) {
     const batch = await sealBatch(db, params.table, !params.skipIfBusy, horizon);
     if (batch === undefined) return { sealed, busy: true };
-    sealed += batch;
-    if (batch < SEAL_BATCH) return { sealed, busy: false };
+    sealed += batch.sealed;
+    if (batch.done) return { sealed, busy: false };
   }
 }
 
