@@ -8,7 +8,7 @@ import type { ChainedTable } from "@/lib/core/audit/chain-report";
 import type { Db } from "../client";
 import { chainLinks } from "../schema";
 import { restAfter, withoutFlushWait } from "../statement-pacing";
-import { chainTable, insertChainAnchor, latestChainAnchor, lockChain, sealChain } from "./hash-chain";
+import { chainTable, insertChainAnchor, linkedTo, latestChainAnchor, lockChain, sealChain } from "./hash-chain";
 
 /** The UTC midnight at or before `date`: retention deletes whole days only. */
 export function startOfUtcDay(date: Date): Date {
@@ -43,7 +43,7 @@ export async function deleteChainDaysBefore(
       await lockChain(tx, table, true);
       const previous = await latestChainAnchor(tx, { table });
       // A link lives as long as its row, so the links say which rows there are and when they came.
-      const links = and(eq(chainLinks.tableName, table));
+      const links = eq(chainLinks.tableName, table);
       const [firstKept] = await tx
         .select({ seq: chainLinks.chainSeq })
         .from(chainLinks)
@@ -58,7 +58,7 @@ export async function deleteChainDaysBefore(
       const last = nth ?? (await present().orderBy(desc(chainLinks.chainSeq)).limit(1)).at(0);
       if (!last || last.seq <= (previous?.chainSeq ?? 0)) return undefined;
       const upTo = and(links, lte(chainLinks.chainSeq, last.seq));
-      const [{ n }] = await tx.select({ n: count() }).from(chainLinks).innerJoin(t, and(eq(t.id, chainLinks.rowId), eq(t.createdAt, chainLinks.rowCreatedAt))).where(upTo);
+      const [{ n }] = await tx.select({ n: count() }).from(chainLinks).innerJoin(t, linkedTo(table)).where(upTo);
       await insertChainAnchor(tx, { table, position: last.seq, hash: last.hash, before, deletedRows: n });
       await tx.delete(t).where(sql`(${t.id}, ${t.createdAt}) in (select row_id, row_created_at from chain_links where ${upTo})`);
       await tx.delete(chainLinks).where(upTo);

@@ -10,7 +10,7 @@ import { anchorStatement, gapStatement, headStatement, signatureProblem } from "
 import { ledgerSigningKey } from "@/lib/platform/security/ledger-signing-key";
 import type { Db } from "../client";
 import { chainGaps, chainLinks, chainSeals } from "../schema";
-import { chainHead, chainTable, contentOf, latestChainAnchor, latestChainSeal, rowHashesAt, sealedRowsAfter, sealsBetween, strayRow, VERIFY_PAGE } from "./hash-chain";
+import { chainHead, chainTable, contentOf, latestChainAnchor, latestChainSeal, linkedTo, rowHashesAt, sealedRowsAfter, sealsBetween, strayRow, VERIFY_PAGE } from "./hash-chain";
 
 type Gap = typeof chainGaps.$inferSelect;
 type Seal = typeof chainSeals.$inferSelect;
@@ -175,7 +175,7 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
     }
   }
   const [all] = await db.select({ n: count() }).from(t);
-  const [sealed] = await db.select({ n: count() }).from(chainLinks).innerJoin(t, and(eq(t.id, chainLinks.rowId), eq(t.createdAt, chainLinks.rowCreatedAt))).where(eq(chainLinks.tableName, table));
+  const [sealed] = await db.select({ n: count() }).from(chainLinks).innerJoin(t, linkedTo(table)).where(eq(chainLinks.tableName, table));
   const counts = { sealed: sealed.n, all: all.n };
   const head = await chainHead(db, table);
   const signedHead = await newestSignedHead(db, table, key);

@@ -121,7 +121,7 @@ export function contentFields(table: ChainedTable): Record<string, SQL | PgColum
 export type SealedRow = Record<string, unknown> & { __seq: number; __hash: string };
 
 /** A row of `table` joined with its link: the row's id and creation time (its partition). */
-function linkedTo(table: ChainedTable) {
+export function linkedTo(table: ChainedTable) {
   const t = chainTable(table);
   return and(eq(chainLinks.tableName, table), eq(t.id, chainLinks.rowId), eq(t.createdAt, chainLinks.rowCreatedAt));
 }
@@ -512,13 +512,13 @@ export async function chainHashesAt(db: Db, params: { table: ChainedTable; posit
   if (positions.length === 0) return hashes;
   if (positions.includes(0)) hashes.set(0, GENESIS_HASH);
   const list = `{${positions.join(",")}}`;
-  const rows = [...(await rowHashesAt(db, table, positions))].map(([seq, hash]) => ({ seq, hash }));
+  for (const [seq, hash] of await rowHashesAt(db, table, positions)) hashes.set(seq, hash);
   const gaps = await db
     .select({ seq: chainGaps.lastSeq, hash: chainGaps.hash })
     .from(chainGaps)
     .where(and(eq(chainGaps.tableName, table), sql`${chainGaps.lastSeq} = any(${list}::bigint[])`));
   const anchor = await latestChainAnchor(db, { table });
-  for (const found of [...rows, ...gaps]) hashes.set(found.seq!, found.hash!);
+  for (const gap of gaps) hashes.set(gap.seq, gap.hash);
   if (anchor && positions.includes(anchor.chainSeq)) hashes.set(anchor.chainSeq, anchor.hash);
   return hashes;
 }
