@@ -30,26 +30,67 @@ export interface RunTotalsDelta {
   blocked: boolean;
 }
 
+/**
+ * The columns every ledger row of one write usually shares (the write is one run's, and its
+ * dispatch one person's): sent once as the batch's, not repeated in each row's JSON, which
+ * PostgreSQL parses and the web process writes once per row (a bridged Bash call with per-person
+ * rules writes three rows).
+ */
+const SHARED_LEDGER_COLUMNS: ReadonlySet<string> = new Set(["project_id", "run_id", "actor_key", "actor"]);
+
 /** hook_invocations columns a ledger row fills, by the row's key (the chain's are the sealer's). */
 const LEDGER_COLUMNS = Object.entries(getTableColumns(hookInvocations))
   .filter(([, column]) => !["id", "chain_seq", "hash", "created_at"].includes(column.name))
-  .map(([key, column]) => ({ key: key as keyof NewHookInvocation, name: column.name, isText: column.columnType === "PgText" }));
+  .map(([key, column]) => ({
+    key: key as keyof NewHookInvocation,
+    name: column.name,
+    isText: column.columnType === "PgText",
+    sqlType: column.getSQLType(),
+    // A null may be left out of the row's JSON (json_to_recordset reads a missing key as null); a
+    // column with a default or NOT NULL is always written, as it was.
+    omitNull: !column.notNull && !column.hasDefault,
+    // The same in every row of one write (one run, one person): sent once for the batch.
+    shared: SHARED_LEDGER_COLUMNS.has(column.name),
+  }));
 
 /**
- * A ledger row as jsonb_populate_recordset reads it: keyed by column name. Text goes in inside
- * JSON, which refuses a lone surrogate that a text parameter would have turned into U+FFFD: the
- * same replacement is made here, so a hook's odd output is stored as it was before.
+ * A ledger row as json_to_recordset reads it: keyed by column name, without its nulls and
+ * without the columns the batch shares (`shared`). Text goes in inside JSON, which refuses a lone
+ * surrogate that a text parameter would have turned into U+FFFD: the same replacement is made
+ * here, so a hook's odd output is stored as it was before.
  */
-function ledgerJson(row: LedgerRowOfBatch): Record<string, unknown> {
+function ledgerJson(row: LedgerRowOfBatch, shared: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (row.eventIndex !== undefined) out.event_index = row.eventIndex;
-  for (const { key, name, isText } of LEDGER_COLUMNS) {
+  for (const { key, name, isText, omitNull } of LEDGER_COLUMNS) {
     const value = row[key];
-    if (value === undefined) continue;
+    if (value === undefined || (value === null && omitNull) || (shared !== undefined && name in shared)) continue;
     out[name] = isText && typeof value === "string" ? value.toWellFormed() : value;
   }
   if (row.createdAt) out.created_at = row.createdAt;
   return out;
+}
+
+/**
+ * The shared columns whose value is the same in every row (by identity: the rows of one dispatch
+ * hold one actor object), keyed by column name; undefined when there is no row. A column that
+ * differs between rows stays in each row.
+ */
+function sharedLedgerValues(rows: readonly LedgerRowOfBatch[]): Record<string, unknown> | undefined {
+  if (rows.length === 0) return undefined;
+  const shared: Record<string, unknown> = {};
+  for (const { key, name, isText, shared: isShared } of LEDGER_COLUMNS) {
+    if (!isShared) continue;
+    const value = rows[0][key] ?? null;
+    if (rows.every((row) => (row[key] ?? null) === value)) shared[name] = isText && typeof value === "string" ? value.toWellFormed() : value;
+  }
+  return shared;
+}
+
+/** A ledger column's value in the insert: the row's own, the batch's shared one, or the event's seq. */
+function ledgerValueSql(column: (typeof LEDGER_COLUMNS)[number]): string {
+  if (column.name === "event_seq") return `coalesce(l.event_seq, counter.last_seq - counter.added + l.event_index + 1)`;
+  return column.shared ? `coalesce(l."${column.name}", s."${column.name}")` : `l."${column.name}"`;
 }
 
 /**
@@ -59,11 +100,12 @@ function ledgerJson(row: LedgerRowOfBatch): Record<string, unknown> {
  */
 const APPEND_RUN_RECORDS = `
   with input as (
-    select $1::uuid as run_id, $2::jsonb as events, $3::jsonb as ledger, $4::jsonb as messages,
+    select $1::uuid as run_id, $2::jsonb as events, $3::json as ledger, $4::jsonb as messages,
            $5::boolean as has_checkpoint, $6::jsonb as checkpoint, $7::boolean as has_totals,
            $8::integer as input_tokens, $9::integer as output_tokens, $10::integer as cached_tokens,
            $11::double precision as cost_usd, $12::jsonb as tools_used, $13::boolean as blocked,
-           $14::boolean as notify, $15::boolean as has_expect, $16::text as expect_hooks, $17::text as expect_agent
+           $14::boolean as notify, $15::boolean as has_expect, $16::text as expect_hooks, $17::text as expect_agent,
+           $18::jsonb as ledger_shared
   ),
   counter as (
     update runs set
@@ -95,8 +137,9 @@ const APPEND_RUN_RECORDS = `
   ),
   new_ledger as (
     insert into hook_invocations (${LEDGER_COLUMNS.map((c) => `"${c.name}"`).join(", ")}, created_at)
-    select ${LEDGER_COLUMNS.map((c) => (c.name === "event_seq" ? `coalesce(l.event_seq, counter.last_seq - counter.added + (r->>'event_index')::integer + 1)` : `l."${c.name}"`)).join(", ")}, coalesce(l.created_at, now())
-    from input, counter, jsonb_array_elements(input.ledger) r, jsonb_populate_record(null::hook_invocations, r) l
+    select ${LEDGER_COLUMNS.map(ledgerValueSql).join(", ")}, coalesce(l.created_at, now())
+    from input, counter, jsonb_populate_record(null::hook_invocations, input.ledger_shared) s,
+         json_to_recordset(input.ledger) as l(${LEDGER_COLUMNS.map((c) => `"${c.name}" ${c.sqlType}`).join(", ")}, event_index integer, created_at timestamptz)
   ),
   new_messages as (
     insert into run_messages (run_id, stage, idx, message)
@@ -104,7 +147,7 @@ const APPEND_RUN_RECORDS = `
     from input, counter, jsonb_array_elements(input.messages) m
   )
   select counter.last_seq, counter.added, input.has_totals,
-         case when input.notify and (counter.added > 0 or jsonb_array_length(input.ledger) > 0) then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
+         case when input.notify and (counter.added > 0 or json_array_length(input.ledger) > 0) then pg_notify('${CHANNELS.runEvents}', json_build_object('runId', input.run_id, 'seq', counter.last_seq)::text) end as events_notice,
          case when input.notify and input.has_totals then pg_notify('${CHANNELS.runs}', json_build_object('runId', input.run_id)::text) end as runs_notice
   from input, counter`;
 
@@ -166,10 +209,11 @@ export async function appendRunRecords(
   // committed one fsync at a time (3x fewer hook calls per second). Inside a transaction, and on
   // PGlite (one process, its own group commit), they stay in the statement.
   const afterCommit = commitsAlone(db);
+  const shared = sharedLedgerValues(ledger);
   const rows = await executeStatement<{ last_seq: number; added: number; has_totals: boolean }>(db, APPEND_RUN_RECORDS, [
     runId,
     JSON.stringify(events.map((e) => ({ type: e.type, ts: e.ts ?? now, data: e.data }))),
-    JSON.stringify(ledger.map(ledgerJson)),
+    JSON.stringify(ledger.map((row) => ledgerJson(row, shared))),
     JSON.stringify(messages),
     hasCheckpoint,
     !hasCheckpoint ? null : params.checkpoint instanceof CheckpointJson ? params.checkpoint.text : JSON.stringify(params.checkpoint),
@@ -184,6 +228,7 @@ export async function appendRunRecords(
     params.expect !== undefined,
     params.expect?.hooksGeneration ?? null,
     params.expect?.agentVersion ?? null,
+    JSON.stringify(shared ?? {}),
   ]);
   if (rows.length === 0) throw params.expect ? new StaleRecordError(runId) : new Error(`run ${runId} does not exist`);
   const lastSeq = Number(rows[0].last_seq);

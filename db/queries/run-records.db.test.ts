@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { createAgent } from "./agents";
 import { getOrCreateApproval, getApproval } from "./approvals";
 import { listRunHookInvocations } from "./hook-invocations";
-import { appendRunRecords, CheckpointJson, listRunEventsAfter, listRunMessages } from "./run-events";
+import { appendRunRecords, CheckpointJson, listRunEventsAfter, listRunMessages, type LedgerRowOfBatch } from "./run-events";
 import { createRun, finishRun, getRun, setRunStatus } from "./runs";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
@@ -98,6 +98,45 @@ test("a step's events, ledger rows, messages, totals and checkpoint go in togeth
   await appendRunRecords(t.db, { runId: run.id, events: [], checkpoint: new CheckpointJson('{"where":"tools","n":[1,2]}') });
   expect((await getRun(t.db, { projectId: DEFAULT_PROJECT_ID, id: run.id }))!.checkpoint).toEqual({ where: "tools", n: [1, 2] });
   await expect(appendRunRecords(t.db, { runId: "00000000-0000-4000-8000-000000000000", events: [{ type: "x", data: {} }] })).rejects.toThrow(/does not exist/);
+});
+
+test("ledger rows keep each column as given: what all rows share is sent once, what differs stays each row's, a null stays null", async () => {
+  const run = await newRun();
+  const person = { role: "operator", tier: "interactive" as const, label: "dev@example.com", userId: "u-1" };
+  const row = (hookKey: string, extra: Partial<LedgerRowOfBatch>): LedgerRowOfBatch => ({
+    projectId: DEFAULT_PROJECT_ID, runId: run.id, eventSeq: null, event: "tool.pre", hookKey, hookVersion: 1, scope: `agent:${agentId}`,
+    matched: true, skipReason: null, verdict: "allow", reason: null, mode: "enforce", action: "block", failed: false, timedOut: false,
+    ignored: false, approval: null, exitCode: null, stdout: null, stderr: null, output: null, durationMs: 0, actorKey: "user:u-1", actor: person,
+    eventIndex: 0, ...extra,
+  });
+  // One person's three rows (the actor object shared), then a write whose rows name two actors and one with none.
+  await appendRunRecords(t.db, {
+    runId: run.id,
+    events: [{ type: "tool.pre", data: { toolName: "Bash" } }],
+    ledger: [row("when-rule", { matched: false, verdict: null, skipReason: "when did not match" }), row("limit", { reason: "1 of 60" }), row("guard", { output: "out", exitCode: 0 })],
+  });
+  await appendRunRecords(t.db, {
+    runId: run.id,
+    events: [{ type: "tool.pre", data: { toolName: "Read" } }, { type: "tool.post", data: { toolName: "Read" } }],
+    ledger: [
+      row("a", { actorKey: "user:u-2", actor: { ...person, label: "other@example.com", userId: "u-2" } }),
+      row("b", { actorKey: null, actor: null, eventIndex: 1, approval: { status: "approved" } }),
+      row("c", { projectId: null, eventIndex: 1 }),
+    ],
+  });
+  const rows = await listRunHookInvocations(t.db, { runId: run.id });
+  const view = (key: string) => {
+    const r = rows.find((x) => x.hookKey === key)!;
+    return { eventSeq: r.eventSeq, projectId: r.projectId, runId: r.runId, actorKey: r.actorKey, actor: r.actor, matched: r.matched, verdict: r.verdict, skipReason: r.skipReason, reason: r.reason, output: r.output, exitCode: r.exitCode, approval: r.approval };
+  };
+  const common = { projectId: DEFAULT_PROJECT_ID, runId: run.id, actorKey: "user:u-1", actor: person, matched: true, verdict: "allow", skipReason: null, reason: null, output: null, exitCode: null, approval: null };
+  expect(rows.map((r) => r.hookKey)).toEqual(["when-rule", "limit", "guard", "a", "b", "c"]);
+  expect(view("when-rule")).toEqual({ ...common, eventSeq: 1, matched: false, verdict: null, skipReason: "when did not match" });
+  expect(view("limit")).toEqual({ ...common, eventSeq: 1, reason: "1 of 60" });
+  expect(view("guard")).toEqual({ ...common, eventSeq: 1, output: "out", exitCode: 0 });
+  expect(view("a")).toEqual({ ...common, eventSeq: 2, actorKey: "user:u-2", actor: { ...person, label: "other@example.com", userId: "u-2" } });
+  expect(view("b")).toEqual({ ...common, eventSeq: 3, actorKey: null, actor: null, approval: { status: "approved" } });
+  expect(view("c")).toEqual({ ...common, eventSeq: 3, projectId: null });
 });
 
 test("concurrent writers of one run get gapless seqs", async () => {
