@@ -40,4 +40,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # tini reaps orphans and passes SIGTERM to node, whose graceful shutdown finishes or checkpoints runs.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "scripts/start.mjs"]
+CMD ["node", "--max-semi-space-size=64", "scripts/start.mjs"]

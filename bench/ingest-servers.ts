@@ -12,6 +12,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import postgres from "postgres";
 import { freePort } from "@/test/free-port";
+import { SERVER_NODE_FLAGS } from "@/scripts/node-flags.cjs";
 import { freshPostgres, stop, waitForHealth } from "./bench-support";
 import { AGENT, GUARD_ID, GUARD_REASON, PG_SERVER_URL, ROOT, type Deployment } from "./ingest-config";
 
@@ -77,9 +78,9 @@ export async function startHookplane(d: Deployment, env: Record<string, string>)
     for (let i = 0; i < d.processes; i++) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      // BENCH_SERVER_ARGS: node flags for the servers (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+      // As production starts it (scripts/node-flags.cjs); BENCH_SERVER_ARGS: node flags for the servers (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
       const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(/\s+/).filter(Boolean) ?? [];
-      const child = spawn(process.execPath, [...nodeArgs, "dist/server.mjs"], {
+      const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, "dist/server.mjs"], {
         cwd: ROOT,
         env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1", LOG_LEVEL: "error", HOOKPLANE_WORKER_CONCURRENCY: "0" },
         stdio: ["ignore", "inherit", "inherit"],

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { parse } from "yaml";
+import { SERVER_NODE_FLAGS } from "@/scripts/node-flags.cjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -55,7 +56,7 @@ describe("compose.yaml", () => {
   test("PostgreSQL, one web process and two workers, all on the same database", () => {
     expect(Object.keys(compose.services).sort()).toEqual(["postgres", "web", "worker"]);
     expect(compose.services.worker.deploy).toEqual({ replicas: 2 });
-    expect(compose.services.worker.command).toEqual(["node", "scripts/start.mjs", "--worker"]);
+    expect(compose.services.worker.command).toEqual(["node", ...SERVER_NODE_FLAGS, "scripts/start.mjs", "--worker"]);
     expect(env("web").DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(env("worker").DATABASE_URL).toBe(env("web").DATABASE_URL);
     expect(env("web").HOOKPLANE_WORKER_CONCURRENCY).toBe("0");
@@ -126,5 +127,28 @@ describe("Helm chart", () => {
     expect(worker).toMatch(/include "hookplane.metricsAnnotations" \.Values\.metrics\.workerPort/);
     expect(templates["web-deployment.yaml"]).toMatch(/include "hookplane.metricsAnnotations" \.Values\.web\.port/);
     expect(templates["_helpers.tpl"]).toMatch(/prometheus\.io\/scrape: "true"/);
+  });
+});
+
+describe("every launcher of a server or worker process", () => {
+  // scripts/node-flags.cjs: the flags are given at start or not at all (V8 sizes its heap then).
+  const node = ["node", ...SERVER_NODE_FLAGS].join(" ");
+  const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
+  const asCommand = (line: string) => (JSON.parse(/\[.*\]/.exec(line)![0]) as string[]).join(" ");
+
+  test("starts node with the server flags: npm start, npm run worker and serve, the image, the chart, compose", () => {
+    expect(scripts.start).toBe(`exec ${node} scripts/start.mjs`);
+    expect(scripts.worker).toBe(`exec ${node} scripts/start.mjs --worker`);
+    expect(scripts.serve).toBe(`NODE_ENV=production ${node} dist/server.mjs`);
+    const cmd = read("Dockerfile").split("\n").filter((l) => l.startsWith("CMD [")).at(-1)!;
+    expect(asCommand(cmd)).toBe(`${node} scripts/start.mjs`);
+    for (const [file, rest] of [["web-deployment.yaml", "scripts/start.mjs"], ["worker-deployment.yaml", "scripts/start.mjs --worker"]]) {
+      const args = read(`deploy/helm/hookplane/templates/${file}`).split("\n").find((l) => l.trim().startsWith("args: ["))!;
+      expect(asCommand(args), file).toBe(`${node} ${rest}`);
+    }
+  });
+
+  test("`hookplane worker` passes them to the worker it starts", () => {
+    expect(read("bin/lib/worker.cjs")).toMatch(/const args = \[\.\.\.SERVER_NODE_FLAGS, /);
   });
 });

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { freePort } from "@/test/free-port";
+import { SERVER_NODE_FLAGS } from "@/scripts/node-flags.cjs";
 
 export interface RealServer {
   base: string;
@@ -43,7 +44,7 @@ export async function startRealServer(env: Record<string, string> = {}): Promise
     childEnv.HOOKPLANE_DATA_DIR = dataDir;
   }
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["scripts/start.mjs"], { env: childEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, "scripts/start.mjs"], { env: childEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const cleanUp = async () => {

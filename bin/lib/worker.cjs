@@ -11,7 +11,8 @@ function worker() {
   const root = `${require("node:path").resolve(__dirname, "../..")}/`;
   // The compiled worker (npm run build) when there is one; from the sources through tsx otherwise.
   const compiled = `${root}dist/worker.mjs`;
-  const args = existsSync(compiled) ? [compiled] : ["--import", pathToFileURL(require.resolve("tsx")).href, `${root}worker.ts`];
+  const { SERVER_NODE_FLAGS } = require("../../scripts/node-flags.cjs");
+  const args = [...SERVER_NODE_FLAGS, ...(existsSync(compiled) ? [compiled] : ["--import", pathToFileURL(require.resolve("tsx")).href, `${root}worker.ts`])];
   const child = spawn(process.execPath, args, {
     stdio: "inherit",
     // Wherever the command runs, the migrations come from the package (and tsx reads the path
