@@ -14,19 +14,18 @@
  * are (one finished run a session, seqs gapless, every event and denial once). Printed: each
  * level's calls/s and CPU a call, then per deployment the median over the pairs of with against without
  * in calls/s and in the web processes' and database's CPU a call. On PostgreSQL each level starts
- * settled (settle: the rows sealed, the database vacuumed). Exit 1 only when an answer was
+ * settled (settleDatabase: the rows sealed, the database vacuumed). Exit 1 only when an answer was
  * wrong or a read-back disagrees.
  *   BENCH_PAIRS, BENCH_SESSIONS (first value), BENCH_CALLS, BENCH_DBS, DATABASE_URL.
  */
 import { existsSync } from "node:fs";
-import type postgres from "postgres";
 import os from "node:os";
 import path from "node:path";
 import { AGENT, CALLS, DEPLOYMENTS, LEVELS, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import { hookplaneTarget, keepAlive, runSessions } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, perCall, printFirst, type CpuPerCall } from "./ingest-report";
-import { releaseAll, runBench, setUp, withDeployment } from "./ingest-servers";
+import { releaseAll, runBench, settleDatabase, setUp, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -49,20 +48,6 @@ const median = (values: number[]) => {
 };
 const signed = (n: number) => `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`;
 
-/**
- * Before a measured level on PostgreSQL: the last level's ledger rows sealed and the database
- * vacuumed, so neither the sealer catching up nor autovacuum (bursts that moved single pairs by
- * 25-70%) lands in whichever side happens to come next. PGlite's server vacuums itself.
- */
-async function settle(sql: postgres.Sql): Promise<void> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    const [{ behind }] = await sql<{ behind: boolean }[]>`
-      select coalesce((select max(id) from hook_invocations), 0) > coalesce((select sealed_through from chain_state where table_name = 'hook_invocations'), 0) as behind`;
-    if (!behind) break;
-  }
-  await sql`vacuum (analyze)`;
-}
-
 async function benchDeployment(d: Deployment): Promise<{ costs: { rate: number; server?: number; database?: number }[]; wrong: number }> {
   return withDeployment(d, "hp_bench_people", async ({ servers, sql, databasePids }) => {
     const { admin, operator } = await setUp(servers.urls[0], {
@@ -81,7 +66,7 @@ async function benchDeployment(d: Deployment): Promise<{ costs: { rate: number; 
 
     const level = async (side: Side, label: string, sessions: number): Promise<Level> => {
       const plans = planLevel(`${d.db}-${d.processes}-${side}-${label}`, sessions, CALLS);
-      if (sql) await settle(sql);
+      if (sql) await settleDatabase(sql);
       await meter.start();
       const measured = await runSessions(hookplaneTarget(servers.urls, operator, agentOf[side]), plans);
       const cpu = perCall(await meter.stop(), measured.calls);

@@ -70,6 +70,20 @@ export async function startBare(): Promise<{ url: string; pid: number }> {
  * The deployment's web processes, started one after the other (the first migrates and seeds), as
  * an operator starts the built server; each is checked to run on the database meant.
  */
+/**
+ * Before a measured level on PostgreSQL: the last level's ledger rows sealed and the database
+ * vacuumed, so neither the sealer catching up nor autovacuum (bursts that moved single pairs by
+ * 25-70%) lands in whichever side happens to come next. PGlite's server vacuums itself.
+ */
+export async function settleDatabase(sql: postgres.Sql): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    const [{ behind }] = await sql<{ behind: boolean }[]>`
+      select coalesce((select max(id) from hook_invocations), 0) > coalesce((select sealed_through from chain_state where table_name = 'hook_invocations'), 0) as behind`;
+    if (!behind) break;
+  }
+  await sql`vacuum (analyze)`;
+}
+
 export async function startHookplane(d: Deployment, env: Record<string, string>): Promise<{ urls: string[]; pids: number[]; stop: () => Promise<void> }> {
   const stops: (() => Promise<void>)[] = [];
   const urls: string[] = [];

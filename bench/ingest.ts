@@ -39,7 +39,7 @@ import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, type CpuPerCall, type Row } from "./ingest-report";
-import { releaseAll, runBench, setUp, startBare, withDeployment } from "./ingest-servers";
+import { releaseAll, runBench, settleDatabase, setUp, startBare, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -107,9 +107,15 @@ async function benchDeployment(d: Deployment, bare: { url: string; pid: number }
       bare: cpuMeter({ server: () => [bare.pid], client: () => [process.pid] }),
     };
     // The warm-up's figures pay for a fresh process's JIT and caches: shown, kept out of the targets.
-    const rows = [await benchLevel(d, targets, meters, source, { label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
-    for (const sessions of LEVELS) rows.push(await benchLevel(d, targets, meters, source, { label: String(sessions), sessions, calls: CALLS }));
-    rows.push(await benchLevel(d, targets, meters, source, { label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
+    // Each level after the warm-up starts settled on PostgreSQL (settleDatabase), so autovacuum's
+    // work on what the last level wrote is not counted in the next.
+    const level = async (options: Parameters<typeof benchLevel>[4]) => {
+      if (sql && options.label !== "warm-up") await settleDatabase(sql);
+      return benchLevel(d, targets, meters, source, options);
+    };
+    const rows = [await level({ label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
+    for (const sessions of LEVELS) rows.push(await level({ label: String(sessions), sessions, calls: CALLS }));
+    rows.push(await level({ label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
     return rows;
   });
 }
