@@ -67,10 +67,6 @@ export async function startBare(): Promise<{ url: string; pid: number }> {
 }
 
 /**
- * The deployment's web processes, started one after the other (the first migrates and seeds), as
- * an operator starts the built server; each is checked to run on the database meant.
- */
-/**
  * Before a measured level on PostgreSQL: the last level's ledger rows sealed and the database
  * vacuumed, so neither the sealer catching up nor autovacuum (bursts that moved single pairs by
  * 25-70%) lands in whichever side happens to come next. PGlite's server vacuums itself.
@@ -84,6 +80,10 @@ export async function settleDatabase(sql: postgres.Sql): Promise<void> {
   await sql`vacuum (analyze)`;
 }
 
+/**
+ * The deployment's web processes, started one after the other (the first migrates and seeds), as
+ * an operator starts the built server; each is checked to run on the database meant.
+ */
 export async function startHookplane(d: Deployment, env: Record<string, string>): Promise<{ urls: string[]; pids: number[]; stop: () => Promise<void> }> {
   const stops: (() => Promise<void>)[] = [];
   const urls: string[] = [];

@@ -26,12 +26,7 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
 /**
- * The hash chain of an append-only table (lib/core/audit/chain-hash.ts): rows are inserted with
- * both NULL and the sealer fills them, once, in batches (db/queries/hash-chain.ts). A trigger
- * (drizzle/0009_append_only_chains.sql) refuses every other UPDATE and any DELETE but retention's.
- */
-/**
- * A row's position and hash as sealed before chain_links existed (drizzle/0036_chain_links.sql
+ * A chained row's position and hash as sealed before chain_links existed (drizzle/0036_chain_links.sql
  * copied them there); NULL on every row since, whose position and hash are only in chain_links:
  * a row is never updated.
  */

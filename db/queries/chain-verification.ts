@@ -198,14 +198,14 @@ export async function verifyChain(db: Db, params: { table: ChainedTable }): Prom
 async function newestSignedHead(db: Db, table: ChainedTable, key: ChainPublicKey): Promise<SignedHeadReport | undefined> {
   const seal = await latestChainSeal(db, { table });
   if (!seal) return undefined;
-  const row = { hash: (await rowHashesAt(db, table, [seal.chainSeq])).get(seal.chainSeq) };
+  const rowHash = (await rowHashesAt(db, table, [seal.chainSeq])).get(seal.chainSeq);
   const [gap] = await db
     .select({ hash: chainGaps.hash })
     .from(chainGaps)
     .where(and(eq(chainGaps.tableName, table), eq(chainGaps.lastSeq, seal.chainSeq)))
     .limit(1);
   const anchor = await latestChainAnchor(db, { table });
-  const stored = row.hash ?? gap?.hash ?? (anchor?.chainSeq === seal.chainSeq ? anchor.hash : undefined);
+  const stored = rowHash ?? gap?.hash ?? (anchor?.chainSeq === seal.chainSeq ? anchor.hash : undefined);
   const valid = signatureProblem(key, "", headStatement(seal), seal) === undefined && stored === seal.hash;
   return { position: seal.chainSeq, hash: seal.hash, signedAt: seal.signedAt.toISOString(), keyId: seal.keyId, valid };
 }

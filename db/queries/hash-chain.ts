@@ -211,7 +211,7 @@ interface SealRead {
   fields: SealedField[];
   /** Where the id and the creation time are among them. */
   idAt: number;
-  createdAt: number;
+  createdAtAt: number;
   read: string;
 }
 
@@ -251,7 +251,7 @@ function sealRead(table: ChainedTable): SealRead {
     // The links' side bounded by the same range, so the planner reads only those (not every link).
     `and not exists (select 1 from chain_links l where l.table_name = '${table}' and l.row_id = ${name}."id" and l.row_id > $1 and l.row_id <= $2) ` +
     `order by ${name}."id" limit ${SEAL_BATCH}`;
-  found = { fields, idAt: sorted.findIndex((c) => c.name === "id"), createdAt: sorted.findIndex((c) => c.name === "created_at"), read };
+  found = { fields, idAt: sorted.findIndex((c) => c.name === "id"), createdAtAt: sorted.findIndex((c) => c.name === "created_at"), read };
   sealReads.set(table, found);
   return found;
 }
@@ -287,11 +287,11 @@ export function sealedRowCanonical(table: ChainedTable, row: UnsealedRow): strin
 
 /** The rows a seal reads, ids in (after, upTo], in id order: as sealedRowCanonical takes them. */
 export async function unsealedRows(db: Db, table: ChainedTable, range: { after: number; upTo: number }): Promise<UnsealedRow[]> {
-  const { read, idAt, createdAt } = sealRead(table);
+  const { read, idAt, createdAtAt } = sealRead(table);
   const rows = await executeStatement<{ r: string }>(db, read, [range.after, range.upTo]);
   return rows.map(({ r }) => {
     const values = JSON.parse(r) as unknown[];
-    return { id: Number(values[idAt]), createdAt: values[createdAt] as string, values };
+    return { id: Number(values[idAt]), createdAt: values[createdAtAt] as string, values };
   });
 }
 

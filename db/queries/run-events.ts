@@ -53,6 +53,8 @@ const LEDGER_COLUMNS = Object.entries(getTableColumns(hookInvocations))
     shared: SHARED_LEDGER_COLUMNS.has(column.name),
   }));
 
+const SHARED_COLUMNS = LEDGER_COLUMNS.filter((column) => column.shared);
+
 /**
  * A ledger row as json_to_recordset reads it: keyed by column name, without its nulls and
  * without the columns the batch shares (`shared`). Text goes in inside JSON, which refuses a lone
@@ -79,8 +81,7 @@ function ledgerJson(row: LedgerRowOfBatch, shared: Record<string, unknown> | und
 function sharedLedgerValues(rows: readonly LedgerRowOfBatch[]): Record<string, unknown> | undefined {
   if (rows.length === 0) return undefined;
   const shared: Record<string, unknown> = {};
-  for (const { key, name, isText, shared: isShared } of LEDGER_COLUMNS) {
-    if (!isShared) continue;
+  for (const { key, name, isText } of SHARED_COLUMNS) {
     const value = rows[0][key] ?? null;
     if (rows.every((row) => (row[key] ?? null) === value)) shared[name] = isText && typeof value === "string" ? value.toWellFormed() : value;
   }

@@ -12,7 +12,7 @@ import { signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
 import type { Db } from "../client";
 import { approvals, chainGaps, chainLinks, hookInvocations, runEvents, runMessages, runs } from "../schema";
 import { gapStatement } from "@/lib/core/audit/chain-statements";
-import { chainHashesAt, lockChain } from "./hash-chain";
+import { chainHashesAt, linkedTo, lockChain } from "./hash-chain";
 import type { RunRow } from "./runs";
 
 export interface RemovedRun {
@@ -61,7 +61,7 @@ export async function removeFinishedRun(tx: Db, params: { projectId: string; run
   const rows = await tx
     .select({ seq: chainLinks.chainSeq, hash: chainLinks.hash })
     .from(hookInvocations)
-    .leftJoin(chainLinks, and(eq(chainLinks.tableName, "hook_invocations"), eq(chainLinks.rowId, hookInvocations.id), eq(chainLinks.rowCreatedAt, hookInvocations.createdAt)))
+    .leftJoin(chainLinks, linkedTo("hook_invocations"))
     .where(eq(hookInvocations.runId, params.runId))
     .orderBy(asc(chainLinks.chainSeq));
   const unsealed = rows.filter((r) => r.seq === null).length;
