@@ -7,8 +7,9 @@
  * step's rows with its events (appendRunRecords), which makes its inserts cheaper per row and the
  * seal a larger share of them: the runs phase below measures that path whole. On PostgreSQL the writers use 4 separate connection pools (as 4
  * worker processes would, 16 writers in all); PGlite has one connection. Phases:
- *   before  inserts with the append-only triggers and the sealer's work-list index removed: the
- *           schema as it was before the chain
+ *   before  inserts with the chain's triggers off (append-only guards, the writers' hold on their
+ *           transaction id): the schema as it was before the chain (the chain itself is in
+ *           chain_links, which only the sealer writes)
  *   insert  inserts on the chained schema, nothing sealed
  *   seal    sealChain over those rows afterwards (one lock, batches of 2,000)
  *   both    inserts with every pool running the periodic sealer (as every process does), then a
