@@ -12,10 +12,11 @@
  * (default 50) of BENCH_CALLS tool calls, one level on each agent back to back, the order flipped
  * every pair so a drift of the machine favours neither. Every level is read back as bench:ingest's
  * are (one finished run a session, seqs gapless, every event and denial once). Printed: each
- * level's calls/s and CPU a call, then per deployment the median over the pairs of with against without
- * in calls/s and in the web processes' and database's CPU a call. On PostgreSQL each level starts
- * settled (settleDatabase: the rows sealed, the database vacuumed). Exit 1 only when an answer was
- * wrong or a read-back disagrees.
+ * level's calls/s and CPU a call, and the time the hash chains' seals of its ledger rows held the
+ * chain a call (the web processes' /metrics: bench/ingest-seal.ts), then per deployment the median
+ * over the pairs of with against without in calls/s, in the web processes' and database's CPU a
+ * call and in seal time a call. Each level starts with every row sealed (on PostgreSQL also
+ * vacuumed: settleDatabase). Exit 1 only when an answer was wrong or a read-back disagrees.
  *   BENCH_PAIRS, BENCH_SESSIONS (first value), BENCH_CALLS, BENCH_DBS, DATABASE_URL.
  */
 import { existsSync } from "node:fs";
@@ -26,6 +27,7 @@ import { hookplaneTarget, keepAlive, runSessions } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, perCall, printFirst, type CpuPerCall } from "./ingest-report";
 import { releaseAll, runBench, settleDatabase, setUp, withDeployment } from "./ingest-servers";
+import { sealTotals, waitUntilSealed } from "./ingest-seal";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
 
@@ -38,6 +40,8 @@ type Side = "without" | "with";
 interface Level {
   rate: number;
   cpu: CpuPerCall;
+  /** Ms the sealers' seals of this level's ledger rows held the chain, a call. */
+  seal: number;
   wrong: number;
 }
 
@@ -48,7 +52,9 @@ const median = (values: number[]) => {
 };
 const signed = (n: number) => `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`;
 
-async function benchDeployment(d: Deployment): Promise<{ costs: { rate: number; server?: number; database?: number }[]; wrong: number }> {
+type Cost = { rate: number; server?: number; database?: number; seal: number };
+
+async function benchDeployment(d: Deployment): Promise<{ costs: Cost[]; wrong: number }> {
   return withDeployment(d, "hp_bench_people", async ({ servers, sql, databasePids }) => {
     const { admin, operator } = await setUp(servers.urls[0], {
       person: true,
@@ -66,23 +72,31 @@ async function benchDeployment(d: Deployment): Promise<{ costs: { rate: number; 
 
     const level = async (side: Side, label: string, sessions: number): Promise<Level> => {
       const plans = planLevel(`${d.db}-${d.processes}-${side}-${label}`, sessions, CALLS);
+      // Every level starts with the last one's rows sealed (and on PostgreSQL vacuumed).
       if (sql) await settleDatabase(sql);
+      else await waitUntilSealed(servers.urls[0], admin);
+      const sealedBefore = await sealTotals(servers.urls, admin);
       await meter.start();
       const measured = await runSessions(hookplaneTarget(servers.urls, operator, agentOf[side]), plans);
       const cpu = perCall(await meter.stop(), measured.calls);
+      // The seals of this level's rows, those that ran after it too (not in its calls/s).
+      await waitUntilSealed(servers.urls[0], admin);
+      const sealedAfter = await sealTotals(servers.urls, admin);
+      const seal = ((sealedAfter.seconds - sealedBefore.seconds) * 1000) / measured.calls;
+      const sealedRows = (sealedAfter.rows - sealedBefore.rows) / measured.calls;
       const verified = await verifyLevel(sources[side], plans);
       const f = figures(measured);
       console.log(
-        `${deploymentName(d).padEnd(12)} ${label.padStart(8)} ${side.padStart(7)}: ${f.rate.toFixed(0)} calls/s p50 ${f.p50.toFixed(1)} p99 ${f.p99.toFixed(1)} ms, errors ${f.errors} | CPU ms a call: ${cpuText(cpu)} | load ${os.loadavg()[0].toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`}`,
+        `${deploymentName(d).padEnd(12)} ${label.padStart(8)} ${side.padStart(7)}: ${f.rate.toFixed(0)} calls/s p50 ${f.p50.toFixed(1)} p99 ${f.p99.toFixed(1)} ms, errors ${f.errors} | CPU ms a call: ${cpuText(cpu)} | seal ${seal.toFixed(3)} ms a call (${sealedRows.toFixed(2)} rows) | load ${os.loadavg()[0].toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`}`,
       );
       printFirst("wrong answers", measured.errors);
       printFirst("mismatches", verified.problems);
-      return { rate: f.rate, cpu, wrong: f.errors + verified.problems.length };
+      return { rate: f.rate, cpu, seal, wrong: f.errors + verified.problems.length };
     };
 
     let wrong = 0;
     for (const side of ["without", "with"] as const) wrong += (await level(side, "warm-up", WARMUP_SESSIONS)).wrong;
-    const costs: { rate: number; server?: number; database?: number }[] = [];
+    const costs: Cost[] = [];
     for (let pair = 1; pair <= PAIRS; pair++) {
       const order: Side[] = pair % 2 ? ["without", "with"] : ["with", "without"];
       const got = {} as Record<Side, Level>;
@@ -95,7 +109,7 @@ async function benchDeployment(d: Deployment): Promise<{ costs: { rate: number; 
         const b = got.with.cpu[key];
         return a === undefined || b === undefined || a === 0 ? undefined : b / a - 1;
       };
-      costs.push({ rate: got.with.rate / got.without.rate - 1, server: cpuCost("server"), database: cpuCost("database") });
+      costs.push({ rate: got.with.rate / got.without.rate - 1, server: cpuCost("server"), database: cpuCost("database"), seal: got.with.seal - got.without.seal });
     }
     return { costs, wrong };
   });
@@ -120,7 +134,11 @@ async function main(): Promise<number> {
         const values = result.costs.map((c) => c[key]).filter((v): v is number => v !== undefined);
         return values.length ? `${signed(median(values))} (pairs ${values.map(signed).join(", ")})` : "n/a";
       };
-      summary.push(`${deploymentName(d).padEnd(12)} calls/s ${of("rate")}; web CPU a call ${of("server")}; database CPU a call ${of("database")}`);
+      const sealMs = result.costs.map((c) => c.seal);
+      summary.push(
+        `${deploymentName(d).padEnd(12)} calls/s ${of("rate")}; web CPU a call ${of("server")}; database CPU a call ${of("database")}; ` +
+          `seals a call +${(median(sealMs) * 1000).toFixed(0)} µs (pairs ${sealMs.map((ms) => `${(ms * 1000).toFixed(0)}`).join(", ")})`,
+      );
     }
   } finally {
     await releaseAll();

@@ -88,6 +88,19 @@ function createMetrics() {
         this.set(total);
       },
     }),
+    chainRowsSealed: new Counter({
+      name: "hookplane_chain_rows_sealed_total",
+      help: "Rows this process's periodic sealer linked into a hash chain, by table (audit_log, hook_invocations)",
+      labelNames: ["table"],
+      registers: inProcess,
+    }),
+    chainSealDuration: new Histogram({
+      name: "hookplane_chain_seal_duration_seconds",
+      help: "One tick of this process's periodic sealer that sealed rows, by table: its transaction holds the chain's lock (on PGlite, the one connection) this long",
+      labelNames: ["table"],
+      buckets: LATENCY_BUCKETS,
+      registers: inProcess,
+    }),
     poolConnections: new Gauge({
       name: "hookplane_db_pool_connections",
       help: "This process's database connections: total, idle, and queries waiting for one (PostgreSQL); PGlite is one connection in the process",
@@ -100,6 +113,18 @@ function createMetrics() {
       name: "hookplane_runs",
       help: "Runs not finished, by status: queued, running, waiting_approval (from the database)",
       labelNames: ["status"],
+      registers: [cluster],
+    }),
+    chainUnsealedRows: new Gauge({
+      name: "hookplane_chain_unsealed_rows",
+      help: "Rows written past the point each hash chain is sealed through, by table (counted up to 100,000; from the database)",
+      labelNames: ["table"],
+      registers: [cluster],
+    }),
+    chainOldestUnsealed: new Gauge({
+      name: "hookplane_chain_oldest_unsealed_seconds",
+      help: "How long the oldest row not sealed yet has waited, by table; 0 when every row is sealed (from the database)",
+      labelNames: ["table"],
       registers: [cluster],
     }),
     queueJobs: new Gauge({

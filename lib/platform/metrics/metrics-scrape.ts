@@ -25,6 +25,10 @@ export async function scrapeMetrics(handle: DbHandle, options: { cluster?: { que
   metrics.approvalsPending.set(gauges.approvalsPending);
   for (const [status, n] of Object.entries(gauges.runsByStatus)) metrics.runsByStatus.set({ status }, n);
   for (const [state, n] of Object.entries(gauges.queueJobs ?? {})) metrics.queueJobs.set({ state }, n);
+  for (const [table, backlog] of Object.entries(gauges.unsealed)) {
+    metrics.chainUnsealedRows.set({ table }, backlog.rows);
+    metrics.chainOldestUnsealed.set({ table }, backlog.oldestSeconds);
+  }
   // Two texts one after the other (Registry.merge would drop the process label of the first).
   const [own, cluster] = await Promise.all([metrics.registry.metrics(), metrics.cluster.metrics()]);
   return { contentType: metrics.registry.contentType, body: `${own}\n${cluster}` };

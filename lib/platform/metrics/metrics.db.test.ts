@@ -18,6 +18,7 @@ import { StreamHub } from "@/lib/platform/stream/hub";
 import { callRoute } from "@/test/api-client";
 import { setEnv } from "@/test/config-env";
 import { addAgent, createRunHarness, operator, waitForRun, type RunHarness } from "@/test/run-harness";
+import { startChainSealer } from "@/lib/features/audit/chain-sealer";
 import { startMetricsListener } from "./metrics-listener";
 import { resetMetrics } from "./metrics-registry";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
@@ -156,6 +157,51 @@ describe("after real runs", () => {
     expect(total(after, "hookplane_runs_finished_total", { outcome: "completed" })).toBe(3);
     const [{ n }] = await query<{ n: number }>("select count(*)::int as n from run_events");
     expect(total(after, "hookplane_run_events_written_total")).toBe(Number(n));
+  });
+});
+
+describe("the hash chains", () => {
+  it("the backlog the sealer has not linked yet, then the periodic sealer's rows and seals", async () => {
+    const count = async (text: string) => Number((await query<{ n: number }>(text))[0].n);
+    const ledgerRows = await count("select count(*)::int as n from hook_invocations");
+    const auditRows = await count("select count(*)::int as n from audit_log");
+    expect(ledgerRows).toBeGreaterThan(5);
+    expect(auditRows).toBeGreaterThan(0);
+
+    // No sealer runs in this harness: every row is still waiting, the oldest since the first run.
+    const before = (await scrape()).samples;
+    const [{ age }] = await query<{ age: number }>("select extract(epoch from now() - min(created_at))::float8 as age from hook_invocations");
+    expect(total(before, "hookplane_chain_unsealed_rows", { table: "hook_invocations" })).toBe(ledgerRows);
+    expect(total(before, "hookplane_chain_unsealed_rows", { table: "audit_log" })).toBe(auditRows);
+    const waited = total(before, "hookplane_chain_oldest_unsealed_seconds", { table: "hook_invocations" })!;
+    expect(waited).toBeGreaterThan(0);
+    expect(Math.abs(waited - Number(age))).toBeLessThan(2);
+    expect(total(before, "hookplane_chain_rows_sealed_total")).toBeUndefined();
+    expect(before.find((s) => s.name === "hookplane_chain_unsealed_rows")?.labels.process).toBeUndefined();
+
+    const sealer = startChainSealer(h.t.db, { intervalMs: 20 });
+    try {
+      await expect
+        .poll(async () => {
+          const samples = (await scrape()).samples;
+          return ["hook_invocations", "audit_log"].map((table) => total(samples, "hookplane_chain_unsealed_rows", { table }));
+        }, { timeout: 10_000 })
+        .toEqual([0, 0]);
+    } finally {
+      await sealer.stop();
+    }
+    const after = (await scrape()).samples;
+    // What the sealer counted is what the chains now hold, row for row.
+    expect(await count("select count(*)::int as n from chain_links where table_name = 'hook_invocations'")).toBe(ledgerRows);
+    expect(await count("select count(*)::int as n from chain_links where table_name = 'audit_log'")).toBe(auditRows);
+    expect(total(after, "hookplane_chain_rows_sealed_total", { table: "hook_invocations" })).toBe(ledgerRows);
+    expect(total(after, "hookplane_chain_rows_sealed_total", { table: "audit_log" })).toBe(auditRows);
+    expect(after.find((s) => s.name === "hookplane_chain_rows_sealed_total")?.labels.process).toBe("web");
+    for (const table of ["hook_invocations", "audit_log"]) {
+      expect(total(after, "hookplane_chain_seal_duration_seconds_count", { table })).toBeGreaterThanOrEqual(1);
+      expect(total(after, "hookplane_chain_seal_duration_seconds_sum", { table })).toBeGreaterThan(0);
+      expect(total(after, "hookplane_chain_oldest_unsealed_seconds", { table })).toBe(0);
+    }
   });
 });
 
