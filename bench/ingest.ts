@@ -21,7 +21,10 @@
  * on exactly the denied ones (PostgreSQL: SQL; PGlite, which no second process may open: the API).
  * Printed per level: calls/s (calls / wall time), p50/p99, errors, the ratio to bare's calls/s and
  * the load average around it, and the CPU a call costs in the web processes, PostgreSQL's backends
- * and this client (bench/process-cpu.ts: where the ceiling is); then a table and the targets, PASS/FAIL but informational: PostgreSQL
+ * and this client (bench/process-cpu.ts: where the ceiling is), and the time the hash chains'
+ * seals of the level's ledger rows held the chain, a call (bench/ingest-seal.ts, from the servers'
+ * /metrics; every level after the warm-up starts with every row sealed, and on PostgreSQL
+ * vacuumed); then a table and the targets, PASS/FAIL but informational: PostgreSQL
  * at 50 sessions ≥ 40% of bare's calls/s, PGlite ≥ 25%; paced p99 < 25 ms on PostgreSQL; one
  * session's p50 within 5 ms of bare's. Exit 1 only when an answer was wrong or the read-back
  * disagrees.
@@ -39,6 +42,7 @@ import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, type CpuPerCall, type Row } from "./ingest-report";
+import { sealTotals, waitUntilSealed } from "./ingest-seal";
 import { releaseAll, runBench, settleDatabase, setUp, startBare, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
 import { cpuMeter } from "./process-cpu";
@@ -107,11 +111,23 @@ async function benchDeployment(d: Deployment, bare: { url: string; pid: number }
       bare: cpuMeter({ server: () => [bare.pid], client: () => [process.pid] }),
     };
     // The warm-up's figures pay for a fresh process's JIT and caches: shown, kept out of the targets.
-    // Each level after the warm-up starts settled on PostgreSQL (settleDatabase), so autovacuum's
-    // work on what the last level wrote is not counted in the next.
+    // Each level after the warm-up starts settled: every row sealed (the sealer's work on what the
+    // last level wrote is not counted in the next) and on PostgreSQL vacuumed (settleDatabase).
+    // Then the time the seals of the level's own rows held the chain, a call (bench/ingest-seal.ts).
     const level = async (options: Parameters<typeof benchLevel>[4]) => {
-      if (sql && options.label !== "warm-up") await settleDatabase(sql);
-      return benchLevel(d, targets, meters, source, options);
+      if (options.label !== "warm-up") {
+        if (sql) await settleDatabase(sql);
+        else await waitUntilSealed(servers.urls[0], tokens.admin);
+      }
+      const before = await sealTotals(servers.urls, tokens.admin);
+      const row = await benchLevel(d, targets, meters, source, options);
+      await waitUntilSealed(servers.urls[0], tokens.admin);
+      const after = await sealTotals(servers.urls, tokens.admin);
+      const calls = row.hookplane.calls;
+      console.log(
+        `${"".padEnd(23)}seals of its ledger rows: ${(((after.seconds - before.seconds) * 1000) / calls).toFixed(3)} ms a call, ${((after.rows - before.rows) / calls).toFixed(2)} rows a call`,
+      );
+      return row;
     };
     const rows = [await level({ label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
     for (const sessions of LEVELS) rows.push(await level({ label: String(sessions), sessions, calls: CALLS }));
