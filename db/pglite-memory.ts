@@ -3,11 +3,13 @@
  *
  * Compiled code. V8 compiles PGlite's 9 MB of WebAssembly twice by default: at once with its
  * baseline compiler (Liftoff), then the functions that run often again with its optimizing one
- * (TurboFan), and keeps both. The second copy was 55-75 MB of resident memory, and on two cores
- * the recompiling cost more time than it saved: 5,000 inserts took 1.1-1.3 s on Liftoff alone
- * against 1.5-1.7 s with tiering (PGlite 0.5, Node 20). So the process compiles WebAssembly with
- * Liftoff only. The flag is read when a module is compiled, and PGlite's is the only WebAssembly
- * a Hookplane process loads, so it is set just before.
+ * (TurboFan), and keeps both. The second copy was 55-75 MB of resident memory. Over a short burst
+ * the recompiling costs more than it saves (5,000 inserts: 1.1-1.3 s on Liftoff alone against
+ * 1.5-1.7 s with tiering, PGlite 0.5, Node 20); under a sustained load it pays (bridged hook calls
+ * in process: 628-638 -> 454-467 us of CPU a call), but the idle web process then holds 277-299 MB
+ * instead of 234 whatever the tiering budget (bench:start, session 21), past the 250 MB it must stay
+ * under. So the process compiles WebAssembly with Liftoff only. The flag is read when a module is
+ * compiled, and PGlite's is the only WebAssembly a Hookplane process loads, so it is set just before.
  *
  * A new database. Creating one (initdb, inside PGlite) touches several hundred MB of WebAssembly
  * memory that a WebAssembly instance never gives back: a first start stayed at 440-660 MB for the
