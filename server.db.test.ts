@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { freePort } from "@/test/free-port";
+import { assertBuilt } from "@/test/real-server";
 
 let port: number;
 let base: string;
@@ -59,7 +60,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
+  assertBuilt();
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-restart-"));

@@ -96,6 +96,8 @@ function attempts(values: readonly string[], which: (segment: { param: boolean }
 }
 
 const isApi = (path: string) => path.startsWith("/api/");
+/** The server's own log, last part: what a 5xx said (a failure names it, so a rare one can be read). */
+const serverLog = () => `the server's log, last 4,000 characters:\n${server.output().slice(-4000)}`;
 
 describe("malformed percent-encoding in any path segment", () => {
   test("every page and route: a 400 in api.md's shape under /api, the 404 page elsewhere, never a 5xx", async () => {
@@ -118,14 +120,14 @@ describe("malformed percent-encoding in any path segment", () => {
       } else if (answer.status !== 404) findings.push(`${label}: ${answer.status}`);
     }
     console.info(`malformed paths: ${JSON.stringify(tally)}`);
-    expect(findings).toEqual([]);
+    expect(findings, serverLog()).toEqual([]);
   }, 600_000);
 
   test("HEAD of a page and a query string's own bad escapes are no 5xx either", async () => {
-    expect((await fetch(`${server.base}/hooks/%`, { method: "HEAD", headers: { cookie: session } })).status).toBe(404);
+    expect((await fetch(`${server.base}/hooks/%`, { method: "HEAD", headers: { cookie: session } })).status, serverLog()).toBe(404);
     // The query is Next's to read, leniently: a bad escape there is kept as it is.
-    expect((await fetch(`${server.base}/runs?agent=%`, { headers: { cookie: session } })).status).toBe(200);
-    expect((await fetch(`${server.base}/api/v1/runs?agent=%zz`, { headers: { authorization: `Bearer ${token}` } })).status).toBeLessThan(500);
+    expect((await fetch(`${server.base}/runs?agent=%`, { headers: { cookie: session } })).status, serverLog()).toBe(200);
+    expect((await fetch(`${server.base}/api/v1/runs?agent=%zz`, { headers: { authorization: `Bearer ${token}` } })).status, serverLog()).toBeLessThan(500);
   });
 });
 
@@ -136,7 +138,7 @@ describe("decodable but hostile values in every dynamic segment", () => {
       const answer = await send(attempt);
       if (answer.status >= 500) findings.push(`${attempt.method} ${attempt.path.slice(0, 80)}: ${answer.status} ${answer.text.slice(0, 80)}`);
     }
-    expect(findings).toEqual([]);
+    expect(findings, serverLog()).toEqual([]);
     expect(server.output().match(new RegExp(`.{0,200}(${SERVER_FAULT.source}).{0,200}`))?.[0]).toBeUndefined();
   }, 600_000);
 });

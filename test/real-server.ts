@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { freePort } from "@/test/free-port";
+import { buildIsCurrent } from "@/scripts/build-stamp.mjs";
 import { SERVER_NODE_FLAGS } from "@/scripts/node-flags.cjs";
 
 export interface RealServer {
@@ -24,8 +25,15 @@ export interface RealServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The build exists and was made from the sources as they are (scripts/build-stamp.mjs). A test's
+ * `npm start` would otherwise build again, rewriting .next under the servers other test files run
+ * at the same time (their pages then answered 500), and a test with HOOKPLANE_SKIP_BUILD would
+ * test code that is not the sources'.
+ */
 export function assertBuilt(): void {
   if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
+  if (!buildIsCurrent()) throw new Error("the build is older than the sources: run `npm run build` before this test (npm test does)");
 }
 
 export async function startRealServer(env: Record<string, string> = {}): Promise<RealServer> {

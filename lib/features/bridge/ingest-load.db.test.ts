@@ -21,6 +21,7 @@ import { openDatabase, type DbHandle } from "@/db/client";
 import { CREDENTIAL_TTL_MS } from "@/db/queries/token-cache";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { freePort } from "@/test/free-port";
+import { assertBuilt } from "@/test/real-server";
 
 const SESSIONS = 40;
 const CALLS = 10;
@@ -33,7 +34,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: 200 });
 
 function startServer(port: number): ChildProcess {
   const { NODE_ENV: _, ...inherited } = process.env;
-  const env = { ...inherited, PORT: String(port), LOG_LEVEL: "warn", HOOKPLANE_DB_POOL: "10", HOOKPLANE_DATA_DIR: dataDir } as Record<string, string | undefined>;
+  // The build is the sources' (assertBuilt): npm start serves it and never builds under the other test files' servers.
+  const env = { ...inherited, PORT: String(port), LOG_LEVEL: "warn", HOOKPLANE_DB_POOL: "10", HOOKPLANE_DATA_DIR: dataDir, HOOKPLANE_SKIP_BUILD: "1" } as Record<string, string | undefined>;
   if (pg) env.DATABASE_URL = pg.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn("npm", ["start"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
@@ -73,7 +75,7 @@ function call(method: string, url: string, token: string, body?: unknown, header
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(".next", "BUILD_ID")) || !existsSync("dist/server.mjs")) throw new Error("run `npm run build` before this test (npm test does)");
+  assertBuilt();
   dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-ingest-load-"));
   if (process.env.DATABASE_URL) pg = await createTestDatabase();
   // The second process starts once the first has migrated the database.
