@@ -20,7 +20,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts", "deploy/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts", "deploy/**/*.test.ts", "db/**/*.test.ts"],
           exclude: ["**/*.db.test.ts", "node_modules/**"],
           environment: "node",
           env,

@@ -43,6 +43,7 @@ class SyncingNodeFS extends NodeFS {
         try {
           fs.fsyncSync(stream.nfd);
           SyncingNodeFS.syncs++;
+          if (sharedSyncs) Atomics.add(sharedSyncs, 0, 1);
         } catch (error) {
           // A directory opened read-only cannot be synced everywhere; anything else is real.
           if ((error as NodeJS.ErrnoException).code !== "EINVAL" && (error as NodeJS.ErrnoException).code !== "EBADF") throw error;
@@ -55,9 +56,25 @@ class SyncingNodeFS extends NodeFS {
   }
 }
 
-/** fsync calls that reached the disk so far in this process. */
+/** Where the database's own thread counts its fsyncs, for the process to read (db/pglite-thread.ts). */
+let sharedSyncs: Int32Array | undefined;
+const threadSyncs = new Set<Int32Array>();
+
+/** On the database's thread: count each fsync into `counter` too. */
+export function countSyncsInto(counter: Int32Array): void {
+  sharedSyncs = counter;
+}
+
+/** In the process: the fsyncs a database thread counts into `counter` are this process's too. */
+export function addThreadSyncs(counter: Int32Array): void {
+  threadSyncs.add(counter);
+}
+
+/** fsync calls that reached the disk so far in this process, its database thread's included. */
 export function pgliteSyncCount(): number {
-  return SyncingNodeFS.syncs;
+  let total = SyncingNodeFS.syncs;
+  for (const counter of threadSyncs) total += Atomics.load(counter, 0);
+  return total;
 }
 
 /** WAL past which a checkpoint is due (PostgreSQL would wait for 1 GB). */

@@ -38,7 +38,7 @@ export class GroupCommit extends StatementGroups<Entry> {
   groups = 0;
 
   constructor(private readonly pool: pg.Pool) {
-    super();
+    super(true);
   }
 
   run(text: string, params: unknown[]): Promise<Rows> {

@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import { writeBuildStamp } from "./build-stamp.mjs";
 
 await build({
-  entryPoints: { server: "server.ts", worker: "worker.ts", migrate: "db/migrate-cli.ts" },
+  entryPoints: { server: "server.ts", worker: "worker.ts", migrate: "db/migrate-cli.ts", "pglite-thread": "db/pglite-thread-worker.ts" },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
   bundle: true,

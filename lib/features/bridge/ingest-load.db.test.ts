@@ -1,7 +1,8 @@
 /**
  * The bridged hook path under a team's load, on the real production server (`npm start` on the
  * built tree; PostgreSQL with a pool of 10 connections when DATABASE_URL is set, else the embedded
- * PGlite on disk): 40 Claude Code sessions at once, each SessionStart, 10 tool calls (PreToolUse,
+ * PGlite on disk, on its own thread: HOOKPLANE_PGLITE_THREAD, db/pglite-thread.ts; the other server
+ * tests and the e2e suite serve PGlite on the process's thread): 40 Claude Code sessions at once, each SessionStart, 10 tool calls (PreToolUse,
  * PostToolUse unless denied; a guard denies one in five), SessionEnd, straight to the ingest
  * endpoint as the `http` hook type sends them (on PostgreSQL, over two web processes: each call of a
  * session goes to the other one than the last); meanwhile runs are started and read through the API
@@ -37,7 +38,10 @@ function startServer(port: number): ChildProcess {
   // The build is the sources' (assertBuilt): npm start serves it and never builds under the other test files' servers.
   const env = { ...inherited, PORT: String(port), LOG_LEVEL: "warn", HOOKPLANE_DB_POOL: "10", HOOKPLANE_DATA_DIR: dataDir, HOOKPLANE_SKIP_BUILD: "1" } as Record<string, string | undefined>;
   if (pg) env.DATABASE_URL = pg.databaseUrl;
-  else delete env.DATABASE_URL;
+  else {
+    delete env.DATABASE_URL;
+    env.HOOKPLANE_PGLITE_THREAD = "1";
+  }
   const child = spawn("npm", ["start"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
