@@ -63,7 +63,12 @@ async function main() {
       // timeout on the socket itself; TCP keep-alive finds peers that vanished meanwhile.
       headersTimeout: 15_000,
       requestTimeout: 60_000,
-      keepAliveTimeout: 5_000,
+      // An idle connection is kept 65 s (nginx keeps 75), not Node's 5: a client that pools
+      // connections without reading the server's Keep-Alive hint (Playwright's request context,
+      // node:http's Agent, Python's requests) and sends on one just as the server closes it gets
+      // ECONNRESET for a request the server never saw (an e2e spec idle 5 s between two API calls;
+      // bench:ingest's sessions calling every 2 s).
+      keepAliveTimeout: 65_000,
       keepAlive: true,
       keepAliveInitialDelay: 30_000,
     },
