@@ -7,8 +7,6 @@
 /** Marks a PgliteThread (db/client.ts: its group commit sends the next group before answering the last). */
 export const ON_OWN_THREAD = Symbol.for("hookplane.pgliteOnOwnThread");
 
-export type { PgliteThread } from "./pglite-thread";
-
 /** What the thread needs to open the database: options with a file system object cannot cross threads. */
 export interface ThreadStart {
   dataDir: string;

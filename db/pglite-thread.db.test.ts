@@ -6,7 +6,7 @@
  * dies fails every call at once instead of leaving it waiting. PGlite only: with DATABASE_URL
  * set, openDatabase opens PostgreSQL.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -148,6 +148,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("PGlite on its own thread", (
     await expect(waiting).rejects.toThrow(/thread stopped/);
     await expect(thread.query("select 1")).rejects.toThrow(/thread stopped/);
     expect(thread.closed).toBe(true);
+  }, 60_000);
+
+  test("a folder the thread cannot open is refused, not waited on", async () => {
+    const blocked = path.join(root, "a-file");
+    writeFileSync(blocked, "not a folder");
+    await expect(PgliteThread.open({ dataDir: path.join(blocked, "data"), fsync: true })).rejects.toThrow(/ENOTDIR|not a directory/i);
   }, 60_000);
 
   test("by default (HOOKPLANE_PGLITE_THREAD unset) it stays on the process's thread", async () => {

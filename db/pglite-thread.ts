@@ -26,7 +26,7 @@ import { Worker } from "node:worker_threads";
 import { addThreadSyncs } from "./pglite-durability";
 import { fromThreadError, ON_OWN_THREAD, type QueryResult, type ThreadReply, type ThreadRequest, type ThreadStart } from "./pglite-thread-protocol";
 
-type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+type ThreadCall = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 type QueryOptions = { rowMode?: "array" | "object"; parsers?: Record<number, (value: string, typeId?: number) => unknown> };
 
 /**
@@ -59,8 +59,8 @@ export class PgliteThread {
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private readonly listeners = new Map<number, (payload: string) => void>();
   private serial = 0;
+  /** Why calls fail from now on: the thread stopped, or the database was closed. */
   private stopped: Error | undefined;
-  #closed = false;
 
   private constructor(start: ThreadStart) {
     this.worker = startWorker(start);
@@ -74,13 +74,19 @@ export class PgliteThread {
     const syncs = new SharedArrayBuffer(4);
     addThreadSyncs(new Int32Array(syncs));
     const thread = new PgliteThread({ dataDir: options.dataDir, fsync: options.fsync, syncs });
-    // The first answer comes once PGlite is open (or with why it could not open).
-    await thread.query("select 1");
+    // The first answer comes once PGlite is open, or with why it could not open: then the thread
+    // goes too, or it would keep the process alive.
+    try {
+      await thread.query("select 1");
+    } catch (error) {
+      await thread.worker.terminate();
+      throw error;
+    }
     return thread;
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.stopped !== undefined;
   }
 
   private receive(reply: ThreadReply): void {
@@ -97,13 +103,12 @@ export class PgliteThread {
 
   private stop(error: Error): void {
     this.stopped ??= error;
-    this.#closed = true;
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
   }
 
   /** Sends one request and waits for its answer. */
-  call<T>(request: Request): Promise<T> {
+  call<T>(request: ThreadCall): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = ++this.serial;
     return new Promise<T>((resolve, reject) => {
@@ -147,7 +152,7 @@ export class PgliteThread {
   async close(): Promise<void> {
     if (this.stopped) return;
     await this.call({ op: "close" });
-    this.#closed = true;
+    this.stop(new Error("the embedded database is closed"));
     await this.worker.terminate();
   }
 }

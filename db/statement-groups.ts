@@ -1,8 +1,8 @@
 /**
  * The queue of a group commit, on either database: a statement waits while the last group runs
  * (or for one turn of the event loop, when none does), and what came meanwhile goes together as
- * the next group, at most MAX_GROUP. One group runs at a time. How a group and a lone statement are sent is the database's (db/client.ts for PGlite,
- * db/postgres-group-commit.ts for PostgreSQL).
+ * the next group, at most MAX_GROUP. One group runs at a time. How a group and a lone statement
+ * are sent is the database's (db/client.ts for PGlite, db/postgres-group-commit.ts for PostgreSQL).
  */
 
 /** The most statements one group runs (a bound on one query's size and on the latency it adds). */
