@@ -6,7 +6,7 @@
  * builds before vitest).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -88,6 +88,14 @@ test("SIGTERM during writes loses nothing acknowledged, and a restart keeps ever
   expect(output).not.toContain("hookplane: building");
   // The compiled server loaded the operator's TypeScript hook.
   expect(output).toMatch(/"hooks":\["typed_hook"\]/);
+  // Next started on the build's config: SWC, which transpiles next.config.ts, never loaded (24 MB
+  // resident: lib/process/next-built-config.ts), and the dashboard is served all the same.
+  const [node] = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/);
+  expect(readFileSync(`/proc/${node}/cmdline`, "utf8")).toContain("scripts/start.mjs");
+  expect(readFileSync(`/proc/${node}/maps`, "utf8")).not.toContain("next-swc");
+  const signIn = await fetch(`${base}/sign-in`);
+  expect(signIn.status).toBe(200);
+  expect(await signIn.text()).toContain("<html");
 
   const setup = await fetch(`${base}/api/v1/setup`, { method: "POST", body: JSON.stringify({ email: "a@example.com", password: "password123" }) });
   adminToken = (await setup.json()).token;
@@ -157,7 +165,7 @@ test("SIGTERM to npm start with runs in flight: they resume after the restart an
   const stopped = exited(server);
   server.kill("SIGTERM");
   expect(await stopped).toBe(0);
-  const before = await Promise.all(runIds.map((id) => runStatusAfterStop(id)));
+  const before = await runStatusesAfterStop(runIds);
   expect(before.some((status) => status !== "finished")).toBe(true);
 
   server = startServer();
@@ -184,14 +192,17 @@ test("SIGTERM to npm start with runs in flight: they resume after the restart an
     expect(await done).toBe(0);
   }
 
-  async function runStatusAfterStop(id: string): Promise<string> {
-    // Read straight from the database the server left behind, through a short-lived server-less client.
+  async function runStatusesAfterStop(ids: string[]): Promise<string[]> {
+    // Read straight from the database the server left behind, through one short-lived server-less
+    // client (an embedded database folder is opened by one instance at a time).
     const { openDatabase } = await import("@/db/client");
     const handle = pgDatabase ? await openDatabase({ databaseUrl: pgDatabase.databaseUrl }) : await openDatabase({ dataDir: path.join(dataDir, "pgdata") });
     try {
       const { getRun } = await import("@/db/queries/runs");
       const { DEFAULT_PROJECT_ID } = await import("@/db/schema");
-      return (await getRun(handle.db, { projectId: DEFAULT_PROJECT_ID, id }))?.status ?? "missing";
+      const statuses: string[] = [];
+      for (const id of ids) statuses.push((await getRun(handle.db, { projectId: DEFAULT_PROJECT_ID, id }))?.status ?? "missing");
+      return statuses;
     } finally {
       await handle.close();
     }

@@ -10,6 +10,7 @@
 import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import next from "next";
+import nextConfig from "./next.config";
 import { getApprovalInAnyProject } from "@/db/queries/approvals";
 import { getRunInAnyProject, runToApi } from "@/db/queries/runs";
 import { seedDemoData } from "@/lib/features/agents/demo/seed-demo";
@@ -24,6 +25,7 @@ import { StreamHub } from "@/lib/platform/stream/hub";
 import { attachWebSocketEndpoint } from "@/lib/platform/stream/ws-endpoint";
 import { serveIngestDirectly } from "@/lib/features/bridge/ingest-direct";
 import { startBackground } from "@/lib/process/background";
+import { useBuiltNextConfig } from "@/lib/process/next-built-config";
 import { bootProcess, runProcess } from "@/lib/process/boot";
 import { onShutdownSignals } from "@/lib/process/shutdown";
 
@@ -39,6 +41,8 @@ async function main() {
   // Next attaches its own upgrade listener to the server it serves; given this stand-in instead,
   // it sees only the upgrades we pass on (dev HMR), never a stranger's.
   const nextUpgrades = new EventEmitter();
+  // Not SWC's 24 MB for a config the build already holds (lib/process/next-built-config.ts).
+  if (!dev) useBuiltNextConfig(process.cwd(), nextConfig.distDir);
   const app = next({ dev, hostname, port, httpServer: nextUpgrades as unknown as Server });
   await app.prepare();
   const handleRequest = app.getRequestHandler();

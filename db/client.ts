@@ -46,8 +46,8 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     options = await pgliteOptions(dataDir, { fsync: config.HOOKPLANE_PGLITE_FSYNC });
     createDatabaseApart(dataDir, options.startParams ?? []);
   }
-  // On a thread of its own when asked (HOOKPLANE_PGLITE_THREAD: faster under load, ~20 MB more
-  // idle: db/pglite-thread.ts), on disk only; else, and in memory (tests), on this one.
+  // On a thread of its own (HOOKPLANE_PGLITE_THREAD, on unless turned off: faster under load,
+  // ~20 MB more idle: db/pglite-thread.ts), on disk only; in memory (tests), on this one.
   const client: PgliteLike =
     !inMemory && config.HOOKPLANE_PGLITE_THREAD
       ? await (await import("./pglite-thread")).PgliteThread.open({ dataDir, fsync: config.HOOKPLANE_PGLITE_FSYNC })

@@ -156,15 +156,17 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("PGlite on its own thread", (
     await expect(PgliteThread.open({ dataDir: path.join(blocked, "data"), fsync: true })).rejects.toThrow(/ENOTDIR|not a directory/i);
   }, 60_000);
 
-  test("by default (HOOKPLANE_PGLITE_THREAD unset) it stays on the process's thread", async () => {
-    const restore = setEnv({ HOOKPLANE_PGLITE_THREAD: undefined });
-    try {
-      const local = await openDatabase({ dataDir: path.join(root, "local") });
-      expect((local.db as unknown as { $client: unknown }).$client).not.toBeInstanceOf(PgliteThread);
-      expect((await local.execute("select 41 + 1 as n")).rows).toEqual([{ n: 42 }]);
-      await local.close();
-    } finally {
-      restore();
+  test("on disk it runs on its own thread by default (HOOKPLANE_PGLITE_THREAD unset); `0` keeps it on the process's", async () => {
+    for (const [value, ownThread] of [[undefined, true], ["0", false]] as const) {
+      const restore = setEnv({ HOOKPLANE_PGLITE_THREAD: value });
+      try {
+        const opened = await openDatabase({ dataDir: path.join(root, `default-${value ?? "unset"}`) });
+        expect((opened.db as unknown as { $client: unknown }).$client instanceof PgliteThread).toBe(ownThread);
+        expect((await opened.execute("select 41 + 1 as n")).rows).toEqual([{ n: 42 }]);
+        await opened.close();
+      } finally {
+        restore();
+      }
     }
   }, 60_000);
 });

@@ -8,11 +8,11 @@
  * listen, close), each a message: statements run while this thread serves requests, and a group
  * commit (db/client.ts, StatementQueue) is one message each way.
  *
- * It is not the default (HOOKPLANE_PGLITE_THREAD=1 turns it on): the thread is a second V8 isolate
- * and Node environment, and the idle web process holds ~20 MB more (250-253 MB against 230-234,
- * measured as bench:start does), past the 250 MB issue 12 keeps it under. Measured with bench:ingest
- * at 50 sessions on PGlite, alternated: 503 and 540 calls/s on the process's thread, 664 and 637 on
- * its own (+22-32%).
+ * It is the default on disk (HOOKPLANE_PGLITE_THREAD=0 turns it off): the thread is a second V8
+ * isolate and Node environment, and the idle web process holds ~20 MB more (230-233 MB against
+ * 211-214, session 23, once Next stopped loading SWC at start: lib/process/next-built-config.ts),
+ * within the 250 MB issue 12 keeps it under. Measured with bench:ingest at 50 sessions on PGlite,
+ * alternated: 503 and 540 calls/s on the process's thread, 664 and 637 on its own (+22-32%).
  *
  * What does not cross a thread is said here: drizzle's parsers are identity functions for some
  * types, sent as the list of those types (the thread keeps their text); an error comes back as its

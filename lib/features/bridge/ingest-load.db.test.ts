@@ -1,9 +1,10 @@
 /**
  * The bridged hook path under a team's load, on the real production server (`npm start` on the
  * built tree; PostgreSQL with a pool of 10 connections when DATABASE_URL is set, else the embedded
- * PGlite on disk, on its own thread: HOOKPLANE_PGLITE_THREAD, db/pglite-thread.ts; the other server
- * tests and the e2e suite serve PGlite on the process's thread): 40 Claude Code sessions at once, each SessionStart, 10 tool calls (PreToolUse,
- * PostToolUse unless denied; a guard denies one in five), SessionEnd, straight to the ingest
+ * PGlite on disk, here on the process's thread, HOOKPLANE_PGLITE_THREAD=0, while the other server
+ * tests and the e2e suite serve it on its own, the default: db/pglite-thread.ts): 40 Claude Code
+ * sessions at once, each SessionStart, 10 tool calls (PreToolUse, PostToolUse unless denied; a
+ * guard denies one in five), SessionEnd, straight to the ingest
  * endpoint as the `http` hook type sends them (on PostgreSQL, over two web processes: each call of a
  * session goes to the other one than the last); meanwhile runs are started and read through the API
  * and WebSocket subscribers follow the stream. No answer is a 5xx (issue 26: on PostgreSQL most were,
@@ -40,7 +41,7 @@ function startServer(port: number): ChildProcess {
   if (pg) env.DATABASE_URL = pg.databaseUrl;
   else {
     delete env.DATABASE_URL;
-    env.HOOKPLANE_PGLITE_THREAD = "1";
+    env.HOOKPLANE_PGLITE_THREAD = "0";
   }
   const child = spawn("npm", ["start"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -61,9 +61,9 @@ export const DATABASE_VARIABLES = {
   },
   HOOKPLANE_PGLITE_THREAD: {
     schema: flag(),
-    default: "0",
+    default: "1",
     description:
-      "embedded database: `1` runs it on a thread of its own, so its work and the requests' use two cores (bridged hook calls under load +22–32% calls/s; the idle web process ~20 MB more, past the 250 MB it keeps under by default)",
+      "embedded database: it runs on a thread of its own, so its work and the requests' use two cores (bridged hook calls under load +22–32% calls/s, the idle web process ~20 MB more); `0` keeps it on the process's thread",
   },
   HOOKPLANE_PGLITE_MAINTENANCE_MS: {
     schema: integer({ min: 0 }),
