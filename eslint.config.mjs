@@ -217,9 +217,10 @@ export default tseslint.config(
   ...Object.keys(FEATURE_API).map(featureRule),
   {
     // One configuration module reads the environment (lib/platform/config/config.ts); the rest
-    // gets typed, checked values from it. Tests, benchmarks and build-time config may read it.
+    // gets typed, checked values from it. Tests, benchmarks and build-time config may read it, and
+    // next-built-config.ts sets the one variable through which Next takes a serialized config.
     files: ["**/*.{ts,tsx}"],
-    ignores: [...TESTS, "lib/platform/config/config.ts", "test/**", "bench/**", "e2e/**", "*.config.ts"],
+    ignores: [...TESTS, "lib/platform/config/config.ts", "lib/process/next-built-config.ts", "test/**", "bench/**", "e2e/**", "*.config.ts"],
     rules: {
       "no-restricted-properties": [
         "error",

@@ -78,7 +78,8 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     async notify(channel, payload) {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
-    available: () => true,
+    available: () => !client.closed,
+    onLost: (listener) => (client as Partial<Pick<PgliteThread, "onLost">>).onLost?.(listener),
     poolStats: () => ({ total: 1, max: 1 }),
     maintain: () => maintenance.runOnce(),
     async close() {

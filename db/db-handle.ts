@@ -20,7 +20,8 @@ export interface DbHandle {
   notify(channel: string, payload: string): Promise<void>;
   /**
    * False while this process knows the database is down (PostgreSQL: its probe failed), so a
-   * request answers 503 at once instead of waiting. PGlite lives in the process: always true.
+   * request answers 503 at once instead of waiting. PGlite lives in the process: true until it
+   * is closed (or its thread is lost).
    */
   available(): boolean;
   /**
@@ -28,6 +29,11 @@ export interface DbHandle {
    * waiting for a connection, its maximum); PGlite is one connection inside the process.
    */
   poolStats(): { total: number; idle?: number; waiting?: number; max: number };
+  /**
+   * PGlite on a thread of its own: calls `listener` if that thread stops without being closed. It
+   * does not come back (available() is false from then on), so the process should end.
+   */
+  onLost?(listener: (error: Error) => void): void;
   /** PGlite: one maintenance pass now (vacuum what is due, checkpoint if due); the tables vacuumed. */
   maintain?(): Promise<string[]>;
   close(): Promise<void>;

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { setEnv } from "@/test/config-env";
 import { executeStatement, isEmbedded, openDatabase, queryRows, type DbHandle } from "./client";
 import { migrateDatabase } from "./migrate";
@@ -148,6 +148,46 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("PGlite on its own thread", (
     await expect(waiting).rejects.toThrow(/thread stopped/);
     await expect(thread.query("select 1")).rejects.toThrow(/thread stopped/);
     expect(thread.closed).toBe(true);
+  }, 60_000);
+
+  test("a lost thread is said once, and makes the handle unavailable; a closed one is not lost", async () => {
+    const killWorker = (handle: DbHandle) => (handle.db as unknown as { $client: { worker: { terminate(): Promise<number> } } }).$client.worker.terminate();
+    const lost = await openDatabase({ dataDir: path.join(root, "lost") });
+    const losses: Error[] = [];
+    lost.onLost!((error) => losses.push(error));
+    expect(lost.available()).toBe(true);
+    await killWorker(lost);
+    await vi.waitFor(() => expect(losses).toHaveLength(1));
+    expect(losses[0].message).toMatch(/thread stopped/);
+    expect(lost.available()).toBe(false);
+    await lost.close();
+    expect(losses).toHaveLength(1);
+
+    const closed = await openDatabase({ dataDir: path.join(root, "closed") });
+    const closures: Error[] = [];
+    closed.onLost!((error) => closures.push(error));
+    await closed.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closures).toEqual([]);
+    expect(closed.available()).toBe(false);
+  }, 60_000);
+
+  test("a process whose database thread is lost exits 1, so what supervises it starts it again", async () => {
+    const restore = setEnv({ HOOKPLANE_DATA_DIR: path.join(root, "booted"), DATABASE_URL: undefined });
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    const { bootProcess } = await import("@/lib/process/boot");
+    const { closeDatabase } = await import("@/db/client");
+    try {
+      const { handle } = await bootProcess("web");
+      expect(exit).not.toHaveBeenCalled();
+      await (handle.db as unknown as { $client: { worker: { terminate(): Promise<number> } } }).$client.worker.terminate();
+      await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(1));
+      expect(handle.available()).toBe(false);
+    } finally {
+      await closeDatabase();
+      exit.mockRestore();
+      restore();
+    }
   }, 60_000);
 
   test("a folder the thread cannot open is refused, not waited on", async () => {

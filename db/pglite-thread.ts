@@ -61,6 +61,9 @@ export class PgliteThread {
   private serial = 0;
   /** Why calls fail from now on: the thread stopped, or the database was closed. */
   private stopped: Error | undefined;
+  /** close() was called: the thread's end is asked for, not lost. */
+  private closing = false;
+  private readonly lostListeners: ((error: Error) => void)[] = [];
 
   private constructor(start: ThreadStart) {
     this.worker = startWorker(start);
@@ -102,9 +105,19 @@ export class PgliteThread {
   }
 
   private stop(error: Error): void {
-    this.stopped ??= error;
+    if (this.stopped) return;
+    this.stopped = error;
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
+    if (!this.closing) for (const listener of this.lostListeners) listener(error);
+  }
+
+  /**
+   * Calls `listener` when the thread stops without close() (it crashed or was ended): a thread
+   * does not come back, so every call fails from then on (the process ends: lib/process/boot.ts).
+   */
+  onLost(listener: (error: Error) => void): void {
+    this.lostListeners.push(listener);
   }
 
   /** Sends one request and waits for its answer. */
@@ -151,6 +164,7 @@ export class PgliteThread {
 
   async close(): Promise<void> {
     if (this.stopped) return;
+    this.closing = true;
     await this.call({ op: "close" });
     this.stop(new Error("the embedded database is closed"));
     await this.worker.terminate();

@@ -17,6 +17,13 @@ export async function bootProcess(role: "web" | "worker"): Promise<{ config: Con
   for (const warning of configWarnings(config)) logger.warn(warning);
   startTraceExport(otelConfigOf(config), logger);
   const handle = await getDatabase();
+  // The embedded database's thread does not come back once lost: the process ends, so whatever
+  // supervises it (systemd, the container runtime, npm start in a loop) starts it again, and
+  // PGlite recovers from its WAL, rather than a process that answers 503 forever.
+  handle.onLost?.((error) => {
+    logger.fatal({ err: error }, "the embedded database's thread stopped; exiting so the process is started again");
+    process.exit(1);
+  });
   return { config, handle };
 }
 
