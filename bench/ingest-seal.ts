@@ -9,7 +9,7 @@
 export interface SealTotals {
   /** Rows the web processes' periodic sealers linked so far. */
   rows: number;
-  /** Seconds their seals held the chain so far (wall time of the seal's transaction). */
+  /** Seconds their seals took so far (wall time; on PostgreSQL the seal's transaction, on PGlite also its read before the lock). */
   seconds: number;
 }
 

@@ -114,3 +114,26 @@ test("ids no row holds (burned by rolled-back inserts) are passed over in window
   expect((await verifyChain(t.db, { table: "hook_invocations" })).firstBroken).toBeUndefined();
 });
 
+
+test("seals that run at once (the periodic sealer beside a verification, a retention or a run's removal) link each row once, in order", async () => {
+  // On PGlite a batch is read and hashed before it takes the lock, so these read the same rows
+  // and all but one find the chain moved when they come to write, and read again.
+  const rows = Array.from({ length: 2_500 }, (_, i) => ({ event: "tool.pre", hookKey: `concurrent-${i}`, matched: i % 2 === 0 }));
+  await insertHookInvocations(t.db, { rows });
+  const results = await Promise.all([
+    sealChain(t.db, { table: "hook_invocations" }),
+    sealChain(t.db, { table: "hook_invocations" }),
+    sealChain(t.db, { table: "hook_invocations" }),
+  ]);
+  expect(results.reduce((n, r) => n + r.sealed, 0)).toBe(rows.length);
+  const ids = (await t.db.select({ id: hookInvocations.id }).from(hookInvocations).orderBy(asc(hookInvocations.id))).map((r) => r.id);
+  const links = await t.db
+    .select({ seq: chainLinks.chainSeq, rowId: chainLinks.rowId })
+    .from(chainLinks)
+    .where(eq(chainLinks.tableName, "hook_invocations"))
+    .orderBy(asc(chainLinks.chainSeq));
+  expect(links).toEqual(ids.map((id, i) => ({ seq: i + 1, rowId: id })));
+  const report = await verifyChain(t.db, { table: "hook_invocations" });
+  expect(report.firstBroken).toBeUndefined();
+  expect(report.unsealed).toBe(0);
+}, 60_000);

@@ -35,7 +35,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { canonicalValue, chainHashOfCanonical, GENESIS_HASH } from "@/lib/core/audit/chain-hash";
 import type { ChainedTable } from "@/lib/core/audit/chain-report";
 import { ledgerSigningKey, signWithLedgerKey } from "@/lib/platform/security/ledger-signing-key";
-import { executeStatement, queryRows, type Db } from "../client";
+import { executeStatement, isEmbedded, queryRows, type Db } from "../client";
 import { auditLog, chainAnchors, chainGaps, chainLinks, chainSeals, chainState, hookInvocations } from "../schema";
 
 // The chained tables and the report types are plain data in lib/core; their names stay importable from here.
@@ -330,27 +330,51 @@ export async function insertChainAnchor(
   await tx.delete(chainSeals).where(and(eq(chainSeals.tableName, table), lt(chainSeals.chainSeq, position)));
 }
 
-async function latestChainGap(db: Db, table: ChainedTable) {
-  const [gap] = await db.select().from(chainGaps).where(eq(chainGaps.tableName, table)).orderBy(desc(chainGaps.lastSeq)).limit(1);
-  return gap;
-}
+/**
+ * The last link as one statement: the newest of the last link, retention's latest anchor and a
+ * deleted run's latest gap, the genesis at 0 when there is none; at the same position a link
+ * before an anchor before a gap.
+ */
+const CHAIN_HEAD = `select h.seq, h.hash from (
+    select 0::bigint as seq, '${GENESIS_HASH}'::text as hash, 0 as rank
+    union all (select chain_seq, hash, 1 from chain_links where table_name = $1 order by chain_seq desc limit 1)
+    union all (select chain_seq, hash, 2 from chain_anchors where table_name = $1 order by chain_seq desc limit 1)
+    union all (select last_seq, hash, 3 from chain_gaps where table_name = $1 order by last_seq desc limit 1)
+  ) h order by h.seq desc, h.rank limit 1`;
 
 /**
  * The last link: the newest sealed row, or what took its place when it was deleted: retention's
  * anchor (every sealed row went) or a deleted run's gap (the newest rows were that run's).
  */
 export async function chainHead(db: Db, table: ChainedTable): Promise<{ seq: number; hash: string }> {
-  const last = await lastLink(db, table);
-  const anchor = await latestChainAnchor(db, { table });
-  const gap = await latestChainGap(db, table);
-  const links = [
-    { seq: 0, hash: GENESIS_HASH },
-    ...(last ? [last] : []),
-    ...(anchor ? [{ seq: anchor.chainSeq, hash: anchor.hash }] : []),
-    ...(gap ? [{ seq: gap.lastSeq, hash: gap.hash }] : []),
-  ];
-  return links.reduce((a, b) => (b.seq > a.seq ? b : a));
+  const [head] = await executeStatement<{ seq: string | number; hash: string }>(db, CHAIN_HEAD, [table]);
+  return { seq: Number(head.seq), hash: head.hash };
 }
+
+/** How far a chain's sealer has come (0 before its first seal) and its head, as one statement. */
+const CHAIN_STAND = `select coalesce((select s.sealed_through from chain_state s where s.table_name = $1), 0) as sealed_through, head.seq, head.hash
+  from (${CHAIN_HEAD}) head`;
+
+/**
+ * What a seal writes, under the chain's lock, only if the chain stands where the seal read it
+ * ($7: how far it had come, $8 and $9: its head); `written` says whether it did. The links of
+ * the rows sealed (four array parameters rather than 4 × 2,000 placeholders: one short statement
+ * to parse) and how far the chain has come now. The signed head is a statement after it: the
+ * database checks that a head names a link (drizzle/0036), which a statement does not see of its
+ * own inserts.
+ */
+const SEAL_WRITE = `with stands as (
+    select 1 from (${CHAIN_STAND}) now where now.sealed_through = $7::bigint and now.seq = $8::bigint and now.hash = $9::text
+  ), links as (
+    insert into chain_links (table_name, chain_seq, row_id, row_created_at, hash)
+    select $1, v.seq, v.id, v.created_at, v.hash
+    from unnest($3::bigint[], $4::bigint[], $5::timestamptz[], $6::text[]) as v(seq, id, created_at, hash)
+    where exists (select 1 from stands)
+  ), state as (
+    insert into chain_state (table_name, sealed_through) select $1, $2::bigint where exists (select 1 from stands)
+    on conflict (table_name) do update set sealed_through = excluded.sealed_through
+  )
+  select exists (select 1 from stands) as written`;
 
 /**
  * The signed head: the chain reached `position` with `hash`, now. A head already signed at that
@@ -368,48 +392,79 @@ async function insertSignedHead(tx: Db, table: ChainedTable, head: { position: n
 /** Ids a batch looks through at most: a batch's read stays small even far below the horizon. */
 const SEAL_WINDOW = 8 * SEAL_BATCH;
 
+/** Where a batch starts: how far the chain had come, its head, and the rows past it up to `upTo`. */
+interface BatchRead {
+  after: number;
+  head: { seq: number; hash: string };
+  upTo: number;
+  rows: UnsealedRow[];
+}
+
+async function readBatch(reader: Db, table: ChainedTable, horizon: number): Promise<BatchRead> {
+  const [stand] = await executeStatement<{ sealed_through: string | number; seq: string | number; hash: string }>(reader, CHAIN_STAND, [table]);
+  const after = Number(stand.sealed_through);
+  const head = { seq: Number(stand.seq), hash: stand.hash };
+  if (after >= horizon) return { after, head, upTo: after, rows: [] };
+  const upTo = Math.min(horizon, after + SEAL_WINDOW);
+  return { after, head, upTo, rows: await unsealedRows(reader, table, { after, upTo }) };
+}
+
 /**
- * One batch under the lock, its head signed: the rows past how far the chain has come, up to
- * `horizon` and at most SEAL_WINDOW ids on. Undefined when another process holds the lock and
- * `wait` is off; else the rows sealed and whether the chain has come to the horizon.
+ * Hashes a batch's rows onto the head it read and writes their links under the lock `tx` holds,
+ * if the chain still stands where the batch read it; the rows sealed and whether the chain has
+ * come to the horizon, or undefined when it had moved and nothing was written.
+ */
+async function writeBatch(tx: Db, table: ChainedTable, horizon: number, batch: BatchRead): Promise<{ sealed: number; done: boolean } | undefined> {
+  const { after, head, upTo, rows } = batch;
+  // A batch short of full went through its range: every id up to its end is linked or was never committed.
+  const reached = rows.length < SEAL_BATCH ? upTo : rows[rows.length - 1].id;
+  let { seq, hash } = head;
+  const ids: number[] = [];
+  const seqs: number[] = [];
+  const hashes: string[] = [];
+  const times: string[] = [];
+  for (const row of rows) {
+    hash = chainHashOfCanonical(hash, sealedRowCanonical(table, row));
+    ids.push(row.id);
+    seqs.push(++seq);
+    hashes.push(hash);
+    times.push(row.createdAt);
+  }
+  const list = (values: unknown[]) => `{${values.join(",")}}`;
+  const [{ written }] = await executeStatement<{ written: boolean }>(tx, SEAL_WRITE, [table, reached, list(seqs), list(ids), list(times), list(hashes), after, head.seq, head.hash]);
+  if (!written) return undefined;
+  if (rows.length > 0) await insertSignedHead(tx, table, { position: seq, hash });
+  return { sealed: rows.length, done: reached >= horizon };
+}
+
+/**
+ * One batch, its head signed: the rows past how far the chain has come, up to `horizon` and at
+ * most SEAL_WINDOW ids on. Undefined when another process holds the lock and `wait` is off; else
+ * the rows sealed and whether the chain has come to the horizon.
+ *
+ * On PGlite the rows are read (with the hook calls' next group commit) and hashed before the lock
+ * is taken, and only the write holds it: PGlite is one connection, so while a batch held its
+ * transaction every hook call waited, also while the batch hashed its rows in JavaScript and, on
+ * PGlite's own thread, for this thread's turn between its statements. Reading outside the lock is
+ * safe: the rows up to the horizon are final (no transaction can still add one), never updated,
+ * and deleted only once sealed, under the lock (retention, a run's removal); whatever seals,
+ * anchors or leaves a gap moves how far the chain has come or its head, which the write checks
+ * under the lock: then it writes nothing, and the batch is read again. On PostgreSQL a held lock
+ * stops only the other sealers, and every web and worker process runs one: there the batch is read
+ * under the lock, so they do not all read and hash the same rows for one of them to write.
  */
 async function sealBatch(db: Db, table: ChainedTable, wait: boolean, horizon: number): Promise<{ sealed: number; done: boolean } | undefined> {
   // The key first: a process that cannot load it (HOOKPLANE_SECRET_KEY, secret.key) seals nothing
   // rather than rows no head vouches for.
   ledgerSigningKey();
+  const early = isEmbedded(db) ? await readBatch(db, table, horizon) : undefined;
+  if (early && early.after >= horizon) return { sealed: 0, done: true };
   return db.transaction(async (tx) => {
     if (!(await lockChain(tx, table, wait))) return undefined;
-    const [state] = await tx.select({ sealedThrough: chainState.sealedThrough }).from(chainState).where(eq(chainState.tableName, table));
-    const after = state?.sealedThrough ?? 0;
-    if (after >= horizon) return { sealed: 0, done: true };
-    const upTo = Math.min(horizon, after + SEAL_WINDOW);
-    const rows = await unsealedRows(tx, table, { after, upTo });
-    // A batch short of full went through its range: every id up to its end is linked or was never committed.
-    const reached = rows.length < SEAL_BATCH ? upTo : rows[rows.length - 1].id;
-    await tx
-      .insert(chainState)
-      .values({ tableName: table, sealedThrough: reached })
-      .onConflictDoUpdate({ target: chainState.tableName, set: { sealedThrough: reached } });
-    if (rows.length === 0) return { sealed: 0, done: reached >= horizon };
-    let { seq, hash } = await chainHead(tx, table);
-    const ids: number[] = [];
-    const seqs: number[] = [];
-    const hashes: string[] = [];
-    const times: string[] = [];
-    for (const row of rows) {
-      hash = chainHashOfCanonical(hash, sealedRowCanonical(table, row));
-      ids.push(row.id);
-      seqs.push(++seq);
-      hashes.push(hash);
-      times.push(row.createdAt);
-    }
-    // Four array parameters rather than 4 × 2,000 placeholders: one short statement to parse.
-    await tx.execute(sql`
-      insert into chain_links (table_name, chain_seq, row_id, row_created_at, hash)
-      select ${table}, v.seq, v.id, v.created_at, v.hash
-      from unnest(${`{${seqs.join(",")}}`}::bigint[], ${`{${ids.join(",")}}`}::bigint[], ${`{${times.join(",")}}`}::timestamptz[], ${`{${hashes.join(",")}}`}::text[]) as v(seq, id, created_at, hash)`);
-    await insertSignedHead(tx, table, { position: seq, hash });
-    return { sealed: rows.length, done: reached >= horizon };
+    const batch = early ?? (await readBatch(tx, table, horizon));
+    if (batch.after >= horizon) return { sealed: 0, done: true };
+    // Moved since an early read (another seal, an anchor, a gap): read again.
+    return (await writeBatch(tx, table, horizon, batch)) ?? { sealed: 0, done: false };
   });
 }
 

@@ -25,7 +25,7 @@ export function startChainSealer(db: Db, options: { intervalMs?: number } = {}):
       try {
         const started = performance.now();
         const { sealed } = await sealChain(db, { table, skipIfBusy: true });
-        // What the chain costs as it runs (rows, and how long each seal holds the lock), for operators and bench:ingest-people.
+        // What the chain costs as it runs (rows, and how long each seal takes), for operators and bench:ingest-people.
         if (sealed > 0) {
           metrics.chainRowsSealed.inc({ table }, sealed);
           metrics.chainSealDuration.observe({ table }, (performance.now() - started) / 1000);

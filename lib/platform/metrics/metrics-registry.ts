@@ -96,7 +96,7 @@ function createMetrics() {
     }),
     chainSealDuration: new Histogram({
       name: "hookplane_chain_seal_duration_seconds",
-      help: "One tick of this process's periodic sealer that sealed rows, by table: its transaction holds the chain's lock (on PGlite, the one connection) this long",
+      help: "One tick of this process's periodic sealer that sealed rows, by table, start to end: on PostgreSQL its transaction holds the chain's lock this long; on PGlite it also reads and hashes the rows before it takes the lock",
       labelNames: ["table"],
       buckets: LATENCY_BUCKETS,
       registers: inProcess,
