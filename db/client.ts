@@ -12,9 +12,10 @@ import type { PgliteThread } from "./pglite-thread";
 import { getConfig } from "@/lib/platform/config/config";
 import type { Db, DbHandle, DbKind } from "./db-handle";
 import * as schema from "./schema";
-import { dollarQuoted } from "./sql-literal";
+import { executeText } from "./sql-literal";
 import { StatementGroups, type Waiting } from "./statement-groups";
 import { enableGroupCommit, groupCommitOf } from "./postgres-group-commit";
+import { groupUnits, settleUnit, type GroupedStatement } from "./statement-batches";
 
 export type { Db, DbHandle, DbKind } from "./db-handle";
 
@@ -185,16 +186,25 @@ type PgliteClient = Queryable & { exec: (query: string) => Promise<{ rows: unkno
  * transaction's client is not reachable, so there the same text goes through drizzle.
  * Returns the rows as the driver gives them (column names as in SQL).
  */
-export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[]): Promise<T[]> {
+export interface StatementOptions {
+  /**
+   * The statement is written to be batched (db/statement-batches.ts: its parameters JSON arrays,
+   * its rows carrying `batch_key`), and this call's rows are those of this key: in a commit group
+   * it may share one execution with other calls of its text.
+   */
+  batchKey?: string;
+}
+
+export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], options: StatementOptions = {}): Promise<T[]> {
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
   if (driverOf(client) === "postgres") {
     // The pool's statements of one event-loop turn share a transaction and a commit (postgres-group-commit.ts).
     const group = groupCommitOf(client);
-    if (group) return (await group.run(text, params)) as T[];
+    if (group) return (await group.run(text, params, options.batchKey)) as T[];
     return (await (client as Queryable).query({ text, values: params })).rows as T[];
   }
   const pglite = (db as { $client?: unknown }).$client;
-  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as PgliteClient, text, params)) as T[];
+  if (driverOf(pglite) === "pglite") return (await executeOnPglite(pglite as PgliteClient, text, params, options.batchKey)) as T[];
   const chunks: SQL[] = text.split(/\$(\d+)/).map((chunk, i) => (i % 2 === 0 ? sql.raw(chunk) : sql`${params[Number(chunk) - 1]}`));
   return queryRows<T>(db, sql.join(chunks));
 }
@@ -222,7 +232,7 @@ const preparedRegistry = ((globalThis as typeof globalThis & { [PREPARED_KEY]?: 
  * prepared parameter types, as it reads text parameters. A value with a NUL cannot be written in a
  * query's text: it goes as a parameter, which PostgreSQL refuses as before.
  */
-async function executeOnPglite(client: PgliteClient, text: string, params: unknown[]): Promise<unknown[]> {
+async function executeOnPglite(client: PgliteClient, text: string, params: unknown[], batchKey: string | undefined): Promise<unknown[]> {
   if (params.some((p) => typeof p === "string" && p.includes("\u0000"))) return (await client.query(text, params)).rows;
   let names = preparedRegistry.byClient.get(client);
   if (!names) preparedRegistry.byClient.set(client, (names = new Map()));
@@ -233,10 +243,9 @@ async function executeOnPglite(client: PgliteClient, text: string, params: unkno
     name.catch(() => names.delete(text));
     names.set(text, name);
   }
-  // A statement without parameters is executed without the parentheses (`execute name()` is a syntax error).
-  const args = params.length > 0 ? `(${params.map(dollarQuoted).join(", ")})` : "";
-  return statementQueueOf(client).run(`execute ${await name}${args}`);
+  return statementQueueOf(client).run({ text, name: await name, params, batchKey });
 }
+
 
 const STATEMENT_QUEUE = Symbol.for("hookplane.pgliteStatementQueue");
 
@@ -246,6 +255,8 @@ function statementQueueOf(client: PgliteClient): StatementQueue {
   return (holder[STATEMENT_QUEUE] ??= new StatementQueue(client));
 }
 
+type QueuedStatement = GroupedStatement & { name: string } & Waiting<unknown[]>;
+
 /**
  * Group commit on PGlite. PGlite runs a statement on this thread, synchronously, WAL fsync
  * included (the thread waits on the disk), so statements never pile up by themselves: each would
@@ -253,27 +264,29 @@ function statementQueueOf(client: PgliteClient): StatementQueue {
  * held for one turn of the event loop, in which the requests already received send theirs, and
  * all go together as one simple query: one implicit transaction, one commit and one fsync, each
  * answered once the group is durable (reads too: one hook call's read and another's write share a
- * trip). If the group fails, it rolled back whole, and each statement is run again alone, so one
- * statement's error is its own.
+ * trip), statements written to be batched as one EXECUTE for all their callers
+ * (statement-batches.ts). If the group fails, it rolled back whole, and each statement is run
+ * again alone, so one statement's error is its own.
  */
-class StatementQueue extends StatementGroups<{ statement: string } & Waiting<unknown[]>> {
+class StatementQueue extends StatementGroups<QueuedStatement> {
   constructor(private readonly client: PgliteClient) {
     // Marked rather than `instanceof`: Next's bundled routes carry their own copy of the class.
     super((client as { [ON_OWN_THREAD]?: boolean })[ON_OWN_THREAD] === true);
   }
 
-  run(statement: string): Promise<unknown[]> {
-    return new Promise((resolve, reject) => this.enqueue({ statement, resolve, reject }));
+  run(statement: Omit<QueuedStatement, "resolve" | "reject">): Promise<unknown[]> {
+    return new Promise((resolve, reject) => this.enqueue({ ...statement, resolve, reject }));
   }
 
-  protected async runAlone(entry: { statement: string } & Waiting<unknown[]>): Promise<void> {
-    await this.client.query(entry.statement).then((r) => entry.resolve(r.rows), entry.reject);
+  protected async runAlone(entry: QueuedStatement): Promise<void> {
+    await this.client.query(executeText(entry.name, entry.params)).then((r) => entry.resolve(r.rows), entry.reject);
   }
 
-  protected async runGroup(group: ({ statement: string } & Waiting<unknown[]>)[]): Promise<void> {
+  protected async runGroup(group: QueuedStatement[]): Promise<void> {
+    const units = groupUnits(group);
     try {
-      const results = await this.client.exec(group.map((g) => g.statement).join(";\n"));
-      group.forEach((g, i) => g.resolve(results[i]?.rows ?? []));
+      const results = await this.client.exec(units.map((unit) => executeText(unit.members[0].name, unit.params)).join(";\n"));
+      units.forEach((unit, i) => settleUnit(unit, (results[i]?.rows ?? []) as Record<string, unknown>[]));
     } catch {
       // The whole group rolled back: each alone, so only the one at fault fails.
       for (const g of group) await this.runAlone(g);

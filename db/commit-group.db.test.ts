@@ -66,3 +66,47 @@ test("200 appends at once over 20 runs, one of them broken: each gets its seq, t
     expect(pgGroups!.groups - pgGroupsBefore).toBeLessThan(100);
   }
 });
+
+test("appends to distinct runs in one group share one execution; two to one run go in two, each with its own seqs", async () => {
+  // Executions counted whether grouped or alone (a failed group's statements run again alone).
+  const client = (t.db as unknown as { $client?: { exec?: (q: string) => Promise<unknown>; query?: (q: string, p?: unknown[]) => Promise<unknown> } }).$client;
+  let groups = 0;
+  let executions = 0;
+  if (t.kind === "pglite" && client?.exec && client.query) {
+    const exec = client.exec.bind(client);
+    const query = client.query.bind(client);
+    client.exec = (q: string) => {
+      groups++;
+      executions += q.split(";\n").length;
+      return exec(q);
+    };
+    client.query = (q: string, p?: unknown[]) => {
+      if (q.startsWith("execute ")) executions++;
+      return query(q, p);
+    };
+  }
+  const pgGroups = groupCommitOf((t.db as unknown as { $client?: unknown }).$client);
+  const before = { groups: pgGroups?.groups ?? 0, executions: (pgGroups?.executions ?? 0) + (pgGroups?.alone ?? 0) };
+  const lastSeq = async (runId: string) => ((await t.execute("select last_seq from runs where id = $1", [runId])).rows as { last_seq: number }[])[0].last_seq;
+  const seqsBefore = await Promise.all(runIds.map(lastSeq));
+  // Two appends to each of the 20 runs, all at once: the second of each run cannot share the first's batch.
+  const appends = runIds.flatMap((runId) => [0, 1].map((k) => appendRunRecords(t.db, { runId, events: [{ type: "model.pre", data: { k } }], ledger: [] })));
+  const seqs = await Promise.all(appends);
+  if (pgGroups) {
+    groups = pgGroups.groups - before.groups;
+    executions = pgGroups.executions + pgGroups.alone - before.executions;
+  }
+  expect(groups).toBeGreaterThan(0);
+  // Forty appends; batched, each group holds at most two EXECUTEs of the append (one per repeat of a run).
+  expect(executions).toBeLessThan(40);
+  for (const [r, runId] of runIds.entries()) {
+    const mine = [seqs[2 * r], seqs[2 * r + 1]].sort((x, y) => x - y);
+    expect(mine).toEqual([seqsBefore[r] + 1, seqsBefore[r] + 2]);
+    expect(await lastSeq(runId)).toBe(seqsBefore[r] + 2);
+    const rows = (await t.execute("select seq, (data->>'k')::integer as k from run_events where run_id = $1 and type = 'model.pre' order by seq", [runId])).rows as { seq: number; k: number }[];
+    expect(rows.map((x) => x.seq)).toEqual(mine);
+    expect(rows.map((x) => x.k).sort()).toEqual([0, 1]);
+    // Each append answered with the seq of its own event.
+    for (const k of [0, 1]) expect(seqs[2 * r + k]).toBe(rows.find((x) => x.k === k)!.seq);
+  }
+});

@@ -7,7 +7,8 @@
  * statements PREPAREd once on that connection, one implicit transaction, one commit; each is
  * answered with its own rows once the group is durable. One group runs at a time, so groups never
  * wait on each other's row locks (two processes' groups can: PostgreSQL ends one after its
- * deadlock_timeout, and its statements run again alone).
+ * deadlock_timeout, and its statements run again alone). Statements written to be batched go as
+ * one EXECUTE for all their callers in the group (statement-batches.ts).
  *
  * A statement alone goes out as before (named, on any pooled connection). A value that cannot be
  * written as a literal (an array, a date: sql-literal.ts) sends its statement alone too. If a
@@ -17,14 +18,15 @@
  * connection: off with `prepare=false` (a pooler in transaction mode).
  */
 import type pg from "pg";
-import { dollarQuoted, isLiteralValue } from "./sql-literal";
+import { executeText, isLiteralValue } from "./sql-literal";
+import { groupUnits, settleUnit, type GroupedStatement, type GroupUnit } from "./statement-batches";
 import { StatementGroups, type Waiting } from "./statement-groups";
 
 /** Texts PREPAREd on one connection at most; past it, a new text goes out alone. */
 const PREPARED_PER_CONNECTION = 100;
 
 type Rows = Record<string, unknown>[];
-type Entry = { text: string; params: unknown[] } & Waiting<Rows>;
+type Entry = GroupedStatement & Waiting<Rows>;
 
 const GROUP_COMMIT = Symbol.for("hookplane.pgGroupCommit");
 type WithGroupCommit = { [GROUP_COMMIT]?: GroupCommit };
@@ -36,14 +38,19 @@ let statementCount = 0;
 export class GroupCommit extends StatementGroups<Entry> {
   /** Groups of two or more sent, for tests and benchmarks. */
   groups = 0;
+  /** EXECUTEs those groups held (a batch's one for all its callers), for tests and benchmarks. */
+  executions = 0;
+  /** Statements run alone (a group of one, or again after their group failed), for tests. */
+  alone = 0;
 
   constructor(private readonly pool: pg.Pool) {
     super(true);
   }
 
-  run(text: string, params: unknown[]): Promise<Rows> {
+  /** `batchKey`: the statement may run batched with others of its text (statement-batches.ts). */
+  run(text: string, params: unknown[], batchKey?: string): Promise<Rows> {
     if (!params.every(isLiteralValue)) return this.query(text, params);
-    return new Promise((resolve, reject) => this.enqueue({ text, params, resolve, reject }));
+    return new Promise((resolve, reject) => this.enqueue({ text, params, batchKey, resolve, reject }));
   }
 
   private async query(text: string, params: unknown[]): Promise<Rows> {
@@ -51,6 +58,7 @@ export class GroupCommit extends StatementGroups<Entry> {
   }
 
   protected runAlone(entry: Entry): Promise<void> {
+    this.alone++;
     return this.query(entry.text, entry.params).then(entry.resolve, entry.reject);
   }
 
@@ -73,7 +81,7 @@ export class GroupCommit extends StatementGroups<Entry> {
       const grouped = group.filter((entry) => names.has(entry.text));
       alone = group.filter((entry) => !names.has(entry.text));
       if (grouped.length > 0) {
-        const failure = await this.send(client, grouped, names);
+        const failure = await this.send(client, groupUnits(grouped), names);
         // A statement's ERROR rolled the group back: each alone, so only the one at fault fails.
         if (failure !== undefined && rolledBack(failure)) alone.unshift(...grouped);
         else if (failure !== undefined) {
@@ -96,14 +104,15 @@ export class GroupCommit extends StatementGroups<Entry> {
     for (const entry of alone) await this.runAlone(entry);
   }
 
-  /** One simple query of the group's EXECUTEs; settles each on success, else returns the error. */
-  private async send(client: pg.PoolClient, grouped: Entry[], names: Map<string, string>): Promise<unknown> {
-    const query = grouped.map((entry) => `execute ${names.get(entry.text)}${entry.params.length > 0 ? `(${entry.params.map(dollarQuoted).join(", ")})` : ""}`).join(";\n");
+  /** One simple query of the group's EXECUTEs (a batch's one for all its callers); settles each on success, else returns the error. */
+  private async send(client: pg.PoolClient, units: GroupUnit<Entry>[], names: Map<string, string>): Promise<unknown> {
+    const query = units.map((unit) => executeText(names.get(unit.text)!, unit.params)).join(";\n");
     try {
       const results = (await client.query(query)) as unknown as pg.QueryResult | pg.QueryResult[];
       const list = Array.isArray(results) ? results : [results];
       this.groups++;
-      grouped.forEach((entry, i) => entry.resolve((list[i]?.rows ?? []) as Rows));
+      this.executions += units.length;
+      units.forEach((unit, i) => settleUnit(unit, (list[i]?.rows ?? []) as Rows));
       return undefined;
     } catch (error) {
       return error;
@@ -116,6 +125,7 @@ export class GroupCommit extends StatementGroups<Entry> {
     if (!known) preparedByClient.set(client, (known = new Map()));
     const names = new Map<string, string>();
     for (const { text } of group) {
+      if (names.has(text)) continue;
       let name = known.get(text);
       if (name === undefined && known.size < PREPARED_PER_CONNECTION) {
         name = `hp_group_${++statementCount}`;

@@ -31,3 +31,8 @@ export function isLiteralValue(value: unknown): boolean {
       return false;
   }
 }
+
+/** An EXECUTE of a PREPAREd statement with its parameters as literals (`execute name()` is a syntax error: no parentheses without parameters). */
+export function executeText(name: string, params: readonly unknown[]): string {
+  return `execute ${name}${params.length > 0 ? `(${params.map(dollarQuoted).join(", ")})` : ""}`;
+}
