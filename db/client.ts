@@ -15,7 +15,7 @@ import * as schema from "./schema";
 import { executeText } from "./sql-literal";
 import { StatementGroups, type Waiting } from "./statement-groups";
 import { enableGroupCommit, groupCommitOf } from "./postgres-group-commit";
-import { groupUnits, settleUnit, type GroupedStatement } from "./statement-batches";
+import { assertBatchable, groupUnits, settleUnit, type GroupedStatement } from "./statement-batches";
 
 export type { Db, DbHandle, DbKind } from "./db-handle";
 
@@ -196,6 +196,7 @@ export interface StatementOptions {
 }
 
 export async function executeStatement<T = Record<string, unknown>>(db: Db, text: string, params: unknown[], options: StatementOptions = {}): Promise<T[]> {
+  if (options.batchKey !== undefined) assertBatchable(params);
   const client = (db as unknown as { session?: { client?: object } }).session?.client;
   if (driverOf(client) === "postgres") {
     // The pool's statements of one event-loop turn share a transaction and a commit (postgres-group-commit.ts).

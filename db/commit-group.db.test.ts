@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
+import { executeStatement } from "./client";
 import { groupCommitOf } from "./postgres-group-commit";
 import { createAgent } from "./queries/agents";
 import { appendRunRecords } from "./queries/run-events";
@@ -109,4 +110,17 @@ test("appends to distinct runs in one group share one execution; two to one run 
     // Each append answered with the seq of its own event.
     for (const k of [0, 1]) expect(seqs[2 * r + k]).toBe(rows.find((x) => x.k === k)!.seq);
   }
+});
+
+test("a batched call whose parameter is no JSON array is refused alone; the appends sent beside it are stored", async () => {
+  const [runId] = runIds;
+  const before = ((await t.execute("select last_seq from runs where id = $1", [runId])).rows as { last_seq: number }[])[0].last_seq;
+  const [bad, good] = await Promise.allSettled([
+    executeStatement(t.db, "select $1::text as batch_key", ['{"r":"x"}'], { batchKey: "x" }),
+    appendRunRecords(t.db, { runId, events: [{ type: "model.post", data: {} }] }),
+  ]);
+  expect(bad.status).toBe("rejected");
+  expect(String((bad as PromiseRejectedResult).reason)).toMatch(/parameter \$1 must be a JSON array/);
+  expect(good).toEqual({ status: "fulfilled", value: before + 1 });
+  expect((await t.execute("select count(*)::integer as n from run_events where run_id = $1 and seq = $2 and type = 'model.post'", [runId, before + 1])).rows).toEqual([{ n: 1 }]);
 });

@@ -59,13 +59,23 @@ export function groupUnits<E extends GroupedStatement>(group: readonly E[]): Gro
   return units;
 }
 
+/**
+ * Refuses a batched call whose parameters are not all JSON arrays' texts: checked where the call
+ * is made (executeStatement), so the fault is its caller's alone and never a group's.
+ */
+export function assertBatchable(params: readonly unknown[]): void {
+  params.forEach((text, i) => {
+    if (typeof text !== "string" || !text.startsWith("[") || !text.endsWith("]")) throw new TypeError(`a batched statement's parameter $${i + 1} must be a JSON array`);
+  });
+}
+
 /** Each parameter position's JSON arrays joined into one (their texts spliced, nothing parsed again). */
 function joinedParams(members: readonly GroupedStatement[]): string[] {
+  for (const member of members) assertBatchable(member.params);
   return members[0].params.map((_, i) => {
     const parts: string[] = [];
     for (const member of members) {
-      const text = member.params[i];
-      if (typeof text !== "string" || !text.startsWith("[") || !text.endsWith("]")) throw new TypeError(`a batched statement's parameter $${i + 1} must be a JSON array`);
+      const text = member.params[i] as string;
       if (text.length > 2) parts.push(text.slice(1, -1));
     }
     return `[${parts.join(",")}]`;

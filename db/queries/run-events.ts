@@ -259,7 +259,7 @@ export async function appendRunRecords(
     db,
     APPEND_RUN_RECORDS,
     [
-      `[${keyed(JSON.stringify(write)).slice(0, -1)},"checkpoint":${checkpoint}}]`,
+      `[{${key},"checkpoint":${checkpoint},${JSON.stringify(write).slice(1)}]`,
       `[${events.map((e, i) => keyed(JSON.stringify({ n: i + 1, type: e.type, ts: e.ts ?? now, data: e.data }))).join(",")}]`,
       `[${ledger.map((row) => keyed(JSON.stringify(ledgerJson(row, shared)))).join(",")}]`,
       `[${messages.map((m) => keyed(JSON.stringify(m))).join(",")}]`,
