@@ -3,7 +3,9 @@
  * --cpu-prof) spent its time — the top n functions by self time, self time summed by package or
  * source file, and self time charged to the nearest project function up the stack (so time in
  * drizzle, postgres.js or a native write shows under the query or step of ours that caused it),
- * so a benchmark's hot path can be read without opening DevTools.
+ * and the top n by inclusive time, so a benchmark's hot path can be read without opening DevTools.
+ * PROFILE_TIMELINE=1 prints the busy milliseconds of each second; PROFILE_WINDOW=<from>-<to>
+ * (seconds) keeps only that stretch (a load level, not the server's start or the read-back).
  */
 import { readFileSync } from "node:fs";
 
@@ -27,8 +29,22 @@ const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const parents = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+// PROFILE_WINDOW="12-20": only the samples between those seconds from the profile's start (a
+// benchmark's level, not its setup); PROFILE_TIMELINE=1 prints the busy time of each second, to find it.
+const window = process.env.PROFILE_WINDOW?.split("-").map(Number);
+const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+const busyBySecond: number[] = [];
 const selfUs = new Map<number, number>();
-profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let elapsedUs = 0;
+profile.samples.forEach((id, i) => {
+  const delta = profile.timeDeltas[i] ?? 0;
+  elapsedUs += delta;
+  const second = Math.floor(elapsedUs / 1e6);
+  if (!idleIds.has(id)) busyBySecond[second] = (busyBySecond[second] ?? 0) + delta;
+  if (window && (elapsedUs < window[0] * 1e6 || elapsedUs >= window[1] * 1e6)) return;
+  selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+});
+if (process.env.PROFILE_TIMELINE) console.log(`busy ms by second: ${[...busyBySecond].map((us, s) => `${s}:${Math.round((us ?? 0) / 1000)}`).join(" ")}`);
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 
 /** node_modules/<pkg>, the project file, or V8's own bucket ((garbage collector), (idle), ...). */
@@ -42,7 +58,8 @@ function where(url: string, name: string): string {
   return project ? project[0].slice(1) : path;
 }
 
-const isProject = (url: string) => /\/(app|db|lib)\//.test(url) && !url.includes("node_modules");
+// The production server's bundle (dist/server.mjs) is ours too: its functions keep their names.
+const isProject = (url: string) => (/\/(app|db|lib)\//.test(url) || url.endsWith("/dist/server.mjs")) && !url.includes("node_modules");
 const label = (node: ProfileNode) => {
   const { functionName, url, lineNumber } = node.callFrame;
   return `${functionName || "(anonymous)"}  ${where(url, functionName)}${url ? `:${lineNumber + 1}` : ""}`;
@@ -98,3 +115,17 @@ for (const [key, us] of heaviest) {
   }
 }
 print(`top ${count} project functions, charged with the self time of everything they call outside the project`, byProjectFrame, Number(count));
+
+// Inclusive time: each sample counted once for every distinct function on its stack (an async
+// function's continuations count under it only from where they resume: the microtask queue).
+const inclusive = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+    const node = nodes.get(at)!;
+    if (!node.callFrame.url && node.callFrame.functionName.startsWith("(")) continue;
+    seen.add(label(node));
+  }
+  for (const key of seen) inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+}
+print(`top ${count} functions by inclusive time`, inclusive, Number(count));

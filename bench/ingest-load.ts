@@ -87,6 +87,8 @@ export interface Measured {
   calls: number;
   wallMs: number;
   latencies: number[];
+  /** Each answer's time by the hook event it answered (SessionStart, PreToolUse, ...): what the tail is made of. */
+  byEvent: Map<string, number[]>;
   errors: string[];
 }
 
@@ -102,7 +104,7 @@ export async function runSessions(target: Target, plans: SessionPlan[], pacedInt
   // take sockets that sat idle through the last read-back, which the server may be closing (its
   // keep-alive timeout) just as a request goes out on them.
   for (const sockets of Object.values(keepAlive.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
-  const measured: Measured = { calls: 0, wallMs: 0, latencies: [], errors: [] };
+  const measured: Measured = { calls: 0, wallMs: 0, latencies: [], byEvent: new Map(), errors: [] };
   const began = performance.now();
   await Promise.all(
     plans.map(async (plan) => {
@@ -114,6 +116,9 @@ export async function runSessions(target: Target, plans: SessionPlan[], pacedInt
         try {
           const answer = await post(url, call.body, target.headers);
           measured.latencies.push(answer.ms);
+          const ofEvent = measured.byEvent.get(call.event) ?? [];
+          if (ofEvent.length === 0) measured.byEvent.set(call.event, ofEvent);
+          ofEvent.push(answer.ms);
           const wrong = target.check(call, answer);
           if (wrong) measured.errors.push(`${plan.id} ${call.event} (call ${k}): ${wrong}`);
         } catch (error) {

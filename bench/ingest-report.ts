@@ -47,6 +47,18 @@ export function figures(m: Measured): Figures {
   return { calls: m.calls, wallMs: m.wallMs, rate: m.calls / (m.wallMs / 1000), p50, p99, errors: m.errors.length };
 }
 
+/** p50/p99 of each hook event's answers, and how many of the level's slowest 1% each has. */
+export function tailByEvent(m: Measured): string {
+  const sorted = [...m.latencies].sort((a, b) => a - b);
+  const cut = sorted[Math.floor(sorted.length * 0.99)] ?? Infinity;
+  return [...m.byEvent]
+    .map(([event, times]) => {
+      const { p50, p99 } = summarize(times);
+      return `${event} p50 ${ms(p50)} p99 ${ms(p99)} (${times.filter((t) => t >= cut).length} of the slowest 1%)`;
+    })
+    .join(", ");
+}
+
 export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "-");
 
 export function printFirst(label: string, lines: string[]) {

@@ -41,7 +41,7 @@ import path from "node:path";
 import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS, PACED_SESSIONS, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
-import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, type CpuPerCall, type Row } from "./ingest-report";
+import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, tailByEvent, type CpuPerCall, type Row } from "./ingest-report";
 import { sealTotals, waitUntilSealed } from "./ingest-seal";
 import { releaseAll, runBench, settleDatabase, setUp, startBare, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
@@ -82,6 +82,7 @@ async function benchLevel(
       ` | load ${loadStart.toFixed(2)} → ${loadEnd.toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`} (${verified.runs} runs, ${verified.events} events)`,
   );
   console.log(`${"".padEnd(23)}CPU ms a call: hookplane ${cpuText(hookplaneCpu)}${bareCpu ? ` | bare ${cpuText(bareCpu)}` : ""}`);
+  console.log(`${"".padEnd(23)}by event: ${tailByEvent(measured)}`);
   printFirst("wrong answers", measured.errors);
   printFirst("wrong answers from the bare server", bare?.errors ?? []);
   printFirst("mismatches", verified.problems);

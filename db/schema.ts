@@ -608,6 +608,12 @@ export const runs = pgTable(
     index("runs_created_idx").on(t.createdAt),
     index("runs_project_created_idx").on(t.projectId, t.createdAt),
     index("runs_external_session_idx").on(t.externalSessionId),
+    // A session of one actor has one open run at a time: its first events, arriving at once (on
+    // any web process), start it with one INSERT ... ON CONFLICT DO NOTHING, not under a lock
+    // (db/queries/external-runs.ts). Null actor keys (runs from before people) never conflict.
+    uniqueIndex("runs_open_session_uq")
+      .on(t.agentId, t.actorKey, t.externalSessionId)
+      .where(sql`external_session_id is not null and status <> 'finished'`),
     index("runs_project_actor_created_idx").on(t.projectId, t.actorUserId, t.createdAt),
     // The runs_failed alert reads failed runs by when they ended: only those rows are indexed.
     index("runs_failed_finished_idx").on(t.finishedAt).where(sql`outcome in ('failed', 'timeout')`),

@@ -6,7 +6,7 @@
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { CHANNELS } from "@/db/notify-channels";
-import { executeStatement, isEmbedded, type Db } from "../client";
+import { executeStatement, type Db } from "../client";
 import { agents, runs } from "../schema";
 import { UUID } from "./agents";
 import { getRunByExternalSession, type RunActor, type RunRow } from "./runs";
@@ -69,6 +69,12 @@ const RUN_COLUMNS = tableColumns(runs, "r", "r_", [
 export type SessionRunRow = ReturnType<typeof RUN_COLUMNS.read>;
 
 /**
+ * Where a turn starts or ends: the newest of them in a run says whether its last turn was
+ * interrupted (a session that ends right after is cancelled: lib/features/bridge/session-ingest.ts).
+ */
+export const TURN_BOUNDARIES = ["user.prompt.submit", "turn.end", "turn.interrupted", "session.start", "session.resume"] as const;
+
+/**
  * The session's agent, its newest run and the fingerprint of the hooks it obeys: every hook call of
  * a bridged session reads these, so they are one statement of fixed text, prepared once per
  * connection (executeStatement). The fingerprint is the hooks' generation (schema.ts
@@ -86,7 +92,13 @@ const AGENT_AND_RUN = `
     case when a.daily_budget_per_person_usd is null then null else
       (select coalesce(sum(x.cost_usd), 0)::float8 from runs x
         where x.agent_id = a.id and x.actor_key = $5 and x.created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC')
-    end as person_spent_today
+    end as person_spent_today,
+    -- Where the run's last turn stands (its newest turn boundary), read only for a session's end.
+    case when $6::boolean and r.id is not null then
+      (select e.type from run_events e
+        where e.run_id = r.id and e.type in (${TURN_BOUNDARIES.map((t) => `'${t}'`).join(", ")})
+        order by e.seq desc limit 1)
+    end as last_turn_boundary
   from agents a
   left join lateral (
     select * from runs where runs.agent_id = a.id and runs.external_session_id = $3 and runs.actor_key = $5 order by runs.created_at desc limit 1
@@ -95,7 +107,7 @@ const AGENT_AND_RUN = `
   order by (a.name = $2) desc
   limit 1`;
 
-/** The newest run of an outside session of one actor (see getAgentAndExternalRun), read again under the session's lock. */
+/** The newest run of an outside session of one actor (see getAgentAndExternalRun), read again when another call of the session started it first. */
 const LATEST_EXTERNAL_RUN = `
   select ${RUN_COLUMNS.select} from runs r
   where r.agent_id = $1 and r.external_session_id = $2 and r.actor_key = $3
@@ -105,8 +117,11 @@ const LATEST_EXTERNAL_RUN = `
  * A session's new run, running from the start (no worker picks it up: its loop runs elsewhere),
  * with its notice, in one statement of fixed text. It takes its agent's project in the insert
  * itself, matched on both ids (as createRun): an agent of another project leaves it none and the
- * NOT NULL column refuses the row. A session start was four statements built by drizzle, some
- * three times the CPU of a tool call; 200 sessions opening at once queued behind them (issue 26).
+ * NOT NULL column refuses the row. No row when the session has an open run already
+ * (runs_open_session_uq): two first events of one session, arriving at once on one web process or
+ * two, start one run. A statement of its own, it rides in the group commit of the calls beside it;
+ * it was a transaction of five round trips under an advisory lock, with a commit of its own, on
+ * every session's start (issue 26).
  */
 const START_EXTERNAL_RUN = `
   with created as (
@@ -114,6 +129,7 @@ const START_EXTERNAL_RUN = `
                       actor_key, actor_user_id, actor_label, actor_host, actor_os_user)
     values ((select a.project_id from agents a where a.id = $1::uuid and a.project_id = $2::uuid), $1::uuid, $3, $4, 'running', now(), $5, $6,
             $7, $8::uuid, $9, $10, $11)
+    on conflict (agent_id, actor_key, external_session_id) where external_session_id is not null and status <> 'finished' do nothing
     returning *
   )
   select ${RUN_COLUMNS.select}, pg_notify('${CHANNELS.runs}', json_build_object('runId', r.id)::text) as notice
@@ -126,7 +142,14 @@ const START_EXTERNAL_RUN = `
  */
 export async function getAgentAndExternalRun(
   db: Db,
-  params: { projectId: string; agentRef: string; externalSessionId: string; actorKey: string },
+  params: {
+    projectId: string;
+    agentRef: string;
+    externalSessionId: string;
+    actorKey: string;
+    /** Read the newest of the run's TURN_BOUNDARIES too (a session's end asks it). */
+    turnBoundary?: boolean;
+  },
 ): Promise<
   | {
       agent: SessionAgentRow;
@@ -135,6 +158,8 @@ export async function getAgentAndExternalRun(
       /** The agent row's last change, exactly (text: no precision lost): what a later write can check it against. */
       agentVersion: string;
       personSpentToday: number | null;
+      /** The type of the run's newest turn boundary, when asked for and there is one. */
+      lastTurnBoundary: string | undefined;
     }
   | undefined
 > {
@@ -144,6 +169,7 @@ export async function getAgentAndExternalRun(
     params.externalSessionId,
     UUID.test(params.agentRef),
     params.actorKey,
+    params.turnBoundary === true,
   ]);
   if (!raw) return undefined;
   return {
@@ -153,18 +179,22 @@ export async function getAgentAndExternalRun(
     hooksFingerprint: raw.hooks_fingerprint === null || raw.hooks_fingerprint === undefined ? undefined : String(raw.hooks_fingerprint),
     agentVersion: String(raw.agent_version),
     personSpentToday: raw.person_spent_today === null || raw.person_spent_today === undefined ? null : Number(raw.person_spent_today),
+    lastTurnBoundary: typeof raw.last_turn_boundary === "string" ? raw.last_turn_boundary : undefined,
   };
 }
 
 /** Outcomes by which Hookplane itself stopped a session: it stays stopped until the session starts over. */
 const STOPPED_BY_HOOKPLANE = new Set(["cancelled", "budget"]);
 
+/** Tries at starting a session's run that may each find the open run it met finished meanwhile. */
+const START_TRIES = 5;
+
 /**
  * The session's current run, or a new running one. A finished run is reused when Hookplane stopped
  * it (cancelled from the dashboard, over budget) and `keepStopped` is set, so the session stays
  * stopped until it starts over; with `reopen` (a session resumed or compacted after its run ended)
- * a run that ended otherwise is running again. A transaction-scoped advisory lock on (agent,
- * session) makes two concurrent first events of one session share one run instead of creating two.
+ * a run that ended otherwise is running again. Two concurrent first events of one session share
+ * one run: the unique index of open runs lets one INSERT through, and the other reads its run.
  */
 export async function getOrStartExternalRun(
   db: Db,
@@ -186,27 +216,21 @@ export async function getOrStartExternalRun(
 ): Promise<{ run: SessionRunRow; created: boolean }> {
   const stopped = (run: SessionRunRow) => run.status === "finished" && STOPPED_BY_HOOKPLANE.has(run.outcome ?? "");
   const reusable = (run: SessionRunRow | undefined): boolean => Boolean(run && (run.status !== "finished" || (params.keepStopped && stopped(run))));
-  // Every hook call of a session lands here: the common case (the run exists) needs no lock.
+  // Every hook call of a session lands here: the common case (the run exists) is decided on what was read.
   const session = { agentId: params.agentId, externalSessionId: params.externalSessionId, actorKey: params.actor.key };
   const current = params.current === undefined ? await getRunByExternalSession(db, session) : (params.current ?? undefined);
   if (current && reusable(current)) return { run: current, created: false };
-  // Two first events of one session must not make two runs: they queue on the session's lock.
-  const key = `external-run:${params.agentId}:${params.actor.key}:${params.externalSessionId}`;
-  const start = async (q: Db): Promise<{ run: SessionRunRow; created: boolean }> => {
-    const [raw] = await executeStatement<Record<string, unknown>>(q, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, params.actor.key]);
-    const latest = raw ? RUN_COLUMNS.read(raw) : undefined;
-    if (latest && reusable(latest)) return { run: latest, created: false };
-    if (latest && params.reopen && !stopped(latest)) {
-      const [reopened] = await q
-        .update(runs)
-        .set({ status: "running", outcome: null, reason: null, finishedAt: null })
-        .where(eq(runs.id, latest.id))
-        .returning();
-      await q.execute(sql`select pg_notify(${CHANNELS.runs}, ${JSON.stringify({ runId: latest.id })})`);
-      return { run: reopened, created: false };
-    }
+  const latest = async (): Promise<SessionRunRow | undefined> => {
+    const [raw] = await executeStatement<Record<string, unknown>>(db, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, params.actor.key]);
+    return raw ? RUN_COLUMNS.read(raw) : undefined;
+  };
+  if (params.reopen && current && !stopped(current)) {
+    const reopened = await reopenExternalRun(db, current.id);
+    if (reopened) return { run: reopened, created: false };
+  }
+  for (let attempt = 1; ; attempt++) {
     const actor = params.actor;
-    const [created] = await executeStatement<Record<string, unknown>>(q, START_EXTERNAL_RUN, [
+    const [created] = await executeStatement<Record<string, unknown>>(db, START_EXTERNAL_RUN, [
       params.agentId,
       params.projectId,
       params.source,
@@ -219,35 +243,42 @@ export async function getOrStartExternalRun(
       actor.host ?? null,
       actor.osUser ?? null,
     ]);
-    return { run: RUN_COLUMNS.read(created), created: true };
-  };
-  // The embedded database: its one process holds the lock, and the statements stay prepared
-  // (a PGlite transaction would send them through drizzle, parsed and planned each time).
-  if (isEmbedded(db)) return underProcessLock(key, () => start(db));
-  // PostgreSQL: a transaction-scoped advisory lock, held by whichever web process takes it first.
-  return db.transaction(async (tx) => {
-    await executeStatement(tx, "select pg_advisory_xact_lock(hashtextextended($1, 0))", [key]);
-    return start(tx);
-  });
+    if (created) return { run: RUN_COLUMNS.read(created), created: true };
+    // Another call of the session started (or reopened) its run first, and it is committed now
+    // (ON CONFLICT waits for the transaction that holds the conflicting row): that run is this
+    // call's too, unless it has finished since.
+    const open = await latest();
+    if (open && reusable(open)) return { run: open, created: false };
+    if (attempt >= START_TRIES) throw new Error(`the run of session ${params.externalSessionId} kept finishing while it was started`);
+  }
 }
 
 /**
- * Work queued on a key within this process, one at a time (the embedded database's session lock).
- * On globalThis: Next's bundled route handlers carry their own copy of this module but share the
- * one database, so they must share the locks too.
+ * A finished run of a session running again (a resume after it ended), with its notice: only
+ * while the session has no other open run, which the unique index of open runs would refuse; no
+ * row then, and the caller starts (joins) the session's open run instead.
  */
-const LOCKS_KEY = Symbol.for("hookplane.externalRunLocks");
-const processLocks = ((globalThis as typeof globalThis & { [LOCKS_KEY]?: Map<string, Promise<unknown>> })[LOCKS_KEY] ??= new Map());
+const REOPEN_EXTERNAL_RUN = `
+  with reopened as (
+    update runs set status = 'running', outcome = null, reason = null, finished_at = null
+    where runs.id = $1::uuid and runs.status = 'finished'
+      and not exists (
+        select 1 from runs o
+        where o.agent_id = runs.agent_id and o.actor_key = runs.actor_key and o.external_session_id = runs.external_session_id
+          and o.status <> 'finished')
+    returning *
+  )
+  select ${RUN_COLUMNS.select}, pg_notify('${CHANNELS.runs}', json_build_object('runId', r.id)::text) as notice
+  from reopened r`;
 
-async function underProcessLock<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = processLocks.get(key) ?? Promise.resolve();
-  const current = previous.then(work);
-  const settled = current.catch(() => undefined);
-  processLocks.set(key, settled);
+async function reopenExternalRun(db: Db, runId: string): Promise<SessionRunRow | undefined> {
   try {
-    return await current;
-  } finally {
-    if (processLocks.get(key) === settled) processLocks.delete(key);
+    const [raw] = await executeStatement<Record<string, unknown>>(db, REOPEN_EXTERNAL_RUN, [runId]);
+    return raw ? RUN_COLUMNS.read(raw) : undefined;
+  } catch (error) {
+    // Another call of the session started its open run while this one reopened: it joins that one.
+    if ((error as { code?: string }).code === "23505") return undefined;
+    throw error;
   }
 }
 

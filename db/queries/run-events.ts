@@ -342,17 +342,6 @@ export async function findAnnouncedToolCallId(db: Db, params: { runId: string; t
   return row?.toolCallId ?? undefined;
 }
 
-/** The type of the newest of a run's events whose type is one of `types` (undefined when none is). */
-export async function findLatestEventType(db: Db, params: { runId: string; types: string[] }): Promise<string | undefined> {
-  const [row] = await db
-    .select({ type: runEvents.type })
-    .from(runEvents)
-    .where(and(eq(runEvents.runId, params.runId), inArray(runEvents.type, params.types)))
-    .orderBy(desc(runEvents.seq))
-    .limit(1);
-  return row?.type;
-}
-
 /** Which of `messageIds` a run already recorded as model.post (usage read from an outside agent's transcript). */
 /**
  * Which of `keys` a run already recorded as `type` events, by the event's `field`: a report that

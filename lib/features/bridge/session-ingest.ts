@@ -18,7 +18,7 @@ import { getAgent } from "@/db/queries/agents";
 import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns, type SessionAgentRow, type SessionRunRow } from "@/db/queries/external-runs";
 import { StaleRecordError, type RecordExpectation } from "@/db/queries/run-events";
 import { recordOfflineEvents } from "@/db/queries/offline-decisions";
-import { findAnnouncedToolCallId, findLatestEventType } from "@/db/queries/run-events";
+import { findAnnouncedToolCallId } from "@/db/queries/run-events";
 import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
 import { getConfig } from "@/lib/platform/config/config";
@@ -88,9 +88,6 @@ export interface SessionEventResult {
   result?: DispatchResult;
 }
 
-/** Where a turn starts or ends: the newest of them says whether the last turn was interrupted. */
-const TURN_BOUNDARIES = ["user.prompt.submit", "turn.end", "turn.interrupted", "session.start", "session.resume"];
-
 /** Every catalog event but approval.*, which Hookplane itself records around a person's decision. */
 const CANONICAL_EVENTS = new Set<string>(EVENT_NAMES.filter((e) => !e.startsWith("approval.")));
 
@@ -126,9 +123,15 @@ export async function ingestSessionEvent(
   }
   // The token's (or session's) project decides whose agent the session is: a name of another
   // project's agent names nothing here; the session is the actor's own (another person's same id is another run).
-  const found = await getAgentAndExternalRun(db, { projectId: principal.projectId, agentRef: input.agent, externalSessionId: input.sessionId, actorKey: actor.key });
+  const found = await getAgentAndExternalRun(db, {
+    projectId: principal.projectId,
+    agentRef: input.agent,
+    externalSessionId: input.sessionId,
+    actorKey: actor.key,
+    turnBoundary: input.type === "session.end",
+  });
   if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
-  const { agent, hooksFingerprint, personSpentToday } = found;
+  const { agent, hooksFingerprint, personSpentToday, lastTurnBoundary } = found;
   const { run } = await getOrStartExternalRun(db, {
     current: found.run,
     projectId: agent.projectId,
@@ -145,7 +148,9 @@ export async function ingestSessionEvent(
     hooksFingerprint !== undefined && mayCacheSession(agent, run)
       ? () => rememberSession(db, key, { agent, run, expect: { hooksGeneration: hooksFingerprint, agentVersion: found.agentVersion } })
       : undefined;
-  return decide(handle, { actor, ...input }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember }, signal);
+  // The turn boundary read with the run is that run's: a run started just now has none but its start.
+  const turnBoundary = found.run?.id === run.id ? lastTurnBoundary : undefined;
+  return decide(handle, { actor, ...input }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember, lastTurnBoundary: turnBoundary }, signal);
 }
 
 /**
@@ -175,6 +180,8 @@ interface DecidedOn {
   expect?: RecordExpectation;
   /** Read from the database, and fit to be remembered once the chain is known not to wait for a person. */
   remember?: () => void;
+  /** A session's end: the run's newest turn boundary, read with the run (TURN_BOUNDARIES). */
+  lastTurnBoundary?: string;
 }
 
 /** The event recorded in the session's run and decided by its hooks (ingestSessionEvent). */
@@ -225,7 +232,7 @@ async function decide(
 
   // A session that ends right after its person interrupted the turn (Codex's Interrupt, then its
   // SessionEnd in `codex exec`) was cancelled, whatever reason the agent gives for the end.
-  if (input.type === "session.end" && input.data.outcome === "completed" && (await findLatestEventType(db, { runId: run.id, types: TURN_BOUNDARIES })) === "turn.interrupted") {
+  if (input.type === "session.end" && input.data.outcome === "completed" && on.lastTurnBoundary === "turn.interrupted") {
     input = { ...input, data: { ...input.data, outcome: "cancelled", reason: `interrupted by the user${typeof input.data.reason === "string" ? ` (then ${input.data.reason})` : ""}` } };
   }
   if (input.usage) await recordTranscriptUsage(db, session, run.projectId, input.usage);
