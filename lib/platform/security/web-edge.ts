@@ -5,6 +5,7 @@
  * known whether a session cookie or a token authenticates them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Config } from "@/lib/platform/config/config";
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from "./client-address";
 import { originVerdict } from "./same-origin";
@@ -28,12 +29,36 @@ function headerReader(req: IncomingMessage) {
 }
 
 /**
+ * The security headers of these options, built once: every request (each bridged hook call among
+ * them) sets the same ones, and building the policy's text anew was a share of a hook call's CPU.
+ */
+const headersByOptions = new WeakMap<WebEdgeOptions, [string, string][]>();
+function headersOf(options: WebEdgeOptions): [string, string][] {
+  let headers = headersByOptions.get(options);
+  if (!headers) headersByOptions.set(options, (headers = securityHeaders(options)));
+  return headers;
+}
+
+/**
+ * A connection's client address, worked out on its first request: without a trusted proxy it is
+ * the socket's peer, which a kept-alive connection (a bridge's many hook calls) never changes.
+ */
+const addressBySocket = new WeakMap<Socket, string>();
+function addressOfSocket(socket: Socket): string {
+  let address = addressBySocket.get(socket);
+  if (address === undefined) addressBySocket.set(socket, (address = clientAddressOf(socket.remoteAddress, undefined, false)));
+  return address;
+}
+
+/**
  * Prepares the answer and refuses what must not reach Next. Returns false when it has answered
  * the request itself.
  */
 export function guardWebRequest(req: IncomingMessage, res: ServerResponse, options: WebEdgeOptions): boolean {
-  for (const [name, value] of securityHeaders(options)) res.setHeader(name, value);
-  req.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], options.trustProxy);
+  for (const [name, value] of headersOf(options)) res.setHeader(name, value);
+  req.headers[CLIENT_ADDRESS_HEADER] = options.trustProxy
+    ? clientAddressOf(req.socket.remoteAddress, req.headers["x-forwarded-for"], true)
+    : addressOfSocket(req.socket);
 
   const pathname = (req.url ?? "/").split("?")[0];
   if (CREDENTIAL_PAGES.has(pathname)) res.setHeader("Cache-Control", "no-store");
