@@ -116,9 +116,8 @@ export async function runSessions(target: Target, plans: SessionPlan[], pacedInt
         try {
           const answer = await post(url, call.body, target.headers);
           measured.latencies.push(answer.ms);
-          const ofEvent = measured.byEvent.get(call.event) ?? [];
-          if (ofEvent.length === 0) measured.byEvent.set(call.event, ofEvent);
-          ofEvent.push(answer.ms);
+          if (!measured.byEvent.has(call.event)) measured.byEvent.set(call.event, []);
+          measured.byEvent.get(call.event)!.push(answer.ms);
           const wrong = target.check(call, answer);
           if (wrong) measured.errors.push(`${plan.id} ${call.event} (call ${k}): ${wrong}`);
         } catch (error) {

@@ -220,16 +220,12 @@ export async function getOrStartExternalRun(
   const session = { agentId: params.agentId, externalSessionId: params.externalSessionId, actorKey: params.actor.key };
   const current = params.current === undefined ? await getRunByExternalSession(db, session) : (params.current ?? undefined);
   if (current && reusable(current)) return { run: current, created: false };
-  const latest = async (): Promise<SessionRunRow | undefined> => {
-    const [raw] = await executeStatement<Record<string, unknown>>(db, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, params.actor.key]);
-    return raw ? RUN_COLUMNS.read(raw) : undefined;
-  };
   if (params.reopen && current && !stopped(current)) {
     const reopened = await reopenExternalRun(db, current.id);
     if (reopened) return { run: reopened, created: false };
   }
+  const actor = params.actor;
   for (let attempt = 1; ; attempt++) {
-    const actor = params.actor;
     const [created] = await executeStatement<Record<string, unknown>>(db, START_EXTERNAL_RUN, [
       params.agentId,
       params.projectId,
@@ -247,7 +243,8 @@ export async function getOrStartExternalRun(
     // Another call of the session started (or reopened) its run first, and it is committed now
     // (ON CONFLICT waits for the transaction that holds the conflicting row): that run is this
     // call's too, unless it has finished since.
-    const open = await latest();
+    const [raw] = await executeStatement<Record<string, unknown>>(db, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, actor.key]);
+    const open = raw ? RUN_COLUMNS.read(raw) : undefined;
     if (open && reusable(open)) return { run: open, created: false };
     if (attempt >= START_TRIES) throw new Error(`the run of session ${params.externalSessionId} kept finishing while it was started`);
   }
