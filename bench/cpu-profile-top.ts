@@ -129,3 +129,21 @@ for (const [id, us] of selfUs) {
   for (const key of seen) inclusive.set(key, (inclusive.get(key) ?? 0) + us);
 }
 print(`top ${count} functions by inclusive time`, inclusive, Number(count));
+
+// Where each sample's work began: the outermost frame of ours on its stack (an async function's
+// continuation resumes from the microtask queue, so this is the step of ours that resumed), or,
+// with none of ours, the outermost frame that is not the event loop's own.
+const LOOP_FRAMES = new Set(["(root)", "processTicksAndRejections", "runMicrotasks", "listOnTimeout", "processTimers", "callbackTrampoline"]);
+const outermost = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  let ours: string | undefined;
+  let first: string | undefined;
+  for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+    const node = nodes.get(at)!;
+    if (isProject(node.callFrame.url)) ours = label(node);
+    if (!LOOP_FRAMES.has(node.callFrame.functionName)) first = label(node);
+  }
+  const key = ours ?? `(not ours) ${first ?? "(loop)"}`;
+  outermost.set(key, (outermost.get(key) ?? 0) + us);
+}
+print(`top ${count} by where the work began (the outermost frame of ours)`, outermost, Number(count));

@@ -136,6 +136,55 @@ const START_EXTERNAL_RUN = `
   from created r`;
 
 /**
+ * A session's start as START_EXTERNAL_RUN, with its agent named as a hook call names it (by name,
+ * or by id, in the caller's project: AGENT_AND_RUN's match), so it needs nothing read first: sent
+ * with that lookup, it rides in the same commit group, and a session's first call costs one round
+ * trip fewer. No row when the project has no such agent or the session has an open run already.
+ */
+const START_EXTERNAL_RUN_BY_REF = `
+  with agent as (
+    select a.id, a.project_id from agents a
+    where a.project_id = $1::uuid and (a.name = $2 or (a.id::text = $2 and $3::boolean))
+    order by (a.name = $2) desc
+    limit 1
+  ), created as (
+    insert into runs (project_id, agent_id, source, external_session_id, status, started_at, prompt, created_by,
+                      actor_key, actor_user_id, actor_label, actor_host, actor_os_user)
+    select agent.project_id, agent.id, $4, $5, 'running', now(), $6, $7, $8, $9::uuid, $10, $11, $12 from agent
+    on conflict (agent_id, actor_key, external_session_id) where external_session_id is not null and status <> 'finished' do nothing
+    returning *
+  )
+  select ${RUN_COLUMNS.select}, pg_notify('${CHANNELS.runs}', json_build_object('runId', r.id)::text) as notice
+  from created r`;
+
+/**
+ * Starts a session's run on its agent's reference (START_EXTERNAL_RUN_BY_REF): the run, or
+ * undefined when there is no such agent or the session has an open run (which getOrStartExternalRun
+ * then finds). Call it in the same turn as getAgentAndExternalRun, for a session's start only.
+ */
+export async function startExternalRunByRef(
+  db: Db,
+  params: { projectId: string; agentRef: string; externalSessionId: string; source: string; prompt: string; createdBy: string; actor: RunActor },
+): Promise<SessionRunRow | undefined> {
+  const { actor } = params;
+  const [created] = await executeStatement<Record<string, unknown>>(db, START_EXTERNAL_RUN_BY_REF, [
+    params.projectId,
+    params.agentRef,
+    UUID.test(params.agentRef),
+    params.source,
+    params.externalSessionId,
+    params.prompt,
+    params.createdBy,
+    actor.key,
+    actor.userId ?? null,
+    actor.label,
+    actor.host ?? null,
+    actor.osUser ?? null,
+  ]);
+  return created ? RUN_COLUMNS.read(created) : undefined;
+}
+
+/**
  * The project's agent a reference names (id or name) and its newest run for an outside session of
  * this actor, in one statement, with the fingerprint of the agent's hooks (above). Undefined when the project has
  * no such agent.

@@ -15,7 +15,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Db, DbHandle } from "@/db/client";
 import { getAgent } from "@/db/queries/agents";
-import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns, type SessionAgentRow, type SessionRunRow } from "@/db/queries/external-runs";
+import { getAgentAndExternalRun, getOrStartExternalRun, listIdleExternalRuns, startExternalRunByRef, type SessionAgentRow, type SessionRunRow } from "@/db/queries/external-runs";
 import { StaleRecordError, type RecordExpectation } from "@/db/queries/run-events";
 import { recordOfflineEvents } from "@/db/queries/offline-decisions";
 import { findAnnouncedToolCallId } from "@/db/queries/run-events";
@@ -123,16 +123,34 @@ export async function ingestSessionEvent(
   }
   // The token's (or session's) project decides whose agent the session is: a name of another
   // project's agent names nothing here; the session is the actor's own (another person's same id is another run).
-  const found = await getAgentAndExternalRun(db, {
-    projectId: principal.projectId,
-    agentRef: input.agent,
-    externalSessionId: input.sessionId,
-    actorKey: actor.key,
-    turnBoundary: input.type === "session.end",
-  });
+  const runActor = { key: actor.key, userId: actor.userId, label: actor.label, host: actor.host, osUser: actor.osUser };
+  // A session's start starts its run in the same commit group as the read (one round trip, not
+  // two): a start never reuses an open run of its session, so the INSERT's ON CONFLICT decides
+  // what the read would have (a resume reopens, and goes the long way).
+  const [found, started] = await Promise.all([
+    getAgentAndExternalRun(db, {
+      projectId: principal.projectId,
+      agentRef: input.agent,
+      externalSessionId: input.sessionId,
+      actorKey: actor.key,
+      turnBoundary: input.type === "session.end",
+    }),
+    input.type === "session.start" && input.continues !== true
+      ? startExternalRunByRef(db, {
+          projectId: principal.projectId,
+          agentRef: input.agent,
+          externalSessionId: input.sessionId,
+          source: input.source,
+          prompt: input.title,
+          createdBy: principal.label,
+          actor: runActor,
+        })
+      : undefined,
+  ]);
   if (!found) throw AppError.notFound(`Agent "${input.agent}"`);
   const { agent, hooksFingerprint, personSpentToday, lastTurnBoundary } = found;
-  const { run } = await getOrStartExternalRun(db, {
+  // Not started (the session's run is open already, or another call started it first): as any call.
+  const { run } = started ? { run: started } : await getOrStartExternalRun(db, {
     current: found.run,
     projectId: agent.projectId,
     agentId: agent.id,
@@ -140,7 +158,7 @@ export async function ingestSessionEvent(
     source: input.source,
     prompt: input.title,
     createdBy: principal.label,
-    actor: { key: actor.key, userId: actor.userId, label: actor.label, host: actor.host, osUser: actor.osUser },
+    actor: runActor,
     keepStopped: input.type !== "session.start",
     reopen: input.continues === true,
   });

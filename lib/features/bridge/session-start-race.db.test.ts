@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
+import { createProject } from "@/db/queries/projects";
 import { createHook } from "@/db/queries/hooks";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { listRunEventsAfter } from "@/db/queries/run-events";
@@ -169,4 +170,24 @@ test("a session Hookplane cancelled keeps its stopped run for its next calls, an
   expect(restarted[1].runId).toBe(runs[1].id);
   expect(runs[1].status).toBe("running");
   expect((await eventsOf(runs[1].id)).map((e) => e.type)).toEqual(["session.start", "session.start"]);
+});
+
+test("a start names its agent as every call does: another project's agent (by name or id) starts nothing, an open run is joined", async () => {
+  // The start's INSERT finds its agent itself, in the caller's project (startExternalRunByRef).
+  const elsewhere = await createProject(t.db, { slug: "elsewhere", name: "Elsewhere" });
+  const theirs = (await createAgent(t.db, { projectId: elsewhere.id, spec: agentSpecSchema.parse({ name: "theirs-only" }) }))!;
+  for (const agent of ["theirs-only", theirs.id]) {
+    await expect(ingestSessionEvent(t, ada, { ...startEvent(`race-foreign-${agent}`), agent })).rejects.toMatchObject({ status: 404 });
+    expect(await runsOf(`race-foreign-${agent}`)).toEqual([]);
+  }
+  const { rows } = await t.execute("select count(*)::int as n from runs where agent_id = $1", [theirs.id]);
+  expect(rows).toEqual([{ n: 0 }]);
+
+  // By id in its own project: the same run as by name; a second start of the open session joins it.
+  const [own] = (await t.execute("select id from agents where name = $1", [AGENT])).rows as { id: string }[];
+  const byId = await ingestSessionEvent(t, ada, { ...startEvent("race-by-id"), agent: own.id });
+  const again = await ingestSessionEvent(other, ada, startEvent("race-by-id"));
+  expect(again.runId).toBe(byId.runId);
+  expect((await runsOf("race-by-id")).map((r) => [r.id, r.status])).toEqual([[byId.runId, "running"]]);
+  expect((await eventsOf(byId.runId)).map((e) => e.type)).toEqual(["session.start", "session.start"]);
 });
