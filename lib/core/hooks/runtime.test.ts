@@ -259,6 +259,17 @@ describe("approve", () => {
     expect(port.signals[0]?.aborted).toBe(true);
   });
 
+  it("a port that settles the timeout itself a moment after timeoutMs is the one heard, not the runtime's backstop", async () => {
+    // A durable port wakes at its deadline and records the timeout before it answers.
+    const settled = { decision: "deny" as const, timedOut: true, reason: "settled by the port at its deadline", decidedVia: "timeout" };
+    const port = approvals(settled, 60);
+    const result = await createHookRuntime({ approvals: port }).dispatch([gate({ timeoutMs: 20 })], toolPre("shell"));
+    expect(result.approval).toMatchObject(settled);
+    expect(result.ledger[0].reason).toContain("settled by the port at its deadline");
+    // Heard out: nobody told the port its caller stopped waiting.
+    expect(port.signals[0]?.aborted).toBe(false);
+  });
+
   it("onTimeout allow lets the call through, still as a timeout", async () => {
     const result = await createHookRuntime({ approvals: approvals(undefined) }).dispatch([gate({ timeoutMs: 30, onTimeout: "allow" })], toolPre("shell"));
     expect(result.verdict).toBe("allow");

@@ -1,6 +1,7 @@
 /**
  * `approve`: pause until a person decides (Loom `approve`, Claude Code `ask`). The approval port
- * owns the durable wait; the runtime still enforces `timeoutMs` for a port that never answers. A
+ * owns the durable wait and its timeout; the runtime still enforces `timeoutMs` (a moment later:
+ * PORT_TIMEOUT_GRACE_MS) for a port that never answers. A
  * timeout is recorded as a timeout (`timedOut: true`), never as a person's "no". When the port
  * answers `pending`, waiting is a state: the hook suspends the run (no verdict, no ledger row yet)
  * and is asked again when the run resumes.
@@ -43,6 +44,15 @@ export interface ApprovalAsk {
 }
 
 const TIMED_OUT = Symbol("timed out");
+/**
+ * How long past `timeoutMs` the runtime's own deadline waits for the port: the port applies the
+ * timeout and records it (a durable port settles its row as timed out), so the runtime's deadline
+ * is a backstop for a port that never answers. At the same instant it raced the port: a timer can
+ * fire a busy event-loop turn early against the wall clock (libuv's cached loop time), so the
+ * runtime gave up while the port still saw the approval as not due, took that as its caller
+ * leaving, and left the row pending for the run's end to abandon (seen on a loaded CI machine).
+ */
+export const PORT_TIMEOUT_GRACE_MS = 1_000;
 /** How long a port may take to say where an approval stands once its caller stopped waiting. */
 const ABORT_GRACE_MS = 2_000;
 const ABORTED = Symbol("aborted");
@@ -86,7 +96,7 @@ export async function awaitApproval(run: ActionRun, signal: AbortSignal, ask: Ap
       }),
     ];
     // "wait" means no runtime deadline: the port (durable) decides how long a person may take.
-    if (onTimeout !== "wait") waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs))));
+    if (onTimeout !== "wait") waits.push(new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs + PORT_TIMEOUT_GRACE_MS))));
     let answer = await Promise.race(waits);
     if (answer === ABORTED) {
       // The run stops waiting (cancel, shutdown, a caller that left): a durable port answers at
