@@ -115,7 +115,9 @@ function exportHook(hook: HookSpecInput, ctx: ExportContext, anonymous: boolean)
   const entry: Record<string, unknown> = anonymous ? { ...body } : { name: hook.name ?? hook.id, ...body };
   if (hook.name === undefined && !anonymous) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
   if (hook.onFailure === "block") entry.continue_on_error = false;
-  if (hook.when !== undefined) entry.when = hook.when;
+  // herdctl reads `when` as a truthy dot path: a negated one would name no field there.
+  if (hook.when !== undefined && hook.when.trimStart().startsWith("!")) ctx.warnHook(hook, "when", "herdctl conditions cannot negate; exported without it");
+  else if (hook.when !== undefined) entry.when = hook.when;
   if (hook.onOutcomes !== undefined) {
     const kept = hook.onOutcomes.filter((o) => HERDCTL_OUTCOMES.includes(o));
     if (kept.length !== hook.onOutcomes.length) {

@@ -261,6 +261,14 @@ describe("herdctl export", () => {
       "hooks.budget.onOutcomes",
     ]);
   });
+  it("a negated condition is no herdctl when: exported without it, with a warning", () => {
+    const exported = exportConfig("herdctl", {
+      ...config,
+      hooks: [{ id: "not-on-call", name: "N", dialect: "herdctl", event: "session.end", scope: "agent:reporter", when: '!actor.groups: /"on-call"/', action: { type: "command", command: "x" } }],
+    });
+    expect(exported.warnings).toContainEqual({ path: "hooks.not-on-call.when", message: "herdctl conditions cannot negate; exported without it" });
+    expect(exported.content).not.toContain("on-call");
+  });
 });
 
 describe("herdctl max_turns", () => {

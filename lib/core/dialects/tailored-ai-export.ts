@@ -176,6 +176,7 @@ function exportOnHook(hook: HookSpecInput, ctx: ExportContext): TaiHook | undefi
   if (hook.when !== undefined) {
     const condition = CONDITION.exec(hook.when);
     if (condition) when[condition[1]] = `/${condition[2]}/`;
+    else if (hook.when.trimStart().startsWith("!")) ctx.warnHook(hook, "when", "Tailored AI conditions cannot negate; not exported");
     else ctx.warnHook(hook, "when", "Tailored AI conditions compare a field with a value or /regex/; a truthy dot path cannot be exported");
   }
   return { ...entry, ...(Object.keys(when).length > 0 ? { when } : {}), ...onError(hook) };

@@ -54,6 +54,22 @@ describe("when", () => {
   it("does not follow prototype keys", () => {
     expect(compileWhen("metadata.constructor").check(ctx)).toBe("when metadata.constructor is falsy");
   });
+  it("negates a path form with a leading !, saying what held", () => {
+    const people = { actor: { groups: ["eng", "on-call"], role: "operator" } };
+    const notOnCall = compileWhen('!actor.groups: /"on-call"/');
+    expect(notOnCall.check(people)).toBe('when !actor.groups: /"on-call"/: actor.groups: /"on-call"/ holds');
+    expect(notOnCall.check({ actor: { groups: ["eng"] } })).toBeUndefined();
+    // No groups at all (a token no person owns): not on call either.
+    expect(notOnCall.check({ actor: {} })).toBeUndefined();
+    expect(compileWhen("! actor.role: admin").check(people)).toBeUndefined();
+    expect(compileWhen("!metadata.shouldNotify").check(ctx)).toBe("when !metadata.shouldNotify: metadata.shouldNotify holds");
+    expect(compileWhen("!result.success").check(ctx)).toBeUndefined();
+  });
+  it("refuses a negated detector and a double negation, saying why", () => {
+    expect(() => compileWhen("!detects(shell.destructive)")).toThrow(/cannot be negated/);
+    expect(() => compileWhen("!!actor.role: admin")).toThrow(/negates once/);
+    expect(() => compileWhen("!")).toThrow(/dot path/);
+  });
 });
 
 describe("templates and secrets", () => {

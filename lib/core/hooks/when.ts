@@ -4,6 +4,8 @@
  * `toolName: Write` (the value at the path must match the regex, or equal the text); and
  * Hookplane's `detects(shell.destructive, pii)`: one of those detectors finds something in what
  * it reads of the event (lib/core/detectors), so any hook can be conditioned on a detector.
+ * A leading `!` negates a path form (`!actor.groups: /"on-call"/`): an allow-list ("only the
+ * on-call may touch prod") is a deny for everyone the condition does not hold for.
  */
 import { DETECTOR_NAMES, NOT_IN_WHEN, type DetectorName } from "../detectors/detector-names";
 import { compileLinearRegex } from "./linear-regex";
@@ -26,13 +28,23 @@ export interface WhenCondition {
 const WHEN = /^\s*([A-Za-z_$][\w$-]*(?:\.[\w$-]+)*)\s*(?::\s*(.*?))?\s*$/;
 const REGEX_LITERAL = /^\/(.*)\/(i?)$/;
 
+const NEGATED = /^\s*!\s*(.*)$/;
+
 /** Throws with a readable message when the condition or its regex is malformed. */
 export function compileWhen(source: string, options: { detect?: DetectCheck } = {}): WhenCondition {
+  const negated = NEGATED.exec(source);
+  if (negated) {
+    // A detector that could not run holds (below): negated, a gate would then be skipped unchecked.
+    if (DETECTS.test(negated[1])) throw new Error("detects(…) cannot be negated: a detector's silence is no condition (use a detect hook, or condition the hook on what it finds)");
+    if (NEGATED.test(negated[1])) throw new Error("when negates once: write the condition itself instead of !!");
+    const inner = compileWhen(negated[1], options);
+    return { source, check: (context) => (inner.check(context) === undefined ? `when ${source}: ${negated[1].trim()} holds` : undefined) };
+  }
   const detects = DETECTS.exec(source);
   if (detects) return compileDetects(source, detects[1], options.detect);
   const parsed = WHEN.exec(source);
   if (!parsed) {
-    throw new Error('when is a dot path ("metadata.shouldNotify"), "path: /regex/", "path: value" or "detects(shell.destructive)"');
+    throw new Error('when is a dot path ("metadata.shouldNotify"), "path: /regex/", "path: value" or "detects(shell.destructive)", a path form negated with a leading "!"');
   }
   const path = parsed[1].split(".");
   const expected = parsed[2];

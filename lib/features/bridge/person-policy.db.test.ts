@@ -203,3 +203,31 @@ test("a daily budget per person: past it, that person's next tool call is refuse
   await callRoute(agentRoute.PATCH, { method: "PATCH", token: admin, params: { id: "dev" }, body: { dailyBudgetPerPersonUsd: 5 } });
   expect((await bash("alice", "ls")).decision).toBe("allow");
 });
+
+test("an allow-list: only the on-call group may touch prod (a block for everyone the negated condition holds for), changed on the next call", async () => {
+  const made = await createHook(admin, {
+    id: "prod-on-call-only",
+    scope: "global",
+    matcher: "Bash",
+    when: '!actor.groups: /"oncall"/',
+    action: { type: "block", reason: "only the on-call touch prod", denyIf: "--context prod" },
+  });
+  expect(made.status).toBe(201);
+  expect(await decisions("kubectl get pods --context prod")).toEqual({ alice: "allow", bob: "deny", carol: "deny" });
+  // The condition's "why not" is kept for the member it skipped.
+  const { rows } = await t.execute(
+    "select actor_key, matched, skip_reason, verdict from hook_invocations where hook_key = 'prod-on-call-only' order by id desc limit 3",
+  );
+  expect(rows).toEqual([
+    { actor_key: `user:${ids.carol}`, matched: true, skip_reason: null, verdict: "block" },
+    { actor_key: `user:${ids.bob}`, matched: true, skip_reason: null, verdict: "block" },
+    { actor_key: `user:${ids.alice}`, matched: false, skip_reason: 'when !actor.groups: /"oncall"/: actor.groups: /"oncall"/ holds', verdict: null },
+  ]);
+  // Bob joins the rotation: his next call is let through.
+  await setUserSsoGroups(t.db, { id: ids.bob, groups: ["eng", "oncall"] });
+  await announceAccessChange(t.db, { userId: ids.bob });
+  expect((await bash("bob", "kubectl get pods --context prod")).decision).toBe("allow");
+  await setUserSsoGroups(t.db, { id: ids.bob, groups: ["eng"] });
+  await announceAccessChange(t.db, { userId: ids.bob });
+  expect((await callRoute(hookRoute.DELETE, { method: "DELETE", token: admin, params: { id: made.body.id } })).status).toBe(204);
+});

@@ -176,7 +176,7 @@ export function HookEditor({
             <TextInput id="hook-matcher" value={draft.matcher} onChange={(e) => update("matcher", { matcher: e.target.value })} className="font-mono" placeholder="write_file|shell" />
           </Field>
           <MatcherPreview matcher={draft.matcher} event={draft.event} scope={draft.scope} agents={agents} schedules={schedules} />
-          <Field label="When" htmlFor="hook-when" hint='A dot path that must be truthy (metadata.shouldNotify) or "path: /regex/".' error={error("when")}>
+          <Field label="When" htmlFor="hook-when" hint='A dot path that must be truthy (metadata.shouldNotify) or "path: /regex/"; a leading ! negates it (!actor.groups: /"on-call"/).' error={error("when")}>
             <TextInput id="hook-when" value={draft.when} onChange={(e) => update("when", { when: e.target.value })} className="font-mono" />
           </Field>
           {draft.event === "session.end" && (
