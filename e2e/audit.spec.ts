@@ -37,6 +37,8 @@ test("search the audit: find the no-prod block in the ledger, download the expor
   await expect(row).toContainText("no-prod");
   await expect(row).toContainText("tool.pre");
   await expect(row).toContainText("Production paths are off-limits");
+  // The call it decided on, by tool (its id in the title).
+  await expect(row.getByTestId("ledger-tool")).toHaveText("write_file");
   for (const verdict of await audit.ledgerRows().getByTestId("ledger-verdict").allTextContents()) expect(verdict).toBe("block");
   await page.screenshot({ path: testInfo.outputPath("audit-ledger.png"), fullPage: true });
 

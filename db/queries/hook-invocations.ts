@@ -87,19 +87,27 @@ export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit
   const where = ledgerConditions(params);
   if (params.beforeId !== undefined) where.push(lt(hookInvocations.id, params.beforeId));
   const rows = await db
-    .select({ entry: hookInvocations, agentId: runs.agentId, agentName: agents.name })
+    .select({ entry: hookInvocations, agentId: runs.agentId, agentName: agents.name, toolName: invocationToolName, toolCallId: invocationToolCallId })
     .from(hookInvocations)
     .leftJoin(runs, eq(runs.id, hookInvocations.runId))
     .leftJoin(agents, eq(agents.id, runs.agentId))
     .where(and(...where))
     .orderBy(desc(hookInvocations.id))
     .limit(params.limit);
-  return rows.map((r) => ({ ...r.entry, agentId: r.agentId, agentName: r.agentName }));
+  return rows.map((r) => ({ ...r.entry, agentId: r.agentId, agentName: r.agentName, toolName: r.toolName, toolCallId: r.toolCallId }));
 }
 export type HookLedgerRow = Awaited<ReturnType<typeof listHookLedger>>[number];
 
-/** The tool of the call a ledger row decided on, read from its event (a column for the lists of rows). */
-export const invocationToolName = sql<string | null>`(select e.data->>'toolName' from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`;
+/** A field of the event a ledger row decided on (a column for the lists of rows; null for a row of no event). */
+const invocationEventField = (field: "toolName" | "toolCallId") =>
+  sql<string | null>`(select e.data->>${field} from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`;
+/** The tool of the call a ledger row decided on, read from its event. */
+export const invocationToolName = invocationEventField("toolName");
+/**
+ * The call's own id (Claude Code's tool_use_id, a run's tool call id): what ties a hook's decision
+ * on tool.pre to the call's tool.post and its denial, in the record and in an export.
+ */
+export const invocationToolCallId = invocationEventField("toolCallId");
 
 /**
  * The newest blocks that took effect in a project (a shadow block or one on an informational event

@@ -128,8 +128,13 @@ describe("hook ledger search", () => {
       agentId: agentIds.deployer,
       agentName: "deployer",
       reason: expect.stringContaining("Production paths are off-limits"),
+      // The call it decided on, by tool and by the id its tool.post and its denial carry.
+      toolName: "write_file",
+      toolCallId: expect.stringMatching(/^call_/),
     });
     expect(res.body.nextCursor).toBeNull();
+    const [denial] = (await h.t.execute("select data from run_events where run_id = $1 and type = 'loop.tool_denied'", [runIds.tricky])).rows as { data: { toolCallId: string } }[];
+    expect(res.body.items[0].toolCallId).toBe(denial.data.toolCallId);
 
     const allTime = await callRoute(ledgerRoute.GET, { token: viewer, path: "/?hook=no-prod&verdict=block" });
     expect(allTime.body.items.map((i: { runId: string }) => i.runId)).toEqual([runIds.tricky, runIds.older]);
@@ -215,7 +220,7 @@ describe("exports", () => {
       expect(ndjson.map((r) => String(r.id)), query).toEqual(listed);
     }
     const [block] = csvObjects(await (await download(ledgerExportRoute.GET, "/?format=csv&hook=no-prod&verdict=block")).text());
-    expect(block).toMatchObject({ hookKey: "no-prod", verdict: "block", agentName: "deployer", runId: runIds.tricky, event: "tool.pre", matched: "true" });
+    expect(block).toMatchObject({ hookKey: "no-prod", verdict: "block", agentName: "deployer", runId: runIds.tricky, event: "tool.pre", matched: "true", toolName: "write_file", toolCallId: expect.stringMatching(/^call_/) });
   });
 
   test("a ledger larger than one export page streams whole, in order, with no duplicate", async () => {

@@ -92,7 +92,10 @@ export function LedgerSearch({ agents, hookKeys, people }: { agents: string[]; h
                       {row.hookVersion !== null && <span className="ml-1 text-xs text-zinc-500">v{row.hookVersion}</span>}
                       {row.scope && <div className="text-xs text-zinc-500">{row.scope.split(":")[0]} scope</div>}
                     </td>
-                    <td className="px-3 py-2 font-mono text-xs">{row.event}</td>
+                    <td className="px-3 py-2 font-mono text-xs">
+                      {row.event}
+                      {row.toolName && <div className="text-zinc-500" title={row.toolCallId ?? undefined} data-testid="ledger-tool">{row.toolName}</div>}
+                    </td>
                     <td className="px-3 py-2">
                       <VerdictBadge row={row} />
                     </td>
