@@ -13,6 +13,7 @@ import { executeStatement, type Db } from "../client";
 const LEASE =
   "select allowed, count, granted, lease, wait_ms from hp_lease_rate_limit($1::uuid, $2::text, $3::integer, $4::bigint, $5::integer, $6::integer, $7::integer)";
 const SETTLE = "select hp_settle_rate_limit_lease($1::uuid, $2::integer)";
+const RELEASE = "select hp_release_rate_limit($1::uuid, $2::text, $3::bigint) as released";
 
 export interface RateLimitLeaseRequest {
   projectId: string;
@@ -59,4 +60,13 @@ export async function leaseRateLimit(db: Db, params: RateLimitLeaseRequest): Pro
 /** Returns a lease's unspent tokens; a lease already closed changes nothing. */
 export async function settleRateLimitLease(db: Db, params: { lease: string; unspent: number }): Promise<void> {
   await executeStatement(db, SETTLE, [params.lease, params.unspent]);
+}
+
+/**
+ * Gives back one call a `limit` let through that the chain then blocked (hp_release_rate_limit,
+ * drizzle/0038): it leaves the key's newest bucket in the window. Whether one was given back.
+ */
+export async function releaseRateLimit(db: Db, params: { projectId: string; key: string; windowMs: number }): Promise<boolean> {
+  const [row] = await executeStatement<{ released: number }>(db, RELEASE, [params.projectId, params.key, params.windowMs]);
+  return Number(row?.released ?? 0) > 0;
 }

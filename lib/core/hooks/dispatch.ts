@@ -60,6 +60,8 @@ export class Dispatch implements ActionRun {
   redaction: OutputRedaction | undefined;
   modifiedBy: string[] | undefined;
   askUser: DispatchResult["askUser"];
+  /** What the hooks that let the call through spent on it (a limit's token): given back if the chain blocks it. */
+  private spent: (() => void)[] | undefined;
   /** The person's exception that matches this call (null: none), found when the chain starts. */
   private exception: CompiledHook | null | undefined;
   suspended: DispatchResult["suspended"];
@@ -342,6 +344,7 @@ export class Dispatch implements ActionRun {
     }
     const step = chainStep(outcome.verdict, hook.shadow, hook.failureBlocks, this.blocking, this.exception != null && waivedBy(hook));
     entry.verdict = outcome.verdict;
+    if (outcome.giveBack && outcome.verdict === "allow") (this.spent ??= []).push(outcome.giveBack);
     if (outcome.reason !== undefined) entry.reason = capText(redact(outcome.reason), REASON_CAP);
     if (outcome.approval) {
       entry.approval = outcome.approval;
@@ -410,12 +413,26 @@ export class Dispatch implements ActionRun {
     }
   }
 
+  private giveBack(spent: (() => void)[]) {
+    this.spent = undefined;
+    for (const undo of spent) {
+      try {
+        undo();
+      } catch (error) {
+        this.options.logger.error("a hook's give-back failed", { error: describe(error) });
+      }
+    }
+  }
+
   /** The result; its `ledger` holds the rows written at the end (not those written at announce). */
   finish(sink: HookRuntimeOptions["ledger"]): DispatchResult {
     const written =
       this.recordFrom === 0 && this.recordTo === undefined ? this.ledger : this.ledger.slice(this.recordFrom, this.recordTo).filter(Boolean);
     if (this.redaction) keepOnlyRecordedOutput(written, this.redaction);
     this.write(sink, written);
+    // The call did not go through (blocked, or its approval abandoned): what a hook spent on letting
+    // it through is given back. A call waiting for a person keeps it until it is decided.
+    if (this.spent && (this.verdict === "block" || this.suspended?.abandoned !== undefined)) this.giveBack(this.spent);
     return {
       verdict: this.verdict,
       reason: this.reason,

@@ -165,12 +165,25 @@ export interface SessionHistoryPort {
 }
 
 export interface RateLimitPort {
-  take(request: { key: string; max: number; windowMs: number }, signal?: AbortSignal): Promise<{ allowed: boolean; count: number }>;
+  take(request: { key: string; max: number; windowMs: number }, signal?: AbortSignal): Promise<RateLimitTake>;
   /**
    * The same take answered at once when this process can (tokens it already holds), else
    * undefined and `take` asks: a `limit` hook then runs in step with the chain, with no timer.
    */
-  takeHeld?(request: { key: string; max: number; windowMs: number }): { allowed: boolean; count: number } | undefined;
+  takeHeld?(request: { key: string; max: number; windowMs: number }): RateLimitTake | undefined;
+  /**
+   * Gives back one call this key let through (`taken`, the take's answer) that did not go through
+   * after all (a later hook of the chain blocked it): a limit counts the calls that went through.
+   * Best effort, never awaited.
+   */
+  release?(request: { key: string; max: number; windowMs: number }, taken: RateLimitTake): void;
+}
+
+export interface RateLimitTake {
+  allowed: boolean;
+  count: number;
+  /** The tokens this process held that the call spent (a lease), when it spent one: where it goes back. */
+  lease?: string;
 }
 
 /**
@@ -187,6 +200,9 @@ export function createMemoryRateLimitPort(now: () => number = Date.now): RateLim
       if (allowed) kept.push(now());
       hits.set(key, kept);
       return { allowed, count: kept.length };
+    },
+    release({ key }) {
+      hits.get(key)?.pop();
     },
   };
 }

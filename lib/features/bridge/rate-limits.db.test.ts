@@ -18,6 +18,9 @@ import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { addPerson, addToken } from "@/test/people";
 import { INGEST_ROUTES } from "./ingest-routes";
+import { ingestSessionEvent } from "./session-ingest";
+import { settleRateLimitLeases } from "@/lib/features/hooks/rate-limit-leases";
+import type { Principal } from "@/lib/platform/auth/roles";
 
 let t: TestDatabase;
 let second: DbHandle | undefined;
@@ -106,4 +109,48 @@ test("a person's 5 subagents × 20 calls at once under 60 a minute: 60 through, 
   expect(denials).toBe(40);
   // Another person's calls have their own window.
   expect((await call(otherBridge, "other-a", 0, 0)).body.hookSpecificOutput?.permissionDecision).not.toBe("deny");
+});
+
+test("a limit counts only the calls that went through: a call a later guard blocks gives its token back, on two web processes at once", async () => {
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "limited-then-guarded" }) }))!;
+  for (const spec of [
+    { id: "bash-60-first", event: "tool.pre", matcher: "Bash", action: { type: "limit", max: 60, windowMs: 60_000, per: "actor" } },
+    { id: "no-prod-after", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "prod is off-limits", denyIf: "/srv/prod" } },
+  ]) {
+    await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "test" });
+  }
+  const dev = await addPerson(t.db, { email: "guarded@example.com", role: "operator" });
+  const principal: Principal = { kind: "user", id: dev.id, userId: dev.id, email: "guarded@example.com", label: "guarded@example.com", role: "operator", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
+  const handles = [t, second ?? t];
+  const call = (i: number, command: string) =>
+    ingestSessionEvent(handles[i % 2], principal, { agent: "limited-then-guarded", sessionId: `guarded-${i % 4}`, source: "claude-code", title: "t", type: "tool.pre", data: { toolName: "Bash", toolInput: { command }, toolCallId: `g-${i}` } });
+  const settled = async () => {
+    await settleRateLimitLeases(t.db);
+    if (second) await settleRateLimitLeases(second.db);
+    const [{ hits }] = (await t.execute("select coalesce(sum(hits), 0)::integer as hits from rate_limit_buckets where key like $1", [`%/bash-60-first/user:${dev.id}`])).rows as { hits: number }[];
+    return hits;
+  };
+  // 40 calls at prod at once, each let through by the limit and then blocked by the guard: refused, and none of them counts.
+  const prod = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i, `cat /srv/prod/${i}`)));
+  expect(prod.map((r) => [r.result?.verdict, r.result?.reason])).toEqual(Array(40).fill(["block", "prod is off-limits"]));
+  expect(await settled()).toBe(0);
+  // So the person's next 70 calls at once: 60 go through, 10 are refused by the limit naming the 60.
+  const others = await Promise.all(Array.from({ length: 70 }, (_, i) => call(40 + i, `echo ${i}`)));
+  const refused = others.filter((r) => r.result?.verdict === "block");
+  expect(refused).toHaveLength(10);
+  for (const r of refused) expect(r.result?.reason).toBe("Rate limit: 60 calls per 1 min for guarded@example.com (60 already in the last 1 min)");
+  // Once every lease is returned, the window holds exactly the 60 calls that went through.
+  expect(await settled()).toBe(60);
+  // The record: every refusal is a denial; the limit's rows say it let 100 through (40 of them then blocked), refused 10.
+  const [{ blocks, allows }] = (
+    await t.execute(
+      "select count(*) filter (where verdict = 'block')::integer as blocks, count(*) filter (where verdict = 'allow')::integer as allows from hook_invocations where hook_key = 'bash-60-first' and actor_key = $1",
+      [`user:${dev.id}`],
+    )
+  ).rows as { blocks: number; allows: number }[];
+  expect([blocks, allows]).toEqual([10, 100]);
+  const [{ denials }] = (
+    await t.execute("select count(*)::integer as denials from run_events e join runs r on r.id = e.run_id where r.external_session_id like 'guarded-%' and e.type = 'loop.tool_denied'")
+  ).rows as { denials: number }[];
+  expect(denials).toBe(50);
 });

@@ -16,7 +16,7 @@ import { DEFAULT_PROJECT_ID } from "@/db/schema";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { addProject } from "@/test/people";
 import { createLeasedRateLimits, type LeaseStore } from "./rate-limit-leases";
-import { leaseRateLimit, settleRateLimitLease } from "@/db/queries/rate-limits";
+import { leaseRateLimit, releaseRateLimit, settleRateLimitLease } from "@/db/queries/rate-limits";
 import type { Db } from "@/db/client";
 
 let t: TestDatabase;
@@ -33,7 +33,11 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const storeOf = (db: Db): LeaseStore => ({ lease: (request) => leaseRateLimit(db, request), settle: (params) => settleRateLimitLease(db, params) });
+const storeOf = (db: Db): LeaseStore => ({
+  lease: (request) => leaseRateLimit(db, request),
+  settle: (params) => settleRateLimitLease(db, params),
+  release: (params) => releaseRateLimit(db, params),
+});
 const limits = (db: Db, options?: { leaseMs?: number; graceMs?: number }) => createLeasedRateLimits(storeOf(db), options);
 
 async function counted(key: string): Promise<{ hits: number; leases: number }> {
@@ -130,4 +134,41 @@ test("a short window is counted call by call; another project's key is a window 
   expect(await here.take({ key: shared, max: 3, windowMs: 60_000 })).toEqual({ allowed: false, count: 3 });
   expect(await there.take({ key: shared, max: 3, windowMs: 60_000 })).toEqual({ allowed: true, count: 1 });
   await process1.settleAll();
+});
+
+test("a call given back leaves the window: at the limit, the next call goes through; never another process's leased tokens; another project's key untouched", async () => {
+  const near = limits(t.db);
+  const port = near.port(DEFAULT_PROJECT_ID);
+  const key = "agent:x/limit-3/user:gives-back";
+  const request = { key, max: 3, windowMs: 60_000 };
+  for (let i = 0; i < 3; i++) expect((await port.take(request)).allowed).toBe(true);
+  expect(await port.take(request)).toEqual({ allowed: false, count: 3 });
+  // The third call was blocked by a later hook: it leaves the count, and the next call takes its place.
+  expect(await releaseRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key, windowMs: 60_000 })).toBe(true);
+  expect(await counted(key)).toEqual({ hits: 2, leases: 0 });
+  expect(await port.take(request)).toEqual({ allowed: true, count: 3 });
+  // Nothing left to give back on a key nobody counted: nothing changes.
+  expect(await releaseRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key: "agent:x/none/user:nobody", windowMs: 60_000 })).toBe(false);
+
+  // Another process holds a lease on a key far from its limit (its first call counted, 15 tokens
+  // leased, in one bucket): the call can be given back, the lease's unspent tokens cannot.
+  const holder = limits((second ?? t).db, { leaseMs: 60_000 });
+  const leased = "agent:x/limit-1000/user:leaser";
+  expect(await holder.port(DEFAULT_PROJECT_ID).take({ key: leased, max: 1_000, windowMs: 60_000 })).toEqual({ allowed: true, count: 1 });
+  expect(await counted(leased)).toEqual({ hits: 16, leases: 1 });
+  expect(await releaseRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key: leased, windowMs: 60_000 })).toBe(true);
+  expect(await counted(leased)).toEqual({ hits: 15, leases: 1 });
+  expect(await releaseRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key: leased, windowMs: 60_000 })).toBe(false);
+  expect(await counted(leased)).toEqual({ hits: 15, leases: 1 });
+  // Returned whole, the lease leaves nothing behind: the bucket never went below what it took back.
+  await holder.settleAll();
+  expect(await counted(leased)).toEqual({ hits: 0, leases: 0 });
+
+  // Another project's window of the same key is not the one given back.
+  const elsewhere = await addProject(t.db, { slug: "gives-back-elsewhere" });
+  expect((await near.port(elsewhere.id).take(request)).allowed).toBe(true);
+  expect(await releaseRateLimit(t.db, { projectId: DEFAULT_PROJECT_ID, key, windowMs: 60_000 })).toBe(true);
+  const [theirs] = (await t.execute("select sum(hits)::integer as hits from rate_limit_buckets where key = $1 and project_id = $2", [key, elsewhere.id])).rows as { hits: number }[];
+  expect(theirs.hits).toBe(1);
+  await near.settleAll();
 });

@@ -13,6 +13,7 @@ import { createLeasedRateLimits, type LeaseStore } from "./rate-limit-leases";
 function recordingStore(delayMs = 5) {
   const asks: RateLimitLeaseRequest[] = [];
   const settles: { lease: string; unspent: number }[] = [];
+  const releases: { key: string; windowMs: number }[] = [];
   const counts = new Map<string, number>();
   let next = 0;
   const store: LeaseStore = {
@@ -29,9 +30,40 @@ function recordingStore(delayMs = 5) {
     async settle(params) {
       settles.push(params);
     },
+    async release(params) {
+      releases.push({ key: params.key, windowMs: params.windowMs });
+    },
   };
-  return { store, asks, settles };
+  return { store, asks, settles, releases };
 }
+
+test("a call given back returns its token to the open lease it came from; with no lease open, to the count where it went", async () => {
+  const { store, asks, settles, releases } = recordingStore(0);
+  const port = createLeasedRateLimits(store, { leaseMs: 50 }).port("p");
+  const request = { key: "k", max: 1_000, windowMs: 60_000 };
+  // The first call is counted by the ask itself (not a lease's token); the next spends the lease.
+  const first = await port.take(request);
+  expect(first).toEqual({ allowed: true, count: 1 });
+  const second = port.takeHeld!(request)!;
+  expect(second).toEqual({ allowed: true, count: 2, lease: "lease-1" });
+  port.release!(request, second);
+  // The token is the lease's again: the next call spends it, and the count it names is as before.
+  const third = port.takeHeld!(request)!;
+  expect(third).toEqual({ allowed: true, count: 2, lease: "lease-1" });
+  expect(releases).toEqual([]);
+  // A call the ask counted goes back to the store's count, not into the lease.
+  port.release!(request, first);
+  expect(releases).toEqual([{ key: "k", windowMs: 60_000 }]);
+  await new Promise((r) => setTimeout(r, 80));
+  // The lease ended (15 granted, 1 spent): 14 go back; its token given back now goes to the store.
+  expect(settles).toEqual([{ lease: "lease-1", unspent: 14 }]);
+  port.release!(request, third);
+  expect(releases).toEqual([
+    { key: "k", windowMs: 60_000 },
+    { key: "k", windowMs: 60_000 },
+  ]);
+  expect(asks).toHaveLength(1);
+});
 
 test("concurrent calls on a new key wait for one ask, then spend its lease; the count each names goes up by one", async () => {
   const { store, asks } = recordingStore();

@@ -22,7 +22,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "@/db/client";
-import { leaseRateLimit, settleRateLimitLease, type RateLimitLeaseAnswer, type RateLimitLeaseRequest } from "@/db/queries/rate-limits";
+import { leaseRateLimit, releaseRateLimit, settleRateLimitLease, type RateLimitLeaseAnswer, type RateLimitLeaseRequest } from "@/db/queries/rate-limits";
 import type { RateLimitPort } from "@/lib/core/hooks/ports";
 import { logger } from "@/lib/platform/logger";
 
@@ -40,6 +40,8 @@ const MAX_KEYS = 10_000;
 export interface LeaseStore {
   lease(request: RateLimitLeaseRequest): Promise<RateLimitLeaseAnswer>;
   settle(params: { lease: string; unspent: number }): Promise<void>;
+  /** One call counted on the key leaves its window (releaseRateLimit). */
+  release(params: { projectId: string; key: string; windowMs: number }): Promise<unknown>;
 }
 
 interface Held {
@@ -89,7 +91,7 @@ export function createLeasedRateLimits(store: LeaseStore, options: { leaseMs?: n
     held.left = 0;
   };
 
-  const spendHeld = (state: KeyState, max: number, windowMs: number): { allowed: true; count: number } | undefined => {
+  const spendHeld = (state: KeyState, max: number, windowMs: number): { allowed: true; count: number; lease: string } | undefined => {
     const held = state.held;
     if (!held || held.left === 0 || held.max !== max || held.windowMs !== windowMs) return undefined;
     if (performance.now() >= held.endsAt) {
@@ -103,7 +105,7 @@ export function createLeasedRateLimits(store: LeaseStore, options: { leaseMs?: n
       state.want = Math.min(MAX_WANT, state.want * 2);
       settle(state, held);
     }
-    return { allowed: true, count: held.count };
+    return { allowed: true, count: held.count, lease: held.lease };
   };
 
   /** Forgets the keys holding no lease and asking nothing (all of them but the busy few), oldest first. */
@@ -136,6 +138,22 @@ export function createLeasedRateLimits(store: LeaseStore, options: { leaseMs?: n
           const state = keys.get(`${projectId}\u0000${key}`);
           // While another call asks for a lease, the calls wait their turn in take().
           return state && !state.asking ? spendHeld(state, max, windowMs) : undefined;
+        },
+        release({ key, windowMs }, taken) {
+          // The lease the token came from, still open, takes it back (returned unspent at its end,
+          // or spent again); else the count where the call went gives one back.
+          const held = keys.get(`${projectId}\u0000${key}`)?.held;
+          if (held && taken.lease !== undefined && held.lease === taken.lease && performance.now() < held.endsAt) {
+            held.left += 1;
+            held.count = Math.max(0, held.count - 1);
+            return;
+          }
+          const giving = store
+            .release({ projectId, key, windowMs })
+            .catch((error) => logger.warn({ err: error, key }, "a rate limit call was not given back: it counts until it leaves the window"))
+            .then(() => undefined)
+            .finally(() => settling.delete(giving));
+          settling.add(giving);
         },
         async take({ key, max, windowMs }, signal) {
           const id = `${projectId}\u0000${key}`;
@@ -186,7 +204,11 @@ const byDb = new WeakMap<Db, LeasedRateLimits>();
 export function databaseRateLimits(db: Db): LeasedRateLimits {
   let limits = byDb.get(db);
   if (!limits) {
-    limits = createLeasedRateLimits({ lease: (request) => leaseRateLimit(db, request), settle: (params) => settleRateLimitLease(db, params) });
+    limits = createLeasedRateLimits({
+      lease: (request) => leaseRateLimit(db, request),
+      settle: (params) => settleRateLimitLease(db, params),
+      release: (params) => releaseRateLimit(db, params),
+    });
     byDb.set(db, limits);
   }
   return limits;

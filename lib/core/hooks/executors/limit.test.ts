@@ -30,6 +30,25 @@ describe("limit", () => {
     expect((await call(alice)).ledger[0].reason).toBe("2 of 3 in 1 min for alice@example.com");
   });
 
+  it("a call a later hook blocks is given back: only calls that went through count, a shadow block and an allowed call keep theirs", async () => {
+    const runtime = createHookRuntime({ limits: createMemoryRateLimitPort() });
+    const guard = (extra: Record<string, unknown> = {}) =>
+      hook({ id: "no-prod", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "prod is off-limits", denyIf: "/srv/prod" }, ...extra });
+    const call = (command: string, chain = [limit("actor"), guard()]) => runtime.dispatch(chain, toolPre("Bash", { command }, { actor: alice }));
+    // Ten calls at prod, each counted by the limit, then blocked by the guard after it: none uses the budget.
+    for (let i = 0; i < 10; i++) {
+      const refused = await call("ls /srv/prod");
+      expect(refused).toMatchObject({ verdict: "block", blockedBy: "no-prod" });
+      expect(refused.ledger[0]).toMatchObject({ hookId: "bash-limit", verdict: "allow", reason: "1 of 3 in 1 min for alice@example.com" });
+    }
+    // The three calls that go through are the ones that count.
+    expect((await call("ls")).ledger[0].reason).toBe("1 of 3 in 1 min for alice@example.com");
+    // A guard in shadow blocks nothing: that call went through and keeps its token.
+    expect((await call("ls /srv/prod", [limit("actor"), guard({ mode: "shadow" })])).verdict).toBe("allow");
+    expect((await call("ls")).ledger[0].reason).toBe("3 of 3 in 1 min for alice@example.com");
+    expect((await call("ls")).verdict).toBe("block");
+  });
+
   it("per session and per agent count their own subjects; a run with no person counts per session", async () => {
     const runtime = createHookRuntime({ limits: createMemoryRateLimitPort() });
     const dispatch = (per: "session" | "agent" | "actor", runId: string, actor?: typeof alice) =>

@@ -2,8 +2,10 @@
  * `limit`: lets a call through while fewer than `max` were let through in the last `windowMs`
  * for the same subject (the person, the session or the agent) and hook, counted by the runtime's
  * rate limit port (across every web process on one database). A refusal names the limit and the
- * count, so the agent can say why and the ledger keeps how many there were.
+ * count, so the agent can say why and the ledger keeps how many there were. A call it let through
+ * that a later hook of the chain blocks is given back (giveBack): only calls that went through count.
  */
+import type { RateLimitTake } from "../ports";
 import type { LimitAction } from "../spec";
 import type { ActionOutcome, ActionRun, AsyncExecutor, CompiledAction } from "./types";
 
@@ -29,8 +31,8 @@ export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAc
     const subject = subjectOf(action, run);
     return { subject, take: { key: `${run.hook.scope}/${run.hook.id}/${subject.key}`, max: action.max, windowMs: action.windowMs } };
   };
-  const outcome = (subject: { label: string }, { allowed, count }: { allowed: boolean; count: number }): ActionOutcome => {
-    if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}` };
+  const outcome = (subject: { label: string }, { allowed, count }: RateLimitTake, giveBack?: () => void): ActionOutcome => {
+    if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}`, ...(giveBack && { giveBack }) };
     return {
       verdict: "block",
       reason: `${action.reason ?? `Rate limit: ${action.max} calls per ${window} for ${subject.label}`} (${count} already in the last ${window})`,
@@ -43,7 +45,8 @@ export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAc
       const port = run.options.limits;
       if (!port) return { failure: "rate limits are not counted in this runtime" };
       const { subject, take } = request(run);
-      return outcome(subject, await port.take(take, signal));
+      const taken = await port.take(take, signal);
+      return outcome(subject, taken, port.release && (() => port.release!(take, taken)));
     },
     // Most calls spend a token this process already holds (rate-limit-leases.ts): no wait, no timer.
     now(run) {
@@ -51,7 +54,7 @@ export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAc
       if (!port?.takeHeld) return undefined;
       const { subject, take } = request(run);
       const held = port.takeHeld(take);
-      return held && outcome(subject, held);
+      return held && outcome(subject, held, port.release && (() => port.release!(take, held)));
     },
   };
   return { secretNames: [], executor };

@@ -33,6 +33,11 @@ export interface ActionResult {
   modify?: { input?: Record<string, unknown>; output?: unknown; redacted?: boolean };
   /** `ask`: the agent asks its own user before the call runs. */
   askUser?: { reason: string };
+  /**
+   * What the hook spent on letting the call through, given back when the chain then blocks the
+   * call (a `limit` hook's token: it counts the calls that went through).
+   */
+  giveBack?: () => void;
 }
 
 /** An error or timeout of the hook itself; the runtime turns it into a verdict via onFailure. */
