@@ -147,3 +147,26 @@ test("the spool is bounded: past its size the oldest go, and the loss is sent an
   const [audit] = (await t.execute("select action, after from audit_log where action = 'offline.dropped'")).rows as { action: string; after: { dropped: number } }[];
   expect(audit.after.dropped).toBe(1);
 });
+
+test("a server that answers 5xx is no answer: the gated call is blocked (fail closed), kept as decided offline, and recorded once Hookplane answers", async () => {
+  const failing = await startRouteServer([{ method: "POST", path: "/api/v1/ingest/claude-code", handler: async () => Response.json({ error: { code: "unavailable", message: "overloaded" } }, { status: 503 }) }]);
+  const dir = mkdtempSync(path.join(tmpdir(), "hookplane-spool-5xx-"));
+  const env = (url: string) => ({ HOOKPLANE_URL: url, HOOKPLANE_TOKEN: bridge, HOOKPLANE_CONFIG_DIR: dir });
+  try {
+    const payload = { ...claude("PreToolUse", bash("toolu_5xx", "terraform destroy")), session_id: "five-hundred" };
+    const refused = await runHookplaneCli(["hook", "claude-code", "--agent", "dev-agent"], payload, env(failing.url));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/answered 503: overloaded/);
+    // A 4xx is the server's answer about the request (a bad token, an unknown agent): not spooled. A 5xx is.
+    expect(readdirSync(path.join(dir, "spool")).filter((n) => n.endsWith(".json"))).toHaveLength(1);
+    const flushed = await runHookplaneCli(["spool", "flush"], "", env(server.url));
+    expect(flushed.code).toBe(0);
+    await expect.poll(async () => (await t.execute("select decision from offline_decisions od join runs r on r.id = od.run_id where r.external_session_id = 'five-hundred'")).rows, { timeout: 15_000 }).toEqual([{ decision: "blocked" }]);
+    const events = (await t.execute("select e.type, e.data from run_events e join runs r on r.id = e.run_id where r.external_session_id = 'five-hundred' order by e.seq")).rows as { type: string; data: Record<string, unknown> }[];
+    expect(events.map((e) => e.type)).toEqual(["tool.pre", "loop.tool_denied"]);
+    expect(events[0].data.offline).toMatchObject({ decision: "blocked", reason: expect.stringContaining("answered 503") });
+  } finally {
+    await failing.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

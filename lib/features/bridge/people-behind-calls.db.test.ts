@@ -315,3 +315,57 @@ test("a person removed from the project is refused on their next call; the other
   expect(refused.status).toBe(401);
   expect((await hookCall(people.alice.bridge, bash("alice-2", "ls", "a3"))).status).toBe(200);
 });
+
+test("a rule reaches every agent of the person it governs and stops at its project: a role rule holds for a subagent and an admin's CI call, limits per tier count apart, parallel subagents record their own chain", async () => {
+  const scoped = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "scopes" }) }))!.id;
+  const hook = (spec: Record<string, unknown>) => createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ scope: `agent:${scoped}`, event: "tool.pre", ...spec }), actor: "test" });
+  await hook({ id: "admins-grant", matcher: "Bash", when: "actor.role: /^(operator|viewer)$/", action: { type: "block", reason: "Only admins grant permissions", denyIf: "grant-permission" } });
+  await hook({ id: "ci-never-grants", matcher: "Bash", when: "actor.tier: headless", action: { type: "block", reason: "CI never grants permissions", denyIf: "grant-permission" } });
+  await hook({ id: "reads-interactive", matcher: "Read", when: "actor.tier: interactive", action: { type: "limit", max: 3, windowMs: 60_000, per: "actor" } });
+  await hook({ id: "reads-headless", matcher: "Read", when: "actor.tier: headless", action: { type: "limit", max: 2, windowMs: 60_000, per: "actor" } });
+  await hook({ id: "globs-counted", matcher: "Glob", action: { type: "limit", max: 1_000, windowMs: 60_000, per: "actor" } });
+  // Project-wide in this project: not a rule of the other project's people.
+  await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ id: "no-force-push", scope: "global", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "no force pushes here", denyIf: "push --force-scoped" } }), actor: "test" });
+  const leadBridge = await bridgeCredentialOf(admin, "lead-ci");
+  const call = (token: string, body: Record<string, unknown>, machine: Record<string, string> = {}) =>
+    callRoute(INGEST_ROUTES["claude-code"], { method: "POST", token, headers: { "x-hookplane-agent": "scopes", ...machine }, body });
+  const tool = (session: string, name: string, input: Record<string, unknown>, id: string, extra: Record<string, unknown> = {}) =>
+    ({ session_id: session, hook_event_name: "PreToolUse", tool_name: name, tool_input: input, tool_use_id: id, ...extra });
+
+  // An operator's subagent inherits the operator's scope: denied. The admin's own agent may; the admin's CI may not.
+  const sub = await call(people.alice.bridge, tool("scopes-alice", "Bash", { command: "grant-permission ops" }, "sa1", { agent_id: "helper-1", agent_type: "general-purpose" }));
+  expect([decision(sub), sub.body.hookSpecificOutput?.permissionDecisionReason]).toEqual(["deny", "Only admins grant permissions"]);
+  expect(decision(await call(leadBridge, tool("scopes-lead", "Bash", { command: "grant-permission ops" }, "la1")))).toBe("allow");
+  const leadCi = await call(leadBridge, tool("scopes-lead-ci", "Bash", { command: "grant-permission ops" }, "lc1"), { "x-hookplane-ci": "1" });
+  expect([decision(leadCi), leadCi.body.hookSpecificOutput?.permissionDecisionReason]).toEqual(["deny", "CI never grants permissions"]);
+
+  // The interactive and the headless tier have windows of their own.
+  const reads = async (machine: Record<string, string>, session: string, n: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push(decision(await call(people.alice.bridge, tool(session, "Read", { file_path: `/r/${i}` }, `${session}-${i}`), machine)));
+    return out;
+  };
+  expect(await reads({}, "scopes-reads", 4)).toEqual(["allow", "allow", "allow", "deny"]);
+  expect(await reads({ "x-hookplane-ci": "1" }, "scopes-reads-ci", 3)).toEqual(["allow", "allow", "deny"]);
+
+  // Two subagents at once: each call's event and ledger row name its own subagent and the session that delegated.
+  await Promise.all(
+    ["worker-a", "worker-b"].flatMap((agent) =>
+      [0, 1, 2].map((i) => call(people.alice.bridge, tool("scopes-parallel", "Glob", { pattern: `${agent}/${i}` }, `${agent}-${i}`, { agent_id: agent, agent_type: "worker" }))),
+    ),
+  );
+  const { rows } = await t.execute(
+    `select e.data->>'toolCallId' as call, e.data->>'agentId' as agent, h.actor->'subagent'->>'id' as ledger_subagent, h.actor->'parent'->>'sessionId' as parent
+       from run_events e join runs r on r.id = e.run_id join hook_invocations h on h.run_id = e.run_id and h.event_seq = e.seq
+      where r.external_session_id = 'scopes-parallel' and e.type = 'tool.pre' and h.hook_key = 'globs-counted' order by 1`,
+  );
+  expect(rows).toEqual(
+    ["worker-a", "worker-b"].flatMap((agent) => [0, 1, 2].map((i) => ({ call: `${agent}-${i}`, agent, ledger_subagent: agent, parent: "scopes-parallel" }))),
+  );
+
+  // The other project's person is not governed by this project's rules (their agent of the same name is theirs).
+  const other = (await t.execute("select project_id from api_tokens where kind = 'bridge' and name = 'dave-laptop'")).rows[0] as { project_id: string };
+  await createAgent(t.db, { projectId: other.project_id, spec: agentSpecSchema.parse({ name: "scopes" }) });
+  expect(decision(await call(otherProjectBridge, tool("dave-scopes", "Bash", { command: "git push --force-scoped" }, "d1")))).toBe("allow");
+  expect(decision(await call(people.alice.bridge, tool("alice-scopes", "Bash", { command: "git push --force-scoped" }, "a1")))).toBe("deny");
+});
