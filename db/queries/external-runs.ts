@@ -166,22 +166,19 @@ export async function startExternalRunByRef(
   db: Db,
   params: { projectId: string; agentRef: string; externalSessionId: string; source: string; prompt: string; createdBy: string; actor: RunActor },
 ): Promise<SessionRunRow | undefined> {
-  const { actor } = params;
   const [created] = await executeStatement<Record<string, unknown>>(db, START_EXTERNAL_RUN_BY_REF, [
     params.projectId,
     params.agentRef,
     UUID.test(params.agentRef),
-    params.source,
-    params.externalSessionId,
-    params.prompt,
-    params.createdBy,
-    actor.key,
-    actor.userId ?? null,
-    actor.label,
-    actor.host ?? null,
-    actor.osUser ?? null,
+    ...newRunValues(params),
   ]);
   return created ? RUN_COLUMNS.read(created) : undefined;
+}
+
+/** The values both starts give a session's new run, in their statements' order (from the source on). */
+function newRunValues(params: { source: string; externalSessionId: string; prompt: string; createdBy: string; actor: RunActor }): unknown[] {
+  const { actor } = params;
+  return [params.source, params.externalSessionId, params.prompt, params.createdBy, actor.key, actor.userId ?? null, actor.label, actor.host ?? null, actor.osUser ?? null];
 }
 
 /**
@@ -273,26 +270,13 @@ export async function getOrStartExternalRun(
     const reopened = await reopenExternalRun(db, current.id);
     if (reopened) return { run: reopened, created: false };
   }
-  const actor = params.actor;
   for (let attempt = 1; ; attempt++) {
-    const [created] = await executeStatement<Record<string, unknown>>(db, START_EXTERNAL_RUN, [
-      params.agentId,
-      params.projectId,
-      params.source,
-      params.externalSessionId,
-      params.prompt,
-      params.createdBy,
-      actor.key,
-      actor.userId ?? null,
-      actor.label,
-      actor.host ?? null,
-      actor.osUser ?? null,
-    ]);
+    const [created] = await executeStatement<Record<string, unknown>>(db, START_EXTERNAL_RUN, [params.agentId, params.projectId, ...newRunValues(params)]);
     if (created) return { run: RUN_COLUMNS.read(created), created: true };
     // Another call of the session started (or reopened) its run first, and it is committed now
     // (ON CONFLICT waits for the transaction that holds the conflicting row): that run is this
     // call's too, unless it has finished since.
-    const [raw] = await executeStatement<Record<string, unknown>>(db, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, actor.key]);
+    const [raw] = await executeStatement<Record<string, unknown>>(db, LATEST_EXTERNAL_RUN, [params.agentId, params.externalSessionId, params.actor.key]);
     const open = raw ? RUN_COLUMNS.read(raw) : undefined;
     if (open && reusable(open)) return { run: open, created: false };
     if (attempt >= START_TRIES) throw new Error(`the run of session ${params.externalSessionId} kept finishing while it was started`);
