@@ -414,6 +414,7 @@ export class Dispatch implements ActionRun {
   }
 
   private giveBack(spent: (() => void)[]) {
+    if (this.spent !== spent) return;
     this.spent = undefined;
     for (const undo of spent) {
       try {
@@ -432,7 +433,9 @@ export class Dispatch implements ActionRun {
     this.write(sink, written);
     // The call did not go through (blocked, or its approval abandoned): what a hook spent on letting
     // it through is given back. A call waiting for a person keeps it until it is decided.
-    if (this.spent && (this.verdict === "block" || this.suspended?.abandoned !== undefined)) this.giveBack(this.spent);
+    const spent = this.spent;
+    if (spent && (this.verdict === "block" || this.suspended?.abandoned !== undefined)) this.giveBack(spent);
+    const later = spent && this.spent === spent && this.verdict === "allow" ? () => this.giveBack(spent) : undefined;
     return {
       verdict: this.verdict,
       reason: this.reason,
@@ -448,6 +451,7 @@ export class Dispatch implements ActionRun {
       ...(this.redaction && { redaction: this.redaction }),
       ...(this.modifiedBy && { modifiedBy: this.modifiedBy }),
       ...(this.askUser && { askUser: this.askUser }),
+      ...(later && { giveBack: later }),
     };
   }
 }

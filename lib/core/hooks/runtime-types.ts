@@ -161,4 +161,10 @@ export interface DispatchResult {
   modifiedBy?: string[];
   /** A hook (`ask`) wants the agent's own user to confirm the call; an agent that cannot ask blocks it. */
   askUser?: { hookId: string; reason: string };
+  /**
+   * Set on a call the chain let through whose hooks spent something on it (a `limit`'s token):
+   * the caller gives it back when the call does not go through after all (the agent cannot apply
+   * what the hooks changed, or the call is decided again). Once; later calls do nothing.
+   */
+  giveBack?: () => void;
 }

@@ -154,3 +154,33 @@ test("a limit counts only the calls that went through: a call a later guard bloc
   ).rows as { denials: number }[];
   expect(denials).toBe(50);
 });
+
+test("a call the agent refuses because it cannot apply a hook's change does not use the limit", async () => {
+  const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "limited-then-rewritten" }) }))!;
+  for (const spec of [
+    { id: "two-a-minute", event: "tool.pre", matcher: "Bash", action: { type: "limit", max: 2, windowMs: 60_000, per: "actor" } },
+    { id: "rewrite-touch", event: "tool.pre", matcher: "Bash", when: "toolInput.command: /^touch /", action: { type: "modify", input: { command: "touch rewritten" } } },
+  ]) {
+    await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ ...spec, scope: `agent:${agent.id}` }), actor: "test" });
+  }
+  const dev = await addPerson(t.db, { email: "rewritten@example.com", role: "operator" });
+  const principal: Principal = { kind: "user", id: dev.id, userId: dev.id, email: "rewritten@example.com", label: "rewritten@example.com", role: "operator", projectId: DEFAULT_PROJECT_ID, projectSlug: "default", instanceAdmin: false };
+  // A runtime that applies no change to a call's input (the generic endpoint's default).
+  const call = (command: string, i: number) =>
+    ingestSessionEvent(t, principal, {
+      agent: "limited-then-rewritten",
+      sessionId: "rewritten-1",
+      source: "my-runtime",
+      title: "t",
+      type: "tool.pre",
+      data: { toolName: "Bash", toolInput: { command }, toolCallId: `rw-${i}` },
+      applies: { agent: "my-runtime", input: false, output: false, ask: false },
+    });
+  for (let i = 0; i < 3; i++) {
+    const refused = await call(`touch f${i}`, i);
+    expect(refused.result).toMatchObject({ verdict: "block", reason: expect.stringContaining("cannot apply") });
+  }
+  expect((await call("ls", 3)).result?.verdict).toBe("allow");
+  expect((await call("ls", 4)).result?.verdict).toBe("allow");
+  expect((await call("ls", 5)).result).toMatchObject({ verdict: "block", reason: expect.stringMatching(/^Rate limit: 2 calls per 1 min/) });
+});

@@ -23,6 +23,7 @@ import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
 import { addToken } from "@/test/people";
 import { INGEST_ROUTES } from "./ingest-routes";
+import { settleRateLimitLeases } from "@/lib/features/hooks/rate-limit-leases";
 
 let t: TestDatabase;
 let operator: string;
@@ -208,4 +209,22 @@ test("another credential's call with a remembered session's id is not decided on
   expect(runs).toHaveLength(2);
   expect(await eventTypes(runs[0].id)).toEqual(["session.start", "tool.pre"]);
   expect(await eventTypes(runs[1].id)).toEqual(["tool.pre"]);
+});
+
+test("a call decided on memory that could not be written is decided again: a limit counts it once", async () => {
+  const agentId = await newAgent("limited-memory");
+  await createHook(t.db, {
+    projectId: DEFAULT_PROJECT_ID,
+    spec: hookSpecSchema.parse({ id: "memory-limit", scope: `agent:${agentId}`, event: "tool.pre", matcher: "Bash", action: { type: "limit", max: 100, windowMs: 60_000, per: "session" } }),
+    actor: "test",
+  });
+  await start("limited-memory", "s-limit-stale");
+  expect(decision(await pre("limited-memory", "s-limit-stale", "echo 1", "l1"))).toBe("allow");
+  const [run] = await runsOf("s-limit-stale");
+  // Finished by hand: the next call, decided on memory (its limit spends a token), finds it gone at its write.
+  await t.execute("update runs set status = 'finished', outcome = 'budget', reason = 'set by hand' where id = $1", [run.id]);
+  expect(decision(await pre("limited-memory", "s-limit-stale", "echo 2", "l2"))).toBe("deny");
+  await settleRateLimitLeases(t.db);
+  const [{ hits }] = (await t.execute("select coalesce(sum(hits), 0)::integer as hits from rate_limit_buckets where key = $1", [`agent:${agentId}/memory-limit/run:${run.id}`])).rows as { hits: number }[];
+  expect(hits).toBe(1);
 });

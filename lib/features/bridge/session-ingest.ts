@@ -290,6 +290,8 @@ async function decide(
     if (dispatchAs !== "tool.pre") return result;
     const refusal = unappliedChange(dispatchAs, result, support, input.data.toolInput, input.dispatch?.only !== undefined) ?? (result.verdict === "allow" ? outputChangeRefusal(session.hooks, input.data.toolName, support) : undefined);
     if (refusal === undefined) return result;
+    // Refused by the agent, not run: what a limit spent on letting it through goes back.
+    result.giveBack?.();
     const refused: DispatchResult = { ...result, verdict: "block", reason: refusal, toolInput: undefined, askUser: undefined, reminders: [...result.reminders, refusal] };
     refusedByAgent.add(refused);
     return refused;
@@ -328,7 +330,14 @@ async function decide(
     const events = [{ type: input.type, data, ts: arrived }];
     if (dispatchAs === "tool.pre" && result.verdict === "block") events.push({ type: "loop.tool_denied", data: toolDenied(result), ts: new Date() });
     events.push(...modifiedFacts(result));
-    seq = await session.writer.recordDispatched(events, expect);
+    try {
+      seq = await session.writer.recordDispatched(events, expect);
+    } catch (error) {
+      // Nothing was written and the call is decided again (ingestSessionEvent): this decision's
+      // spending is given back, so a limit counts the call once.
+      if (error instanceof StaleRecordError) result.giveBack?.();
+      throw error;
+    }
   }
   if (dispatchAs === "session.end") {
     await finishRun(db, {

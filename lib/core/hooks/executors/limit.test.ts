@@ -49,6 +49,20 @@ describe("limit", () => {
     expect((await call("ls")).verdict).toBe("block");
   });
 
+  it("a call the chain let through gives its token back once when its caller says it did not go through", async () => {
+    const runtime = createHookRuntime({ limits: createMemoryRateLimitPort() });
+    const call = () => runtime.dispatch([limit("actor")], toolPre("Bash", { command: "ls" }, { actor: alice }));
+    const first = await call();
+    expect(first.verdict).toBe("allow");
+    first.giveBack!();
+    first.giveBack!();
+    expect((await call()).ledger[0].reason).toBe("1 of 3 in 1 min for alice@example.com");
+    // A refusal spent nothing: nothing to give back.
+    await call();
+    await call();
+    expect((await call()).giveBack).toBeUndefined();
+  });
+
   it("per session and per agent count their own subjects; a run with no person counts per session", async () => {
     const runtime = createHookRuntime({ limits: createMemoryRateLimitPort() });
     const dispatch = (per: "session" | "agent" | "actor", runId: string, actor?: typeof alice) =>
