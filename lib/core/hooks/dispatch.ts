@@ -62,6 +62,8 @@ export class Dispatch implements ActionRun {
   askUser: DispatchResult["askUser"];
   /** What the hooks that let the call through spent on it (a limit's token): given back if the chain blocks it. */
   private spent: (() => void)[] | undefined;
+  /** The ledger rows of the hooks that spent it: a row says so when the spending goes back with the chain's block. */
+  private spentBy: LedgerEntry[] | undefined;
   /** The person's exception that matches this call (null: none), found when the chain starts. */
   private exception: CompiledHook | null | undefined;
   suspended: DispatchResult["suspended"];
@@ -344,7 +346,10 @@ export class Dispatch implements ActionRun {
     }
     const step = chainStep(outcome.verdict, hook.shadow, hook.failureBlocks, this.blocking, this.exception != null && waivedBy(hook));
     entry.verdict = outcome.verdict;
-    if (outcome.giveBack && outcome.verdict === "allow") (this.spent ??= []).push(outcome.giveBack);
+    if (outcome.giveBack && outcome.verdict === "allow") {
+      (this.spent ??= []).push(outcome.giveBack);
+      (this.spentBy ??= []).push(entry);
+    }
     if (outcome.reason !== undefined) entry.reason = capText(redact(outcome.reason), REASON_CAP);
     if (outcome.approval) {
       entry.approval = outcome.approval;
@@ -430,11 +435,15 @@ export class Dispatch implements ActionRun {
     const written =
       this.recordFrom === 0 && this.recordTo === undefined ? this.ledger : this.ledger.slice(this.recordFrom, this.recordTo).filter(Boolean);
     if (this.redaction) keepOnlyRecordedOutput(written, this.redaction);
-    this.write(sink, written);
     // The call did not go through (blocked, or its approval abandoned): what a hook spent on letting
-    // it through is given back. A call waiting for a person keeps it until it is decided.
+    // it through is given back, and its row says so. A call waiting for a person keeps it until it is decided.
     const spent = this.spent;
-    if (spent && (this.verdict === "block" || this.suspended?.abandoned !== undefined)) this.giveBack(spent);
+    const notThrough = spent !== undefined && (this.verdict === "block" || this.suspended?.abandoned !== undefined);
+    if (notThrough) {
+      for (const entry of this.spentBy ?? []) entry.reason = capText(`${entry.reason ?? "allowed"} (given back: the call did not go through)`, REASON_CAP);
+    }
+    this.write(sink, written);
+    if (notThrough) this.giveBack(spent);
     const later = spent && this.spent === spent && this.verdict === "allow" ? () => this.giveBack(spent) : undefined;
     return {
       verdict: this.verdict,

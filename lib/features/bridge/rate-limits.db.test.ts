@@ -141,14 +141,17 @@ test("a limit counts only the calls that went through: a call a later guard bloc
   for (const r of refused) expect(r.result?.reason).toBe("Rate limit: 60 calls per 1 min for guarded@example.com (60 already in the last 1 min)");
   // Once every lease is returned, the window holds exactly the 60 calls that went through.
   expect(await settled()).toBe(60);
-  // The record: every refusal is a denial; the limit's rows say it let 100 through (40 of them then blocked), refused 10.
-  const [{ blocks, allows }] = (
+  // The record: every refusal is a denial; the limit's rows say it let 100 through, 40 of them given
+  // back (the guard blocked those calls), and refused 10.
+  const [{ blocks, allows, givenBack }] = (
     await t.execute(
-      "select count(*) filter (where verdict = 'block')::integer as blocks, count(*) filter (where verdict = 'allow')::integer as allows from hook_invocations where hook_key = 'bash-60-first' and actor_key = $1",
+      `select count(*) filter (where verdict = 'block')::integer as blocks, count(*) filter (where verdict = 'allow')::integer as allows,
+              count(*) filter (where verdict = 'allow' and reason like '%(given back: the call did not go through)')::integer as "givenBack"
+         from hook_invocations where hook_key = 'bash-60-first' and actor_key = $1`,
       [`user:${dev.id}`],
     )
-  ).rows as { blocks: number; allows: number }[];
-  expect([blocks, allows]).toEqual([10, 100]);
+  ).rows as { blocks: number; allows: number; givenBack: number }[];
+  expect([blocks, allows, givenBack]).toEqual([10, 100, 40]);
   const [{ denials }] = (
     await t.execute("select count(*)::integer as denials from run_events e join runs r on r.id = e.run_id where r.external_session_id like 'guarded-%' and e.type = 'loop.tool_denied'")
   ).rows as { denials: number }[];

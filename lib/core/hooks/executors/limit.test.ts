@@ -39,7 +39,7 @@ describe("limit", () => {
     for (let i = 0; i < 10; i++) {
       const refused = await call("ls /srv/prod");
       expect(refused).toMatchObject({ verdict: "block", blockedBy: "no-prod" });
-      expect(refused.ledger[0]).toMatchObject({ hookId: "bash-limit", verdict: "allow", reason: "1 of 3 in 1 min for alice@example.com" });
+      expect(refused.ledger[0]).toMatchObject({ hookId: "bash-limit", verdict: "allow", reason: "1 of 3 in 1 min for alice@example.com (given back: the call did not go through)" });
     }
     // The three calls that go through are the ones that count.
     expect((await call("ls")).ledger[0].reason).toBe("1 of 3 in 1 min for alice@example.com");
