@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../client";
-import { agents, hookInvocations, runs } from "../schema";
+import { agents, hookInvocations, runEvents, runs } from "../schema";
 import { deleteChainDaysBefore } from "./chain-retention";
 import { containing } from "./like-pattern";
 
@@ -86,11 +86,20 @@ function ledgerConditions(f: HookLedgerFilters): SQL[] {
 export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit: number; beforeId?: number }) {
   const where = ledgerConditions(params);
   if (params.beforeId !== undefined) where.push(lt(hookInvocations.id, params.beforeId));
+  // The call the row decided on, read once a row from its event (run_events is partitioned by
+  // time: each lookup probes every partition's index, so one lookup for both fields).
+  const call = db
+    .select({ toolName: sql<string | null>`${runEvents.data}->>'toolName'`.as("tool_name"), toolCallId: sql<string | null>`${runEvents.data}->>'toolCallId'`.as("tool_call_id") })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, hookInvocations.runId), eq(runEvents.seq, hookInvocations.eventSeq)))
+    .limit(1)
+    .as("call");
   const rows = await db
-    .select({ entry: hookInvocations, agentId: runs.agentId, agentName: agents.name, toolName: invocationToolName, toolCallId: invocationToolCallId })
+    .select({ entry: hookInvocations, agentId: runs.agentId, agentName: agents.name, toolName: call.toolName, toolCallId: call.toolCallId })
     .from(hookInvocations)
     .leftJoin(runs, eq(runs.id, hookInvocations.runId))
     .leftJoin(agents, eq(agents.id, runs.agentId))
+    .leftJoinLateral(call, sql`true`)
     .where(and(...where))
     .orderBy(desc(hookInvocations.id))
     .limit(params.limit);
@@ -98,16 +107,8 @@ export async function listHookLedger(db: Db, params: HookLedgerFilters & { limit
 }
 export type HookLedgerRow = Awaited<ReturnType<typeof listHookLedger>>[number];
 
-/** A field of the event a ledger row decided on (a column for the lists of rows; null for a row of no event). */
-const invocationEventField = (field: "toolName" | "toolCallId") =>
-  sql<string | null>`(select e.data->>${field} from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`;
-/** The tool of the call a ledger row decided on, read from its event. */
-export const invocationToolName = invocationEventField("toolName");
-/**
- * The call's own id (Claude Code's tool_use_id, a run's tool call id): what ties a hook's decision
- * on tool.pre to the call's tool.post and its denial, in the record and in an export.
- */
-export const invocationToolCallId = invocationEventField("toolCallId");
+/** The tool of the call a ledger row decided on, read from its event (a column for the lists of rows). */
+export const invocationToolName = sql<string | null>`(select e.data->>'toolName' from run_events e where e.run_id = ${hookInvocations.runId} and e.seq = ${hookInvocations.eventSeq} limit 1)`;
 
 /**
  * The newest blocks that took effect in a project (a shadow block or one on an informational event

@@ -8,6 +8,7 @@
  * `on_events` becomes onOutcomes, `when` is kept; shell timeouts default to 30 s and webhook
  * timeouts to 10 s; `${ENV}` in webhook headers and channels becomes `${secret:ENV}`.
  */
+import { isNegatedWhen } from "@/lib/core/hooks/when";
 import { DEFAULT_MAX_TURNS } from "@/lib/core/agent/agent-spec";
 import { type EventName } from "@/lib/core/hooks/events";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
@@ -116,7 +117,7 @@ function exportHook(hook: HookSpecInput, ctx: ExportContext, anonymous: boolean)
   if (hook.name === undefined && !anonymous) ctx.warnHook(hook, "id", "herdctl hooks have no id; the id was exported as the hook's name");
   if (hook.onFailure === "block") entry.continue_on_error = false;
   // herdctl reads `when` as a truthy dot path: a negated one would name no field there.
-  if (hook.when !== undefined && hook.when.trimStart().startsWith("!")) ctx.warnHook(hook, "when", "herdctl conditions cannot negate; exported without it");
+  if (hook.when !== undefined && isNegatedWhen(hook.when)) ctx.warnHook(hook, "when", "herdctl conditions cannot negate; exported without it");
   else if (hook.when !== undefined) entry.when = hook.when;
   if (hook.onOutcomes !== undefined) {
     const kept = hook.onOutcomes.filter((o) => HERDCTL_OUTCOMES.includes(o));

@@ -10,6 +10,7 @@
  * `skipIf` on a beforeRun hook skips the loop; `when` on `hooks.on` entries matches payload
  * fields exactly or by `/regex/` (the `tool` field becomes the matcher, `agent` the scope).
  */
+import { isNegatedWhen } from "@/lib/core/hooks/when";
 import { DEFAULT_MAX_TURNS } from "@/lib/core/agent/agent-spec";
 import type { EventName } from "@/lib/core/hooks/events";
 import { type HookSpecInput } from "@/lib/core/hooks/spec";
@@ -176,7 +177,7 @@ function exportOnHook(hook: HookSpecInput, ctx: ExportContext): TaiHook | undefi
   if (hook.when !== undefined) {
     const condition = CONDITION.exec(hook.when);
     if (condition) when[condition[1]] = `/${condition[2]}/`;
-    else if (hook.when.trimStart().startsWith("!")) ctx.warnHook(hook, "when", "Tailored AI conditions cannot negate; not exported");
+    else if (isNegatedWhen(hook.when)) ctx.warnHook(hook, "when", "Tailored AI conditions cannot negate; not exported");
     else ctx.warnHook(hook, "when", "Tailored AI conditions compare a field with a value or /regex/; a truthy dot path cannot be exported");
   }
   return { ...entry, ...(Object.keys(when).length > 0 ? { when } : {}), ...onError(hook) };

@@ -60,10 +60,11 @@ export class Dispatch implements ActionRun {
   redaction: OutputRedaction | undefined;
   modifiedBy: string[] | undefined;
   askUser: DispatchResult["askUser"];
-  /** What the hooks that let the call through spent on it (a limit's token): given back if the chain blocks it. */
-  private spent: (() => void)[] | undefined;
-  /** The ledger rows of the hooks that spent it: a row says so when the spending goes back with the chain's block. */
-  private spentBy: LedgerEntry[] | undefined;
+  /**
+   * What the hooks that let the call through spent on it (a limit's token), with each one's ledger
+   * row: given back if the chain blocks the call, and the row says so.
+   */
+  private spent: { giveBack: () => void; entry: LedgerEntry }[] | undefined;
   /** The person's exception that matches this call (null: none), found when the chain starts. */
   private exception: CompiledHook | null | undefined;
   suspended: DispatchResult["suspended"];
@@ -346,10 +347,7 @@ export class Dispatch implements ActionRun {
     }
     const step = chainStep(outcome.verdict, hook.shadow, hook.failureBlocks, this.blocking, this.exception != null && waivedBy(hook));
     entry.verdict = outcome.verdict;
-    if (outcome.giveBack && outcome.verdict === "allow") {
-      (this.spent ??= []).push(outcome.giveBack);
-      (this.spentBy ??= []).push(entry);
-    }
+    if (outcome.giveBack && outcome.verdict === "allow") (this.spent ??= []).push({ giveBack: outcome.giveBack, entry });
     if (outcome.reason !== undefined) entry.reason = capText(redact(outcome.reason), REASON_CAP);
     if (outcome.approval) {
       entry.approval = outcome.approval;
@@ -418,12 +416,12 @@ export class Dispatch implements ActionRun {
     }
   }
 
-  private giveBack(spent: (() => void)[]) {
+  private giveBack(spent: NonNullable<Dispatch["spent"]>) {
     if (this.spent !== spent) return;
     this.spent = undefined;
-    for (const undo of spent) {
+    for (const { giveBack } of spent) {
       try {
-        undo();
+        giveBack();
       } catch (error) {
         this.options.logger.error("a hook's give-back failed", { error: describe(error) });
       }
@@ -438,13 +436,13 @@ export class Dispatch implements ActionRun {
     // The call did not go through (blocked, or its approval abandoned): what a hook spent on letting
     // it through is given back, and its row says so. A call waiting for a person keeps it until it is decided.
     const spent = this.spent;
-    const notThrough = spent !== undefined && (this.verdict === "block" || this.suspended?.abandoned !== undefined);
-    if (notThrough) {
-      for (const entry of this.spentBy ?? []) entry.reason = capText(`${entry.reason ?? "allowed"} (given back: the call did not go through)`, REASON_CAP);
+    const notThrough = this.verdict === "block" || this.suspended?.abandoned !== undefined;
+    if (spent && notThrough) {
+      for (const { entry } of spent) entry.reason = capText(`${entry.reason ?? "allowed"} (given back: the call did not go through)`, REASON_CAP);
     }
     this.write(sink, written);
-    if (notThrough) this.giveBack(spent);
-    const later = spent && this.spent === spent && this.verdict === "allow" ? () => this.giveBack(spent) : undefined;
+    if (spent && notThrough) this.giveBack(spent);
+    const later = spent && this.verdict === "allow" ? () => this.giveBack(spent) : undefined;
     return {
       verdict: this.verdict,
       reason: this.reason,

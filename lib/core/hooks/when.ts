@@ -30,6 +30,11 @@ const REGEX_LITERAL = /^\/(.*)\/(i?)$/;
 
 const NEGATED = /^\s*!\s*(.*)$/;
 
+/** Whether a condition is negated (a leading `!`): what an export to a dialect that cannot negate leaves out. */
+export function isNegatedWhen(source: string): boolean {
+  return NEGATED.test(source);
+}
+
 /** Throws with a readable message when the condition or its regex is malformed. */
 export function compileWhen(source: string, options: { detect?: DetectCheck } = {}): WhenCondition {
   const negated = NEGATED.exec(source);
