@@ -35,6 +35,8 @@ const USAGE = `Usage:
   hookplane hook claude-code|codex|gemini-cli|copilot|cursor --agent NAME [--fail-open] [--url URL] [--timeout-ms N]
       Reads a Claude Code (Codex, Gemini CLI, Copilot CLI) hook's stdin JSON, asks Hookplane,
       prints its JSON answer. Copilot CLI's stdin does not name its event: add --event EVENT.
+      With no answer it blocks gated calls; --fail-open lets them through, unless the agent's
+      fail mode in Hookplane (kept from its last answer) says otherwise.
       Env: HOOKPLANE_URL (default http://127.0.0.1:3000, or the one login stored), HOOKPLANE_TOKEN
            (a bridge credential; default the one login stored),
            HOOKPLANE_AGENT (instead of --agent), HOOKPLANE_TIMEOUT_MS (default 590000).

@@ -344,6 +344,10 @@ export const offlineDecisions = pgTable(
     runId: uuid("run_id"),
     agentId: uuid("agent_id"),
     decision: text("decision").$type<"allowed" | "blocked">().notNull(),
+    /** The fail mode the CLI applied ("closed"/"open"), as it reports it; NULL from a CLI that does not say. */
+    failMode: text("fail_mode").$type<"closed" | "open">(),
+    /** Let a gated call through while its agent's fail mode was "closed" (the `offline_against_policy` alert counts those). */
+    againstPolicy: boolean("against_policy").notNull().default(false),
     decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -461,6 +465,12 @@ export const agents = pgTable(
     dailyBudgetUsd: doublePrecision("daily_budget_usd"),
     /** What each person's coding agents may spend a UTC day in this agent's bridged sessions. */
     dailyBudgetPerPersonUsd: doublePrecision("daily_budget_per_person_usd"),
+    /**
+     * What its coding agents' `hookplane` CLI does with a gated call when Hookplane cannot answer:
+     * "closed" blocks it, "open" lets it through; NULL leaves it to the CLI (`--fail-open`, else
+     * closed). Sent with every ingest answer, cached by the CLI for the outage (docs/coding-agents.md).
+     */
+    failMode: text("fail_mode").$type<"closed" | "open">(),
     script: jsonb("script").$type<unknown[]>(),
     metadataFile: text("metadata_file"),
     flow: jsonb("flow").$type<string[]>(),
@@ -476,6 +486,7 @@ export const agents = pgTable(
   (t) => [
     uniqueIndex("agents_project_name_uq").on(t.projectId, t.name),
     check("agents_retention_days_ck", sql`${t.retentionDays} is null or ${t.retentionDays} >= 0`),
+    check("agents_fail_mode_ck", sql`${t.failMode} is null or ${t.failMode} in ('closed', 'open')`),
   ],
 );
 
@@ -983,7 +994,7 @@ export const settings = pgTable("settings", {
 });
 
 /** What an alert rule watches (lib/features/alerts/alert-rules.ts lists and describes them). */
-export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures" | "offline_decisions" | "unguarded_sessions" | "settings_drift";
+export type AlertKind = "cost" | "runs_failed" | "runs_blocked" | "approvals_waiting" | "hook_failures" | "offline_decisions" | "offline_against_policy" | "unguarded_sessions" | "settings_drift";
 export type AlertState = "ok" | "firing";
 
 /**

@@ -1,20 +1,12 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { AuditPages, AuthPages, dashboardApi } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
-/** In the full suite the first spec creates the admin; run alone on a fresh server, this spec does. */
-async function signInAsAdmin(page: Page) {
-  const auth = new AuthPages(page);
-  await page.goto("/");
-  await page.waitForURL(/\/(setup|sign-in)$/);
-  if (page.url().endsWith("/setup")) await auth.setUpFirstAdmin(admin.email, admin.password);
-  else await auth.signIn(admin.email, admin.password);
-}
 
 test("search the audit: find the no-prod block in the ledger, download the export, review a config change", async ({ page }, testInfo) => {
-  await signInAsAdmin(page);
+  await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
 
   // A run whose first write the seeded no-prod hook blocks.
   await page.getByTestId("nav-agents").click();

@@ -1,15 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { AuthPages, dashboardApi, HookPages } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
-/** Signs in, or sets up the admin when this spec runs alone on a fresh server. */
-async function signInAsAdmin(page: Page) {
-  const auth = new AuthPages(page);
-  await page.goto("/");
-  if (page.url().endsWith("/setup")) await auth.setUpFirstAdmin(admin.email, admin.password);
-  else await auth.signIn(admin.email, admin.password);
-}
 
 let createdHookId: string | undefined;
 
@@ -21,7 +14,7 @@ test.afterEach(async ({ page }) => {
 
 test("creates a guard on an agent with inline validation, reorders it, edits it and reads its history", async ({ page }, testInfo) => {
   const hooks = new HookPages(page);
-  await signInAsAdmin(page);
+  await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
 
   // From the agent's page: "Add hook" opens the editor with the agent's scope prefilled.
   await page.getByTestId("nav-agents").click();

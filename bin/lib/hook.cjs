@@ -127,32 +127,41 @@ const isQwenCall = (payload) => typeof payload?.session_id === "string" && proce
 const isCursorPayload = (payload) => typeof payload?.conversation_id === "string" && payload.session_id === undefined;
 
 /**
- * No answer from Hookplane: block (exit 2) unless told to fail open, or where blocking makes no
- * sense. With `offline` (Hookplane unreachable or failing, not refusing), the decision taken
- * alone is kept in the offline spool and sent once Hookplane answers again.
+ * No answer from Hookplane: block (exit 2) unless it is to fail open, or where blocking makes no
+ * sense. Whether to fail open: the agent's fail mode as Hookplane last said it (`policy`, which
+ * overrules the flag either way), else `--fail-open`. With `offline` (Hookplane unreachable or
+ * failing, not refusing), the decision taken alone is kept in the offline spool, with the mode it
+ * applied and where that came from, and sent once Hookplane answers again.
  */
-function noAnswer(problem, { failOpen, eventName, bridge, offline }) {
+function noAnswer(problem, { failOpen, eventName, bridge, offline, policy, agent }) {
   const neverBlock = eventName !== undefined && !bridge.gating.has(eventName);
+  const open = policy ? policy === "open" : failOpen;
   if (offline) {
-    const decision = failOpen || neverBlock ? "allowed" : "blocked";
-    require("./offline-spool.cjs").spoolDecision({ ...offline, decision, reason: problem });
+    const decision = open || neverBlock ? "allowed" : "blocked";
+    const failModeFrom = policy ? "policy" : failOpen ? "flag" : "default";
+    require("./offline-spool.cjs").spoolDecision({ ...offline, decision, reason: problem, failMode: open ? "open" : "closed", failModeFrom });
   }
-  if (failOpen || neverBlock) {
-    const why = failOpen
-      ? "allowing because --fail-open is set"
+  if (open || neverBlock) {
+    const why = open
+      ? policy
+        ? `allowing: ${agent}'s fail mode in Hookplane is open`
+        : "allowing because --fail-open is set"
       : bridge.keepsWorking.has(eventName)
         ? `not blocking ${eventName}: exit 2 there would keep ${bridge.name} working`
         : `not blocking ${eventName}: it gates nothing`;
     writeAndExit(2, `hookplane: ${problem} — ${why}\n`, 0);
     return;
   }
-  const refusal = bridge.refusal?.(eventName, `${problem} — blocking because --fail-open is not set`);
+  const why = policy
+    ? `blocking: ${agent}'s fail mode in Hookplane is closed${failOpen ? " (it overrules --fail-open)" : ""}`
+    : "blocking because --fail-open is not set";
+  const refusal = bridge.refusal?.(eventName, `${problem} — ${why}`);
   if (refusal) {
-    warn(`${problem} — blocking because --fail-open is not set\n`);
+    warn(`${problem} — ${why}\n`);
     writeAndExit(1, `${JSON.stringify(refusal)}\n`, 0);
     return;
   }
-  writeAndExit(2, `${problem} — blocking because --fail-open is not set\n`, 2);
+  writeAndExit(2, `${problem} — ${why}\n`, 2);
 }
 
 async function hookAgent(kind, flags) {
@@ -198,17 +207,26 @@ async function hookAgent(kind, flags) {
   body = await withTranscriptUsage(body, eventName, kind);
   let response;
   const headers = { authorization: `Bearer ${token}`, "x-hookplane-agent": agent, ...machineHeaders() };
-  // Decided alone from here on: kept for Hookplane (the offline spool) when it is down or failing.
+  // Decided alone from here on: kept for Hookplane (the offline spool) when it is down or failing,
+  // under the agent's fail mode as Hookplane last said it (fail-mode.cjs).
   const offline = () => ({ bridge: kind, agent, payload: JSON.parse(body) });
+  const policy = () => require("./fail-mode.cjs").keptFailMode(base, agent, token);
   try {
     response = await post(url, headers, body, timeoutMs, (req) => watchCaller(req));
   } catch (error) {
-    return noAnswer(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`, { failOpen, eventName, bridge, offline: offline() });
+    return noAnswer(`Hookplane unreachable at ${base}: ${error.code ?? error.message ?? error}`, { failOpen, eventName, bridge, offline: offline(), policy: policy(), agent });
   }
   if (response.status !== 200) {
     const problem = `Hookplane at ${base} answered ${response.status}: ${errorMessageOf(response.text)}`;
-    return noAnswer(problem, { failOpen, eventName, bridge, offline: response.status >= 500 ? offline() : undefined });
+    // A 4xx is Hookplane's answer about the request (a revoked credential, an unknown agent), not
+    // an outage: not spooled, and a fail-open policy does not open it (a fail-closed one still
+    // overrules --fail-open).
+    const failing = response.status >= 500;
+    const kept = policy();
+    return noAnswer(problem, { failOpen, eventName, bridge, offline: failing ? offline() : undefined, policy: failing || kept === "closed" ? kept : undefined, agent });
   }
+  const said = response.headers?.get("x-hookplane-fail-mode");
+  if (said) require("./fail-mode.cjs").keepFailMode(base, agent, token, said);
   // Hookplane answers again: what was decided offline goes to it, from a process of its own.
   if (require("./offline-spool.cjs").hasSpooled()) flushInBackground(base, token);
   if (bridge === CURSOR_VIA_CLAUDE) {

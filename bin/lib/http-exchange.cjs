@@ -1,5 +1,5 @@
 /**
- * One request of the `hookplane` CLI and its answer, as {status, text}. An http: URL is served by a
+ * One request of the `hookplane` CLI and its answer, as {status, text, headers}. An http: URL is served by a
  * plain HTTP/1.1 exchange over node:net rather than node:http: loading and first use of node:http
  * (its parser, agent and stream layers) cost ~3 ms on every hook call, and a coding agent pays the
  * CLI's whole run before each tool call (npm run bench:bridge). The exchange is the simplest HTTP
@@ -16,7 +16,7 @@
 "use strict";
 
 /**
- * Resolves {status, text}, or rejects with an error whose `code` (ECONNREFUSED, ...) or message a
+ * Resolves {status, text, headers: Map of lower-cased names}, or rejects with an error whose `code` (ECONNREFUSED, ...) or message a
  * person can act on. `onRequest` gets the request in flight; destroying it drops the request.
  */
 function exchange(url, { method, headers, body, timeoutMs, onRequest }) {
@@ -90,7 +90,7 @@ function parseAnswer(data, closed) {
       const length = Number(fields.get("content-length"));
       body = rest.length >= length ? rest.subarray(0, length) : undefined;
     } else body = closed ? rest : undefined;
-    return body && { status, text: body.toString("utf8") };
+    return body && { status, text: body.toString("utf8"), headers: fields };
   }
 }
 
@@ -118,7 +118,7 @@ function overNodeHttps(target, { method, headers, body, timeoutMs, onRequest }) 
     const req = request(target, { method, headers: fields }, (res) => {
       const chunks = [];
       res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), headers: new Map(Object.entries(res.headers)) }));
       res.on("error", reject);
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

@@ -11,7 +11,7 @@ export type AgentRow = typeof agents.$inferSelect;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Columns from a validated spec; undefined optional fields become NULL so edits can clear them. */
-const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "metadataFile", "flow", "codeHooks", "retryTools", "retentionDays"] as const;
+const OPTIONAL_FIELDS = ["description", "instructions", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "failMode", "script", "metadataFile", "flow", "codeHooks", "retryTools", "retentionDays"] as const;
 
 function toColumns(spec: Partial<AgentSpec>, replace = false) {
   const columns: Partial<typeof agents.$inferInsert> = {};
@@ -24,7 +24,7 @@ function toColumns(spec: Partial<AgentSpec>, replace = false) {
 
 export function agentToSpec(row: AgentRow): AgentSpec & { id: string; createdAt: Date; updatedAt: Date } {
   return {
-    ...fieldsOf(row, ["id", "name", "description", "model", "instructions", "tools", "maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd"]),
+    ...fieldsOf(row, ["id", "name", "description", "model", "instructions", "tools", "maxTurns", "timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "failMode"]),
     script: (row.script as AgentSpec["script"]) ?? undefined,
     ...fieldsOf(row, ["metadataFile", "flow", "codeHooks", "retryTools", "retentionDays", "createdAt", "updatedAt"]),
   };

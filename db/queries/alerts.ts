@@ -200,8 +200,8 @@ export async function hookFailuresInWindow(db: Db, w: MetricWindow): Promise<num
   return Number(row?.value ?? 0);
 }
 
-/** Decisions coding agents took alone while Hookplane was unreachable, received in the window. */
-export async function offlineDecisionsInWindow(db: Db, w: MetricWindow): Promise<number> {
+/** Decisions the CLI took alone reported in the window; `againstPolicy`: only gated calls it let through against a fail-closed policy. */
+export async function offlineDecisionsInWindow(db: Db, w: MetricWindow & { againstPolicy?: boolean }): Promise<number> {
   const [row] = await db
     .select({ value: sql<number>`count(*)::int` })
     .from(offlineDecisions)
@@ -211,6 +211,7 @@ export async function offlineDecisionsInWindow(db: Db, w: MetricWindow): Promise
         gte(offlineDecisions.receivedAt, w.from),
         lt(offlineDecisions.receivedAt, w.to),
         w.agentId ? eq(offlineDecisions.agentId, w.agentId) : undefined,
+        w.againstPolicy ? eq(offlineDecisions.againstPolicy, true) : undefined,
       ),
     );
   return Number(row?.value ?? 0);

@@ -35,7 +35,7 @@ function tableColumns<T extends typeof agents | typeof runs, K extends keyof T["
 }
 
 /** What a hook call reads of the session's agent. */
-const AGENT_COLUMNS = tableColumns(agents, "a", "a_", ["id", "projectId", "name", "budgetUsd", "dailyBudgetPerPersonUsd"]);
+const AGENT_COLUMNS = tableColumns(agents, "a", "a_", ["id", "projectId", "name", "budgetUsd", "dailyBudgetPerPersonUsd", "failMode"]);
 export type SessionAgentRow = ReturnType<typeof AGENT_COLUMNS.read>;
 
 /** What a hook call reads of the session's run: who acts, its status and totals (its title for a trace); not its response or checkpoint. */

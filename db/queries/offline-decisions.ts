@@ -9,13 +9,33 @@ import { appendRunRecords, type NewRunEvent, type RunTotalsDelta } from "./run-e
  */
 export async function recordOfflineEvents(
   db: Db,
-  params: { id: string; projectId: string; runId: string; agentId: string; decision: "allowed" | "blocked"; decidedAt: Date; events: NewRunEvent[]; totals?: RunTotalsDelta },
+  params: {
+    id: string;
+    projectId: string;
+    runId: string;
+    agentId: string;
+    decision: "allowed" | "blocked";
+    failMode: "closed" | "open" | null;
+    againstPolicy: boolean;
+    decidedAt: Date;
+    events: NewRunEvent[];
+    totals?: RunTotalsDelta;
+  },
 ): Promise<"recorded" | "duplicate"> {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     const inserted = await tx
       .insert(offlineDecisions)
-      .values({ id: params.id, projectId: params.projectId, runId: params.runId, agentId: params.agentId, decision: params.decision, decidedAt: params.decidedAt })
+      .values({
+        id: params.id,
+        projectId: params.projectId,
+        runId: params.runId,
+        agentId: params.agentId,
+        decision: params.decision,
+        failMode: params.failMode,
+        againstPolicy: params.againstPolicy,
+        decidedAt: params.decidedAt,
+      })
       .onConflictDoNothing()
       .returning({ id: offlineDecisions.id });
     if (inserted.length === 0) return "duplicate";

@@ -8,7 +8,7 @@ import net from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { closedPort } from "@/lib/core/hooks/testing/fakes";
 
-type Answer = { status: number; text: string };
+type Answer = { status: number; text: string; headers: Map<string, string> };
 const { exchange, parseAnswer } = createRequire(import.meta.url)("../../bin/lib/http-exchange.cjs") as {
   exchange(url: string, options: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number }): Promise<Answer>;
   parseAnswer(data: Buffer, closed: boolean): Answer | undefined;
@@ -49,7 +49,15 @@ describe("parseAnswer", () => {
     ["an interim answer first", "HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}", false, { status: 200, text: "{}" }],
     ["UTF-8 in the body", `HTTP/1.1 200 OK\r\ncontent-length: 7\r\n\r\n${Buffer.from('"é—"').toString("latin1")}`, false, { status: 200, text: '"é—"' }],
   ])("%s", (_, text, closed, expected) => {
-    expect(parse(text, closed)).toEqual(expected);
+    const { headers, ...answer } = parse(text, closed)!;
+    expect(answer).toEqual(expected);
+    expect(headers).toBeInstanceOf(Map);
+  });
+
+  test("its header fields, by lower-cased name, the value trimmed (the agent's fail mode rides there)", () => {
+    const answer = parse("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Hookplane-Fail-Mode:  closed \r\n\r\n{}")!;
+    expect(answer.headers.get("x-hookplane-fail-mode")).toBe("closed");
+    expect(answer.headers.get("content-length")).toBe("2");
   });
 
   test.each([
@@ -75,7 +83,7 @@ describe("exchange", () => {
       socket.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
       setTimeout(() => socket.end("2\r\n{}\r\n0\r\n\r\n"), 20);
     });
-    expect(await post(base)).toEqual({ status: 200, text: "{}" });
+    expect(await post(base)).toMatchObject({ status: 200, text: "{}" });
     const [head, body] = seen.split("\r\n\r\n");
     expect(head.split("\r\n")).toEqual([
       "POST /api/v1/ingest/claude-code?x=1 HTTP/1.1",
@@ -95,7 +103,7 @@ describe("exchange", () => {
         socket.end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}");
       }, 100);
     });
-    expect(await post(base)).toEqual({ status: 200, text: "{}" });
+    expect(await post(base)).toMatchObject({ status: 200, text: "{}" });
     expect(halfClosedBeforeAnswer).toBe(false);
   });
 

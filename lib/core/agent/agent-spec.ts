@@ -64,6 +64,10 @@ export const retentionDaysSchema = z
   .min(0, "0 keeps forever; otherwise a number of days")
   .max(36_500, "at most 36500 days (100 years); 0 keeps forever");
 
+/** A coding agent's fail modes when Hookplane cannot answer (agents.fail_mode). */
+export const FAIL_MODES = ["closed", "open"] as const;
+export type FailMode = (typeof FAIL_MODES)[number];
+
 /** The most model calls a Hookplane agent may make in a run (no run is unbounded). */
 export const MAX_TURNS_LIMIT = 1000;
 /** What an agent gets when it says nothing. */
@@ -84,6 +88,13 @@ export const agentSpecSchema = z.object({
    * their next tool call is refused until 00:00 UTC, with the spend in the reason.
    */
   dailyBudgetPerPersonUsd: z.number().min(0).optional(),
+  /**
+   * What its coding agents' `hookplane` CLI does with a gated call Hookplane cannot answer (down,
+   * or failing): "closed" blocks it, "open" lets it through, overriding the CLI's `--fail-open`
+   * either way. Left out (or null, which clears it in a PATCH), the CLI decides (closed unless
+   * `--fail-open`). Either way the CLI keeps the decision and reports it once Hookplane answers again.
+   */
+  failMode: z.enum(FAIL_MODES, { error: 'one of "closed" (block what Hookplane cannot answer), "open" (let it through) or null (each CLI decides)' }).nullable().optional(),
   script: z.array(scriptTurnSchema).optional(),
   /** herdctl's metadata file, read from the run's workspace: confined to it, at save and at run time. */
   metadataFile: z.string().min(1).superRefine(issueFrom(workspacePathProblem)).optional(),

@@ -43,7 +43,7 @@ export function exportHerdctl(config: DialectConfig, options: ExportOptions = {}
   if (agent.instructions !== undefined) doc.system_prompt = agent.instructions;
   // All tools is herdctl's default (no allowed_tools); an empty list is written, it means none.
   if (agent.tools !== undefined && !agent.tools.includes("*")) doc.allowed_tools = agent.tools;
-  for (const field of ["budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "flow"] as const) {
+  for (const field of ["budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "failMode", "script", "flow"] as const) {
     if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `herdctl has no ${field}; not exported`);
   }
 

@@ -52,7 +52,7 @@ export function exportLoom(config: DialectConfig, options: ExportOptions = {}): 
   if (agent.timeoutMs !== undefined && agent.timeoutMs !== parseDuration(LOOM_DEFAULT_TIMEOUT)) execution.timeout = formatDuration(agent.timeoutMs);
   if (agent.budgetUsd !== undefined) execution.maxCostUsd = agent.budgetUsd;
   if (Object.keys(execution).length > 0) doc.execution = execution;
-  for (const field of ["dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "flow", "metadataFile", "retryTools"] as const) {
+  for (const field of ["dailyBudgetUsd", "dailyBudgetPerPersonUsd", "failMode", "script", "flow", "metadataFile", "retryTools"] as const) {
     if (agent[field] !== undefined) ctx.warn(`agent.${field}`, `Loom profiles have no ${field}; not exported`);
   }
 

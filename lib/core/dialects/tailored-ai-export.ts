@@ -49,7 +49,7 @@ export function exportTailoredAi(config: DialectConfig, options: ExportOptions =
     // Each tool round is a model call; Tailored AI's default (10) is left out, Hookplane's (20) written.
     const maxTurns = agent.maxTurns ?? DEFAULT_MAX_TURNS;
     if (maxTurns !== TAI_DEFAULT_TOOL_ROUNDS) entry.maxToolRounds = maxTurns;
-    for (const field of ["timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "script", "flow", "metadataFile", "retryTools"] as const) {
+    for (const field of ["timeoutMs", "budgetUsd", "dailyBudgetUsd", "dailyBudgetPerPersonUsd", "failMode", "script", "flow", "metadataFile", "retryTools"] as const) {
       if (agent[field] !== undefined) ctx.warn(`agents.${agent.name}.${field}`, `Tailored AI agents have no ${field}; not exported`);
     }
     agents[agent.name] = entry;

@@ -50,6 +50,7 @@ export function agentFromForm(form: FormData): { value: Record<string, unknown>;
       budgetUsd: numberOrRaw(form, "budgetUsd"),
       dailyBudgetUsd: numberOrRaw(form, "dailyBudgetUsd"),
       dailyBudgetPerPersonUsd: numberOrRaw(form, "dailyBudgetPerPersonUsd"),
+      failMode: text(form, "failMode"),
       metadataFile: text(form, "metadataFile"),
       flow: list(text(form, "flow")),
       codeHooks: list(text(form, "codeHooks")),

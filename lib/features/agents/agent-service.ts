@@ -46,6 +46,16 @@ export function assertMaySetRetention(principal: Pick<Principal, "role">, before
   throw AppError.forbidden(`Only admins may change how long an agent's runs are kept (retentionDays): a shorter window deletes runs. You are ${principal.role}.`);
 }
 
+/**
+ * What an agent's coding agents do while Hookplane cannot answer is an admin's call too: "open"
+ * lets every gated call run ungoverned during an outage, and clearing it hands the choice to each
+ * developer's own `--fail-open`.
+ */
+export function assertMaySetFailMode(principal: Pick<Principal, "role">, before: string | null | undefined, after: string | null | undefined) {
+  if ((before ?? undefined) === (after ?? undefined) || roleAtLeast(principal.role, "admin")) return;
+  throw AppError.forbidden(`Only admins may change what this agent's coding agents do when Hookplane cannot answer (failMode). You are ${principal.role}.`);
+}
+
 /** The project's agent by id or name; another project's is a 404, as one that does not exist. */
 export async function findAgentOr404(db: Db, projectId: string, ref: string) {
   const row = await getAgent(db, { projectId, ref });
@@ -57,6 +67,7 @@ export async function createAgentAudited(db: Db, principal: Principal, spec: Age
   assertMaySetCodeHooks(principal, undefined, spec.codeHooks, "an agent's");
   assertMayConfigureAgent(principal, spec.name, undefined, spec);
   assertMaySetRetention(principal, undefined, spec.retentionDays);
+  assertMaySetFailMode(principal, undefined, spec.failMode);
   const row = await audited(
     db,
     { projectId: principal.projectId, actor: principal.label, action: "agent.create", entityType: "agent", after: spec },
@@ -89,6 +100,7 @@ export async function updateAgentAudited(
       // A patch that leaves codeHooks out keeps them, unless it replaces the whole agent.
       if ("codeHooks" in patch || options.replace) assertMaySetCodeHooks(principal, existing.codeHooks, patch.codeHooks, "an agent's");
       if ("retentionDays" in patch || options.replace) assertMaySetRetention(principal, existing.retentionDays, patch.retentionDays);
+      if ("failMode" in patch || options.replace) assertMaySetFailMode(principal, existing.failMode, patch.failMode);
       if (patch.name && patch.name !== existing.name) {
         const clash = await getAgent(tx, { projectId: principal.projectId, ref: patch.name });
         if (clash) throw AppError.conflict(`An agent named "${patch.name}" already exists`);

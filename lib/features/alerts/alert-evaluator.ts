@@ -60,6 +60,8 @@ export async function measureAlert(
       return hookFailuresInWindow(db, window);
     case "offline_decisions":
       return offlineDecisionsInWindow(db, window);
+    case "offline_against_policy":
+      return offlineDecisionsInWindow(db, { ...window, againstPolicy: true });
     case "unguarded_sessions":
       return countUnguardedSessions(db, window);
   }

@@ -10,7 +10,7 @@ import { egressIssues } from "@/lib/core/hooks/secret-placement";
 import { discordAction, slackAction, webhookAction } from "@/lib/core/hooks/spec";
 
 /** Kept here rather than in db/schema.ts so the browser's form can list them without the ORM. */
-export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures", "offline_decisions", "unguarded_sessions", "settings_drift"] as const satisfies readonly AlertKind[];
+export const ALERT_KINDS = ["cost", "runs_failed", "runs_blocked", "approvals_waiting", "hook_failures", "offline_decisions", "offline_against_policy", "unguarded_sessions", "settings_drift"] as const satisfies readonly AlertKind[];
 
 export const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 export const MAX_COOLDOWN_MINUTES = 7 * 24 * 60;
@@ -31,6 +31,12 @@ export const ALERT_KIND_INFO: Record<AlertKind, { label: string; unit: "usd" | "
     unit: "count",
     parameter: "window",
     describe: "tool calls and prompts coding agents' hooks let through or refused alone, Hookplane unreachable, reported in the window",
+  },
+  offline_against_policy: {
+    label: "Let through offline against policy",
+    unit: "count",
+    parameter: "window",
+    describe: "gated tool calls and prompts coding agents' hooks let through alone, Hookplane unreachable, while their agent's fail mode is closed, reported in the window",
   },
   unguarded_sessions: {
     label: "Sessions without hooks",

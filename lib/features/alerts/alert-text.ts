@@ -49,6 +49,8 @@ export function alertMetricText(rule: AlertSubject): string {
       return `hook failures${ofAgent}`;
     case "offline_decisions":
       return `decisions taken offline${ofAgent}`;
+    case "offline_against_policy":
+      return `calls let through offline against a fail-closed policy${ofAgent}`;
     case "unguarded_sessions":
       return `coding-agent sessions without Hookplane's hooks${ofAgent}`;
     case "settings_drift":

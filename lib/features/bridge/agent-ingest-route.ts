@@ -11,9 +11,12 @@ import type { Issue } from "@/lib/core/issues";
 import type { DispatchResult } from "@/lib/core/hooks/runtime-types";
 import { producedPayloadIssues } from "@/lib/core/hooks/event-payloads";
 import { AppError } from "@/lib/platform/api/app-error";
-import { apiRoute } from "@/lib/platform/api/route";
+import { apiRoute, JsonAnswer } from "@/lib/platform/api/route";
 import { ingestSessionEvent, type SessionEvent } from "./session-ingest";
 import type { ModificationSupport } from "@/lib/core/dialects/modification-support";
+
+/** The answer's header naming the agent's fail mode: "closed", "open", or "unset" (the CLI's own flag decides). */
+export const FAIL_MODE_HEADER = "x-hookplane-fail-mode";
 
 export interface AgentProtocol<S extends z.ZodType> {
   /** How the hook command is written, for the error that names the agent header. */
@@ -66,7 +69,8 @@ export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>
     // What only the route knows (no mapping sets either), set on the event the mapping just made.
     event.machine = machineOf(request.headers);
     event.applies = typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies;
-    const { result } = await ingestSessionEvent(await getDatabase(), principal, event, request.signal);
-    return protocol.answer(input, result);
+    const { result, failMode } = await ingestSessionEvent(await getDatabase(), principal, event, request.signal);
+    // The agent's fail mode rides on every answer: the CLI keeps it for when Hookplane cannot answer.
+    return new JsonAnswer(protocol.answer(input, result), { [FAIL_MODE_HEADER]: failMode ?? "unset" });
   });
 }

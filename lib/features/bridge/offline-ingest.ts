@@ -7,6 +7,7 @@
  * an audit row keeps that something went unrecorded.
  */
 import { z } from "zod";
+import { FAIL_MODES } from "@/lib/core/agent/agent-spec";
 import { getDatabase } from "@/db/client";
 import { logAudit } from "@/db/queries/audit";
 import { apiRoute } from "@/lib/platform/api/route";
@@ -24,6 +25,9 @@ const offlineEntrySchema = z
     decision: z.enum(["allowed", "blocked"]),
     reason: z.string().max(2000),
     decidedAt: z.iso.datetime({ offset: true }),
+    /** What the CLI applied and where it had it from (its kept copy of the agent's policy, its flag, its default); older CLIs leave them out. */
+    failMode: z.enum(FAIL_MODES).optional(),
+    failModeFrom: z.enum(["policy", "flag", "default"]).optional(),
   })
   .strict();
 
@@ -59,6 +63,8 @@ export function offlineIngestRoute(protocols: Record<string, AgentProtocol<z.Zod
         decision: entry.decision,
         reason: entry.reason,
         decidedAt: new Date(entry.decidedAt),
+        failMode: entry.failMode,
+        failModeFrom: entry.failModeFrom,
       });
       outcomes.push({ id: entry.id, outcome });
     }

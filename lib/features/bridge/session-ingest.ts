@@ -25,6 +25,7 @@ import { getConfig } from "@/lib/platform/config/config";
 import { actorKeyOf, type Principal } from "@/lib/platform/auth/roles";
 import { EVENT_NAMES, isBlockingEvent, type EventName, type Outcome } from "@/lib/core/hooks/events";
 import type { EventActor } from "@/lib/core/hooks/event";
+import type { FailMode } from "@/lib/core/agent/agent-spec";
 import { recordedToolPost } from "@/lib/core/hooks/output-redaction";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
@@ -86,6 +87,8 @@ export interface SessionEventResult {
   seq: number;
   /** Undefined when no hooks were consulted (a recorded-only event). */
   result?: DispatchResult;
+  /** The agent's fail mode (agents.fail_mode), which the answer carries for the CLI to keep for an outage. */
+  failMode?: FailMode | null;
 }
 
 /** Every catalog event but approval.*, which Hookplane itself records around a person's decision. */
@@ -115,7 +118,9 @@ export async function ingestSessionEvent(
   const cached = decidedFromMemory(input, dispatchAs) ? cachedSession(db, key) : undefined;
   if (cached) {
     try {
-      return await decide(handle, { actor, ...input }, dispatchAs, { agent: cached.agent, run: cached.run, hooksFingerprint: cached.expect.hooksGeneration, personSpentToday: null, expect: cached.expect }, signal);
+      const decided = await decide(handle, { actor, ...input }, dispatchAs, { agent: cached.agent, run: cached.run, hooksFingerprint: cached.expect.hooksGeneration, personSpentToday: null, expect: cached.expect }, signal);
+      decided.failMode = cached.agent.failMode;
+      return decided;
     } catch (error) {
       if (!(error instanceof StaleRecordError)) throw error;
       forgetSession(db, key);
@@ -168,7 +173,9 @@ export async function ingestSessionEvent(
       : undefined;
   // The turn boundary read with the run is that run's: a run started just now has none but its start.
   const turnBoundary = found.run?.id === run.id ? lastTurnBoundary : undefined;
-  return decide(handle, { actor, ...input }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember, lastTurnBoundary: turnBoundary }, signal);
+  const decided = await decide(handle, { actor, ...input }, dispatchAs, { agent, run, hooksFingerprint, personSpentToday, remember, lastTurnBoundary: turnBoundary }, signal);
+  decided.failMode = agent.failMode;
+  return decided;
 }
 
 /**
@@ -413,6 +420,9 @@ export interface OfflineDecision {
   decision: "allowed" | "blocked";
   reason: string;
   decidedAt: Date;
+  /** The fail mode the CLI applied, and where it had it from (the agent's policy it kept, its flag, its default); older CLIs do not say. */
+  failMode?: FailMode;
+  failModeFrom?: "policy" | "flag" | "default";
 }
 
 /**
@@ -442,8 +452,21 @@ export async function recordOfflineDecision(
     actor: { key: actor.key, userId: actor.userId, label: actor.label, host: actor.host, osUser: actor.osUser },
     keepStopped: true,
   });
-  const marker = { decision: offline.decision, reason: offline.reason, decidedAt: offline.decidedAt.toISOString(), by: "hookplane CLI" };
   const canonical = input.dispatch?.as ?? input.type;
+  // A gated call let through while the agent's policy is to fail closed: the CLI did not have the
+  // policy (never answered since it was set), ran with a fail-open flag an older CLI obeys, or was
+  // changed. Either way the call ran ungoverned against policy: marked, and alerted on.
+  const gated = isDispatchedEvent(canonical) && isBlockingEvent(canonical);
+  const againstPolicy = found.agent.failMode === "closed" && offline.decision === "allowed" && gated;
+  const marker = {
+    decision: offline.decision,
+    reason: offline.reason,
+    decidedAt: offline.decidedAt.toISOString(),
+    by: "hookplane CLI",
+    ...(offline.failMode && { failMode: offline.failMode, failModeFrom: offline.failModeFrom }),
+    ...(found.agent.failMode && { policy: found.agent.failMode }),
+    ...(againstPolicy && { againstPolicy: true }),
+  };
   const events = [{ type: input.type, data: { ...input.data, offline: marker }, ts: offline.decidedAt }];
   const refusedCall = canonical === "tool.pre" && offline.decision === "blocked";
   if (refusedCall) {
@@ -456,6 +479,8 @@ export async function recordOfflineDecision(
     runId: run.id,
     agentId: found.agent.id,
     decision: offline.decision,
+    failMode: offline.failMode ?? null,
+    againstPolicy,
     decidedAt: offline.decidedAt,
     events,
     totals: toolName || refusedCall ? { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, toolsUsed: toolName ? [toolName] : [], blocked: refusedCall } : undefined,

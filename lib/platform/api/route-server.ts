@@ -125,6 +125,8 @@ async function writeAnswer(res: ServerResponse, answered: Response | RouteAnswer
   // Response.json's own refusal when the value has no JSON (undefined, a function): an internal error.
   const text = answered instanceof Response ? undefined : (JSON.stringify(answered.json) as string | undefined);
   if (text !== undefined) {
+    const own = (answered as { headers?: Record<string, string> }).headers;
+    if (own) for (const name in own) res.setHeader(name, own[name]);
     res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
     res.end(text);
     return;

@@ -171,8 +171,16 @@ export interface RouteSchemas {
   query?: z.ZodType;
   params?: z.ZodType;
 }
-/** A route's answer before it is a web Response: a value to send as JSON, or a Response the route made (errors included). */
-export type RouteAnswer = Response | { json: unknown };
+/** A route's answer before it is a web Response: a value to send as JSON (with headers of its own), or a Response the route made (errors included). */
+export type RouteAnswer = Response | { json: unknown; headers?: Record<string, string> };
+
+/** A handler's JSON answer with headers beside it, still written without a web Response on the direct path. */
+export class JsonAnswer {
+  constructor(
+    readonly json: unknown,
+    readonly headers: Record<string, string>,
+  ) {}
+}
 
 export type ApiHandler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & {
   schemas: RouteSchemas;
@@ -208,14 +216,14 @@ export function apiRoute<
         body = parseWith(options.body, await readJsonBody(request));
       }
       const result = await handler({ request, db, principal, body: body as Infer<B>, query: query as Infer<Q>, params: params as never });
-      return result instanceof Response ? noStore(result) : { json: result };
+      return result instanceof Response ? noStore(result) : result instanceof JsonAnswer ? result : { json: result };
     } catch (error) {
       return noStore(toErrorResponse(error));
     }
   };
   const route = async (request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     const out = await answer(request, context);
-    return out instanceof Response ? out : noStore(Response.json(out.json));
+    return out instanceof Response ? out : noStore(Response.json(out.json, out.headers && { headers: out.headers }));
   };
   return Object.assign(route, { schemas: { role: options.role, body: options.body, query: options.query, params: options.params }, answer });
 }

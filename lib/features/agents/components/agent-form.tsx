@@ -2,11 +2,17 @@
 
 import { saveAgentAction } from "@/lib/features/agents/agent-actions";
 import { Button } from "@/components/ui/button";
-import { Field, TextArea, TextInput, inputClass } from "@/components/ui/field";
+import { Field, Options, Select, TextArea, TextInput, inputClass } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { useActionForm } from "@/components/ui/use-action-form";
 import { KNOWN_TOOLS } from "@/lib/features/agents/agent-form-data";
 import type { AgentSpec } from "@/lib/core/agent/agent-spec";
+
+const FAIL_MODE_CHOICES = [
+  { value: "", label: "Each CLI decides (block, unless run with --fail-open)" },
+  { value: "closed", label: "Fail closed: block it (overrides --fail-open)" },
+  { value: "open", label: "Fail open: let it through" },
+];
 
 type AgentValues = Partial<AgentSpec> & { id?: string };
 
@@ -86,6 +92,16 @@ export function AgentForm({
           error={errorAt("dailyBudgetPerPersonUsd")}
         >
           <TextInput id="dailyBudgetPerPersonUsd" name="dailyBudgetPerPersonUsd" inputMode="decimal" defaultValue={agent?.dailyBudgetPerPersonUsd} placeholder="none" />
+        </Field>
+        <Field
+          label="When Hookplane cannot answer"
+          htmlFor="failMode"
+          hint="What each developer's hookplane CLI does with a tool call or prompt while Hookplane is down or failing. Either way the CLI keeps the decision and reports it when Hookplane is back; a call let through against a fail-closed policy raises the “Let through offline against policy” alert."
+          error={errorAt("failMode")}
+        >
+          <Select id="failMode" name="failMode" defaultValue={agent?.failMode ?? ""}>
+            <Options choices={FAIL_MODE_CHOICES} />
+          </Select>
         </Field>
         <div className="grid gap-5 md:grid-cols-2">
           <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes, relative to its workspace; hooks see it as metadata." error={errorAt("metadataFile")}>

@@ -110,18 +110,28 @@ function TimelineToggle({ seq, open, onToggle, status, children }: { seq: number
 
 /** Said on an event a coding agent's CLI decided alone while Hookplane was unreachable (sent later). */
 function OfflineBadge({ events }: { events: RunEventResponse[] }) {
-  const offline = events.find((e) => e.data.offline && typeof e.data.offline === "object")?.data.offline as { decision?: string; decidedAt?: string } | undefined;
+  const offline = events.find((e) => e.data.offline && typeof e.data.offline === "object")?.data.offline as
+    | { decision?: string; decidedAt?: string; failMode?: string; failModeFrom?: string; againstPolicy?: boolean }
+    | undefined;
   if (!offline) return null;
+  const mode = offline.failMode ? ` failing ${offline.failMode} (${FAIL_MODE_SOURCE[offline.failModeFrom ?? ""] ?? "its setting"})` : "";
+  const against = offline.againstPolicy ? " It let the call through although the agent's fail mode is closed." : "";
   return (
     <span
-      className="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-      title={`Hookplane was unreachable: the CLI ${offline.decision ?? "decided"} it alone at ${offline.decidedAt ?? "?"}, and reported it later. No hook ran.`}
+      className={
+        offline.againstPolicy
+          ? "shrink-0 rounded bg-red-100 px-1.5 py-0.5 text-xs text-red-900 dark:bg-red-950 dark:text-red-200"
+          : "shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+      }
+      title={`Hookplane was unreachable: the CLI ${offline.decision ?? "decided"} it alone${mode} at ${offline.decidedAt ?? "?"}, and reported it later. No hook ran.${against}`}
       data-testid="offline-badge"
     >
-      decided offline
+      {offline.againstPolicy ? "let through offline against policy" : "decided offline"}
     </span>
   );
 }
+
+const FAIL_MODE_SOURCE: Record<string, string> = { policy: "the agent's policy, as last answered", flag: "its --fail-open flag", default: "its default" };
 
 export function EventEntry({ event, open, onToggle, hooks, latencyMs }: { event: RunEventResponse; open: boolean; onToggle: () => void; hooks: LedgerRow[]; latencyMs?: number }) {
   return (
