@@ -14,7 +14,12 @@ import type { DispatchResult, HookProgress, HookRuntimeOptions, SuspendPoint } f
  */
 export function resumeFrom(state: Dispatch, point: SuspendPoint): number {
   const index = state.hooks.findIndex((h) => h.id === point.hookId);
-  if (index < 0) return 0;
+  if (index < 0) {
+    // The chain runs again, and its limits count the call again: what it spent before goes back.
+    if (point.spent?.length) state.releaseTokens(point.spent);
+    return 0;
+  }
+  if (point.spent?.length) state.carried = [...point.spent];
   if (point.context?.length) state.contextTexts = [...point.context];
   if (point.outputs?.length) state.outputs = [...point.outputs];
   if (point.reminders?.length) state.reminders = [...point.reminders];

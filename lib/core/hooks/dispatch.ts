@@ -25,7 +25,7 @@ import {
 import { jsonMayContain } from "./json-prefilter";
 import { LEDGER_TEXT_CAP, type LedgerEntry } from "./ledger";
 import { newEntry, REASON_CAP } from "./ledger-row";
-import type { SecretValue } from "./ports";
+import type { SecretValue, SpentToken } from "./ports";
 import { capText, noRedaction, type Redactor } from "./redact";
 import { INTERRUPTED_HOOK, type DispatchOptions, type DispatchResult, type HookProgress, type HookRuntimeOptions, type RuntimeHook } from "./runtime-types";
 import { CODE_EXECUTION_OFF } from "./trust";
@@ -64,7 +64,9 @@ export class Dispatch implements ActionRun {
    * What the hooks that let the call through spent on it (a limit's token), with each one's ledger
    * row: given back if the chain blocks the call, and the row says so.
    */
-  private spent: { giveBack: () => void; entry: LedgerEntry }[] | undefined;
+  private spent: { giveBack: () => void; entry: LedgerEntry; spentOn?: SpentToken }[] | undefined;
+  /** What the hooks before a person's wait spent on the call, carried from the suspended dispatch (SuspendPoint.spent). */
+  carried: SpentToken[] | undefined;
   /** The person's exception that matches this call (null: none), found when the chain starts. */
   private exception: CompiledHook | null | undefined;
   suspended: DispatchResult["suspended"];
@@ -267,7 +269,31 @@ export class Dispatch implements ActionRun {
       ...(this.redaction && { redaction: this.redaction }),
       ...(this.modifiedBy && { modifiedBy: [...this.modifiedBy] }),
       ...(this.askUser && { askUser: this.askUser }),
+      ...(this.spentTokens() && { spent: this.spentTokens() }),
     };
+  }
+
+  /** What the call has cost the limits so far, as plain JSON (carried and spent here); undefined when nothing. */
+  private spentTokens(): SpentToken[] | undefined {
+    const here = this.spent?.flatMap((s) => (s.spentOn ? [s.spentOn] : []));
+    const all = [...(this.carried ?? []), ...(here ?? [])];
+    return all.length > 0 ? all : undefined;
+  }
+
+  /**
+   * Gives back tokens spent in an earlier dispatch of this call (it waited for a person): to the
+   * window's count, as no lease of this process holds them. Best effort, as giveBack.
+   */
+  releaseTokens(tokens: readonly SpentToken[]) {
+    const release = this.options.limits?.release;
+    if (!release) return;
+    for (const token of tokens) {
+      try {
+        release.call(this.options.limits, token, { allowed: true, count: 0 });
+      } catch (error) {
+        this.options.logger.error("a hook's give-back failed", { error: describe(error) });
+      }
+    }
   }
 
   /** The call carries a new input from now on: the hooks after this one (and their matchers) see it. */
@@ -347,7 +373,7 @@ export class Dispatch implements ActionRun {
     }
     const step = chainStep(outcome.verdict, hook.shadow, hook.failureBlocks, this.blocking, this.exception != null && waivedBy(hook));
     entry.verdict = outcome.verdict;
-    if (outcome.giveBack && outcome.verdict === "allow") (this.spent ??= []).push({ giveBack: outcome.giveBack, entry });
+    if (outcome.giveBack && outcome.verdict === "allow") (this.spent ??= []).push({ giveBack: outcome.giveBack, entry, spentOn: outcome.spentOn });
     if (outcome.reason !== undefined) entry.reason = capText(redact(outcome.reason), REASON_CAP);
     if (outcome.approval) {
       entry.approval = outcome.approval;
@@ -440,8 +466,19 @@ export class Dispatch implements ActionRun {
     if (spent && notThrough) {
       for (const { entry } of spent) entry.reason = capText(`${entry.reason ?? "allowed"} (given back: the call did not go through)`, REASON_CAP);
     }
+    // Resumed after a person's wait and not let through: what the hooks before the wait spent
+    // goes back too, said on the row of the hook that waited (theirs were written at the wait).
+    const carried = notThrough ? this.carried : undefined;
+    if (carried && written[0]) {
+      const tokens = carried.length === 1 ? "the limit token" : `${carried.length} limit tokens`;
+      written[0].reason = capText(`${written[0].reason ?? ""} (given back: ${tokens} this call spent before it waited)`.trimStart(), REASON_CAP);
+    }
     this.write(sink, written);
     if (spent && notThrough) this.giveBack(spent);
+    if (carried) {
+      this.carried = undefined;
+      this.releaseTokens(carried);
+    }
     const later = spent && this.verdict === "allow" ? () => this.giveBack(spent) : undefined;
     return {
       verdict: this.verdict,

@@ -179,6 +179,13 @@ export interface RateLimitPort {
   release?(request: { key: string; max: number; windowMs: number }, taken: RateLimitTake): void;
 }
 
+/** A `limit` hook's token spent on a call, named by the rate limit port's request (plain JSON). */
+export interface SpentToken {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
 export interface RateLimitTake {
   allowed: boolean;
   count: number;

@@ -5,7 +5,7 @@ import type { CodeHookRegistry } from "./code-hooks";
 import type { LedgerEntry, HookVerdict } from "./ledger";
 import type { OutboundPolicy } from "@/lib/core/outbound/outbound-guard";
 import type { OutboundTransport } from "@/lib/core/outbound/outbound-request";
-import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, RateLimitPort, SecretPort, SessionHistoryPort, ShellLauncher, ToolPort } from "./ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, LedgerSink, NoticePort, RateLimitPort, SecretPort, SessionHistoryPort, SpentToken, ShellLauncher, ToolPort } from "./ports";
 import type { HookSpec } from "./spec";
 import type { OutputRedaction } from "./output-redaction";
 
@@ -86,6 +86,12 @@ export interface HookProgress {
   redaction?: OutputRedaction;
   modifiedBy?: string[];
   askUser?: DispatchResult["askUser"];
+  /**
+   * What the hooks before it spent on letting the call through (a limit's token): a resumed
+   * dispatch gives it back if the call does not go through after all (denied, timed out to a
+   * deny, abandoned), so a limit counts the calls that went through here too.
+   */
+  spent?: SpentToken[];
 }
 
 /** What a hook that started an outside effect and never settled is recorded as (at most once). */

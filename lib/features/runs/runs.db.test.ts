@@ -216,3 +216,39 @@ test("a run whose events cannot be recorded is failed after a few attempts, not 
     await h.t.execute("drop trigger poison_run_events on run_events");
   }
 });
+
+test("a call that waited for a person in a suspended run and was denied gives its limit token back: the next run's call is let through", async () => {
+  // Runs park (suspend) after 150 ms of waiting: the decision comes in another dispatch.
+  await h.restartQueue({ approvalHoldMs: 150 });
+  const agent = await addAgent(
+    h.t,
+    { name: "limited-asker", tools: ["shell"], script: [shellTurn("true"), { text: "done" }] },
+    [
+      { id: "one-an-hour", event: "tool.pre", matcher: "shell", action: { type: "limit", max: 1, windowMs: 3_600_000, per: "agent" } },
+      { id: "ask-lead", event: "tool.pre", matcher: "shell", action: { type: "approve", timeoutMs: 600_000, onTimeout: "deny" } },
+    ],
+  );
+  const decide = async (runId: string, decision: "approve" | "deny") => {
+    await waitForRun(h.t, runId, (r) => r.status === "waiting_approval" && r.leaseOwner === null);
+    const pending = (await listApprovals(h.t.db, { projectId: DEFAULT_PROJECT_ID, status: "pending", limit: 50 })).find((a) => a.runId === runId)!;
+    expect((await callRoute(decisionRoute.POST, { method: "POST", token: operatorToken, params: { id: pending.id }, body: { decision } })).status).toBe(200);
+    return waitForRun(h.t, runId, (r) => r.status === "finished");
+  };
+  const limitRows = async (runId: string) => (await listRunHookInvocations(h.t.db, { runId })).filter((l) => l.hookKey === "one-an-hour").map((l) => [l.verdict, l.reason]);
+
+  const first = await startRun(h.t.db, operator, { agent: agent.name, prompt: "deploy" });
+  await decide(first.id, "deny");
+  expect(await limitRows(first.id)).toEqual([["allow", "1 of 1 in 1 h for agent limited-asker"]]);
+  const asked = (await listRunHookInvocations(h.t.db, { runId: first.id })).find((l) => l.hookKey === "ask-lead");
+  expect(asked).toMatchObject({ verdict: "block" });
+  expect(asked?.reason).toContain("(given back: the limit token this call spent before it waited)");
+
+  // The denied call did not go through: the hour's one call is still there to take, and an approved one keeps it.
+  const second = await startRun(h.t.db, operator, { agent: agent.name, prompt: "deploy again" });
+  await decide(second.id, "approve");
+  expect(await limitRows(second.id)).toEqual([["allow", "1 of 1 in 1 h for agent limited-asker"]]);
+  const third = await startRun(h.t.db, operator, { agent: agent.name, prompt: "and again" });
+  const refused = await waitForRun(h.t, third.id, (r) => r.status === "finished");
+  expect(refused.blocked).toBe(true);
+  expect((await limitRows(third.id))[0]).toEqual(["block", expect.stringContaining("Rate limit: 1 calls per 1 h for agent limited-asker")]);
+});

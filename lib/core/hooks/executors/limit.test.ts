@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ApprovalAnswer, ApprovalPort } from "../approval-port";
 import { createMemoryRateLimitPort } from "../ports";
+import type { SuspendPoint } from "../runtime-types";
 import { hookSpecSchema } from "../spec";
 import { createHookRuntime } from "../runtime";
 import { hook, toolPre } from "../testing/fakes";
@@ -61,6 +63,57 @@ describe("limit", () => {
     await call();
     await call();
     expect((await call()).giveBack).toBeUndefined();
+  });
+
+  it("a call that waited for a person in a run that suspended gives its token back when the resumed chain does not let it through", async () => {
+    // The port parks the first ask (the run suspends); the resumed dispatch hears the decision.
+    const decisions: ApprovalAnswer[] = [];
+    const port: ApprovalPort = { request: async () => decisions.shift() ?? { pending: true, approvalId: "ap-1" } };
+    const runtime = createHookRuntime({ limits: createMemoryRateLimitPort(), approvals: port });
+    const approve = hook({ id: "ask-lead", event: "tool.pre", matcher: "Bash", action: { type: "approve", timeoutMs: 60_000, onTimeout: "deny" } });
+    const chain = [limit("actor"), approve];
+    const call = (opts?: { resume: SuspendPoint; abandon?: string }) => runtime.dispatch(chain, toolPre("Bash", { command: "deploy" }, { actor: alice }), opts);
+    const count = async () => {
+      // What a fresh call is counted as, given back at once so it changes nothing.
+      const probe = await runtime.dispatch([limit("actor")], toolPre("Bash", { command: "ls" }, { actor: alice }));
+      probe.giveBack?.();
+      return probe.ledger[0].reason;
+    };
+
+    const waiting = await call();
+    expect(waiting.verdict).toBe("suspend");
+    expect(waiting.suspended).toMatchObject({ hookId: "ask-lead", approvalId: "ap-1", spent: [{ key: "global/bash-limit/user:alice", max: 3, windowMs: 60_000 }] });
+    expect(waiting.ledger.map((r) => [r.hookId, r.reason])).toEqual([["bash-limit", "1 of 3 in 1 min for alice@example.com"]]);
+    // While it waits, the call holds its token.
+    expect(await count()).toBe("2 of 3 in 1 min for alice@example.com");
+    // Denied (the point travels as JSON, as in a run's checkpoint): the token goes back, and the waiting hook's row says so.
+    const point = JSON.parse(JSON.stringify(waiting.suspended)) as SuspendPoint;
+    decisions.push({ decision: "deny", reason: "not today", timedOut: false });
+    const denied = await call({ resume: point });
+    expect(denied.verdict).toBe("block");
+    expect(denied.ledger.map((r) => [r.hookId, r.verdict])).toEqual([["ask-lead", "block"]]);
+    expect(denied.ledger[0].reason).toMatch(/\(given back: the limit token this call spent before it waited\)$/);
+    expect(await count()).toBe("1 of 3 in 1 min for alice@example.com");
+
+    // Approved: the call went through and keeps its token.
+    const again = await call();
+    decisions.push({ decision: "approve", timedOut: false });
+    const approved = await call({ resume: JSON.parse(JSON.stringify(again.suspended)) as SuspendPoint });
+    expect(approved.verdict).toBe("allow");
+    expect(approved.ledger[0].reason ?? "").not.toContain("given back");
+    expect(await count()).toBe("2 of 3 in 1 min for alice@example.com");
+
+    // Abandoned (the run ended while it waited): given back.
+    const left = await call();
+    const abandoned = await call({ resume: JSON.parse(JSON.stringify(left.suspended)) as SuspendPoint, abandon: "the run was cancelled" });
+    expect(abandoned.ledger[0].reason).toContain("given back: the limit token");
+    expect(await count()).toBe("2 of 3 in 1 min for alice@example.com");
+
+    // The waiting hook edited away while the run waited: the chain runs again and counts the call
+    // again, so what the first pass spent goes back first (counted once, not twice).
+    const edited = await call();
+    const rerun = await runtime.dispatch([limit("actor")], toolPre("Bash", { command: "deploy" }, { actor: alice }), { resume: edited.suspended as SuspendPoint });
+    expect(rerun.ledger[0].reason).toBe("2 of 3 in 1 min for alice@example.com"); // the approved call and this one
   });
 
   it("per session and per agent count their own subjects; a run with no person counts per session", async () => {

@@ -4,8 +4,9 @@
  * rate limit port (across every web process on one database). A refusal names the limit and the
  * count, so the agent can say why and the ledger keeps how many there were. A call it let through
  * that a later hook of the chain blocks is given back (giveBack): only calls that went through count.
+ * Its take travels with a dispatch that suspends for a person (spentOn), given back on a deny.
  */
-import type { RateLimitTake } from "../ports";
+import type { RateLimitTake, SpentToken } from "../ports";
 import type { LimitAction } from "../spec";
 import type { ActionOutcome, ActionRun, AsyncExecutor, CompiledAction } from "./types";
 
@@ -31,8 +32,8 @@ export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAc
     const subject = subjectOf(action, run);
     return { subject, take: { key: `${run.hook.scope}/${run.hook.id}/${subject.key}`, max: action.max, windowMs: action.windowMs } };
   };
-  const outcome = (subject: { label: string }, { allowed, count }: RateLimitTake, giveBack?: () => void): ActionOutcome => {
-    if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}`, ...(giveBack && { giveBack }) };
+  const outcome = (subject: { label: string }, { allowed, count }: RateLimitTake, take: SpentToken, giveBack?: () => void): ActionOutcome => {
+    if (allowed) return { verdict: "allow", reason: `${count} of ${action.max} in ${window} for ${subject.label}`, ...(giveBack && { giveBack, spentOn: take }) };
     return {
       verdict: "block",
       reason: `${action.reason ?? `Rate limit: ${action.max} calls per ${window} for ${subject.label}`} (${count} already in the last ${window})`,
@@ -46,7 +47,7 @@ export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAc
       if (!port) return { failure: "rate limits are not counted in this runtime" };
       const { subject, take } = request(run);
       const taken = await port.take(take, signal);
-      return outcome(subject, taken, port.release && (() => port.release!(take, taken)));
+      return outcome(subject, taken, take, port.release && (() => port.release!(take, taken)));
     },
     // Most calls spend a token this process already holds (rate-limit-leases.ts): no wait, no timer.
     now(run) {
@@ -54,7 +55,7 @@ export function compileLimit(action: LimitAction, timeoutMs: number): CompiledAc
       if (!port?.takeHeld) return undefined;
       const { subject, take } = request(run);
       const held = port.takeHeld(take);
-      return held && outcome(subject, held, port.release && (() => port.release!(take, held)));
+      return held && outcome(subject, held, take, port.release && (() => port.release!(take, held)));
     },
   };
   return { secretNames: [], executor };

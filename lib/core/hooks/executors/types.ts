@@ -5,7 +5,7 @@
  */
 import type { HookContext, HookEvent } from "../event";
 import type { HookVerdict } from "../ledger";
-import type { ApprovalDecision, ApprovalPort, HookLogger, NoticePort, RateLimitPort, SecretPort, SecretValue, SessionHistoryPort, ShellLauncher, ToolPort } from "../ports";
+import type { ApprovalDecision, ApprovalPort, HookLogger, NoticePort, RateLimitPort, SecretPort, SecretValue, SpentToken, SessionHistoryPort, ShellLauncher, ToolPort } from "../ports";
 import type { CodeHookRegistry } from "../code-hooks";
 import type { SafeFetchPolicy } from "../http-client";
 import type { RuntimeHook } from "../runtime-types";
@@ -38,6 +38,11 @@ export interface ActionResult {
    * call (a `limit` hook's token: it counts the calls that went through).
    */
   giveBack?: () => void;
+  /**
+   * What `giveBack` gives back, as plain JSON (a limit's take): a dispatch that suspends for a
+   * person carries it to its resumption, which gives it back if the call does not go through.
+   */
+  spentOn?: SpentToken;
 }
 
 /** An error or timeout of the hook itself; the runtime turns it into a verdict via onFailure. */
