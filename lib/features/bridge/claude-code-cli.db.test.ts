@@ -17,12 +17,15 @@ import { getApprovalInAnyProject } from "@/db/queries/approvals";
 import { listRunHookInvocations } from "@/db/queries/hook-invocations";
 import { listRunEventsAfter } from "@/db/queries/run-events";
 import { getRun, listRuns, type RunRow } from "@/db/queries/runs";
+import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import { closedPort, findAgentCli, useAgentWorkspace, useBridgeHarness, type BridgeHarness } from "@/test/bridge-harness";
+import { startTcpProxy } from "@/test/tcp-proxy";
 import { startFakeAnthropic } from "@/test/bridges/fake-anthropic-api";
 import { HAS_TMUX, openTerminal } from "@/test/bridges/tmux-terminal";
 import { exportConfig, importConfig } from "@/lib/core/dialects";
 import type { HookSpecInput } from "@/lib/core/hooks/spec";
 import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
+import * as offlineRoute from "@/app/api/v1/ingest/offline/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
 
 const CLAUDE = findAgentCli("HOOKPLANE_CLAUDE_BIN", "claude");
@@ -35,6 +38,8 @@ const HONOURS_ON_FAILURE = (() => {
 })();
 const SKIP = "Claude Code CLI not installed: set HOOKPLANE_CLAUDE_BIN to its `claude` (npm i @anthropic-ai/claude-code) to run these";
 const AGENT = "guarded";
+/** The same hooks on an agent whose fail mode an admin set to closed. */
+const STRICT = "guarded-strict";
 
 const HOOKS: HookSpecInput[] = [
   { id: "no-rm", event: "tool.pre", matcher: "Bash", action: { type: "block", reason: "No rm -rf here", denyIf: "rm -rf" } },
@@ -45,7 +50,9 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
   const h: BridgeHarness = useBridgeHarness({
     ingest: { method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST },
     prices: true,
-    agents: { [AGENT]: HOOKS },
+    agents: { [AGENT]: HOOKS, [STRICT]: { spec: { failMode: "closed" }, hooks: HOOKS } },
+    // Where the CLI reports what it decided while Hookplane was down.
+    routes: [{ method: "POST", path: "/api/v1/ingest/offline", handler: offlineRoute.POST }],
   });
   const workspace = useAgentWorkspace(h, "hp-claude-e2e-", startFakeAnthropic);
   const fake = () => workspace.fake;
@@ -175,6 +182,43 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : SKIP, () => {
     const said = fake().requests.map((r) => JSON.stringify(r.body.messages ?? [])).join("\n");
     expect(said).toMatch(/Hookplane unreachable at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
   }, 120_000);
+
+  test("the agent's fail mode overrules a developer's --fail-open: once Hookplane has answered, with it down the guarded call is still blocked, and the record says why", async () => {
+    // The developer added --fail-open to their settings; the admin set the agent to fail closed.
+    const failOpen = settings.replaceAll(`--agent ${AGENT}`, `--agent ${STRICT} --fail-open`);
+    expect(failOpen).toContain("--fail-open");
+    const dir = project("policy", failOpen);
+    const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(h.server.url).port) });
+    // A config folder of its own: the policy kept and the spool are this test's.
+    const env = { HOOKPLANE_URL: proxy.proxied(h.server.url), HOOKPLANE_CONFIG_DIR: path.join(dir, "config") };
+    try {
+      const answered = path.join(dir, "answered");
+      const first = await runClaude(dir, `bash: touch ${answered}`, env, ["--allowedTools", "Bash"]).done;
+      expect(first.code, first.stderr).toBe(0);
+      expect(existsSync(answered)).toBe(true);
+      // Hookplane goes away; the CLI applies the policy its last answer carried, not its flag.
+      await proxy.close();
+      const down = path.join(dir, "down");
+      const second = await runClaude(dir, `bash: touch ${down}`, env, ["--allowedTools", "Bash"]).done;
+      expect(second.code, second.stderr).toBe(0);
+      expect(existsSync(down)).toBe(false);
+      const said = fake().requests.map((r) => JSON.stringify(r.body.messages ?? [])).join("\n");
+      expect(said).toContain(`${STRICT}'s fail mode in Hookplane is closed (it overrules --fail-open)`);
+      // Back: the decision taken alone is reported, with the mode it applied and where it came from.
+      await proxy.restore();
+      // (Not spawnSync: the server answering it runs in this process.)
+      const flushed = await runHookplaneCli(["spool", "flush"], "", { ...h.cliEnv(), ...env });
+      expect(flushed.code, `${flushed.stdout}${flushed.stderr}`).toBe(0);
+      // The Bash call blocked under the policy; the session's other events (its turn's end, ...) gate nothing.
+      const offline = (await h.t.execute("select od.decision, od.fail_mode, od.against_policy from offline_decisions od join agents a on a.id = od.agent_id where a.name = $1 order by od.decided_at", [STRICT])).rows;
+      expect(offline.filter((o) => o.decision === "blocked")).toEqual([{ decision: "blocked", fail_mode: "closed", against_policy: false }]);
+      expect(offline.filter((o) => o.against_policy)).toEqual([]);
+      const [marker] = (await h.t.execute("select e.data -> 'offline' as offline from run_events e join runs r on r.id = e.run_id join agents a on a.id = r.agent_id where a.name = $1 and e.type = 'tool.pre' and e.data ? 'offline'", [STRICT])).rows as { offline: Record<string, unknown> }[];
+      expect(marker.offline).toMatchObject({ decision: "blocked", failMode: "closed", failModeFrom: "policy", policy: "closed" });
+    } finally {
+      await proxy.stop();
+    }
+  }, 180_000);
 
   /**
    * Claude Code asks its permission prompts, and fires PermissionRequest, only in its interactive

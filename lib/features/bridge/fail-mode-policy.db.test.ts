@@ -164,6 +164,8 @@ test("a gated call let through while the policy is closed is marked against poli
   await whileDown(async () => {
     expect((await hook(dir, "strict", claude("unheard-s", "PreToolUse", bash("u_1", "rm -rf /srv")), ["--fail-open"])).code).toBe(0);
     expect((await hook(dir, "strict", claude("unheard-s", "PostToolUse", { ...bash("u_0", "ls"), tool_response: { stdout: "" } }))).code).toBe(0);
+    // A turn's end is let through whatever the mode (exit 2 there would keep Claude working): never against policy.
+    expect((await hook(dir, "strict", claude("unheard-s", "Stop", { stop_hook_active: false }))).code).toBe(0);
     expect((await hook(dir, "plain", claude("unheard-plain", "PreToolUse", bash("p_1", "rm -rf /srv")), ["--fail-open"])).code).toBe(0);
   });
   // An edited file claiming the agent is open: the CLI obeys it, the record does not.
@@ -182,11 +184,15 @@ test("a gated call let through while the policy is closed is marked against poli
   const unheard = await offlineOf("unheard-s");
   expect(unheard.decisions.map((d) => [d.decision, d.fail_mode, d.against_policy])).toEqual([
     ["allowed", "open", true],
-    // Not gated (a tool's result): let through whatever the mode, which was the default's.
+    // Not gated (a tool's result, a turn's end): let through whatever the mode, which was the default's.
+    ["allowed", "closed", false],
     ["allowed", "closed", false],
   ]);
   expect(unheard.markers[0]).toEqual({ type: "tool.pre", offline: expect.objectContaining({ decision: "allowed", failModeFrom: "flag", policy: "closed", againstPolicy: true }) });
-  expect(unheard.markers[1].offline.againstPolicy).toBeUndefined();
+  expect(unheard.markers.slice(1).map((m) => [m.type, m.offline.againstPolicy])).toEqual([
+    ["tool.post", undefined],
+    ["turn.end", undefined],
+  ]);
   expect((await offlineOf("unheard-plain")).decisions.map((d) => d.against_policy)).toEqual([false]);
   const editedRecord = await offlineOf("edited-s");
   expect(editedRecord.decisions.map((d) => [d.decision, d.against_policy])).toEqual([["allowed", true]]);

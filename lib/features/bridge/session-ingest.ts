@@ -413,6 +413,13 @@ function actorOfRun(run: RunRow): EventActor | undefined {
   };
 }
 
+/**
+ * The calls an agent's fail mode decides when Hookplane cannot answer (bin/lib/hook.cjs's `gating`
+ * events of every agent: tool calls, prompts, Cursor's subagent starts). A turn's end is not one:
+ * blocking it with no answer would keep the agent working, so the CLI lets it end whatever the mode.
+ */
+const FAIL_MODE_GATES = new Set<string>(["tool.pre", "user.prompt.submit", "agent.start"]);
+
 /** A decision the `hookplane` CLI took alone while Hookplane was unreachable (its offline spool). */
 export interface OfflineDecision {
   /** Made by the CLI: the same decision sent twice is recorded once. */
@@ -456,7 +463,7 @@ export async function recordOfflineDecision(
   // A gated call let through while the agent's policy is to fail closed: the CLI did not have the
   // policy (never answered since it was set), ran with a fail-open flag an older CLI obeys, or was
   // changed. Either way the call ran ungoverned against policy: marked, and alerted on.
-  const gated = isDispatchedEvent(canonical) && isBlockingEvent(canonical);
+  const gated = FAIL_MODE_GATES.has(canonical);
   const againstPolicy = found.agent.failMode === "closed" && offline.decision === "allowed" && gated;
   const marker = {
     decision: offline.decision,
