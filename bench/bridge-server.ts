@@ -16,12 +16,12 @@ import * as copilotRoute from "@/app/api/v1/ingest/copilot/route";
 import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { addToken } from "@/test/people";
+import { addPersonToken } from "@/test/people";
 
 async function main() {
   const t = await createTestDatabase();
   installDatabase(t);
-  const token = (await addToken(t.db, { role: "operator", name: "bridge" })).token;
+  const token = (await addPersonToken(t.db, { role: "operator", name: "bridge" })).token;
   await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bench-agent" }) });
   const server = await startRouteServer([
     { method: "POST", path: "/api/v1/ingest/claude-code", handler: claudeCodeRoute.POST },

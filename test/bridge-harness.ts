@@ -28,7 +28,7 @@ import * as decisionRoute from "@/app/api/v1/approvals/[id]/decision/route";
 import { callRoute } from "./api-client";
 import { createTestDatabase, type TestDatabase } from "./database";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 
 export { closedPort } from "@/lib/core/hooks/testing/fakes";
 
@@ -81,7 +81,7 @@ export function useBridgeHarness(options: { ingest: RouteEntry; agents: Record<s
     h.t = await createTestDatabase();
     installDatabase(h.t);
     if (options.prices) await seedPricesIfEmpty(h.t.db, { projectId: DEFAULT_PROJECT_ID, prices: PUBLISHED_PRICES });
-    h.operator = (await addToken(h.t.db, { role: "operator", name: "operator" })).token;
+    h.operator = (await addPersonToken(h.t.db, { role: "operator", name: "operator" })).token;
     h.approver = (await addToken(h.t.db, { role: "operator", name: "approver" })).token;
     for (const [name, setup] of Object.entries(options.agents)) {
       const { spec = {}, hooks = [] } = Array.isArray(setup) ? { hooks: setup } : setup;

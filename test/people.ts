@@ -45,3 +45,12 @@ export async function addToken(
   });
   return { id: row.id, token };
 }
+
+/**
+ * A person with `role` in the project and a token of theirs: what sends hook events (ingest takes
+ * no token that names no one). `name` names both: the token, and the person `<name>@people.test`.
+ */
+export async function addPersonToken(db: Db, params: { role: Role; name: string; projectId?: string }): Promise<{ id: string; token: string; userId: string }> {
+  const person = await addPerson(db, { email: `${params.name.replace(/[^a-z0-9.-]+/gi, "-").toLowerCase()}@people.test`, role: params.role, projectId: params.projectId });
+  return { ...(await addToken(db, { ...params, userId: person.id })), userId: person.id };
+}

@@ -16,7 +16,7 @@ import * as copilot from "@/app/api/v1/ingest/copilot/route";
 import * as cursor from "@/app/api/v1/ingest/cursor/route";
 import * as gemini from "@/app/api/v1/ingest/gemini-cli/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 import type { Role } from "@/db/schema";
 
 const ENDPOINTS = [
@@ -30,13 +30,16 @@ const ENDPOINTS = [
 let t: TestDatabase;
 let operator: string;
 let viewer: string;
+/** An operator token no one owns (as tokens were before they had owners). */
+let unowned: string;
 
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  const token = async (role: Role) => (await addToken(t.db, { role, name: role })).token;
+  const token = async (role: Role) => (await addPersonToken(t.db, { role, name: role })).token;
   operator = await token("operator");
   viewer = await token("viewer");
+  unowned = (await addToken(t.db, { role: "operator", name: "before-owners" })).token;
   await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "coder" }) });
 });
 
@@ -50,6 +53,10 @@ describe.each(ENDPOINTS)("POST /api/v1/ingest/$name", ({ name, route, ok, ...res
     const before = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).length;
     expect((await post(undefined, ok)).status).toBe(401);
     expect((await post(viewer, ok)).status).toBe(403);
+    // An operator token no one owns: what it sent would be recorded as no one's.
+    const nobody = await post(unowned, ok);
+    expect(nobody.status).toBe(403);
+    expect(nobody.body.error.message).toContain("Token token:before-owners belongs to no person or service account");
     const unnamed = await post(operator, ok, {});
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.error.message).toContain(`hookplane hook ${name} --agent NAME`);
@@ -62,10 +69,13 @@ describe.each(ENDPOINTS)("POST /api/v1/ingest/$name", ({ name, route, ok, ...res
     expect(await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).toHaveLength(before);
   });
 
-  test("an operator's well-formed call is recorded as a session of the named agent", async () => {
-    const before = (await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).length;
+  test("an operator's well-formed call is recorded as a session of the named agent, as the operator's", async () => {
+    const before = await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 });
     expect((await post(operator, ok)).status).toBe(200);
-    expect(await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 })).toHaveLength(before + 1);
+    const after = await listRuns(t.db, { projectId: DEFAULT_PROJECT_ID, limit: 100 });
+    expect(after).toHaveLength(before.length + 1);
+    const run = after.find((r) => !before.some((b) => b.id === r.id))!;
+    expect(run).toMatchObject({ actorLabel: "operator@people.test", actorUserId: expect.any(String), actorKey: `user:${run.actorUserId}` });
   });
 });
 

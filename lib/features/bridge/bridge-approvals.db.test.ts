@@ -24,7 +24,7 @@ import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import { runHookplaneCli } from "@/test/bridges/hook-cli-runner";
 import { setEnv } from "@/test/config-env";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 
 let t: TestDatabase;
 let server: RouteServer;
@@ -40,7 +40,7 @@ beforeAll(async () => {
   installDatabase(t);
   listener = await startServer((_req, res) => json(res, 200, {}));
   setEnv({ HOOKPLANE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
-  operator = (await addToken(t.db, { role: "operator", name: "operator" })).token;
+  operator = (await addPersonToken(t.db, { role: "operator", name: "operator" })).token;
   approver = (await addToken(t.db, { role: "operator", name: "approver" })).token;
   const agent = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "bridged" }) }))!;
   agentId = agent.id;

@@ -51,7 +51,8 @@ test("a Claude Code session: its tool calls, the blocked one in error, the trans
   }
   const run = (await getRunByExternalSession(h.t.db, { agentId: h.agentIds.coder, externalSessionId: SESSION }))!;
   expect(run).toMatchObject({ status: "finished", outcome: "completed", source: "claude-code" });
-  expect(run.actorLabel).toMatch(/^token:/);
+  // The harness's operator token is a person's: the person is who acted.
+  expect(run).toMatchObject({ actorLabel: "operator@people.test", actorUserId: expect.any(String) });
   const spans = await traceOfRun(receiver, run.id, 4);
   expect(spans.map((s) => s.name).sort()).toEqual(["chat claude-sonnet-4-5", "execute_tool Bash", "execute_tool Bash", "invoke_agent coder"]);
   const rootId = spanIdOf(run.id, 0);
@@ -74,8 +75,7 @@ test("a Claude Code session: its tool calls, the blocked one in error, the trans
     "openinference.span.kind": "AGENT",
     "hookplane.run.id": run.id,
     "hookplane.run.source": "claude-code",
-    // The harness's token belongs to no person: the end user is the token.
-    "enduser.id": run.actorUserId ?? run.actorLabel,
+    "enduser.id": run.actorUserId,
     "hookplane.actor": run.actorLabel,
     "hookplane.run.outcome": "completed",
     "hookplane.run.reason": "logout",

@@ -17,7 +17,7 @@ import * as copilotRoute from "@/app/api/v1/ingest/copilot/route";
 import * as cursorRoute from "@/app/api/v1/ingest/cursor/route";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 
 let t: TestDatabase;
 let operator: string;
@@ -25,7 +25,7 @@ let operator: string;
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  operator = (await addToken(t.db, { role: "operator", name: "operator" })).token;
+  operator = (await addPersonToken(t.db, { role: "operator", name: "operator" })).token;
   await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "team" }) });
   await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ id: "no-rm", event: "tool.pre", scope: "global", action: { type: "block", reason: "No rm -rf, anywhere", denyIf: "rm -rf" } }), actor: "test" });
 });

@@ -24,7 +24,7 @@ import * as claudeCodeRoute from "@/app/api/v1/ingest/claude-code/route";
 import * as eventsRoute from "@/app/api/v1/ingest/events/route";
 import * as runsCancelRoute from "@/app/api/v1/runs/[id]/cancel/route";
 import { DEFAULT_PROJECT_ID } from "@/db/schema";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 import type { Role } from "@/db/schema";
 
 let t: TestDatabase;
@@ -59,7 +59,7 @@ async function sessionRun(sessionId: string) {
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  const token = async (role: Role) => (await addToken(t.db, { role, name: role })).token;
+  const token = async (role: Role) => (await addPersonToken(t.db, { role, name: role })).token;
   operator = await token("operator");
   approver = (await addToken(t.db, { role: "operator", name: "approver" })).token;
   viewer = await token("viewer");

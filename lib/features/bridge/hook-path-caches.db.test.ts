@@ -28,7 +28,7 @@ import { revokeApiTokenAudited } from "@/lib/platform/auth/account-service";
 import type { Principal } from "@/lib/platform/auth/roles";
 import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 import { INGEST_ROUTES } from "./ingest-routes";
 
 let t: TestDatabase;
@@ -40,7 +40,7 @@ const admin: Principal = { kind: "user", id: "admin", label: "admin@example.com"
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  operator = (await addToken(t.db, { role: "operator", name: "bridge" })).token;
+  operator = (await addPersonToken(t.db, { role: "operator", name: "bridge" })).token;
   agentId = (await createAgent(t.db, { projectId: DEFAULT_PROJECT_ID, spec: agentSpecSchema.parse({ name: "dev" }) }))!.id;
 });
 afterAll(async () => {
@@ -60,7 +60,7 @@ function preToolUse(sessionId: string, command: string, toolUseId: string, token
 const decision = (res: { body: { hookSpecificOutput?: { permissionDecision?: string } } }) => res.body.hookSpecificOutput?.permissionDecision ?? "allow";
 
 test("a revoked token is refused on the next call when the revocation is announced here, and within the bound when it is not", async () => {
-  const announced = await addToken(t.db, { role: "operator", name: "announced" });
+  const announced = await addPersonToken(t.db, { role: "operator", name: "announced" });
   expect((await preToolUse("s-revoke-1", "ls", "t1", announced.token)).status).toBe(200);
   await revokeApiTokenAudited(t.db, admin, { id: announced.id });
   const refused = await preToolUse("s-revoke-1", "ls", "t2", announced.token);
@@ -68,7 +68,7 @@ test("a revoked token is refused on the next call when the revocation is announc
 
   // Changed behind the process's back (no notice): the cached row holds, but never past the bound.
   // (Past the quiet spell after the announcement above, in which nothing read is kept.)
-  const silent = await addToken(t.db, { role: "operator", name: "silent" });
+  const silent = await addPersonToken(t.db, { role: "operator", name: "silent" });
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3_000 });
   try {
     expect((await preToolUse("s-revoke-2", "ls", "t1", silent.token)).status).toBe(200);

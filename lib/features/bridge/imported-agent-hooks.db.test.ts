@@ -128,6 +128,10 @@ describe.skipIf(!CLAUDE)(CLAUDE ? "the real Claude Code CLI" : "Claude Code CLI 
     const run = (await listRuns(h.t.db, { projectId: DEFAULT_PROJECT_ID, limit: 50 })).find((r) => r.source === "claude-code" && r.externalSessionId !== "imported-1" && r.externalSessionId !== "imported-2")!;
     const local = (await listRunEventsAfter(h.t.db, { runId: run.id, after: 0, limit: 200 })).filter((e) => e.type === "hook.local");
     expect(local.map((e) => e.data)).toEqual([expect.objectContaining({ hookId: "pre-tool-use-1", toolName: "Bash", verdict: "block", reason: "local guard: no rm -rf in this repo", ranOn: "agent" })]);
-    expect(await listRunHookInvocations(h.t.db, { runId: run.id })).toEqual([expect.objectContaining({ hookKey: "pre-tool-use-1", verdict: "block", actorKey: expect.stringMatching(/^token:/) })]);
+    // Recorded as the person whose token the CLI sent (the harness's operator).
+    expect(await listRunHookInvocations(h.t.db, { runId: run.id })).toEqual([
+      expect.objectContaining({ hookKey: "pre-tool-use-1", verdict: "block", actorKey: `user:${run.actorUserId}`, actor: expect.objectContaining({ label: "operator@people.test" }) }),
+    ]);
+    expect(run.actorUserId).toEqual(expect.any(String));
   }, 120_000);
 });

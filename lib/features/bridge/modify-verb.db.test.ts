@@ -25,7 +25,7 @@ import * as eventsRoute from "@/app/api/v1/ingest/events/route";
 import * as geminiRoute from "@/app/api/v1/ingest/gemini-cli/route";
 import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 
 let t: TestDatabase;
 let bridge: string;
@@ -36,7 +36,7 @@ const agents: Record<string, string> = {};
 beforeAll(async () => {
   t = await createTestDatabase();
   installDatabase(t);
-  bridge = (await addToken(t.db, { role: "operator", name: "bridge" })).token;
+  bridge = (await addPersonToken(t.db, { role: "operator", name: "bridge" })).token;
   operator = (await addToken(t.db, { role: "operator", name: "ops-approver" })).token;
   viewer = (await addToken(t.db, { role: "viewer", name: "viewer-approver" })).token;
   for (const name of ["rewriter", "gated"]) {

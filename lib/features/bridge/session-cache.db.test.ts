@@ -21,7 +21,7 @@ import type { Principal } from "@/lib/platform/auth/roles";
 import { cancelRun } from "@/lib/features/runs/run-service";
 import { callRoute } from "@/test/api-client";
 import { createTestDatabase, type TestDatabase } from "@/test/database";
-import { addToken } from "@/test/people";
+import { addPersonToken, addToken } from "@/test/people";
 import { INGEST_ROUTES } from "./ingest-routes";
 import { settleRateLimitLeases } from "@/lib/features/hooks/rate-limit-leases";
 
@@ -35,7 +35,7 @@ const admin: Principal = { kind: "user", id: "admin", label: "admin@example.com"
 beforeAll(async () => {
   t = await createTestDatabase({ onStatement: (text) => sent.push(text) });
   installDatabase(t);
-  operator = (await addToken(t.db, { role: "operator", name: "bridge" })).token;
+  operator = (await addPersonToken(t.db, { role: "operator", name: "bridge" })).token;
 });
 afterAll(async () => {
   await t?.drop();
@@ -197,7 +197,7 @@ test("another credential's call with a remembered session's id is not decided on
   await newAgent("shared-id");
   await start("shared-id", "s-shared");
   expect(decision(await pre("shared-id", "s-shared", "echo mine", "c1"))).toBe("allow");
-  const other = (await addToken(t.db, { role: "operator", name: "someone else" })).token;
+  const other = (await addPersonToken(t.db, { role: "operator", name: "someone else" })).token;
   const theirs = await callRoute(INGEST_ROUTES["claude-code"], {
     method: "POST",
     token: other,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { callRoute } from "@/test/api-client";
-import { addProject, addToken, DEFAULT_PROJECT_ID } from "@/test/people";
+import { DEFAULT_PROJECT_ID, addPersonToken, addProject, addToken } from "@/test/people";
 import { addAgent, createRunHarness, personIn, waitForRun, type RunHarness } from "@/test/run-harness";
 import { createRun } from "@/db/queries/runs";
 import { createSchedule } from "@/db/queries/schedules";
@@ -217,19 +217,25 @@ describe("background work takes the project from the row", () => {
 
 describe("ingest: the token's project decides whose agent a session is", () => {
   const event = (agent: string, sessionId: string) => ({ agent, sessionId, source: "ingest", event: { type: "session.start", data: {} } });
+  // Hook events come from someone: an operator of each project, each with a token of their own.
+  const senders = { a: "", b: "" };
+  beforeAll(async () => {
+    senders.a = (await addPersonToken(h.t.db, { role: "operator", name: "sender-a" })).token;
+    senders.b = (await addPersonToken(h.t.db, { role: "operator", name: "sender-b", projectId: project.id })).token;
+  });
 
   test("project B's token naming A's agent finds no agent and starts no run", async () => {
     const before = await rowsOf("select id from runs order by id");
-    const res = await callRoute(ingestRoute.POST, { method: "POST", token: b.operator, body: event("remembers-not", "s-1") });
+    const res = await callRoute(ingestRoute.POST, { method: "POST", token: senders.b, body: event("remembers-not", "s-1") });
     expect(res.status).toBe(404);
-    const byId = await callRoute(ingestRoute.POST, { method: "POST", token: b.operator, body: event(agentA.id, "s-1") });
+    const byId = await callRoute(ingestRoute.POST, { method: "POST", token: senders.b, body: event(agentA.id, "s-1") });
     expect(byId.status).toBe(404);
     expect(await rowsOf("select id from runs order by id")).toEqual(before);
   });
 
   test("a name both projects use lands in the token's project", async () => {
-    const ofA = await callRoute(ingestRoute.POST, { method: "POST", token: a.operator, body: event("shared-name", "s-2") });
-    const ofB = await callRoute(ingestRoute.POST, { method: "POST", token: b.operator, body: event("shared-name", "s-2") });
+    const ofA = await callRoute(ingestRoute.POST, { method: "POST", token: senders.a, body: event("shared-name", "s-2") });
+    const ofB = await callRoute(ingestRoute.POST, { method: "POST", token: senders.b, body: event("shared-name", "s-2") });
     expect([ofA.status, ofB.status]).toEqual([200, 200]);
     expect(ofA.body.runId).not.toBe(ofB.body.runId);
     const { rows } = await h.t.execute(

@@ -4,8 +4,8 @@
  * found (approve the approval its own call waits on, disable its guard, shadow it, empty its denyIf,
  * delete the approve hook, add an allow rule and move it first, patch its own agent), and each is
  * refused, audited, while the guard keeps refusing `rm -rf`. Another person decides; an admin's
- * explicit grant to a named person lifts it, never a grant to oneself; a token no person owns is
- * held to its own calls the same way; the kill switch too.
+ * explicit grant to a named person lifts it, never a grant to oneself; a token no person owns sends
+ * no hook events at all; the kill switch too.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installDatabase } from "@/db/client";
@@ -149,13 +149,12 @@ test("an admin's explicit grant to a named person lifts it; nobody grants it to 
   ]);
 });
 
-test("a token no person owns is held to its own calls: it cannot decide what it asked", async () => {
-  const { waiting, approvalId } = await pendingOf(unowned, "make deploy", "ci-1", "c1");
-  const own = await callRoute(decisionRoute.POST, { method: "POST", token: unowned, params: { id: approvalId }, body: { decision: "approve" } });
-  expect(own.status).toBe(403);
-  // Alice (no grant, but not her call) may decide it.
-  expect((await callRoute(decisionRoute.POST, { method: "POST", token: alice.other, params: { id: approvalId }, body: { decision: "approve" } })).status).toBe(200);
-  expect(decision(await waiting)).toBe("allow");
+test("a token no person owns sends no hook events: refused with why, nothing recorded", async () => {
+  // A token from before tokens had owners names no one: what it sent would be no one's act.
+  const refused = await hookCall(unowned, "make deploy", "ci-1", "c1");
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.message).toContain("belongs to no person or service account");
+  expect((await t.execute("select count(*)::integer as n from runs where external_session_id = 'ci-1'")).rows).toEqual([{ n: 0 }]);
 });
 
 test("an instance admin whose own agents are governed cannot switch every hook off without a grant", async () => {

@@ -43,20 +43,33 @@ export interface Principal {
 
 /**
  * What a request may reach: instance-wide things need an instance admin; `ingest` (a coding agent's
- * hook events) a bridge credential, or an operator's token as before bridge credentials existed.
+ * hook events) a bridge credential, or an operator that names someone (a person, or a service
+ * account's token).
  */
 export type Access = Role | "instance" | "ingest";
 
 export function principalHas(principal: Principal, needed: Access): boolean {
-  if (needed === "ingest") return principal.bridge === true || roleAtLeast(principal.role, "operator");
+  if (needed === "ingest") return principal.bridge === true || (roleAtLeast(principal.role, "operator") && namesSomeone(principal));
   // A bridge credential reaches the ingest endpoints only: its person's agents cannot read others'
   // runs or edit the hooks that govern them.
   if (principal.bridge) return false;
   return needed === "instance" ? principal.instanceAdmin : roleAtLeast(principal.role, needed);
 }
 
+/**
+ * Whether what a principal sends is recorded as someone's: a person (signed in, or the owner of the
+ * token) or a service account. A token no one owns (made before tokens had owners) names no one, so
+ * it sends no hook events: every bridged call's record says who acted (issue 27).
+ */
+function namesSomeone(principal: Principal): boolean {
+  return principal.userId !== undefined || principal.serviceAccount !== undefined;
+}
+
 export function accessRefusal(principal: Principal, needed: Access): string {
   if (principal.bridge) return "A bridge credential only sends its person's hook events (POST /api/v1/ingest/...)";
+  if (needed === "ingest" && roleAtLeast(principal.role, "operator") && !namesSomeone(principal)) {
+    return `Token ${principal.label} belongs to no person or service account, so the hook events it sent would be recorded as no one's: use a bridge credential (hookplane login, or Settings → Bridge credentials) or a service account's token`;
+  }
   if (needed === "ingest") return `Sending hook events needs a bridge credential or the operator role in project ${principal.projectSlug}; you are ${principal.role}`;
   return needed === "instance"
     ? "This needs an instance admin"
