@@ -117,7 +117,17 @@ async function ProjectAdminSections({ db, principal }: { db: Db; principal: Prin
             <SettingsRow key={t.id} testId="token-row">
               <td className="py-1.5">{t.name}</td>
               <td className="py-1.5 text-xs">{t.kind === "bridge" ? "bridge credential" : "API token"}</td>
-              <td className="py-1.5 text-xs text-zinc-500">{t.serviceAccountName ? `${t.serviceAccountName} (service account)` : (t.ownerEmail ?? "—")}</td>
+              <td className="py-1.5 text-xs text-zinc-500">
+                {t.serviceAccountName ? (
+                  `${t.serviceAccountName} (service account)`
+                ) : (
+                  (t.ownerEmail ?? (
+                    <span title="Made before tokens had owners: what it did names no one, so it sends no hook events. Replace it with a bridge credential or a service account's token." data-testid="token-no-owner">
+                      no one (sends no hook events)
+                    </span>
+                  ))
+                )}
+              </td>
               <td className="py-1.5 font-mono text-xs">{t.prefix}…</td>
               <td className="py-1.5">{t.kind === "bridge" ? <span className="text-xs text-zinc-500">hook events only</span> : t.role}</td>
               <td className="py-1.5 text-zinc-500">{settingsTime(t.lastUsedAt)}</td>
