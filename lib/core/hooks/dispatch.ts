@@ -260,6 +260,7 @@ export class Dispatch implements ActionRun {
 
   /** What the hooks so far said and changed, as plain JSON (a suspended or announced dispatch goes on from it). */
   private progress(): Omit<HookProgress, "hookId"> {
+    const spent = this.spentTokens();
     return {
       ...(this.contextTexts && { context: [...this.contextTexts] }),
       ...(this.outputs && { outputs: [...this.outputs] }),
@@ -269,7 +270,7 @@ export class Dispatch implements ActionRun {
       ...(this.redaction && { redaction: this.redaction }),
       ...(this.modifiedBy && { modifiedBy: [...this.modifiedBy] }),
       ...(this.askUser && { askUser: this.askUser }),
-      ...(this.spentTokens() && { spent: this.spentTokens() }),
+      ...(spent && { spent }),
     };
   }
 
