@@ -1,7 +1,8 @@
 /**
  * Hookplane's process: Next (dashboard + API) and the WebSocket stream hub on one port.
  * Every request passes the web edge first (security headers, client address, server-action
- * Origin), then lib/platform/api/request-guard.ts (paths Next cannot decode, methods, body cap);
+ * Origin, paths that cannot be decoded); a hook call is then served directly, and any other
+ * request passes lib/platform/api/request-guard.ts (methods, body cap) on its way to Next;
  * every upgrade passes the stream endpoint, which hands Next only its dev HMR socket and refuses
  * the rest.
  * SIGTERM/SIGINT: stop accepting, let in-flight requests finish, then close the database.
@@ -88,9 +89,11 @@ async function main() {
         req.url = inProject.url;
         req.headers[PROJECT_HEADER] = inProject.project;
       }
+      // A bridged agent's hook call takes the short way (lib/features/bridge/ingest-direct.ts): a
+      // POST whose body the direct path counts itself, with the request guard's cap and 413.
+      if (serveIngestDirectly(req, res)) return;
       guardRequest(req, res, { maxBodyBytes: MAX_BODY_BYTES })
-        // A bridged agent's hook call takes the short way (lib/features/bridge/ingest-direct.ts).
-        .then((pass) => (pass && !serveIngestDirectly(req, res) ? handleRequest(req, res) : undefined))
+        .then((pass) => (pass ? handleRequest(req, res) : undefined))
         .catch((error) => {
           logger.error({ err: error }, "request failed");
           if (!res.headersSent) res.writeHead(500).end();

@@ -89,13 +89,18 @@ export class Dispatch implements ActionRun {
     readonly hooks: readonly CompiledHook[],
     /** Replaced (never mutated) when a hook changes the call: the hooks after it see the change. */
     public event: HookEvent,
-    readonly signal: AbortSignal | undefined,
+    /** Read only when an async hook runs: a caller's signal may be made on first read (route-server.ts). */
+    private readonly control: Pick<DispatchOptions, "signal"> | undefined,
     readonly options: ExecutorOptions,
     private readonly beforeSideEffect?: DispatchOptions["beforeSideEffect"],
   ) {
     this.ledger = new Array<LedgerEntry>(hooks.length);
     this.blocking = isBlockingEvent(event.type);
     this.startedAt = options.now();
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.control?.signal;
   }
 
   context(): HookContext {

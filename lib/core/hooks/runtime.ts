@@ -97,7 +97,7 @@ export function createHookRuntime(options: HookRuntimeOptions = {}): HookRuntime
       const set = Array.isArray(hooks) ? compileHooks(hooks as readonly RuntimeHook[]) : (hooks as CompiledHookSet);
       const bound = set.byEvent.get(event.type);
       if (!bound || bound.length === 0) return NOTHING_BOUND_PROMISE;
-      const state = new Dispatch(bound, event, opts?.signal, executorOptions, opts?.beforeSideEffect);
+      const state = new Dispatch(bound, event, opts, executorOptions, opts?.beforeSideEffect);
       const from = opts?.resume ? resumeFrom(state, opts.resume) : opts?.interrupted ? interruptedAt(state, opts.interrupted) : 0;
       if (options.killSwitch?.()) return Promise.resolve(killAll(state, options.ledger, from));
       if (opts?.resume && opts.abandon !== undefined) {

@@ -69,7 +69,7 @@ export function agentIngestRoute<S extends z.ZodType>(protocol: AgentProtocol<S>
     // What only the route knows (no mapping sets either), set on the event the mapping just made.
     event.machine = machineOf(request.headers);
     event.applies = typeof protocol.applies === "function" ? protocol.applies(input) : protocol.applies;
-    const { result, failMode } = await ingestSessionEvent(await getDatabase(), principal, event, request.signal);
+    const { result, failMode } = await ingestSessionEvent(await getDatabase(), principal, event, () => request.signal);
     // The agent's fail mode rides on every answer: the CLI keeps it for when Hookplane cannot answer.
     return new JsonAnswer(protocol.answer(input, result), { [FAIL_MODE_HEADER]: failMode ?? "unset" });
   });

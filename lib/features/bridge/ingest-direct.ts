@@ -3,7 +3,8 @@
  * through Next's router: every tool call of every bridged session waits on this answer, and Next's
  * per-request work (routing, its request and response adapters) was most of a call's time. The
  * handlers are the very ones Next serves (ingest-routes.ts), with the same checks (apiRoute); the
- * web edge and the request guard have run before (server.ts).
+ * web edge has run before (server.ts), and the body is read once, counted against the request
+ * guard's cap with its 413 (route-server.ts), not held by the guard and then read again.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { serveWithHandler } from "@/lib/platform/api/route-server";

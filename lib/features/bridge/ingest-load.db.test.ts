@@ -10,7 +10,8 @@
  * and WebSocket subscribers follow the stream. No answer is a 5xx (issue 26: on PostgreSQL most were,
  * `prepared statement "hp_statement_1" does not exist`), every decision is right, and once the
  * server has stopped the database holds exactly the record: one run per session, seqs gapless, every
- * event and denial once, one ledger row per call for the guard, pointing at its call.
+ * event and denial once, one ledger row per call for the guard, pointing at its call. A hook call
+ * whose body streams past the cap is a 413 that closes its connection, and leaves no run.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -186,6 +187,29 @@ test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every
   }
   expect(output).not.toMatch(/prepared statement|unhandled API error/);
 
+  // A hook call's body is read once, on the short way, and counted against the cap as it streams:
+  // one past it (no length declared) is a 413 that closes the connection, and nothing is recorded.
+  const tooLarge = await new Promise<{ status?: number; connection?: string; code?: string }>((resolve) => {
+    const req = request(`${servers[0].base}/api/v1/ingest/claude-code`, {
+      method: "POST",
+      agent: false,
+      headers: { authorization: `Bearer ${operator}`, "x-hookplane-agent": "dev", "content-type": "application/json", "transfer-encoding": "chunked" },
+    }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d)).on("end", () => resolve({ status: res.statusCode, connection: res.headers.connection, code: JSON.parse(text).error?.code }));
+    });
+    req.on("error", () => resolve({}));
+    req.write(`{"session_id":"too-large","hook_event_name":"SessionStart","cwd":"`);
+    const piece = "a".repeat(64 * 1024);
+    let left = 40; // 2.5 MB, past the 1 MB cap
+    const pump = () => {
+      while (left-- > 0) if (!req.write(piece)) return void req.once("drain", pump);
+      req.end(`"}`);
+    };
+    pump();
+  });
+  expect(tooLarge).toEqual({ status: 413, connection: "close", code: "payload_too_large" });
+
   // The operator's token revoked through the first process: the last one refuses it too, within
   // the bound of its credential cache (at once when it hears the access notice).
   const tokens = (await call("GET", "/api/v1/tokens", admin)).body.items as { id: string; name: string }[];
@@ -210,6 +234,7 @@ test("40 sessions at once with runs, reads and stream subscribers: no 5xx, every
       "select id, external_session_id as session, status, outcome, blocked, last_seq, created_by from runs where external_session_id like 'load-%' order by external_session_id",
     );
     expect(runs).toHaveLength(SESSIONS);
+    expect(await rows("select id from runs where external_session_id = 'too-large'")).toEqual([]);
     expect(new Set(runs.map((r) => r.session)).size).toBe(SESSIONS);
     const denials = CALLS / 5;
     for (const run of runs) {

@@ -99,7 +99,7 @@ export const INGEST_ROUTES = {
         machine: machineOf(request.headers),
         applies: { agent: body.source, ...(body.applies ?? { input: false, output: false, ask: false }) },
       },
-      request.signal,
+      () => request.signal,
     );
     return ingestAnswer(runId, seq, result);
   }),

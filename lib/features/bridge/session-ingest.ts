@@ -29,7 +29,7 @@ import type { FailMode } from "@/lib/core/agent/agent-spec";
 import { recordedToolPost } from "@/lib/core/hooks/output-redaction";
 import type { DispatchResult, RuntimeHook } from "@/lib/core/hooks/runtime-types";
 import { processApprovalWaiter } from "@/lib/features/approvals/approval-waiter-registry";
-import { openRunSession, type RunSession, type SessionRun } from "@/lib/features/runs/run-session";
+import { openRunSession, type DispatchControl, type RunSession, type SessionRun } from "@/lib/features/runs/run-session";
 import { codeExecutionSettings, ensureWorkspacesDir } from "@/lib/platform/security/code-execution";
 import { cachedSession, forgetSession, mayCacheSession, rememberSession, sessionKey } from "./session-cache";
 import { recordTranscriptUsage, type TranscriptUsage } from "./transcript-usage";
@@ -106,7 +106,11 @@ export async function ingestSessionEvent(
   handle: DbHandle,
   principal: Principal,
   input: SessionEvent,
-  signal?: AbortSignal,
+  /**
+   * The caller's signal (it aborts when the caller leaves), asked for only when a hook waits on it:
+   * an AbortSignal is a few microseconds to make, and most hook calls never need one.
+   */
+  signal?: () => AbortSignal,
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const dispatchAs = input.dispatch?.as ?? (isDispatchedEvent(input.type) ? input.type : undefined);
@@ -215,7 +219,7 @@ async function decide(
   input: SessionEvent & { actor: EventActor },
   dispatchAs: EventName | undefined,
   on: DecidedOn,
-  signal: AbortSignal | undefined,
+  signal: (() => AbortSignal) | undefined,
 ): Promise<SessionEventResult> {
   const { db } = handle;
   const { agent, run, hooksFingerprint, personSpentToday, expect } = on;
@@ -281,7 +285,9 @@ async function decide(
   }
 
   // session.end hooks run even when the caller is gone: an audit trail that skips endings is none.
-  const control = { ...(dispatchAs === "session.end" ? {} : { signal }), ...(input.dispatch?.only ? { onlyActions: input.dispatch.only } : {}) };
+  const control: DispatchControl = {};
+  if (signal && dispatchAs !== "session.end") Object.defineProperty(control, "signal", { get: signal, enumerable: true });
+  if (input.dispatch?.only) control.onlyActions = input.dispatch.only;
   // The blocks of a change the agent cannot apply (below): the agent refused the call, not a hook.
   const refusedByAgent = new WeakSet<DispatchResult>();
   const toolDenied = (result: DispatchResult) => ({
@@ -319,7 +325,7 @@ async function decide(
     // the event is recorded first, its hooks' ledger rows after.
     seq = await session.writer.record(input.type, input.data);
     result = applicable(await session.dispatch({ type: dispatchAs, data: input.data, seq }, control));
-    const callerLeft = signal?.aborted === true;
+    const callerLeft = signal?.().aborted === true;
     // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
     // (the agent may well have gone on and run the tool: its tool.post will say so).
     if (dispatchAs === "tool.pre" && (result.verdict === "block" || (result.verdict === "suspend" && !callerLeft))) {

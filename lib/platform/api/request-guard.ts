@@ -48,6 +48,11 @@ function replyAndClose(req: IncomingMessage, res: ServerResponse, status: number
   replyJson(res, status, code, message, { ...headers, connection: "close" });
 }
 
+/** A 413 for a body past `maxBytes`; the connection is then closed, and nothing more of the body is kept. */
+export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBytes: number): void {
+  replyAndClose(req, res, 413, "payload_too_large", `Body is larger than ${maxBytes} bytes`);
+}
+
 /** A POST that Next may treat as a server action (fetch actions carry the header; no-JS forms post multipart to a page). */
 export function isServerActionRequest(req: IncomingMessage): boolean {
   if (req.method !== "POST") return false;
@@ -114,13 +119,12 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse, op
   }
   if (isServerActionRequest(req)) turnActionFailuresIntoBadRequests(req, res);
   if (!hasBody(req) || req.complete) return true;
-  const tooLarge = `Body is larger than ${options.maxBodyBytes} bytes`;
   if (Number(req.headers["content-length"] ?? 0) > options.maxBodyBytes) {
-    replyAndClose(req, res, 413, "payload_too_large", tooLarge);
+    refuseTooLarge(req, res, options.maxBodyBytes);
     return false;
   }
   const outcome = await holdBody(req, options.maxBodyBytes);
-  if (outcome === "too_large") replyAndClose(req, res, 413, "payload_too_large", tooLarge);
+  if (outcome === "too_large") refuseTooLarge(req, res, options.maxBodyBytes);
   return outcome === "complete";
 }
 

@@ -5,8 +5,10 @@
  * wrong type, a body past the cap and an answer that has no JSON each get the error the same
  * route gives under Next, and the handler never sees the bad ones. The handler reads node's own
  * request (no web Request): headers by any case, a missing one as null, the query, a cookie write
- * from another origin refused, and the signal aborting when the caller leaves. A body sent in
- * several pieces is read whole; one cut off by the caller leaving reaches no handler.
+ * from another origin refused, and the signal aborting when the caller leaves (also when it is
+ * first read after the caller left: it is made on first read). A body sent in several pieces is
+ * read whole; one cut off by the caller leaving reaches no handler; one that streams past the
+ * cap without declaring its length is a 413 that closes the connection, read no further.
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -20,6 +22,9 @@ let t: TestDatabase;
 let server: RouteServer;
 const handled: unknown[] = [];
 const aborted: boolean[] = [];
+/** What /late saw when it first read its signal, after the test let it go on (the caller gone by then). */
+const lateSignals: boolean[] = [];
+let releaseLate: (() => void) | undefined;
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -43,7 +48,13 @@ beforeAll(async () => {
     aborted.push(true);
     return {};
   });
+  const late = apiRoute({ role: null }, async ({ request }) => {
+    await new Promise<void>((resolve) => (releaseLate = resolve));
+    lateSignals.push(request.signal.aborted);
+    return {};
+  });
   server = await startRouteServer([
+    { method: "POST", path: "/late", handler: late },
     { method: "POST", path: "/echo", handler: echo },
     { method: "POST", path: "/no-json", handler: noJson },
     { method: "POST", path: "/headers", handler: headers },
@@ -141,4 +152,53 @@ test("a caller that leaves aborts the request's signal", async () => {
     }, 100));
   });
   await expect.poll(() => aborted).toEqual([true]);
+});
+
+test("a signal first read after the caller left is aborted already", async () => {
+  lateSignals.length = 0;
+  releaseLate = undefined;
+  const url = new URL(`${server.url}/late`);
+  await new Promise<void>((resolve) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": 2 } });
+    req.on("error", () => resolve());
+    req.end("{}", () => setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, 100));
+  });
+  await expect.poll(() => releaseLate).toBeDefined();
+  await new Promise((r) => setTimeout(r, 50));
+  releaseLate!();
+  await expect.poll(() => lateSignals).toEqual([true]);
+});
+
+test("a body that streams past the cap without a declared length is a 413, the connection closed, and no handler sees it", async () => {
+  handled.length = 0;
+  const url = new URL(`${server.url}/echo`);
+  const piece = Buffer.alloc(64 * 1024, "a");
+  const outcome = await new Promise<{ status?: number; connection?: string; code?: string; written: number }>((resolve) => {
+    let written = 0;
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } });
+    let answered = false;
+    req.on("response", (res) => {
+      answered = true;
+      let body = "";
+      res.on("data", (c) => (body += c)).on("end", () => resolve({ status: res.statusCode, connection: res.headers.connection, code: JSON.parse(body).error.code, written }));
+    });
+    req.on("error", () => resolve({ written }));
+    const pump = () => {
+      // Four times the cap at most: the answer comes as soon as the cap is passed.
+      while (!answered && written < 4 * MAX_BODY_BYTES) {
+        written += piece.length;
+        if (!req.write(piece)) return void req.once("drain", pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+  expect(outcome).toMatchObject({ status: 413, connection: "close", code: "payload_too_large" });
+  expect(outcome.written).toBeLessThan(4 * MAX_BODY_BYTES);
+  expect(handled).toEqual([]);
+  const after = await post("/echo", JSON.stringify({ name: "after", n: 2 }));
+  expect(await after.json()).toEqual({ hello: "after", twice: 4 });
 });

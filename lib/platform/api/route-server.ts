@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hasDecodablePath } from "./request-guard";
-import { requestWithBody, toErrorResponse, type RouteAnswer } from "./route";
+import { hasDecodablePath, refuseTooLarge } from "./request-guard";
+import { MAX_BODY_BYTES, requestWithBody, toErrorResponse, type RouteAnswer } from "./route";
 
 type Handler = ((request: Request, context?: { params?: Promise<Record<string, string>> }) => Promise<Response>) & {
   /** apiRoute's answer without a web Response, when the handler is one of its routes. */
@@ -39,13 +39,17 @@ function matchPath(pattern: string, pathname: string): Record<string, string> | 
   return params;
 }
 
+/** A body that went past the cap while it was read: nothing more of it is kept. */
+class BodyTooLarge extends Error {}
+
 /**
  * The request's body, whole: by the stream's events rather than an async iterator, whose promise
  * per chunk (each with Next's async hooks) was 2% of a hook call's CPU; a hook call's body is
- * one chunk, kept as it is. Rejects when the body cannot end: the stream failed (a client that
- * leaves mid-body: "aborted"), or it closed first.
+ * one chunk, kept as it is. Counted as it arrives: past `maxBytes` it rejects with BodyTooLarge
+ * and what follows is dropped unread (no listener keeps it). Rejects too when the body cannot
+ * end: the stream failed (a client that leaves mid-body: "aborted"), or it closed first.
  */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   if (req.method === "GET" || req.method === "HEAD") return Promise.resolve(undefined);
   // Events already past fire no more: an ended stream has nothing left, a destroyed one never ends.
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
@@ -53,7 +57,13 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
+    let size = 0;
     const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        first = chunks = undefined;
+        return onError(new BodyTooLarge());
+      }
       if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };
@@ -75,40 +85,59 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 
 /**
  * Serves one request with a web handler: node's request in as a web Request, the Response back
- * out. The body, read here whole, rides beside the Request rather than in a stream of it, and an
- * apiRoute's JSON answer is written straight out, not through a Response (route.ts, bufferedBodies).
+ * out. The body, read here whole (a 413 past MAX_BODY_BYTES, as the request guard answers it
+ * before Next), rides beside the Request rather than in a stream of it, and an apiRoute's JSON
+ * answer is written straight out, not through a Response (route.ts, bufferedBodies).
  */
 export async function serveWithHandler(handler: Handler, req: IncomingMessage, res: ServerResponse, params: Record<string, string> = {}): Promise<void> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return refuseTooLarge(req, res, MAX_BODY_BYTES);
   const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const body = await readBody(req);
+  let body: Buffer | undefined;
+  try {
+    body = await readBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return refuseTooLarge(req, res, MAX_BODY_BYTES);
+    throw error;
+  }
   const hasBody = body !== undefined && body.length > 0;
   const context = { params: Promise.resolve(params) };
   if (handler.answer) {
     // An apiRoute reads a request's method, URL, headers and signal, and its body as read here.
-    const request = nodeRequest(req, url, controller.signal);
-    const answered = await handler.answer(hasBody ? requestWithBody(request, body) : request, context);
+    const request = nodeRequest(req, res, url);
+    const answered = await handler.answer(hasBody ? requestWithBody(request, body!) : request, context);
     return writeAnswer(res, answered);
   }
+  const controller = abortOnEarlyClose(res);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
-  const request = new Request(url, { method: req.method, headers, body: hasBody ? new Uint8Array(body) : undefined, signal: controller.signal });
+  const request = new Request(url, { method: req.method, headers, body: hasBody ? new Uint8Array(body!) : undefined, signal: controller.signal });
   return writeAnswer(res, await handler(request, context));
+}
+
+/** A controller that aborts when the client goes away before its answer is written (held requests notice). */
+function abortOnEarlyClose(res: ServerResponse): AbortController {
+  const controller = new AbortController();
+  if (res.closed) {
+    if (!res.writableFinished) controller.abort();
+  } else {
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  }
+  return controller;
 }
 
 /**
  * node's request as the Request an apiRoute reads (method, url, headers.get/has, signal), over
  * node's own header object: a web Request and its Headers, built and checked field by field for
  * each hook call, were a tenth of the hook path's CPU (issue 26). Its body is the one read
- * already (requestWithBody); it has none of its own.
+ * already (requestWithBody); it has none of its own. Its signal is made when first read (only a
+ * hook that waits, an approval or a command, reads it): an AbortSignal a call was ~5 µs.
  */
-function nodeRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request {
+function nodeRequest(req: IncomingMessage, res: ServerResponse, url: URL): Request {
   const own = req.headers;
   const value = (name: string) => own[name.toLowerCase()];
   const headers = {
@@ -118,7 +147,16 @@ function nodeRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Reque
     },
     has: (name: string) => value(name) !== undefined,
   };
-  return { method: req.method ?? "GET", url: url.href, headers, signal, body: null } as unknown as Request;
+  let controller: AbortController | undefined;
+  return {
+    method: req.method ?? "GET",
+    url: url.href,
+    headers,
+    body: null,
+    get signal() {
+      return (controller ??= abortOnEarlyClose(res)).signal;
+    },
+  } as unknown as Request;
 }
 
 async function writeAnswer(res: ServerResponse, answered: Response | RouteAnswer): Promise<void> {

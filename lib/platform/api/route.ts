@@ -207,8 +207,8 @@ export function apiRoute<
       const rawParams = (await context?.params) ?? {};
       assertStorable(rawParams);
       const params = options.params ? parseParams(options.params, rawParams) : rawParams;
-      const url = new URL(request.url);
-      const rawQuery = Object.fromEntries(url.searchParams);
+      // Most calls (every hook call) have no query: no URL to parse for one.
+      const rawQuery = request.url.includes("?") ? Object.fromEntries(new URL(request.url).searchParams) : {};
       assertStorable(rawQuery);
       const query = options.query ? parseWith(options.query, rawQuery) : undefined;
       let body: unknown;
