@@ -16,6 +16,12 @@ export function positiveInts(name: string, fallback: string): number[] {
 
 export const LEVELS = positiveInts("BENCH_SESSIONS", "1,10,50,200");
 export const [CALLS] = positiveInts("BENCH_CALLS", "20");
+/**
+ * Rounds of each level (bare, then Hookplane, back to back, each round): one level of 50 sessions
+ * is about a second, and the bare server's calls/s alone moved 2× between levels of one run
+ * (3,783 to 10,875 calls/s, session 29), so a target reads the median of its rounds' ratios.
+ */
+export const [ROUNDS] = positiveInts("BENCH_ROUNDS", "3");
 export const [PACED_SESSIONS] = positiveInts("BENCH_PACED_SESSIONS", "200");
 export const [PACED_CALLS] = positiveInts("BENCH_PACED_CALLS", "5");
 export const PACED_INTERVAL_MS = 2000;

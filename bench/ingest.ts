@@ -10,9 +10,10 @@
  * A session is SessionStart, BENCH_CALLS tool calls (PreToolUse, then PostToolUse unless the call
  * was denied), SessionEnd, each awaited before the next. The agent has one guard hook, `block`
  * with denyIf /srv/prod, and one call in ten asks for /srv/prod: its answer must be a deny, the
- * others must not be. Levels of BENCH_SESSIONS concurrent sessions (default 1,10,50,200), each run
- * first against a bare node:http server (bench/bare-server.mjs: parse the body, answer {}) and then
- * against Hookplane, so both see the same machine load; then a paced scenario: 200 sessions each
+ * others must not be. Levels of BENCH_SESSIONS concurrent sessions (default 1,10,50,200), each in
+ * BENCH_ROUNDS rounds (default 3), a round run first against a bare node:http server
+ * (bench/bare-server.mjs: parse the body, answer {}) and then against Hookplane, so both see the
+ * same machine load, and the targets read the median of the rounds; then a paced scenario: 200 sessions each
  * sending one call every 2 s (starts staggered over the 2 s), for its p99.
  * Each deployment starts with a warm-up level of 50 sessions (shown, not in the targets): a fresh
  * process pays for JIT and caches first. An error is a non-200, a wrong answer, or no answer in
@@ -28,7 +29,7 @@
  * at 50 sessions ≥ 40% of bare's calls/s, PGlite ≥ 25%; paced p99 < 25 ms on PostgreSQL; one
  * session's p50 within 5 ms of bare's. Exit 1 only when an answer was wrong or the read-back
  * disagrees.
- *   BENCH_SESSIONS, BENCH_CALLS (default 20), BENCH_DBS (default pglite,postgres), BENCH_PROCESSES (web processes on PostgreSQL, default 1,2), BENCH_PEOPLE=1,
+ *   BENCH_SESSIONS, BENCH_CALLS (default 20), BENCH_ROUNDS (default 3), BENCH_DBS (default pglite,postgres), BENCH_PROCESSES (web processes on PostgreSQL, default 1,2), BENCH_PEOPLE=1,
  *   BENCH_PACED_SESSIONS (default 200), BENCH_PACED_CALLS (default 5), DATABASE_URL.
  * This file runs each deployment's levels; the parts: the settings (bench/ingest-config.ts), the
  * servers and what the run holds (bench/ingest-servers.ts), the sessions (bench/ingest-sessions.ts),
@@ -38,7 +39,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS, PACED_SESSIONS, ROOT, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
+import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS, PACED_SESSIONS, ROOT, ROUNDS, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
 import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, tailByEvent, type CpuPerCall, type Row } from "./ingest-report";
@@ -55,9 +56,11 @@ async function benchLevel(
   targets: { bare: Target; hookplane: Target },
   meters: Meters,
   source: RunSource,
-  level: { label: string; sessions: number; calls: number; paced?: boolean },
+  level: { label: string; sessions: number; calls: number; paced?: boolean; round?: number },
 ): Promise<Row> {
-  const tag = `${d.db}-${d.processes}-${level.label.replace(" ", "-")}`;
+  const round = level.round ?? 1;
+  const tag = `${d.db}-${d.processes}-${level.label.replace(" ", "-")}-${round}`;
+  const shown = ROUNDS > 1 && level.round !== undefined ? `${level.label} #${round}` : level.label;
   const loadStart = load1();
   // Bare first, then Hookplane, back to back: both under the same machine load. The paced
   // scenario's rate is fixed by its pace, so it has no bare peer to compare calls/s with.
@@ -77,7 +80,7 @@ async function benchLevel(
   const h = figures(measured);
   const b = bare && figures(bare);
   console.log(
-    `${deploymentName(d).padEnd(12)} ${level.label.padStart(9)}: hookplane ${h.rate.toFixed(0)} calls/s p50 ${ms(h.p50)} p99 ${ms(h.p99)} ms, errors ${h.errors}` +
+    `${deploymentName(d).padEnd(12)} ${shown.padStart(9)}: hookplane ${h.rate.toFixed(0)} calls/s p50 ${ms(h.p50)} p99 ${ms(h.p99)} ms, errors ${h.errors}` +
       (b ? ` | bare ${b.rate.toFixed(0)} calls/s p50 ${ms(b.p50)} p99 ${ms(b.p99)} ms, errors ${b.errors} | ratio ${((h.rate / b.rate) * 100).toFixed(1)}%` : "") +
       ` | load ${loadStart.toFixed(2)} → ${loadEnd.toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`} (${verified.runs} runs, ${verified.events} events)`,
   );
@@ -89,6 +92,7 @@ async function benchLevel(
   return {
     deployment: d,
     label: level.label,
+    round,
     sessions: level.sessions,
     paced: level.paced === true,
     hookplane: h,
@@ -131,7 +135,7 @@ async function benchDeployment(d: Deployment, bare: { url: string; pid: number }
       return row;
     };
     const rows = [await level({ label: "warm-up", sessions: WARMUP_SESSIONS, calls: CALLS })];
-    for (const sessions of LEVELS) rows.push(await level({ label: String(sessions), sessions, calls: CALLS }));
+    for (const sessions of LEVELS) for (let round = 1; round <= ROUNDS; round++) rows.push(await level({ label: String(sessions), sessions, calls: CALLS, round }));
     rows.push(await level({ label: `${PACED_SESSIONS} paced`, sessions: PACED_SESSIONS, calls: PACED_CALLS, paced: true }));
     return rows;
   });
