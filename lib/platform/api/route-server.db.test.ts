@@ -140,10 +140,10 @@ test("a body sent in pieces is read whole; one the caller cuts off reaches no ha
   expect(await after.json()).toEqual({ hello: "after", twice: 2 });
 });
 
-test("a caller that leaves aborts the request's signal", async () => {
-  aborted.length = 0;
-  const url = new URL(`${server.url}/held`);
-  await new Promise<void>((resolve) => {
+/** Sends `{}` to `path` and goes away 100 ms later without reading an answer. */
+function postThenLeave(path: string): Promise<void> {
+  const url = new URL(`${server.url}${path}`);
+  return new Promise<void>((resolve) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": 2 } });
     req.on("error", () => resolve());
     req.end("{}", () => setTimeout(() => {
@@ -151,21 +151,18 @@ test("a caller that leaves aborts the request's signal", async () => {
       resolve();
     }, 100));
   });
+}
+
+test("a caller that leaves aborts the request's signal", async () => {
+  aborted.length = 0;
+  await postThenLeave("/held");
   await expect.poll(() => aborted).toEqual([true]);
 });
 
 test("a signal first read after the caller left is aborted already", async () => {
   lateSignals.length = 0;
   releaseLate = undefined;
-  const url = new URL(`${server.url}/late`);
-  await new Promise<void>((resolve) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": 2 } });
-    req.on("error", () => resolve());
-    req.end("{}", () => setTimeout(() => {
-      req.destroy();
-      resolve();
-    }, 100));
-  });
+  await postThenLeave("/late");
   await expect.poll(() => releaseLate).toBeDefined();
   await new Promise((r) => setTimeout(r, 50));
   releaseLate!();
