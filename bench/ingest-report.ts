@@ -3,7 +3,7 @@
  * level, where a call's CPU goes, and the targets, PASS or FAIL.
  */
 import os from "node:os";
-import { summarize } from "./bench-support";
+import { median, summarize } from "./bench-support";
 import { DEPLOYMENTS, PACED_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import type { Measured } from "./ingest-load";
 
@@ -69,13 +69,16 @@ export function printFirst(label: string, lines: string[]) {
   for (const line of lines.slice(0, 5)) console.log(`      ${line}`);
 }
 
+/** A level's label with its round, from the second round on ("50", "50 #2"). */
+export const roundLabel = (label: string, round: number) => (round > 1 ? `${label} #${round}` : label);
+
 export function printTable(rows: Row[]) {
   const header = ["database", "sessions", "calls", "wall s", "calls/s", "p50 ms", "p99 ms", "errors", "read back", "bare calls/s", "bare p50", "bare p99", "ratio", "load start→end"];
   const lines = rows.map((r) => {
     const h = r.hookplane;
     return [
       deploymentName(r.deployment),
-      r.round > 1 ? `${r.label} #${r.round}` : r.label,
+      roundLabel(r.label, r.round),
       String(h.calls),
       (h.wallMs / 1000).toFixed(1),
       h.rate.toFixed(0),
@@ -114,12 +117,6 @@ export function printCpu(rows: Row[]) {
     );
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * The targets, each PASS or FAIL (or n/a when its level was not run); they never fail the run. A

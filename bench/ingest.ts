@@ -42,7 +42,7 @@ import path from "node:path";
 import { CALLS, DEPLOYMENTS, INGEST_PATH, LEVELS, PACED_CALLS, PACED_INTERVAL_MS, PACED_SESSIONS, ROOT, ROUNDS, WARMUP_SESSIONS, deploymentName, type Deployment } from "./ingest-config";
 import { bareTarget, hookplaneTarget, keepAlive, runSessions, type Measured, type Target } from "./ingest-load";
 import { apiSource, sqlSource, verifyLevel, type RunSource } from "./ingest-readback";
-import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, tailByEvent, type CpuPerCall, type Row } from "./ingest-report";
+import { cpuText, figures, ms, perCall, printCpu, printFirst, printTable, printTargets, roundLabel, tailByEvent, type CpuPerCall, type Row } from "./ingest-report";
 import { sealTotals, waitUntilSealed } from "./ingest-seal";
 import { releaseAll, runBench, settleDatabase, setUp, startBare, withDeployment } from "./ingest-servers";
 import { planLevel } from "./ingest-sessions";
@@ -60,7 +60,6 @@ async function benchLevel(
 ): Promise<Row> {
   const round = level.round ?? 1;
   const tag = `${d.db}-${d.processes}-${level.label.replace(" ", "-")}-${round}`;
-  const shown = ROUNDS > 1 && level.round !== undefined ? `${level.label} #${round}` : level.label;
   const loadStart = load1();
   // Bare first, then Hookplane, back to back: both under the same machine load. The paced
   // scenario's rate is fixed by its pace, so it has no bare peer to compare calls/s with.
@@ -80,7 +79,7 @@ async function benchLevel(
   const h = figures(measured);
   const b = bare && figures(bare);
   console.log(
-    `${deploymentName(d).padEnd(12)} ${shown.padStart(9)}: hookplane ${h.rate.toFixed(0)} calls/s p50 ${ms(h.p50)} p99 ${ms(h.p99)} ms, errors ${h.errors}` +
+    `${deploymentName(d).padEnd(12)} ${roundLabel(level.label, round).padStart(9)}: hookplane ${h.rate.toFixed(0)} calls/s p50 ${ms(h.p50)} p99 ${ms(h.p99)} ms, errors ${h.errors}` +
       (b ? ` | bare ${b.rate.toFixed(0)} calls/s p50 ${ms(b.p50)} p99 ${ms(b.p99)} ms, errors ${b.errors} | ratio ${((h.rate / b.rate) * 100).toFixed(1)}%` : "") +
       ` | load ${loadStart.toFixed(2)} → ${loadEnd.toFixed(2)} | read back: ${verified.problems.length === 0 ? "ok" : `${verified.problems.length} mismatches`} (${verified.runs} runs, ${verified.events} events)`,
   );
