@@ -25,12 +25,18 @@ export interface OpenOptions {
   dataDir?: string;
   /** PostgreSQL: called for every statement this handle sends (benchmarks count them). */
   onStatement?: (text: string) => void;
+  /**
+   * In-memory PGlite: start from this data directory (a `dumpDataDir()` tarball) instead of an
+   * empty cluster. Tests start from a migrated one: initdb and the migrations cost ~2.5 s of CPU
+   * each time (test/database.ts).
+   */
+  pgliteDataDir?: Blob;
 }
 
 /** PGlite in this thread, or on its own (what both offer that Hookplane calls). */
 type PgliteLike = Pick<PGlite, "query" | "exec" | "listen" | "close" | "closed"> | PgliteThread;
 
-async function openPglite(dataDir: string): Promise<DbHandle> {
+async function openPglite(dataDir: string, initial?: Blob): Promise<DbHandle> {
   const { useLiftoffOnly, createDatabaseApart } = await import("./pglite-memory");
   // Before PGlite's WebAssembly is compiled (db/pglite-memory.ts says why).
   useLiftoffOnly();
@@ -41,7 +47,7 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
   const inMemory = dataDir.startsWith("memory://");
   // On disk: fsync on unless turned off, WAL bounded (db/pglite-durability.ts); a new database is
   // created by a child process, so this one never holds initdb's memory.
-  let options: PGliteOptions = {};
+  let options: PGliteOptions = inMemory && initial ? { loadDataDir: initial } : {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
     options = await pgliteOptions(dataDir, { fsync: config.HOOKPLANE_PGLITE_FSYNC });
@@ -298,7 +304,7 @@ class StatementQueue extends StatementGroups<QueuedStatement> {
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
   const config = getConfig();
   const url = options.databaseUrl ?? config.DATABASE_URL;
-  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(config.HOOKPLANE_DATA_DIR, "pgdata"));
+  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(config.HOOKPLANE_DATA_DIR, "pgdata"), options.pgliteDataDir);
 }
 
 const GLOBAL_KEY = Symbol.for("hookplane.database");

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { openDatabase, type DbHandle } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
+import { migratedPgliteTemplate } from "./pglite-template";
 import { dropStaleDatabases } from "./stale-databases";
 
 export interface TestDatabase extends DbHandle {
@@ -16,8 +17,8 @@ export interface TestDatabase extends DbHandle {
 export async function createTestDatabase(options: { onStatement?: (text: string) => void } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const handle = await openDatabase({ dataDir: "memory://", onStatement: options.onStatement });
-    await migrateDatabase(handle);
+    // Migrated already: the template is this checkout's migrations run once (pglite-template.ts).
+    const handle = await openDatabase({ dataDir: "memory://", onStatement: options.onStatement, pgliteDataDir: await migratedPgliteTemplate() });
     return { ...handle, drop: () => handle.close() };
   }
   const postgres = (await import("postgres")).default;
