@@ -6,7 +6,7 @@
  * it; the second rename wins, both whole.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -57,6 +57,11 @@ async function makeTemplate(file: string): Promise<Blob> {
 /** The migrated data directory to start an in-memory PGlite from. */
 export async function migratedPgliteTemplate(): Promise<Blob> {
   const file = templateFile();
-  if (existsSync(file)) return new Blob([readFileSync(file)]);
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch (error) {
+    // Not made yet, or just removed by a run on other migrations (another checkout): made here.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
   return makeTemplate(file);
 }
