@@ -71,6 +71,13 @@ test("the home page says what runs, what waits for a person, what was blocked, w
     await expect(failing).toContainText("failed 1 time");
     await expect(failing).toContainText(missingSecret);
     await page.screenshot({ path: testInfo.outputPath("home.png"), fullPage: true });
+    // On a phone the failing hook's long error is cut at the screen's edge, not the page widened by it.
+    const desk = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(failing).toBeVisible();
+    const width = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+    expect(width.scroll, "Home scrolls sideways on a phone").toBeLessThanOrEqual(width.client);
+    await page.setViewportSize(desk);
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await failing.getByRole("link", { name: noticeKey }).click();

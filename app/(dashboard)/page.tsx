@@ -37,7 +37,10 @@ export default async function HomePage() {
         <Suspense fallback={<Skeleton height="h-20" label="Loading figures" />}>
           <Figures projectId={projectId} />
         </Suspense>
-        <div className="grid gap-8 xl:grid-cols-2">
+        {/* grid-cols-1 below xl, not the implicit column: that one is as wide as its widest unbreakable
+            line, and a truncated line (a hook's last error) has the whole text's width, so Home
+            scrolled sideways on a phone. */}
+        <div className="grid grid-cols-1 gap-8 xl:grid-cols-2">
           <Section title="Waiting for a person" more={{ href: "/approvals", label: "All approvals" }} testId="home-approvals">
             <Suspense fallback={<Skeleton label="Loading approvals" />}>
               <WaitingApprovals projectId={projectId} />

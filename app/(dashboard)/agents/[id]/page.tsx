@@ -93,7 +93,7 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
         </p>
       )}
       <AgentTabs agentId={agent.id} current={tab} />
-      <div className="grid gap-8 xl:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 gap-8 xl:grid-cols-[minmax(0,1fr)_22rem]">
         {tab === "runs" ? (
           <div className="space-y-6" data-testid="agent-runs-tab">
             {canEdit && <StartRunForm agentName={agent.name} />}

@@ -98,7 +98,7 @@ export default async function HookPage({ params }: { params: Promise<{ id: strin
           Only admins may change this hook: it runs code on the server ({describeCodeAction(hook.spec.action)}).
         </p>
       )}
-      <div className="grid gap-8 xl:grid-cols-[1fr_24rem]">
+      <div className="grid grid-cols-1 gap-8 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <HookEditor
           hook={{ id: hook.id, version: hook.version, spec: hook.spec }}
           agents={context.agents}

@@ -35,7 +35,7 @@ export function AgentForm({
     <form {...formProps} className="max-w-3xl space-y-5" data-testid="agent-form">
       {agent?.id && <input type="hidden" name="id" value={agent.id} />}
       <fieldset disabled={readOnly || pending} className="space-y-5">
-        <div className="grid gap-5 md:grid-cols-2">
+        <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
           <Field label="Name" htmlFor="name" hint="Unique; usable in place of the id in the API." error={errorAt("name")}>
             <TextInput id="name" name="name" defaultValue={agent?.name} required data-testid="agent-name-input" />
           </Field>
@@ -71,7 +71,7 @@ export function AgentForm({
             </p>
           )}
         </fieldset>
-        <div className="grid gap-5 md:grid-cols-4">
+        <div className="grid grid-cols-1 gap-5 md:grid-cols-4">
           <Field label="Max turns" htmlFor="maxTurns" error={errorAt("maxTurns")}>
             <TextInput id="maxTurns" name="maxTurns" inputMode="numeric" defaultValue={agent?.maxTurns ?? 20} />
           </Field>
@@ -103,7 +103,7 @@ export function AgentForm({
             <Options choices={FAIL_MODE_CHOICES} />
           </Select>
         </Field>
-        <div className="grid gap-5 md:grid-cols-2">
+        <div className="grid grid-cols-1 gap-5 md:grid-cols-2">
           <Field label="Metadata file" htmlFor="metadataFile" hint="A JSON file the agent writes, relative to its workspace; hooks see it as metadata." error={errorAt("metadataFile")}>
             <TextInput id="metadataFile" name="metadataFile" defaultValue={agent?.metadataFile} placeholder="metadata.json" />
           </Field>

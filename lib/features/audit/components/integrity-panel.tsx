@@ -118,7 +118,7 @@ export function IntegrityPanel() {
         </div>
       )}
       {check.data && (
-        <div className="grid gap-4 lg:grid-cols-2" role="status" aria-live="polite">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2" role="status" aria-live="polite">
           <ChainResult title="Audit log" report={check.data.audit} testId="integrity-audit" />
           <ChainResult title="Hook ledger" report={check.data.ledger} testId="integrity-ledger" />
         </div>

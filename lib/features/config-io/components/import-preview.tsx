@@ -62,7 +62,7 @@ export function ImportPreview({ summary }: { summary: ImportSummary }) {
           </ul>
         </div>
       )}
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Section title="Agents" count={summary.agents.length} testId="preview-agents">
           <ul className="space-y-1 text-sm">
             {summary.agents.map((agent) => (

@@ -124,7 +124,7 @@ export function CostDashboard() {
           <Panel title="Cost by day">
             <CostByDayChart data={fillDays(report.byDay, from, days)} />
           </Panel>
-          <div className="grid gap-4 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
             <Panel title="By agent">
               <CostBreakdownChart data={byAgent} testId="cost-by-agent-chart" />
               <table className="mt-3 w-full text-left text-xs">

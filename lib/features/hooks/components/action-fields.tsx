@@ -17,7 +17,7 @@ export function ActionFields({
   onChange: (name: string, value: string) => void;
 }) {
   return (
-    <div className="grid gap-4 md:grid-cols-2" data-testid="action-fields" data-action-type={type}>
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2" data-testid="action-fields" data-action-type={type}>
       {visibleActionFields(type, values, errors).map((field) => {
         const id = `action-${field.name}`;
         const value = values[field.name] ?? "";

@@ -136,7 +136,7 @@ export function HookEditor({
           </p>
         )}
         <Section title="Hook">
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             <Field label="Id" htmlFor="hook-id" hint="Stable, unique in its scope: letters, digits, '_', '-', '.'." error={error("id")}>
               <TextInput id="hook-id" value={draft.id} onChange={(e) => update("id", { id: e.target.value })} className="font-mono" data-testid="hook-id-input" />
             </Field>
@@ -265,7 +265,7 @@ export function HookEditor({
               )}
             </div>
           )}
-          <div className="grid gap-4 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
             {showsHookTimeout(draft, visible) && (
               <Field label="Timeout (ms)" htmlFor="hook-timeoutMs" hint="Milliseconds; empty uses the action's default." error={error("timeoutMs")}>
                 <TextInput id="hook-timeoutMs" inputMode="numeric" value={draft.timeoutMs} onChange={(e) => update("timeoutMs", { timeoutMs: e.target.value })} placeholder="default" />

@@ -1,0 +1,68 @@
+/**
+ * Last in the suite (the prefix), on purpose: by now the other specs have filled the one shared
+ * database with what a team's first weeks bring (long hook errors, long agent and hook names,
+ * blocked and failed runs, approvals). first-day-forms checks every section on a phone early, when
+ * most of it is empty; a row of real data that does not wrap (a hook's last error, a command) could
+ * still widen a page past the screen, as a failing hook's error once widened Home on a phone. Every
+ * section, and a run, an agent and a hook page, is checked here on a 390 px screen in both schemes.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { AuthPages } from "./pages";
+
+const admin = { email: "admin@example.com", password: "correct horse battery" };
+const SECTIONS = ["", "agents", "hooks", "runs", "approvals", "audit", "costs", "schedules", "alerts", "import", "settings", "settings/credentials", "settings/instance", "settings/server"];
+
+/** How wide the page scrolls against the screen, and the innermost elements that reach past it (what to fix). */
+async function sidewaysScroll(page: Page): Promise<{ scroll: number; client: number; past: string[] }> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement!;
+    const client = root.clientWidth;
+    const reaching = [...document.querySelectorAll("main *")].filter((el) => el.getBoundingClientRect().right > client + 1);
+    const innermost = reaching.filter((el) => !reaching.some((other) => other !== el && el.contains(other)));
+    const name = (el: Element) => {
+      const id = el.getAttribute("data-testid");
+      const parentId = el.closest("[data-testid]")?.getAttribute("data-testid");
+      return `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ""}${parentId && !id ? ` in [data-testid=${parentId}]` : ""}: "${(el.textContent ?? "").trim().slice(0, 60)}"`;
+    };
+    return { scroll: root.scrollWidth, client, past: innermost.slice(0, 3).map(name) };
+  });
+}
+
+/** The first link on the page whose path matches, as a path (a detail page with this suite's data). */
+async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<string | undefined> {
+  await page.goto(`/${list}`);
+  await expect(page.locator("main h1").first()).toBeVisible();
+  const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+  return hrefs.find((href) => pattern.test(href));
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`every page with the suite's data fits a phone's width (${colorScheme})`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme });
+    const page = await context.newPage();
+    try {
+      await new AuthPages(page).signInOrSetUp(admin.email, admin.password);
+      const pages = SECTIONS.map((s) => `/${s}`);
+      for (const [list, pattern] of [
+        ["runs", /^\/runs\/[0-9a-f-]{36}$/],
+        ["agents", /^\/agents\/[0-9a-f-]{36}$/],
+        ["hooks", /^\/hooks\/[0-9a-f-]{36}$/],
+      ] as const) {
+        const detail = await firstDetail(page, list, pattern);
+        expect(detail, `a ${list} detail page to open`).toBeDefined();
+        pages.push(detail!);
+      }
+      const wide: string[] = [];
+      for (const path of pages) {
+        const response = await page.goto(path);
+        expect(response?.status(), path).toBeLessThan(400);
+        await expect(page.locator("main h1").first()).toBeVisible();
+        const { scroll, client, past } = await sidewaysScroll(page);
+        if (scroll > client) wide.push(`${path}: ${scroll} > ${client}, past the edge: ${past.join("; ")}`);
+      }
+      expect(wide, "pages that scroll sideways on a phone").toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+}
