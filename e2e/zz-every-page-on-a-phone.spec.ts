@@ -28,12 +28,20 @@ async function sidewaysScroll(page: Page): Promise<{ scroll: number; client: num
   });
 }
 
-/** The first link on the page whose path matches, as a path (a detail page with this suite's data). */
-async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<string | undefined> {
+/** The first link of a list page whose path matches (a detail page with this suite's data), once the list has loaded. */
+async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<string> {
   await page.goto(`/${list}`);
-  await expect(page.locator("main h1").first()).toBeVisible();
-  const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
-  return hrefs.find((href) => pattern.test(href));
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+        return (found = hrefs.find((href) => pattern.test(href)));
+      },
+      { message: `a ${list} detail page to open`, timeout: 20_000 },
+    )
+    .toBeDefined();
+  return found!;
 }
 
 for (const colorScheme of ["light", "dark"] as const) {
@@ -48,9 +56,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         ["agents", /^\/agents\/[0-9a-f-]{36}$/],
         ["hooks", /^\/hooks\/[0-9a-f-]{36}$/],
       ] as const) {
-        const detail = await firstDetail(page, list, pattern);
-        expect(detail, `a ${list} detail page to open`).toBeDefined();
-        pages.push(detail!);
+        pages.push(await firstDetail(page, list, pattern));
       }
       const wide: string[] = [];
       for (const path of pages) {
