@@ -7,7 +7,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { AuthPages, dashboardApi } from "./pages";
+import { AuthPages, dashboardApi, pageWidth } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
@@ -32,10 +32,7 @@ function watchForFailures(page: Page): string[] {
 }
 
 async function expectNoSidewaysScroll(page: Page, where: string) {
-  const widths = await page.evaluate(() => {
-    const root = document.scrollingElement!;
-    return { scroll: root.scrollWidth, client: root.clientWidth };
-  });
+  const widths = await pageWidth(page);
   expect(widths.scroll, `${where} scrolls sideways (${widths.scroll} > ${widths.client})`).toBeLessThanOrEqual(widths.client);
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { AuthPages, dashboardApi, HookPages, seriousAxeViolations, watchForErrors } from "./pages";
+import { AuthPages, dashboardApi, HookPages, pageWidth, seriousAxeViolations, watchForErrors } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 
@@ -75,7 +75,7 @@ test("the home page says what runs, what waits for a person, what was blocked, w
     const desk = page.viewportSize()!;
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(failing).toBeVisible();
-    const width = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+    const width = await pageWidth(page);
     expect(width.scroll, "Home scrolls sideways on a phone").toBeLessThanOrEqual(width.client);
     await page.setViewportSize(desk);
     expect(await seriousAxeViolations(page)).toEqual([]);

@@ -221,6 +221,11 @@ export class SettingsPages {
   }
 }
 
+/** How wide the page scrolls against the screen (a page that fits has scroll <= client). */
+export async function pageWidth(page: Page): Promise<{ scroll: number; client: number }> {
+  return page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+}
+
 /** What the page must never show while these journeys run: a console error or a server error. */
 export function watchForErrors(page: Page): string[] {
   const problems: string[] = [];
