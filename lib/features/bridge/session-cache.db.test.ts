@@ -228,3 +228,32 @@ test("a call decided on memory that could not be written is decided again: a lim
   const [{ hits }] = (await t.execute("select coalesce(sum(hits), 0)::integer as hits from rate_limit_buckets where key = $1", [`agent:${agentId}/memory-limit/run:${run.id}`])).rows as { hits: number }[];
   expect(hits).toBe(1);
 });
+
+test("a session's end finishes its run in the commit that records it: with the end event, or with the end hooks' ledger rows", async () => {
+  const withEndHook = await newAgent("ends-logged");
+  await createHook(t.db, { projectId: DEFAULT_PROJECT_ID, spec: hookSpecSchema.parse({ id: "ends-logged-log", scope: `agent:${withEndHook}`, event: "session.end", action: { type: "log" } }), actor: "test" });
+  await newAgent("ends-plain");
+  for (const [agent, sessionId, endHooks] of [["ends-plain", "s-end-plain", 0], ["ends-logged", "s-end-logged", 1]] as const) {
+    await start(agent, sessionId);
+    expect(decision(await pre(agent, sessionId, "echo 1", "c1"))).toBe("allow");
+    sent.length = 0;
+    const end = await claude(agent, { session_id: sessionId, hook_event_name: "SessionEnd", reason: "logout" });
+    expect(end.status).toBe(200);
+    if (t.kind === "postgres") {
+      // The read of the session, then one group: the end event (and, with an end hook, its own
+      // write first: the hook's row follows it), the run finished in the same transaction.
+      // (A statement's PREPARE on a connection that has not run it yet is not a round trip of the call's.)
+      const queries = sent.filter((text) => !text.startsWith("prepare "));
+      expect(queries).toHaveLength(2 + endHooks);
+      const last = queries.at(-1)!;
+      expect(last).toMatch(/execute hp_group_\d+.*;\s*execute hp_group_\d+/is);
+      expect(last).toContain(endHooks ? '"event":"session.end"' : '"type":"session.end"');
+      expect(last).toContain("before anyone decided");
+    }
+    const [run] = await runsOf(sessionId);
+    expect(run).toMatchObject({ status: "finished", outcome: "completed" });
+    expect(await eventTypes(run.id)).toEqual(["session.start", "tool.pre", "session.end"]);
+    const ledger = await listRunHookInvocations(t.db, { runId: run.id });
+    expect(ledger.filter((r) => r.event === "session.end").map((r) => [r.hookKey, r.eventSeq])).toEqual(endHooks ? [["ends-logged-log", 3]] : []);
+  }
+});

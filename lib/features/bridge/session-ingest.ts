@@ -319,11 +319,25 @@ async function decide(
 
   let seq: number;
   let result: DispatchResult;
+  // A session's end finishes its run in the commit that records the last of it: with the end
+  // event when no hook runs on session.end, else with those hooks' ledger rows (a round trip
+  // fewer either way; the statements of one turn of the event loop commit together).
+  const finish =
+    dispatchAs === "session.end"
+      ? () =>
+          finishRun(db, {
+            id: run.id,
+            outcome: typeof input.data.outcome === "string" ? input.data.outcome : "completed",
+            reason: typeof input.data.reason === "string" ? input.data.reason : undefined,
+            response: typeof input.data.response === "string" ? input.data.response : undefined,
+          })
+      : undefined;
   // Only a blocking event can wait for a person (approve hooks are refused elsewhere).
-  if ((blocking && mayWaitForPerson(session.hooks)) || dispatchAs === "session.end") {
+  if ((blocking && mayWaitForPerson(session.hooks)) || finish) {
     // A person may be asked (the approval card shows the call while it waits), or the run ends:
     // the event is recorded first, its hooks' ledger rows after.
-    seq = await session.writer.record(input.type, input.data);
+    const endsNow = finish !== undefined && !session.hooks.some((hook) => hook.event === "session.end");
+    [seq] = await Promise.all([session.writer.record(input.type, input.data), endsNow ? finish() : undefined]);
     result = applicable(await session.dispatch({ type: dispatchAs, data: input.data, seq }, control));
     const callerLeft = signal?.().aborted === true;
     // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
@@ -332,7 +346,7 @@ async function decide(
       await session.writer.record("loop.tool_denied", toolDenied(result));
     }
     for (const fact of modifiedFacts(result)) await session.writer.record(fact.type, fact.data);
-    await session.writer.flush();
+    await Promise.all([session.writer.flush(), finish && !endsNow ? finish() : undefined]);
   } else {
     // Nothing in the chain waits for a person: the hooks decide first, and the event, their ledger
     // rows and a denial are recorded together, one statement and one commit for the call.
@@ -351,14 +365,6 @@ async function decide(
       if (error instanceof StaleRecordError) result.giveBack?.();
       throw error;
     }
-  }
-  if (dispatchAs === "session.end") {
-    await finishRun(db, {
-      id: run.id,
-      outcome: typeof input.data.outcome === "string" ? input.data.outcome : "completed",
-      reason: typeof input.data.reason === "string" ? input.data.reason : undefined,
-      response: typeof input.data.response === "string" ? input.data.response : undefined,
-    });
   }
   // The caller reads an abandoned wait as a deny: no person said yes. (Not a timeout, which the
   // approval settles and words itself: this approval was left pending or withdrawn.)
