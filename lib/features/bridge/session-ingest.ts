@@ -23,7 +23,7 @@ import { finishRun, type RunRow } from "@/db/queries/runs";
 import { AppError } from "@/lib/platform/api/app-error";
 import { getConfig } from "@/lib/platform/config/config";
 import { actorKeyOf, type Principal } from "@/lib/platform/auth/roles";
-import { EVENT_NAMES, isBlockingEvent, type EventName, type Outcome } from "@/lib/core/hooks/events";
+import { EVENT_NAMES, isBlockingEvent, type EventName } from "@/lib/core/hooks/events";
 import type { EventActor } from "@/lib/core/hooks/event";
 import type { FailMode } from "@/lib/core/agent/agent-spec";
 import { recordedToolPost } from "@/lib/core/hooks/output-redaction";
@@ -249,13 +249,13 @@ async function decide(
     if (expect) throw new StaleRecordError(run.id);
   } else on.remember?.();
   if (run.cancelRequested) {
-    await endSession(db, session, { outcome: "cancelled", reason: "cancelled in Hookplane" });
+    await endSession(db, session, { data: { outcome: "cancelled", reason: "cancelled in Hookplane" } });
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("cancelled", null)) : undefined };
   }
   // The cost a session reported so far (its transcript, at its turn ends) against the agent's budget.
   if (agent.budgetUsd != null && run.costUsd >= agent.budgetUsd) {
     const reason = `cost $${run.costUsd.toFixed(4)} reached the budget of $${agent.budgetUsd}`;
-    await endSession(db, session, { outcome: "budget", reason });
+    await endSession(db, session, { data: { outcome: "budget", reason } });
     return { runId: run.id, seq: 0, result: blocking ? denied(stoppedReason("budget", reason)) : undefined };
   }
 
@@ -319,25 +319,13 @@ async function decide(
 
   let seq: number;
   let result: DispatchResult;
-  // A session's end finishes its run in the commit that records the last of it: with the end
-  // event when no hook runs on session.end, else with those hooks' ledger rows (a round trip
-  // fewer either way; the statements of one turn of the event loop commit together).
-  const finish =
-    dispatchAs === "session.end"
-      ? () =>
-          finishRun(db, {
-            id: run.id,
-            outcome: typeof input.data.outcome === "string" ? input.data.outcome : "completed",
-            reason: typeof input.data.reason === "string" ? input.data.reason : undefined,
-            response: typeof input.data.response === "string" ? input.data.response : undefined,
-          })
-      : undefined;
-  // Only a blocking event can wait for a person (approve hooks are refused elsewhere).
-  if ((blocking && mayWaitForPerson(session.hooks)) || finish) {
-    // A person may be asked (the approval card shows the call while it waits), or the run ends:
-    // the event is recorded first, its hooks' ledger rows after.
-    const endsNow = finish !== undefined && !session.hooks.some((hook) => hook.event === "session.end");
-    [seq] = await Promise.all([session.writer.record(input.type, input.data), endsNow ? finish() : undefined]);
+  if (dispatchAs === "session.end") {
+    ({ seq, result } = await endSession(db, session, { type: input.type, data: input.data }, control));
+  } else if (blocking && mayWaitForPerson(session.hooks)) {
+    // Only a blocking event can wait for a person (approve hooks are refused elsewhere): the
+    // approval card shows the call while it waits, so the event is recorded first, its hooks'
+    // ledger rows after.
+    seq = await session.writer.record(input.type, input.data);
     result = applicable(await session.dispatch({ type: dispatchAs, data: input.data, seq }, control));
     const callerLeft = signal?.().aborted === true;
     // A deny the caller reads is a denial; an approval abandoned because the caller left is not one
@@ -346,7 +334,7 @@ async function decide(
       await session.writer.record("loop.tool_denied", toolDenied(result));
     }
     for (const fact of modifiedFacts(result)) await session.writer.record(fact.type, fact.data);
-    await Promise.all([session.writer.flush(), finish && !endsNow ? finish() : undefined]);
+    await session.writer.flush();
   } else {
     // Nothing in the chain waits for a person: the hooks decide first, and the event, their ledger
     // rows and a denial are recorded together, one statement and one commit for the call.
@@ -557,13 +545,31 @@ async function openSession(
   });
 }
 
-/** session.end with its hooks, then the run is finished (and its pending approvals abandoned). */
-async function endSession(db: Db, session: RunSession, end: { outcome: Outcome; reason: string }) {
-  const data = { outcome: end.outcome, reason: end.reason };
-  const seq = await session.writer.record("session.end", data);
-  await session.dispatch({ type: "session.end", data, seq });
-  await session.writer.flush();
-  await finishRun(db, { id: session.runId, outcome: end.outcome, reason: end.reason });
+/**
+ * session.end recorded, then its hooks run; the run is finished (its pending approvals abandoned)
+ * in the commit that records the last of it: with the end event when no hook runs on session.end,
+ * else with those hooks' ledger rows (a round trip fewer either way: the statements of one turn of
+ * the event loop commit together). The event is `type` (the session's own name for its end).
+ */
+async function endSession(
+  db: Db,
+  session: RunSession,
+  end: { type?: string; data: Record<string, unknown> },
+  control: DispatchControl = {},
+): Promise<{ seq: number; result: DispatchResult }> {
+  const { data } = end;
+  const finish = () =>
+    finishRun(db, {
+      id: session.runId,
+      outcome: typeof data.outcome === "string" ? data.outcome : "completed",
+      reason: typeof data.reason === "string" ? data.reason : undefined,
+      response: typeof data.response === "string" ? data.response : undefined,
+    });
+  const endHooks = session.hooks.some((hook) => hook.event === "session.end");
+  const [seq] = await Promise.all([session.writer.record(end.type ?? "session.end", data), endHooks ? undefined : finish()]);
+  const result = await session.dispatch({ type: "session.end", data, seq }, control);
+  await Promise.all([session.writer.flush(), endHooks ? finish() : undefined]);
+  return { seq, result };
 }
 
 /**
@@ -578,7 +584,7 @@ export async function expireIdleSessions(handle: DbHandle, idleMs: number = getC
     if (!agent) continue;
     const minutes = Math.round(idleMs / 60_000);
     const session = await openSession(handle, run, { id: agent.id, name: agent.name }, { sessionId: run.externalSessionId!, source: run.source, actor: actorOfRun(run) });
-    await endSession(handle.db, session, { outcome: "timeout", reason: `no event from the session for ${minutes} min` });
+    await endSession(handle.db, session, { data: { outcome: "timeout", reason: `no event from the session for ${minutes} min` } });
     ended++;
   }
   return ended;
