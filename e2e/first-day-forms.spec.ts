@@ -34,7 +34,7 @@ function watchForFailures(page: Page): string[] {
 
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const widths = await pageWidth(page);
-  expect(widths.scroll, `${where} scrolls sideways (${widths.scroll} > ${widths.client})`).toBeLessThanOrEqual(widths.client);
+  expect(widths.scroll, `${where} scrolls sideways (${widths.scroll} > ${widths.client}), past the edge: ${widths.past.join("; ")}`).toBeLessThanOrEqual(widths.client);
 }
 
 async function expectNoSeriousAxeViolations(page: Page, where: string) {

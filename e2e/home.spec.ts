@@ -76,7 +76,7 @@ test("the home page says what runs, what waits for a person, what was blocked, w
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(failing).toBeVisible();
     const width = await pageWidth(page);
-    expect(width.scroll, "Home scrolls sideways on a phone").toBeLessThanOrEqual(width.client);
+    expect(width.scroll, `Home scrolls sideways on a phone, past the edge: ${width.past.join("; ")}`).toBeLessThanOrEqual(width.client);
     await page.setViewportSize(desk);
     expect(await seriousAxeViolations(page)).toEqual([]);
 

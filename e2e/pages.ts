@@ -221,9 +221,20 @@ export class SettingsPages {
   }
 }
 
-/** How wide the page scrolls against the screen (a page that fits has scroll <= client). */
-export async function pageWidth(page: Page): Promise<{ scroll: number; client: number }> {
-  return page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, client: document.scrollingElement!.clientWidth }));
+/** How wide the page scrolls against the screen, and the innermost elements that reach past it (what to fix). */
+export async function pageWidth(page: Page): Promise<{ scroll: number; client: number; past: string[] }> {
+  return page.evaluate(() => {
+    const root = document.scrollingElement!;
+    const client = root.clientWidth;
+    const reaching = [...document.querySelectorAll("main *")].filter((el) => el.getBoundingClientRect().right > client + 1);
+    const innermost = reaching.filter((el) => !reaching.some((other) => other !== el && el.contains(other)));
+    const name = (el: Element) => {
+      const id = el.getAttribute("data-testid");
+      const parentId = el.closest("[data-testid]")?.getAttribute("data-testid");
+      return `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ""}${parentId && !id ? ` in [data-testid=${parentId}]` : ""}: "${(el.textContent ?? "").trim().slice(0, 60)}"`;
+    };
+    return { scroll: root.scrollWidth, client, past: innermost.slice(0, 3).map(name) };
+  });
 }
 
 /** What the page must never show while these journeys run: a console error or a server error. */

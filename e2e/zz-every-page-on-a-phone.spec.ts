@@ -7,26 +7,10 @@
  * section, and a run, an agent and a hook page, is checked here on a 390 px screen in both schemes.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { AuthPages } from "./pages";
+import { AuthPages, pageWidth } from "./pages";
 
 const admin = { email: "admin@example.com", password: "correct horse battery" };
 const SECTIONS = ["", "agents", "hooks", "runs", "approvals", "audit", "costs", "schedules", "alerts", "import", "settings", "settings/credentials", "settings/instance", "settings/server"];
-
-/** How wide the page scrolls against the screen, and the innermost elements that reach past it (what to fix). */
-async function sidewaysScroll(page: Page): Promise<{ scroll: number; client: number; past: string[] }> {
-  return page.evaluate(() => {
-    const root = document.scrollingElement!;
-    const client = root.clientWidth;
-    const reaching = [...document.querySelectorAll("main *")].filter((el) => el.getBoundingClientRect().right > client + 1);
-    const innermost = reaching.filter((el) => !reaching.some((other) => other !== el && el.contains(other)));
-    const name = (el: Element) => {
-      const id = el.getAttribute("data-testid");
-      const parentId = el.closest("[data-testid]")?.getAttribute("data-testid");
-      return `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ""}${parentId && !id ? ` in [data-testid=${parentId}]` : ""}: "${(el.textContent ?? "").trim().slice(0, 60)}"`;
-    };
-    return { scroll: root.scrollWidth, client, past: innermost.slice(0, 3).map(name) };
-  });
-}
 
 /** The first link of a list page whose path matches (a detail page with this suite's data), once the list has loaded. */
 async function firstDetail(page: Page, list: string, pattern: RegExp): Promise<string> {
@@ -63,7 +47,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         const response = await page.goto(path);
         expect(response?.status(), path).toBeLessThan(400);
         await expect(page.locator("main h1").first()).toBeVisible();
-        const { scroll, client, past } = await sidewaysScroll(page);
+        const { scroll, client, past } = await pageWidth(page);
         if (scroll > client) wide.push(`${path}: ${scroll} > ${client}, past the edge: ${past.join("; ")}`);
       }
       expect(wide, "pages that scroll sideways on a phone").toEqual([]);
