@@ -31,6 +31,11 @@ export interface OpenOptions {
    * each time (test/database.ts).
    */
   pgliteDataDir?: Blob;
+  /**
+   * PostgreSQL: `databaseUrl` goes through a pooler in transaction mode, and `directUrl` is
+   * PostgreSQL itself (HOOKPLANE_DB_POOLER, DATABASE_DIRECT_URL when not given).
+   */
+  pooler?: { transaction: boolean; directUrl?: string };
 }
 
 /** PGlite in this thread, or on its own (what both offer that Hookplane calls). */
@@ -96,17 +101,21 @@ async function openPglite(dataDir: string, initial?: Blob): Promise<DbHandle> {
   };
 }
 
-async function openPostgres(url: string, onStatement?: (text: string) => void): Promise<DbHandle> {
+async function openPostgres(url: string, onStatement: ((text: string) => void) | undefined, pooler: NonNullable<OpenOptions["pooler"]>): Promise<DbHandle> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { openPostgresPool, poolOptions } = await import("./postgres-pool");
   const { prepareSetting } = await import("./postgres-prepared");
   const { logger } = await import("@/lib/platform/logger");
-  const { url: connectionUrl, prepare } = prepareSetting(url, getConfig().HOOKPLANE_DB_PREPARE);
+  // A pooler in transaction mode keeps no session: no statement is named on one (prepare=false).
+  const { url: connectionUrl, prepare } = prepareSetting(url, getConfig().HOOKPLANE_DB_PREPARE && !pooler.transaction);
   const options = poolOptions();
+  const directUrl = pooler.directUrl ? prepareSetting(pooler.directUrl, false).url : undefined;
   const postgres = openPostgresPool(connectionUrl, {
     ...options,
     prepare,
     onStatement,
+    transactionPooler: pooler.transaction,
+    listenUrl: directUrl,
     onChange: (up, error) =>
       up ? logger.warn("the database answers again") : logger.error({ err: error }, "the database is unavailable; requests answer 503 until it returns"),
     onError: (error) => logger.warn({ err: error }, "a database connection dropped"),
@@ -122,6 +131,7 @@ async function openPostgres(url: string, onStatement?: (text: string) => void): 
     db,
     kind: "postgres",
     url,
+    ...(directUrl && { directUrl }),
     async execute(text, params) {
       // pg-boss sends multi-statement scripts without parameters: the simple protocol takes them.
       const result = (await (params && params.length > 0 ? pool.query(text, params) : pool.query(text))) as unknown;
@@ -304,7 +314,8 @@ class StatementQueue extends StatementGroups<QueuedStatement> {
 export async function openDatabase(options: OpenOptions = {}): Promise<DbHandle> {
   const config = getConfig();
   const url = options.databaseUrl ?? config.DATABASE_URL;
-  return url ? openPostgres(url, options.onStatement) : openPglite(options.dataDir ?? path.join(config.HOOKPLANE_DATA_DIR, "pgdata"), options.pgliteDataDir);
+  const pooler = options.pooler ?? { transaction: config.HOOKPLANE_DB_POOLER === "transaction", directUrl: config.DATABASE_DIRECT_URL };
+  return url ? openPostgres(url, options.onStatement, pooler) : openPglite(options.dataDir ?? path.join(config.HOOKPLANE_DATA_DIR, "pgdata"), options.pgliteDataDir);
 }
 
 const GLOBAL_KEY = Symbol.for("hookplane.database");

@@ -13,6 +13,11 @@ export interface DbHandle {
   kind: DbKind;
   /** The PostgreSQL URL, when kind is "postgres". */
   url?: string;
+  /**
+   * PostgreSQL itself, when `url` goes through a pooler in transaction mode (DATABASE_DIRECT_URL):
+   * what needs a session of its own connects here (migrations' lock, pg-boss; LISTEN already does).
+   */
+  directUrl?: string;
   /** Run raw SQL with positional parameters; used by pg-boss's adapter and NOTIFY. */
   execute(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   /** LISTEN on a channel; resolves to an unsubscribe function. */

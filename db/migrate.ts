@@ -1,6 +1,8 @@
 /**
  * Applies drizzle/ at start. On PostgreSQL an advisory lock, held on one dedicated connection,
- * keeps concurrent web and worker processes from migrating at the same time.
+ * keeps concurrent web and worker processes from migrating at the same time. That connection is to
+ * PostgreSQL itself (DATABASE_DIRECT_URL) when there is a pooler in transaction mode: through it,
+ * the lock would stay with whichever server connection ran it, and the unlock go to another.
  */
 import { getConfig } from "@/lib/platform/config/config";
 import type { DbHandle } from "./db-handle";
@@ -21,7 +23,7 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
   const pg = (await import("pg")).default;
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const client = new pg.Client({ connectionString: handle.url!, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ connectionString: handle.directUrl ?? handle.url!, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);

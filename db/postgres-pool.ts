@@ -8,7 +8,11 @@
  *   pooled connection is destroyed, so queries stuck on a dead network fail now rather than after
  *   minutes of TCP retries; the pool opens new ones as they are needed;
  * - LISTEN runs on one dedicated connection, reopened (every channel subscribed again) whenever it
- *   drops and whenever the probe sees the database come back.
+ *   drops and whenever the probe sees the database come back;
+ * - behind a pooler in transaction mode (PgBouncer) nothing is set when connecting (the pooler
+ *   refuses a startup `statement_timeout`), and LISTEN goes to PostgreSQL itself (`listenUrl`): a
+ *   LISTEN through such a pooler subscribes whichever server connection ran it, for whoever uses
+ *   that connection next, and this process hears nothing.
  * node-postgres rather than postgres.js: postgres.js 3.4.9 can throw from a timer when a server
  * ends a connection mid-write (porsager/postgres#1154, #1208), which kills the process; pg's
  * errors always reach the query.
@@ -33,6 +37,10 @@ export interface PostgresPoolOptions {
   prepare?: boolean;
   /** Told of every statement the pool's connections send (benchmarks count them). */
   onStatement?: (text: string) => void;
+  /** The URL goes through a pooler in transaction mode: no setting is sent when connecting. */
+  transactionPooler?: boolean;
+  /** Where LISTEN connects (PostgreSQL itself, past the pooler); the pool's URL when unset. */
+  listenUrl?: string;
 }
 
 export interface PostgresPool {
@@ -83,10 +91,10 @@ function selfReleasing(pool: pg.Pool): pg.Pool {
     return once;
   };
   pool.connect = ((callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: Release) => void) => {
-    if (callback) return connect((error, client, done) => callback(error, client, client ? guard(client) : done));
+    if (callback) return connect((error, client, done) => callback(explained(error) as Error | undefined, client, client ? guard(client) : done));
     return new Promise<pg.PoolClient>((resolve, reject) =>
       connect((error, client) => {
-        if (error || !client) return reject(error);
+        if (error || !client) return reject(explained(error));
         guard(client);
         resolve(client);
       }),
@@ -95,18 +103,44 @@ function selfReleasing(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
+/** What a pooler in transaction mode answers to a setting sent when connecting (PgBouncer: `unsupported startup parameter: statement_timeout`). */
+const STARTUP_PARAMETER_REFUSED = /unsupported startup parameter/i;
+
+/**
+ * The pool's connection errors, with what to do when the URL turns out to be a pooler in
+ * transaction mode that Hookplane was not told about: every query fails the same way, and pg's
+ * words alone do not say which setting is missing.
+ */
+function explained(error: unknown): unknown {
+  if (error instanceof Error && STARTUP_PARAMETER_REFUSED.test(error.message) && !error.message.includes("HOOKPLANE_DB_POOLER")) {
+    error.message +=
+      " (DATABASE_URL goes through a connection pooler in transaction mode, such as PgBouncer: set HOOKPLANE_DB_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL's own address; docs/operations.md)";
+  }
+  return error;
+}
+
 export function openPostgresPool(url: string, options: PostgresPoolOptions): PostgresPool {
+  // A pooler in transaction mode refuses settings sent when connecting: the client-side bound stays.
+  const startupTimeout = (ms: number) => (options.transactionPooler ? {} : { statement_timeout: ms });
   const limits = {
     connectionString: url,
     connectionTimeoutMillis: options.connectTimeoutMs,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     ...(options.statementTimeoutMs > 0 && {
-      statement_timeout: options.statementTimeoutMs,
+      ...startupTimeout(options.statementTimeoutMs),
       // The client-side bound: a little past the server's, so the server's answer comes first.
       query_timeout: options.statementTimeoutMs + 5_000,
     }),
   };
+  // LISTEN's own connection: to PostgreSQL itself when there is a pooler (a session it keeps).
+  const listenLimits = options.listenUrl
+    ? {
+        ...limits,
+        connectionString: options.listenUrl,
+        ...(options.statementTimeoutMs > 0 && { statement_timeout: options.statementTimeoutMs }),
+      }
+    : limits;
   const pool = selfReleasing(new pg.Pool({ ...limits, max: options.max, idleTimeoutMillis: 60_000 }));
   const clients = new Set<pg.Client>();
   pool.on("connect", (client) => {
@@ -145,7 +179,7 @@ export function openPostgresPool(url: string, options: PostgresPoolOptions): Pos
   };
   const openListener = (): Promise<pg.Client> => {
     listening ??= (async () => {
-      const client = new pg.Client(limits);
+      const client = new pg.Client(listenLimits);
       listener = client;
       client.on("notification", (message) => {
         for (const onPayload of channels.get(message.channel) ?? []) onPayload(message.payload ?? "");
@@ -175,7 +209,7 @@ export function openPostgresPool(url: string, options: PostgresPoolOptions): Pos
       await Promise.race([
         (async () => {
           if (!probe) {
-            const client = new pg.Client({ ...limits, connectionTimeoutMillis: options.probeTimeoutMs, statement_timeout: options.probeTimeoutMs });
+            const client = new pg.Client({ ...limits, connectionTimeoutMillis: options.probeTimeoutMs, ...startupTimeout(options.probeTimeoutMs) });
             client.on("error", () => {});
             probe = client;
             await client.connect();

@@ -20,6 +20,8 @@ import { SERVER_NODE_FLAGS } from "@/scripts/node-flags.cjs";
 
 export interface RealServer {
   base: string;
+  /** The fresh PostgreSQL database it serves (PostgreSQL only), for reading back what it stored. */
+  databaseUrl?: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   stop(): Promise<void>;
@@ -36,7 +38,14 @@ export function assertBuilt(): void {
   if (!buildIsCurrent()) throw new Error("the build is older than the sources: run `npm run build` before this test (npm test does)");
 }
 
-export async function startRealServer(env: Record<string, string> = {}): Promise<RealServer> {
+export interface RealServerOptions {
+  /** PostgreSQL: the variables that point the server at its fresh database (default: DATABASE_URL is it). */
+  databaseEnv?: (databaseUrl: string) => Record<string, string>;
+  /** How long it may take to answer /api/health (default 90 s). */
+  startWithinMs?: number;
+}
+
+export async function startRealServer(env: Record<string, string> = {}, options: RealServerOptions = {}): Promise<RealServer> {
   assertBuilt();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -46,7 +55,7 @@ export async function startRealServer(env: Record<string, string> = {}): Promise
   const childEnv: Record<string, string | undefined> = { ...inherited, PORT: String(port), LOG_LEVEL: "warn", HOOKPLANE_PUBLIC_URL: base, HOOKPLANE_SKIP_BUILD: "1", ...env };
   if (serverUrl) {
     pg = await createTestDatabase();
-    childEnv.DATABASE_URL = pg.databaseUrl;
+    Object.assign(childEnv, options.databaseEnv ? options.databaseEnv(pg.databaseUrl!) : { DATABASE_URL: pg.databaseUrl });
   } else {
     dataDir = mkdtempSync(path.join(tmpdir(), "hookplane-real-server-"));
     childEnv.HOOKPLANE_DATA_DIR = dataDir;
@@ -59,7 +68,7 @@ export async function startRealServer(env: Record<string, string> = {}): Promise
     await pg?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + (options.startWithinMs ?? 90_000);
   for (;;) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL");
@@ -71,6 +80,7 @@ export async function startRealServer(env: Record<string, string> = {}): Promise
   }
   return {
     base,
+    databaseUrl: pg?.databaseUrl,
     output: () => output,
     async stop() {
       if (child.exitCode === null) {

@@ -27,7 +27,9 @@ export async function startJobBoss(handle: DbHandle): Promise<PgBoss> {
   const boss =
     handle.kind === "pglite"
       ? new PgBoss({ db: { executeSql: (text: string, values?: unknown[]) => handle.execute(text, values) } as never, ...bossOptions })
-      : new PgBoss({ connectionString: handle.url, max: 3, ...PG_POOL_LIMITS, ...bossOptions });
+      : // Its own few connections, to PostgreSQL itself when DATABASE_URL is a pooler in transaction
+        // mode (which would refuse the statement_timeout these set when connecting).
+        new PgBoss({ connectionString: handle.directUrl ?? handle.url, max: 3, ...PG_POOL_LIMITS, ...bossOptions });
   boss.on("error", (error) => logger.warn({ err: error }, "pg-boss error"));
   await boss.start();
   return boss;

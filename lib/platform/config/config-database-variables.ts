@@ -2,7 +2,7 @@
  * Where the database is and how connections to it behave (db/client.ts, db/postgres-pool.ts, the embedded PGlite).
  * One part of CONFIG_SCHEMA (config-schema.ts), in the order the docs list them.
  */
-import { flag, folder, integer, url } from "./config-values";
+import { flag, folder, integer, oneOf, url } from "./config-values";
 import type { VariableSpec } from "./variable-spec";
 
 export const DATABASE_VARIABLES = {
@@ -11,6 +11,19 @@ export const DATABASE_VARIABLES = {
     defaultText: "unset",
     description: "PostgreSQL URL; unset means embedded PGlite",
     secret: true,
+  },
+  DATABASE_DIRECT_URL: {
+    schema: url(["postgres:", "postgresql:"], "a postgres:// URL"),
+    defaultText: "unset",
+    description:
+      "PostgreSQL itself, not through a pooler in transaction mode: what needs a session of its own (LISTEN for the live views, approvals and revocations; the migrations' lock) connects here; unset: DATABASE_URL. Needed with `HOOKPLANE_DB_POOLER=transaction`",
+    secret: true,
+  },
+  HOOKPLANE_DB_POOLER: {
+    schema: oneOf(["none", "transaction"] as const),
+    default: "none",
+    description:
+      "PostgreSQL: `transaction` when DATABASE_URL goes through a pooler in transaction mode (PgBouncer, Supavisor, RDS Proxy): statements go out unnamed (no group commit), no setting is sent when connecting (a pooler refuses `statement_timeout` there: set it on the role, `ALTER ROLE ... SET statement_timeout`), and LISTEN and the migrations use DATABASE_DIRECT_URL",
   },
   HOOKPLANE_DATA_DIR: {
     schema: folder(),

@@ -100,7 +100,7 @@ export const CONFIG_SCHEMA = {
     schema: variableNames(),
     defaultText: "unset",
     description:
-      "comma-separated names of server environment variables `command` hooks may see (hook commands never get the server's environment otherwise; `HOOKPLANE_*` and `DATABASE_URL` are refused)",
+      "comma-separated names of server environment variables `command` hooks may see (hook commands never get the server's environment otherwise; `HOOKPLANE_*`, `DATABASE_URL` and `DATABASE_DIRECT_URL` are refused)",
   },
   HOOKPLANE_SECURE_COOKIES: {
     schema: flag(),

@@ -99,8 +99,8 @@ export function hostList() {
 
 /** Names of environment variables, never Hookplane's own or the database URL. */
 export function variableNames() {
-  return list("comma-separated variable names (HOOKPLANE_* and DATABASE_URL are never passed on)", (entry) =>
-    /^[A-Za-z_][A-Za-z0-9_]*$/.test(entry) && !entry.startsWith("HOOKPLANE_") && entry !== "DATABASE_URL" ? entry : undefined,
+  return list("comma-separated variable names (HOOKPLANE_*, DATABASE_URL and DATABASE_DIRECT_URL are never passed on)", (entry) =>
+    /^[A-Za-z_][A-Za-z0-9_]*$/.test(entry) && !entry.startsWith("HOOKPLANE_") && entry !== "DATABASE_URL" && entry !== "DATABASE_DIRECT_URL" ? entry : undefined,
   );
 }
 

@@ -43,6 +43,18 @@ describe("the configuration schema", () => {
     expect(loadConfig({ HOOKPLANE_METRICS_PORT: "9464", HOOKPLANE_METRICS_TOKEN: "0123456789abcdef" }).HOOKPLANE_METRICS_PORT).toBe(9464);
   });
 
+  it("a pooler in transaction mode needs PostgreSQL's own address beside it, which no hook command may see", () => {
+    expect(refusal({ DATABASE_URL: "postgres://db:6432/h", HOOKPLANE_DB_POOLER: "transaction" })).toBe(
+      "DATABASE_DIRECT_URL: needed with HOOKPLANE_DB_POOLER=transaction: LISTEN (live views, approvals, revocations) and the migrations' lock need a session of their own, which a pooler in transaction mode does not keep; set it to PostgreSQL's own address",
+    );
+    expect(refusal({ HOOKPLANE_DB_POOLER: "session" })).toBe('HOOKPLANE_DB_POOLER: expected one of "none", "transaction", got "session"');
+    expect(refusal({ DATABASE_DIRECT_URL: "db:5432/h" })).toBe("DATABASE_DIRECT_URL: expected a postgres:// URL, got a value of 9 characters (not shown)");
+    const config = loadConfig({ DATABASE_URL: "postgres://db:6432/h", HOOKPLANE_DB_POOLER: "transaction", DATABASE_DIRECT_URL: "postgres://db:5432/h" });
+    expect([config.HOOKPLANE_DB_POOLER, config.DATABASE_DIRECT_URL]).toEqual(["transaction", "postgres://db:5432/h"]);
+    expect(loadConfig({}).HOOKPLANE_DB_POOLER).toBe("none");
+    expect(refusal({ HOOKPLANE_HOOK_ENV_PASSTHROUGH: "GIT_AUTHOR, DATABASE_DIRECT_URL" })).toMatch(/^HOOKPLANE_HOOK_ENV_PASSTHROUGH: expected comma-separated variable names/);
+  });
+
   it("lists every bad variable at once", () => {
     expect(refusal({ HOOKPLANE_DB_POOL: "many", HOOKPLANE_LEASE_MS: "soon" }).split("\n")).toEqual([
       'HOOKPLANE_DB_POOL: expected a positive integer, got "many"',

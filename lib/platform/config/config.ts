@@ -133,6 +133,13 @@ function crossChecks(values: ConfigValues): ConfigIssue[] {
     const missing = values.HOOKPLANE_SMTP_USER === undefined ? "HOOKPLANE_SMTP_USER" : "HOOKPLANE_SMTP_PASSWORD";
     issues.push({ variable: missing, message: "HOOKPLANE_SMTP_USER and HOOKPLANE_SMTP_PASSWORD go together: set both or neither" });
   }
+  if (values.HOOKPLANE_DB_POOLER === "transaction" && values.DATABASE_DIRECT_URL === undefined) {
+    issues.push({
+      variable: "DATABASE_DIRECT_URL",
+      message:
+        "needed with HOOKPLANE_DB_POOLER=transaction: LISTEN (live views, approvals, revocations) and the migrations' lock need a session of their own, which a pooler in transaction mode does not keep; set it to PostgreSQL's own address",
+    });
+  }
   return issues;
 }
 
