@@ -23,6 +23,19 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 {{- else }}
   value: {{ required "database.url or database.existingSecret is required" .Values.database.url | quote }}
 {{- end }}
+{{- if .Values.database.pooler }}
+- name: HOOKPLANE_DB_POOLER
+  value: {{ .Values.database.pooler | quote }}
+- name: DATABASE_DIRECT_URL
+{{- if .Values.database.existingSecret }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.database.existingSecret }}
+      key: {{ .Values.database.existingSecretDirectUrlKey }}
+{{- else }}
+  value: {{ required "database.directUrl is required with database.pooler" .Values.database.directUrl | quote }}
+{{- end }}
+{{- end }}
 - name: HOOKPLANE_SECRET_KEY
   valueFrom:
     secretKeyRef:
