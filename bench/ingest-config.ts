@@ -38,7 +38,7 @@ export const WARMUP_SESSIONS = 200;
 /** An answer later than this is an error; the session goes on, as Claude Code goes on past a failed hook. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 const DBS = (process.env.BENCH_DBS || "pglite,postgres").split(",").map((d) => d.trim());
-for (const db of DBS) if (db !== "pglite" && db !== "postgres") throw new Error(`BENCH_DBS: expected pglite and/or postgres, got "${db}"`);
+for (const db of DBS) if (db !== "pglite" && db !== "postgres" && db !== "pgbouncer") throw new Error(`BENCH_DBS: expected pglite, postgres and/or pgbouncer, got "${db}"`);
 
 export const AGENT = "bench-agent";
 export const GUARD_ID = "no-prod";
@@ -49,11 +49,14 @@ type Database = "pglite" | "postgres";
 export interface Deployment {
   db: Database;
   processes: number;
+  /** PostgreSQL behind a real PgBouncer in transaction mode (BENCH_DBS=pgbouncer; test/pgbouncer.ts): no group commit there. */
+  pooler?: boolean;
 }
 /** How many web processes share PostgreSQL (BENCH_PROCESSES, default 1,2; PGlite is always one). */
 const PROCESSES = positiveInts("BENCH_PROCESSES", "1,2");
 export const DEPLOYMENTS: Deployment[] = [
   ...(DBS.includes("pglite") ? [{ db: "pglite" as const, processes: 1 }] : []),
   ...(DBS.includes("postgres") ? PROCESSES.map((processes) => ({ db: "postgres" as const, processes })) : []),
+  ...(DBS.includes("pgbouncer") ? PROCESSES.map((processes) => ({ db: "postgres" as const, processes, pooler: true })) : []),
 ];
-export const deploymentName = (d: Deployment) => `${d.db} ×${d.processes}`;
+export const deploymentName = (d: Deployment) => `${d.db} ×${d.processes}${d.pooler ? " via PgBouncer" : ""}`;

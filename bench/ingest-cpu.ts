@@ -14,7 +14,8 @@
  * rounds; prints each round's CPU a call (process.cpuUsage: on PGlite the database's work is in
  * it; on PostgreSQL its backends' CPU is read from /proc and printed beside) and the medians over
  * BENCH_ROUNDS (7). The periodic sealer does not run (a web process seals in the background;
- * bench:ingest counts it).
+ * bench:ingest counts it). npm runs it bundled, as production runs (bench/bundled.mjs), not through
+ * tsx; BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it.
  */
 import { installDatabase, queryRows } from "@/db/client";
 import { sql } from "drizzle-orm";

@@ -129,6 +129,8 @@ export function printTargets(rows: Row[]) {
   console.log("\nTargets:");
   for (const d of DEPLOYMENTS) {
     const name = deploymentName(d);
+    // Behind PgBouncer is shown, not held to the issue's targets (they name PGlite and PostgreSQL).
+    if (d.pooler) continue;
     const ratios = rounds(d, "50").map((r) => r.hookplane.rate / r.bare!.rate);
     const floor = d.db === "postgres" ? 0.4 : 0.25;
     const percent = (n: number) => `${(n * 100).toFixed(1)}%`;

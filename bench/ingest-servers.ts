@@ -12,6 +12,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import postgres from "postgres";
 import { freePort } from "@/test/free-port";
+import { startPgBouncer } from "@/test/pgbouncer";
 import { SERVER_NODE_FLAGS } from "@/scripts/node-flags.cjs";
 import { freshPostgres, stop, waitForHealth } from "./bench-support";
 import { AGENT, GUARD_ID, GUARD_REASON, PG_SERVER_URL, ROOT, type Deployment } from "./ingest-config";
@@ -130,6 +131,7 @@ export async function withDeployment<T>(d: Deployment, name: string, use: (runni
   const tmp = mkdtempSync(path.join(os.tmpdir(), `hookplane-${name.replaceAll("_", "-")}-`));
   const removeTmp = hold(() => rmSync(tmp, { recursive: true, force: true }));
   let dropDatabase: (() => Promise<void>) | undefined;
+  let stopPooler: (() => Promise<void>) | undefined;
   try {
     // Workspaces (one folder per run, made by the bridge) beside the data folder, never inside it.
     const env: Record<string, string> = { HOOKPLANE_DATA_DIR: path.join(tmp, "data"), HOOKPLANE_WORKSPACES_DIR: path.join(tmp, "workspaces") };
@@ -143,6 +145,12 @@ export async function withDeployment<T>(d: Deployment, name: string, use: (runni
       env.HOOKPLANE_SECRET_KEY = randomBytes(32).toString("hex");
     }
     env.DATABASE_URL = databaseUrl; // empty: embedded PGlite, whatever the caller's environment says
+    if (d.pooler) {
+      // The hook path through PgBouncer in transaction mode; LISTEN, migrations and pg-boss past it.
+      const bouncer = await startPgBouncer(databaseUrl);
+      stopPooler = hold(bouncer.stop);
+      Object.assign(env, { DATABASE_URL: bouncer.urlOf(databaseUrl), HOOKPLANE_DB_POOLER: "transaction", DATABASE_DIRECT_URL: databaseUrl });
+    }
     const servers = await startHookplane(d, env);
     const sql = databaseUrl ? postgres(databaseUrl, { max: 2, onnotice: () => {} }) : undefined;
     const closeSql = hold(async () => void (await sql?.end({ timeout: 5 })));
@@ -155,6 +163,7 @@ export async function withDeployment<T>(d: Deployment, name: string, use: (runni
       await servers.stop();
     }
   } finally {
+    await stopPooler?.();
     await dropDatabase?.();
     await removeTmp();
   }

@@ -29,7 +29,7 @@
  * at 50 sessions ≥ 40% of bare's calls/s, PGlite ≥ 25%; paced p99 < 25 ms on PostgreSQL; one
  * session's p50 within 5 ms of bare's. Exit 1 only when an answer was wrong or the read-back
  * disagrees.
- *   BENCH_SESSIONS, BENCH_CALLS (default 20), BENCH_ROUNDS (default 3), BENCH_DBS (default pglite,postgres), BENCH_PROCESSES (web processes on PostgreSQL, default 1,2), BENCH_PEOPLE=1,
+ *   BENCH_SESSIONS, BENCH_CALLS (default 20), BENCH_ROUNDS (default 3), BENCH_DBS (default pglite,postgres; `pgbouncer` adds PostgreSQL behind a real PgBouncer in transaction mode, shown beside the targets, not held to them), BENCH_PROCESSES (web processes on PostgreSQL, default 1,2), BENCH_PEOPLE=1,
  *   BENCH_PACED_SESSIONS (default 200), BENCH_PACED_CALLS (default 5), DATABASE_URL.
  * This file runs each deployment's levels; the parts: the settings (bench/ingest-config.ts), the
  * servers and what the run holds (bench/ingest-servers.ts), the sessions (bench/ingest-sessions.ts),

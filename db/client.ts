@@ -123,8 +123,10 @@ async function openPostgres(url: string, onStatement: ((text: string) => void) |
   const pool = postgres.pool;
   markDriver(pool, "postgres");
   (pool as { [POOL]?: boolean })[POOL] = true;
-  // Group commit needs statements PREPAREd per connection, which a pooler in transaction mode cannot keep.
+  // Group commit PREPAREs its statements once per connection; a pooler in transaction mode keeps
+  // none, so there each group's message PREPAREs its own (postgres-group-commit.ts).
   if (prepare) enableGroupCommit(pool);
+  else if (pooler.transaction) enableGroupCommit(pool, { perMessage: true });
   pool.on("connect", (client) => markDriver(client, "postgres"));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {

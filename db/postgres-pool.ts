@@ -111,7 +111,7 @@ const STARTUP_PARAMETER_REFUSED = /unsupported startup parameter/i;
  * transaction mode that Hookplane was not told about: every query fails the same way, and pg's
  * words alone do not say which setting is missing.
  */
-function explained(error: unknown): unknown {
+export function explained(error: unknown): unknown {
   if (error instanceof Error && STARTUP_PARAMETER_REFUSED.test(error.message) && !error.message.includes("HOOKPLANE_DB_POOLER")) {
     error.message +=
       " (DATABASE_URL goes through a connection pooler in transaction mode, such as PgBouncer: set HOOKPLANE_DB_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL's own address; docs/operations.md)";

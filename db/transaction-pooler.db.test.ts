@@ -3,16 +3,20 @@
  * mode with prepare=false"): the production server, told so (HOOKPLANE_DB_POOLER=transaction, and
  * DATABASE_DIRECT_URL for what needs a session of its own), starts, takes concurrent bridged
  * sessions with no 5xx and records each once, streams runs to a WebSocket, and wakes a held hook
- * call the moment its approval is decided (LISTEN reaches it). From the wrong side: the same URL
- * without the setting fails with what to set (PgBouncer refuses the `statement_timeout` sent when
- * connecting: every query failed with pg's words alone), and the setting without a direct URL is a
+ * call the moment its approval is decided (LISTEN reaches it), and the migrations' lock goes back.
+ * From the wrong side: the same URL without the setting fails at start with what to set (PgBouncer
+ * refuses what is sent when connecting: every query failed with pg's words alone, and the
+ * migrations' session lock went through the pooler), and the setting without a direct URL is a
  * configuration error at start. PostgreSQL only; needs `pgbouncer` (.ci/run installs it).
  */
 import pg from "pg";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTestDatabase } from "@/test/database";
 import { pgbouncerBinary, startPgBouncer, type PgBouncer } from "@/test/pgbouncer";
 import { startRealServer, type RealServer } from "@/test/real-server";
+import { executeStatement, openDatabase } from "./client";
+import { groupCommitOf } from "./postgres-group-commit";
 
 const serverUrl = process.env.DATABASE_URL;
 const binary = pgbouncerBinary();
@@ -34,6 +38,36 @@ describe.skipIf(!serverUrl || !binary)("behind PgBouncer in transaction mode", (
     await bouncer?.stop();
   });
 
+  test("the group commit PREPAREs in each group's own message: one query, every caller answered once, a failed group leaves nothing in the way", async () => {
+    const t = await createTestDatabase();
+    const sent: string[] = [];
+    const handle = await openDatabase({ databaseUrl: bouncer.urlOf(t.databaseUrl!), onStatement: (text) => sent.push(text), pooler: { transaction: true, directUrl: t.databaseUrl } });
+    try {
+      await t.execute("create table pooled_probe (n integer primary key, label text not null)");
+      const group = groupCommitOf((handle.db as unknown as { $client: unknown }).$client)!;
+      expect(group, "a group commit behind the pooler").toBeDefined();
+      const insert = (n: number, label: string) => executeStatement<{ n: number }>(handle.db, "insert into pooled_probe (n, label) values ($1, $2) returning n", [n, label]);
+      const rows = await Promise.all(Array.from({ length: 30 }, (_, i) => insert(i, `a'$v$b ${i}`)));
+      expect(rows.map((r) => r[0].n)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      expect(group.groups).toBeGreaterThan(0);
+      const messages = sent.filter((text) => text.startsWith("prepare hp_message_"));
+      expect(messages.length).toBeGreaterThan(0);
+      expect(messages.length).toBeLessThan(30);
+      for (const message of messages) expect(message).toMatch(/^prepare (hp_message_\d+_\d+) as [^]*;\nexecute \1\([^]*;\ndeallocate \1$/);
+      // A duplicate rolls its group back: that caller alone gets the error, the others land once,
+      // and the PREPAREs the failed message left on a server connection are in no later group's way.
+      const settled = await Promise.allSettled([insert(100, "x"), insert(101, "y"), insert(5, "duplicate"), insert(102, "z")]);
+      expect(settled.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+      expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/duplicate key/);
+      for (let round = 0; round < 5; round++) await Promise.all(Array.from({ length: 10 }, (_, i) => insert(200 + round * 10 + i, "after")));
+      const stored = (await t.execute("select count(*)::int as n, count(distinct n)::int as distinct_n from pooled_probe")).rows[0];
+      expect(stored).toEqual({ n: 30 + 3 + 50, distinct_n: 30 + 3 + 50 });
+    } finally {
+      await handle.close();
+      await t.drop();
+    }
+  }, 60_000);
+
   const pooled = (direct: string) => ({ DATABASE_URL: bouncer.urlOf(direct), HOOKPLANE_DB_POOLER: "transaction", DATABASE_DIRECT_URL: direct });
 
   test("a server not told of the pooler says what to set", async () => {
@@ -44,7 +78,8 @@ describe.skipIf(!serverUrl || !binary)("behind PgBouncer in transaction mode", (
       },
       (error: Error) => error.message,
     );
-    expect(failed).toMatch(/unsupported startup parameter: statement_timeout/);
+    // Refused at the migrations' connection, before their lock could be taken through the pooler.
+    expect(failed).toMatch(/unsupported startup parameter: options/);
     expect(failed).toMatch(/set HOOKPLANE_DB_POOLER=transaction, and DATABASE_DIRECT_URL/);
   }, 60_000);
 

@@ -5,19 +5,13 @@
  */
 import { build } from "esbuild";
 import { writeBuildStamp } from "./build-stamp.mjs";
+import { NODE_BUNDLE } from "./node-bundle.mjs";
 
 await build({
+  ...NODE_BUNDLE,
   entryPoints: { server: "server.ts", worker: "worker.ts", migrate: "db/migrate-cli.ts", "pglite-thread": "db/pglite-thread-worker.ts" },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  sourcemap: "linked",
-  logLevel: "warning",
-  tsconfig: "tsconfig.json",
 });
 
 // `next build` ran just before (npm run build): the whole build now matches the sources.
