@@ -23,14 +23,14 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
   const pg = (await import("pg")).default;
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const { explained } = await import("./postgres-pool");
+  const { withPoolerHint } = await import("./postgres-pool");
   // No bound on a migration's statements (an index on a large table takes its time, whatever the
   // role's statement_timeout), said when connecting as the pool's connections say theirs: a pooler
   // in transaction mode that Hookplane was not told of refuses it here, before the lock is taken
   // through it (and left with whichever server connection ran it).
   const client = new pg.Client({ connectionString: handle.directUrl ?? handle.url!, connectionTimeoutMillis: 10_000, options: "-c statement_timeout=0" });
   await client.connect().catch((error: unknown) => {
-    throw explained(error);
+    throw withPoolerHint(error, handle.directUrl ? "direct" : "pooled");
   });
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);

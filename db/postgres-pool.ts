@@ -91,10 +91,10 @@ function selfReleasing(pool: pg.Pool): pg.Pool {
     return once;
   };
   pool.connect = ((callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: Release) => void) => {
-    if (callback) return connect((error, client, done) => callback(explained(error) as Error | undefined, client, client ? guard(client) : done));
+    if (callback) return connect((error, client, done) => callback(withPoolerHint(error) as Error | undefined, client, client ? guard(client) : done));
     return new Promise<pg.PoolClient>((resolve, reject) =>
       connect((error, client) => {
-        if (error || !client) return reject(explained(error));
+        if (error || !client) return reject(withPoolerHint(error));
         guard(client);
         resolve(client);
       }),
@@ -111,10 +111,12 @@ const STARTUP_PARAMETER_REFUSED = /unsupported startup parameter/i;
  * transaction mode that Hookplane was not told about: every query fails the same way, and pg's
  * words alone do not say which setting is missing.
  */
-export function explained(error: unknown): unknown {
-  if (error instanceof Error && STARTUP_PARAMETER_REFUSED.test(error.message) && !error.message.includes("HOOKPLANE_DB_POOLER")) {
+export function withPoolerHint(error: unknown, connection: "pooled" | "direct" = "pooled"): unknown {
+  if (error instanceof Error && STARTUP_PARAMETER_REFUSED.test(error.message) && !error.message.includes("docs/operations.md")) {
     error.message +=
-      " (DATABASE_URL goes through a connection pooler in transaction mode, such as PgBouncer: set HOOKPLANE_DB_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL's own address; docs/operations.md)";
+      connection === "pooled"
+        ? " (DATABASE_URL goes through a connection pooler in transaction mode, such as PgBouncer: set HOOKPLANE_DB_POOLER=transaction, and DATABASE_DIRECT_URL to PostgreSQL's own address; docs/operations.md)"
+        : " (DATABASE_DIRECT_URL goes through the pooler too: it must reach PostgreSQL itself, for LISTEN, the migrations and the job queue; docs/operations.md)";
   }
   return error;
 }
@@ -194,7 +196,7 @@ export function openPostgresPool(url: string, options: PostgresPoolOptions): Pos
         for (const channel of channels.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
       } catch (error) {
         dropListener(client);
-        throw error;
+        throw withPoolerHint(error, options.listenUrl ? "direct" : "pooled");
       }
       return client;
     })();

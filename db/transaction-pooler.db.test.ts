@@ -7,7 +7,7 @@
  * From the wrong side: the same URL without the setting fails at start with what to set (PgBouncer
  * refuses what is sent when connecting: every query failed with pg's words alone, and the
  * migrations' session lock went through the pooler), and the setting without a direct URL is a
- * configuration error at start. PostgreSQL only; needs `pgbouncer` (.ci/run installs it).
+ * configuration error at start, as is a direct URL that goes through the pooler too. PostgreSQL only; needs `pgbouncer` (.ci/run installs it).
  */
 import pg from "pg";
 import WebSocket from "ws";
@@ -68,29 +68,32 @@ describe.skipIf(!serverUrl || !binary)("behind PgBouncer in transaction mode", (
     }
   }, 60_000);
 
-  const pooled = (direct: string) => ({ DATABASE_URL: bouncer.urlOf(direct), HOOKPLANE_DB_POOLER: "transaction", DATABASE_DIRECT_URL: direct });
-
-  test("a server not told of the pooler says what to set", async () => {
-    const failed = await startRealServer({}, { databaseEnv: (direct) => ({ DATABASE_URL: bouncer.urlOf(direct) }), startWithinMs: 15_000 }).then(
+  /** What a server that should not start says: the error startRealServer gives, with its output ("" if it started). */
+  const startFailure = (databaseEnv: (direct: string) => Record<string, string>) =>
+    startRealServer({}, { databaseEnv, startWithinMs: 15_000 }).then(
       async (started) => {
         await started.stop();
         return "";
       },
       (error: Error) => error.message,
     );
+
+  const pooled = (direct: string) => ({ DATABASE_URL: bouncer.urlOf(direct), HOOKPLANE_DB_POOLER: "transaction", DATABASE_DIRECT_URL: direct });
+
+  test("a server not told of the pooler says what to set", async () => {
+    const failed = await startFailure((direct) => ({ DATABASE_URL: bouncer.urlOf(direct) }));
     // Refused at the migrations' connection, before their lock could be taken through the pooler.
     expect(failed).toMatch(/unsupported startup parameter: options/);
     expect(failed).toMatch(/set HOOKPLANE_DB_POOLER=transaction, and DATABASE_DIRECT_URL/);
   }, 60_000);
 
+  test("a direct URL that goes through the pooler too stops the start, saying so", async () => {
+    const failed = await startFailure((direct) => ({ DATABASE_URL: bouncer.urlOf(direct), HOOKPLANE_DB_POOLER: "transaction", DATABASE_DIRECT_URL: bouncer.urlOf(direct) }));
+    expect(failed).toMatch(/DATABASE_DIRECT_URL goes through the pooler too: it must reach PostgreSQL itself/);
+  }, 60_000);
+
   test("the pooler setting without a direct URL is refused at start", async () => {
-    const failed = await startRealServer({}, { databaseEnv: (direct) => ({ DATABASE_URL: bouncer.urlOf(direct), HOOKPLANE_DB_POOLER: "transaction" }), startWithinMs: 15_000 }).then(
-      async (started) => {
-        await started.stop();
-        return "";
-      },
-      (error: Error) => error.message,
-    );
+    const failed = await startFailure((direct) => ({ DATABASE_URL: bouncer.urlOf(direct), HOOKPLANE_DB_POOLER: "transaction" }));
     expect(failed).toMatch(/DATABASE_DIRECT_URL: needed with HOOKPLANE_DB_POOLER=transaction/);
   }, 60_000);
 
