@@ -2,12 +2,13 @@
  * Hookplane behind a real PgBouncer in transaction mode (issue 26: "behind PgBouncer in transaction
  * mode with prepare=false"): the production server, told so (HOOKPLANE_DB_POOLER=transaction, and
  * DATABASE_DIRECT_URL for what needs a session of its own), starts, takes concurrent bridged
- * sessions with no 5xx and records each once, streams runs to a WebSocket, and wakes a held hook
- * call the moment its approval is decided (LISTEN reaches it), and the migrations' lock goes back.
- * From the wrong side: the same URL without the setting fails at start with what to set (PgBouncer
- * refuses what is sent when connecting: every query failed with pg's words alone, and the
- * migrations' session lock went through the pooler), and the setting without a direct URL is a
- * configuration error at start, as is a direct URL that goes through the pooler too. PostgreSQL only; needs `pgbouncer` (.ci/run installs it).
+ * sessions with no 5xx and records each once, streams runs to a WebSocket, wakes a held hook call
+ * the moment its approval is decided (LISTEN reaches it), and gives the migrations' lock back; its
+ * group commit PREPAREs in each group's own message. From the wrong side: the same URL without the
+ * setting stops the start with what to set (PgBouncer refuses what is sent when connecting: every
+ * query failed with pg's words alone, and the migrations' session lock went through the pooler);
+ * the setting without a direct URL, or with one that goes through the pooler too, stops it as well.
+ * PostgreSQL only; needs `pgbouncer` (.ci/run installs it).
  */
 import pg from "pg";
 import WebSocket from "ws";
