@@ -24,13 +24,21 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const { withPoolerHint } = await import("./postgres-pool");
-  // No bound on a migration's statements (an index on a large table takes its time, whatever the
-  // role's statement_timeout), said when connecting as the pool's connections say theirs: a pooler
-  // in transaction mode that Hookplane was not told of refuses it here, before the lock is taken
-  // through it (and left with whichever server connection ran it).
-  const client = new pg.Client({ connectionString: handle.directUrl ?? handle.url!, connectionTimeoutMillis: 10_000, options: "-c statement_timeout=0" });
+  // A pooler in transaction mode that Hookplane was not told of refuses what the pool's connections
+  // send when they connect: asked first, it stops the start here, with what to set, before the
+  // migrations' lock is taken through it (and left with whichever server connection ran it).
+  await handle.execute("select 1");
+  // To PostgreSQL itself past a pooler, with no bound on a migration's statements (an index on a
+  // large table takes its time, whatever the role's statement_timeout), said when connecting: a
+  // DATABASE_DIRECT_URL that goes through the pooler too is refused here. Without a pooler, nothing
+  // is sent (a proxy that pins sessions, as RDS Proxy does, serves the lock as it always did).
+  const client = new pg.Client({
+    connectionString: handle.directUrl ?? handle.url!,
+    connectionTimeoutMillis: 10_000,
+    ...(handle.directUrl && { options: "-c statement_timeout=0" }),
+  });
   await client.connect().catch((error: unknown) => {
-    throw withPoolerHint(error, handle.directUrl ? "direct" : "pooled");
+    throw withPoolerHint(error, "direct");
   });
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);

@@ -25,6 +25,7 @@
  * CPU a call under bench:ingest's 200 sessions, against 0.08 ms directly. `prepare=false` alone
  * turns the group commit off.
  */
+import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { executeText, isLiteralValue } from "./sql-literal";
 import { groupUnits, settleUnit, type GroupedStatement, type GroupUnit } from "./statement-batches";
@@ -38,6 +39,12 @@ type Entry = GroupedStatement & Waiting<Rows>;
 
 const GROUP_COMMIT = Symbol.for("hookplane.pgGroupCommit");
 type WithGroupCommit = { [GROUP_COMMIT]?: GroupCommit };
+
+/**
+ * This process's part of the names its groups' messages PREPARE: random, as processes of other
+ * machines (each pid 1 in its container) share the pooler's server connections.
+ */
+const PROCESS_TAG = randomBytes(4).toString("hex");
 
 /** Statement names of each pooled connection, by text (on the connection object: a new connection starts empty). */
 const preparedByClient = new WeakMap<object, Map<string, string>>();
@@ -141,7 +148,7 @@ export class GroupCommit extends StatementGroups<Entry> {
    */
   private messageNames(group: Entry[]): Map<string, string> {
     const names = new Map<string, string>();
-    for (const { text } of group) if (!names.has(text)) names.set(text, `hp_message_${process.pid}_${++statementCount}`);
+    for (const { text } of group) if (!names.has(text)) names.set(text, `hp_message_${PROCESS_TAG}_${++statementCount}`);
     return names;
   }
 
