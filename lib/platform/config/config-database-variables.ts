@@ -23,7 +23,7 @@ export const DATABASE_VARIABLES = {
     schema: oneOf(["none", "transaction"] as const),
     default: "none",
     description:
-      "PostgreSQL: `transaction` when DATABASE_URL goes through a pooler in transaction mode (PgBouncer, Supavisor, RDS Proxy): statements go out unnamed (no group commit), no setting is sent when connecting (a pooler refuses `statement_timeout` there: set it on the role, `ALTER ROLE ... SET statement_timeout`), and LISTEN and the migrations use DATABASE_DIRECT_URL",
+      "PostgreSQL: `transaction` when DATABASE_URL goes through a pooler in transaction mode (PgBouncer, Supavisor's transaction port): statements go out unnamed (no group commit), no setting is sent when connecting (a pooler refuses `statement_timeout` there: set it on the role, `ALTER ROLE ... SET statement_timeout`), and LISTEN and the migrations use DATABASE_DIRECT_URL",
   },
   HOOKPLANE_DATA_DIR: {
     schema: folder(),
