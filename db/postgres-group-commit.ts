@@ -126,8 +126,9 @@ export class GroupCommit extends StatementGroups<Entry> {
   /** One simple query of the group's EXECUTEs (a batch's one for all its callers); settles each on success, else returns the error. */
   private async send(client: pg.PoolClient, units: GroupUnit<Entry>[], names: Map<string, string>): Promise<unknown> {
     const executes = units.map((unit) => executeText(names.get(unit.text)!, unit.params));
-    // Per message: its PREPAREs first and its DEALLOCATEs last, each answered with no rows.
-    const prepares = this.perMessage ? [...names].map(([text, name]) => `prepare ${name} as ${text}`) : [];
+    // Per message: its PREPAREs first and its DEALLOCATEs last, each answered with no rows (a
+    // text's last line may be a `--` comment: the semicolon goes on a line of its own).
+    const prepares = this.perMessage ? [...names].map(([text, name]) => `prepare ${name} as ${text}\n`) : [];
     const deallocates = this.perMessage ? [...names.values()].map((name) => `deallocate ${name}`) : [];
     const query = [...prepares, ...executes, ...deallocates].join(";\n");
     try {
