@@ -3,9 +3,9 @@
  * as scripts/build-server.mjs bundles (scripts/node-bundle.mjs), started by node with the servers'
  * flags, not through tsx. tsx compiles with esbuild's keepNames, which wraps every function a
  * module defines in a call that sets its name, each time it is defined: a closure made per hook
- * call paid it per call. Measured on bench:ingest-cpu (PostgreSQL, 50 sessions × 20 calls): 124 µs of CPU a call
- * through tsx, 81 µs bundled, and tsx's profile charged the run session's setup with several
- * times its 4.5 µs.
+ * call paid it per call. Measured on bench:ingest-cpu (PostgreSQL, 50 sessions × 20 calls):
+ * 124 µs of CPU a call through tsx, 81 µs bundled, and tsx's profile charged the run session's
+ * setup with several times its 4.5 µs.
  *   node bench/bundled.mjs bench/ingest-cpu.ts [args...]; BENCH_NODE_ARGS adds node flags (`--cpu-prof`).
  */
 import { spawnSync } from "node:child_process";

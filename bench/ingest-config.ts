@@ -49,7 +49,7 @@ type Database = "pglite" | "postgres";
 export interface Deployment {
   db: Database;
   processes: number;
-  /** PostgreSQL behind a real PgBouncer in transaction mode (BENCH_DBS=pgbouncer; test/pgbouncer.ts): no group commit there. */
+  /** PostgreSQL behind a real PgBouncer in transaction mode (BENCH_DBS=pgbouncer; test/pgbouncer.ts): its group commit PREPAREs per message. */
   pooler?: boolean;
 }
 /** How many web processes share PostgreSQL (BENCH_PROCESSES, default 1,2; PGlite is always one). */

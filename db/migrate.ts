@@ -38,7 +38,7 @@ export async function migrateDatabase(handle: DbHandle): Promise<void> {
     ...(handle.directUrl && { options: "-c statement_timeout=0" }),
   });
   await client.connect().catch((error: unknown) => {
-    throw withPoolerHint(error, "direct");
+    throw withPoolerHint(error, handle.directUrl ? "direct" : "pooled");
   });
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
